@@ -1,0 +1,1 @@
+int kbref_placeholder(void);

@@ -1,0 +1,347 @@
+internal import CBlueZ
+import Dispatch
+import Synchronization
+
+/// A private connection to a message bus, over libdbus.
+///
+/// Every libdbus call for the connection runs on one serial dispatch queue: its watches and timeouts are
+/// dispatch sources on that queue, public methods hop onto it, and nothing ever blocks a Swift concurrency
+/// thread. Call ``close()`` when done.
+public final class BusConnection: @unchecked Sendable {
+    // Why @unchecked Sendable is safe: every stored `var` below, and every use of `raw`, happens on `queue`
+    // (each entry point hops there with `queue.async`; the C callbacks run from dispatch sources whose target
+    // is `queue`). `uniqueName` and `queue` are immutable; `ids` is a Mutex.
+
+    /// The serial queue all libdbus calls for this connection run on.
+    let queue: DispatchQueue
+    let raw: OpaquePointer
+    /// This connection's unique name on the bus, such as `:1.42`.
+    public let uniqueName: BusName
+    /// Where the connection goes.
+    public let address: BusAddress
+
+    private let ids = Mutex<UInt64>(0)
+
+    // Queue-confined state.
+    var isOpen = true
+    var watches: [OpaquePointer: WatchSource] = [:]
+    var timeouts: [OpaquePointer: TimeoutSource] = [:]
+    var pendingCalls: [UInt64: PendingCall] = [:]
+    var callsCanceledEarly: Set<UInt64> = []
+    var subscriptions: [UInt64: SignalSubscriber] = [:]
+    /// Owners of well-known names that subscriptions filter on, with the serial of the message that told us.
+    var nameOwners: [BusName: (owner: BusName?, serial: UInt32)] = [:]
+    var ownerTrackers: [BusName: OwnerTrackingHolder] = [:]
+    var dispatchScheduled = false
+    lazy var objectServer = ObjectServer(connection: self)
+
+    init(raw: OpaquePointer, queue: DispatchQueue, address: BusAddress) {
+        self.raw = raw
+        self.queue = queue
+        self.address = address
+        if let name = dbus_bus_get_unique_name(raw) {
+            self.uniqueName = BusName(trusted: String(cString: name))
+        } else {
+            self.uniqueName = BusName(trusted: ":0.0")
+        }
+    }
+
+    deinit {
+        // No closure holds the connection any more (they all capture it), so nothing else touches libdbus here.
+        if isOpen {
+            shutDown(reason: "the connection was released")
+        }
+    }
+
+    func nextID() -> UInt64 {
+        ids.withLock { value in
+            value += 1
+            return value
+        }
+    }
+
+    /// Opens a private connection and registers it on the bus (`Hello`).
+    ///
+    /// The blocking parts of opening run on the connection's own queue, never on a Swift concurrency thread.
+    /// - Throws: ``DBusError`` when the bus cannot be reached, with what to check.
+    public static func connect(to address: BusAddress, label: String = "kblink.dbus") async throws -> BusConnection {
+        let queue = DispatchQueue(label: label)
+        return try await withCheckedThrowingContinuation { continuation in
+            queue.async {
+                do {
+                    let raw = try openRaw(address)
+                    let connection = BusConnection(raw: raw, queue: queue, address: address)
+                    connection.installMainLoop()
+                    continuation.resume(returning: connection)
+                } catch {
+                    continuation.resume(throwing: error)
+                }
+            }
+        }
+    }
+
+    /// Whether the connection is still open and connected.
+    public var isConnected: Bool {
+        queue.sync { isOpen && dbus_connection_get_is_connected(raw) != 0 }
+    }
+
+    /// Closes the connection: pending calls fail with `Disconnected`, signal streams finish, exported objects go.
+    public func close() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            queue.async {
+                if self.isOpen { self.shutDown(reason: "the connection was closed") }
+                continuation.resume()
+            }
+        }
+    }
+
+    /// The number of method calls still waiting for a reply (for leak checks).
+    public var pendingCallCount: Int {
+        get async { await onQueue { self.pendingCalls.count } }
+    }
+
+    /// Runs `body` on the connection's queue.
+    func onQueue<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { continuation in
+            queue.async { continuation.resume(returning: body()) }
+        }
+    }
+
+    func assertOnQueue() {
+        dispatchPrecondition(condition: .onQueue(queue))
+    }
+}
+
+// MARK: - Calls
+
+extension BusConnection {
+    /// The default time to wait for a reply.
+    public static let defaultTimeout: Duration = .seconds(25)
+
+    /// Sends a method call and waits for its reply.
+    ///
+    /// Cancelling the task cancels the pending call (`dbus_pending_call_cancel`) and throws `CancellationError`.
+    /// - Returns: the method-return message.
+    /// - Throws: ``DBusError`` with the peer's error name, or `NoReply` after `timeout`.
+    public func call(_ message: Message, timeout: Duration = BusConnection.defaultTimeout) async throws -> Message {
+        precondition(message.kind == .methodCall, "call(_:) sends method calls")
+        let id = nextID()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Message, Error>) in
+                queue.async {
+                    self.startCall(id: id, message: message, timeout: timeout, continuation: continuation)
+                }
+            }
+        } onCancel: {
+            queue.async { self.cancelCall(id: id) }
+        }
+    }
+
+    /// Calls a method by its parts.
+    public func call(
+        destination: BusName?, path: ObjectPath, interface: InterfaceName?, member: MemberName,
+        _ arguments: [DBusValue] = [], timeout: Duration = BusConnection.defaultTimeout
+    ) async throws -> Message {
+        try await call(
+            .methodCall(destination: destination, path: path, interface: interface, member: member, body: arguments),
+            timeout: timeout)
+    }
+
+    /// Sends a message that expects no reply (a signal, or a call flagged no-reply).
+    /// - Throws: ``DBusError`` when the message cannot be built or the connection is closed.
+    public func send(_ message: Message) async throws {
+        let result: Result<Void, DBusError> = await onQueue { self.sendNow(message) }
+        try result.get()
+    }
+
+    /// Sends from the queue; returns the outcome instead of throwing so it can cross the hop.
+    func sendNow(_ message: Message) -> Result<Void, DBusError> {
+        assertOnQueue()
+        guard isOpen else { return .failure(.disconnected("the connection is closed")) }
+        do {
+            let rawMessage = try MessageCodec.makeMessage(message)
+            defer { dbus_message_unref(rawMessage) }
+            guard dbus_connection_send(raw, rawMessage, nil) != 0 else {
+                return .failure(.failed("out of memory sending a message"))
+            }
+            return .success(())
+        } catch let error as DBusError {
+            return .failure(error)
+        } catch {
+            return .failure(.failed("\(error)"))
+        }
+    }
+
+    private func startCall(
+        id: UInt64, message: Message, timeout: Duration, continuation: CheckedContinuation<Message, Error>
+    ) {
+        if callsCanceledEarly.remove(id) != nil {
+            continuation.resume(throwing: CancellationError())
+            return
+        }
+        guard isOpen, dbus_connection_get_is_connected(raw) != 0 else {
+            continuation.resume(throwing: DBusError.disconnected("not connected to the bus"))
+            return
+        }
+        let rawMessage: OpaquePointer
+        do {
+            rawMessage = try MessageCodec.makeMessage(message)
+        } catch {
+            continuation.resume(throwing: error)
+            return
+        }
+        defer { dbus_message_unref(rawMessage) }
+        var pending: OpaquePointer?
+        let milliseconds = Int32(clamping: timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
+        guard dbus_connection_send_with_reply(raw, rawMessage, &pending, max(1, milliseconds)) != 0, let pending
+        else {
+            continuation.resume(throwing: DBusError.disconnected("not connected to the bus"))
+            return
+        }
+        let context = Unmanaged.passRetained(PendingNotifyContext(connection: self, id: id)).toOpaque()
+        pendingCalls[id] = PendingCall(raw: pending, continuation: continuation)
+        let installed = dbus_pending_call_set_notify(
+            pending,
+            { pending, data in
+                guard let pending, let data else { return }
+                let context = Unmanaged<PendingNotifyContext>.fromOpaque(data).takeUnretainedValue()
+                context.connection?.completeCall(id: context.id, pending: pending)
+            },
+            context,
+            { data in
+                guard let data else { return }
+                Unmanaged<PendingNotifyContext>.fromOpaque(data).release()
+            })
+        if installed == 0 {
+            Unmanaged<PendingNotifyContext>.fromOpaque(context).release()
+            pendingCalls[id] = nil
+            dbus_pending_call_cancel(pending)
+            dbus_pending_call_unref(pending)
+            continuation.resume(throwing: DBusError.failed("out of memory waiting for a reply"))
+        }
+    }
+
+    private func completeCall(id: UInt64, pending: OpaquePointer) {
+        assertOnQueue()
+        guard let call = pendingCalls.removeValue(forKey: id) else { return }
+        let reply = dbus_pending_call_steal_reply(pending)
+        dbus_pending_call_unref(call.raw)
+        guard let reply else {
+            call.continuation.resume(throwing: DBusError.noReply("no reply arrived"))
+            return
+        }
+        defer { dbus_message_unref(reply) }
+        do {
+            let message = try MessageCodec.decode(reply)
+            if let error = message.carriedError {
+                call.continuation.resume(throwing: error)
+            } else {
+                call.continuation.resume(returning: message)
+            }
+        } catch {
+            call.continuation.resume(throwing: error)
+        }
+    }
+
+    private func cancelCall(id: UInt64) {
+        assertOnQueue()
+        guard let call = pendingCalls.removeValue(forKey: id) else {
+            callsCanceledEarly.insert(id)
+            return
+        }
+        dbus_pending_call_cancel(call.raw)
+        dbus_pending_call_unref(call.raw)
+        call.continuation.resume(throwing: CancellationError())
+    }
+
+    /// Calls a method of the message bus itself.
+    func callBus(_ member: String, _ arguments: [DBusValue]) async throws -> Message {
+        try await call(
+            destination: .messageBus, path: ObjectPath(trusted: "/org/freedesktop/DBus"), interface: .dbus,
+            member: MemberName(trusted: member), arguments)
+    }
+}
+
+/// A method call waiting for its reply.
+struct PendingCall {
+    let raw: OpaquePointer
+    let continuation: CheckedContinuation<Message, Error>
+}
+
+/// What libdbus hands back to the pending-call notify function; released by libdbus's free function.
+final class PendingNotifyContext {
+    weak var connection: BusConnection?
+    let id: UInt64
+    init(connection: BusConnection, id: UInt64) {
+        self.connection = connection
+        self.id = id
+    }
+}
+
+// MARK: - Names
+
+extension BusConnection {
+    /// How `RequestName` answered.
+    public enum NameRequestReply: UInt32, Sendable {
+        case primaryOwner = 1, inQueue = 2, exists = 3, alreadyOwner = 4
+    }
+
+    /// Requests a well-known name (`org.freedesktop.DBus.RequestName`) without queueing.
+    /// - Throws: ``DBusError`` (`AccessDenied` when the bus policy forbids it).
+    @discardableResult
+    public func requestName(_ name: BusName, allowReplacement: Bool = false, replaceExisting: Bool = false)
+        async throws -> NameRequestReply
+    {
+        var flags: UInt32 = 0x4  // DBUS_NAME_FLAG_DO_NOT_QUEUE
+        if allowReplacement { flags |= 0x1 }
+        if replaceExisting { flags |= 0x2 }
+        let reply = try await callBus("RequestName", [.string(name.rawValue), .uint32(flags)])
+        let code = try reply.decode(UInt32.self)
+        return NameRequestReply(rawValue: code) ?? .exists
+    }
+
+    /// Releases a well-known name.
+    public func releaseName(_ name: BusName) async throws {
+        _ = try await callBus("ReleaseName", [.string(name.rawValue)])
+    }
+
+    /// The unique name that owns `name` now, or nil when nobody does.
+    public func nameOwner(of name: BusName) async throws -> BusName? {
+        do {
+            let reply = try await callBus("GetNameOwner", [.string(name.rawValue)])
+            return try BusName(reply.decode(String.self))
+        } catch let error as DBusError where error.name == .nameHasNoOwner {
+            return nil
+        }
+    }
+}
+
+// MARK: - Shutdown
+
+extension BusConnection {
+    func shutDown(reason: String) {
+        guard isOpen else { return }
+        isOpen = false
+        objectServer.removeAll()
+        for (_, call) in pendingCalls {
+            dbus_pending_call_cancel(call.raw)
+            dbus_pending_call_unref(call.raw)
+            call.continuation.resume(throwing: DBusError.disconnected(reason))
+        }
+        pendingCalls.removeAll()
+        for (_, subscriber) in subscriptions {
+            subscriber.continuation.finish()
+        }
+        subscriptions.removeAll()
+        dbus_connection_close(raw)
+        // Closing removes every watch and timeout through our callbacks; unset them before the last unref.
+        dbus_connection_set_watch_functions(raw, nil, nil, nil, nil, nil)
+        dbus_connection_set_timeout_functions(raw, nil, nil, nil, nil, nil)
+        dbus_connection_set_dispatch_status_function(raw, nil, nil, nil)
+        for (_, watch) in watches { watch.cancel() }
+        watches.removeAll()
+        for (_, timeout) in timeouts { timeout.cancel() }
+        timeouts.removeAll()
+        dbus_connection_unref(raw)
+    }
+}

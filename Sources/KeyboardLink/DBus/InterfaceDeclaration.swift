@@ -1,0 +1,126 @@
+/// A named argument of a method or signal, for introspection.
+public struct DBusArgument: Sendable, Equatable {
+    public var name: String
+    public var type: DBusType
+
+    public init(_ name: String, _ type: DBusType) {
+        self.name = name
+        self.type = type
+    }
+}
+
+/// One exported method: its arguments and an async handler that may reply later.
+public struct DBusMethod: Sendable {
+    public var name: MemberName
+    public var inputs: [DBusArgument]
+    public var outputs: [DBusArgument]
+    public var handler: @Sendable (MethodInvocation) async throws -> [DBusValue]
+
+    /// Declares a method. The server checks the caller's argument signature against `inputs` before the
+    /// handler runs and answers `InvalidArgs` on a mismatch.
+    public init(
+        _ name: String, inputs: [DBusArgument] = [], outputs: [DBusArgument] = [],
+        handler: @escaping @Sendable (MethodInvocation) async throws -> [DBusValue]
+    ) {
+        self.name = MemberName(trusted: name)
+        self.inputs = inputs
+        self.outputs = outputs
+        self.handler = handler
+    }
+
+    var inputSignature: Signature { Signature(inputs.map(\.type)) }
+    var outputSignature: Signature { Signature(outputs.map(\.type)) }
+}
+
+/// One exported property.
+public struct DBusProperty: Sendable {
+    /// Who may read and write it over `org.freedesktop.DBus.Properties`.
+    public enum Access: String, Sendable {
+        case read, write, readWrite = "readwrite"
+    }
+
+    /// What `PropertiesChanged` says when the value changes (the `EmitsChangedSignal` annotation).
+    public enum ChangeBehavior: String, Sendable {
+        /// The new value is sent.
+        case emits = "true"
+        /// Only the name is sent; clients call `Get`.
+        case invalidates
+        /// The value never changes.
+        case const
+        /// No signal.
+        case none = "false"
+    }
+
+    public var name: MemberName
+    public var type: DBusType
+    public var access: Access
+    public var changeBehavior: ChangeBehavior
+    public var initialValue: DBusValue
+    /// For writable properties: validates a value from `Set` and returns what to store; throw to refuse.
+    public var setter: (@Sendable (DBusValue, MethodInvocation) async throws -> DBusValue)?
+
+    public init(
+        _ name: String, type: DBusType, access: Access = .read, changes: ChangeBehavior = .emits,
+        initial: DBusValue,
+        setter: (@Sendable (DBusValue, MethodInvocation) async throws -> DBusValue)? = nil
+    ) {
+        precondition(initial.conforms(to: type), "the initial value of \(name) is not a \(type)")
+        self.name = MemberName(trusted: name)
+        self.type = type
+        self.access = access
+        self.changeBehavior = changes
+        self.initialValue = initial
+        self.setter = setter
+    }
+}
+
+/// One exported signal.
+public struct DBusSignal: Sendable {
+    public var name: MemberName
+    public var arguments: [DBusArgument]
+
+    public init(_ name: String, arguments: [DBusArgument] = []) {
+        self.name = MemberName(trusted: name)
+        self.arguments = arguments
+    }
+
+    var signature: Signature { Signature(arguments.map(\.type)) }
+}
+
+/// An interface declared in one place: methods, properties with their change behaviour, signals.
+/// Introspection XML, `Properties` and `ObjectManager` answers are all generated from it.
+public struct DBusInterface: Sendable {
+    public var name: InterfaceName
+    public var methods: [DBusMethod]
+    public var properties: [DBusProperty]
+    public var signals: [DBusSignal]
+
+    public init(
+        _ name: InterfaceName, methods: [DBusMethod] = [], properties: [DBusProperty] = [],
+        signals: [DBusSignal] = []
+    ) {
+        self.name = name
+        self.methods = methods
+        self.properties = properties
+        self.signals = signals
+    }
+
+    func method(named name: MemberName) -> DBusMethod? { methods.first { $0.name == name } }
+    func property(named name: MemberName) -> DBusProperty? { properties.first { $0.name == name } }
+}
+
+/// A method call being handled: the message, the caller, and its arguments.
+public struct MethodInvocation: Sendable {
+    public let message: Message
+    public let connection: BusConnection
+
+    /// The caller's unique name.
+    public var sender: BusName? { message.sender }
+    /// The arguments, already checked against the method's declared signature.
+    public var arguments: [DBusValue] { message.body }
+
+    /// Decodes the arguments as typed values.
+    public func decode<each T: DBusRepresentable>(_ types: repeat (each T).Type) throws -> (repeat each T) {
+        try message.decode(repeat (each T).self)
+    }
+}

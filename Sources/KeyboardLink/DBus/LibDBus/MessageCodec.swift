@@ -1,0 +1,376 @@
+internal import CBlueZ
+
+/// Converts between ``Message`` and libdbus's `DBusMessage`, through `DBusMessageIter`.
+///
+/// Every name in a ``Message`` is a validated type and every value is checked against its declared type
+/// before anything reaches libdbus, which aborts the process on invalid input.
+enum MessageCodec {
+    // Type codes (libdbus's DBUS_TYPE_* macros are casts Swift cannot import).
+    static let typeByte = Int32(UInt8(ascii: "y"))
+    static let typeBoolean = Int32(UInt8(ascii: "b"))
+    static let typeInt16 = Int32(UInt8(ascii: "n"))
+    static let typeUInt16 = Int32(UInt8(ascii: "q"))
+    static let typeInt32 = Int32(UInt8(ascii: "i"))
+    static let typeUInt32 = Int32(UInt8(ascii: "u"))
+    static let typeInt64 = Int32(UInt8(ascii: "x"))
+    static let typeUInt64 = Int32(UInt8(ascii: "t"))
+    static let typeDouble = Int32(UInt8(ascii: "d"))
+    static let typeString = Int32(UInt8(ascii: "s"))
+    static let typeObjectPath = Int32(UInt8(ascii: "o"))
+    static let typeSignature = Int32(UInt8(ascii: "g"))
+    static let typeUnixFD = Int32(UInt8(ascii: "h"))
+    static let typeArray = Int32(UInt8(ascii: "a"))
+    static let typeVariant = Int32(UInt8(ascii: "v"))
+    static let typeStruct = Int32(UInt8(ascii: "r"))
+    static let typeDictEntry = Int32(UInt8(ascii: "e"))
+    static let typeInvalid = Int32(0)
+
+    static let messageTypeMethodCall = Int32(1)
+    static let messageTypeMethodReturn = Int32(2)
+    static let messageTypeError = Int32(3)
+    static let messageTypeSignal = Int32(4)
+
+    // MARK: Encoding
+
+    /// Builds a libdbus message; the caller owns the returned reference.
+    /// - Throws: ``DBusError`` (`InvalidArgs`) for a value libdbus would refuse.
+    static func makeMessage(_ message: Message) throws -> OpaquePointer {
+        for value in message.body {
+            try checkEncodable(value)
+        }
+        guard let raw = newMessage(message) else {
+            throw DBusError.failed("out of memory building a D-Bus message")
+        }
+        var ok = true
+        if let destination = message.destination {
+            ok = ok && dbus_message_set_destination(raw, destination.rawValue) != 0
+        }
+        if let replySerial = message.replySerial {
+            ok = ok && dbus_message_set_reply_serial(raw, replySerial) != 0
+        }
+        if message.noReplyExpected || message.kind != .methodCall {
+            dbus_message_set_no_reply(raw, 1)
+        }
+        var iterator = DBusMessageIter()
+        dbus_message_iter_init_append(raw, &iterator)
+        for value in message.body where ok {
+            ok = append(value, to: &iterator)
+        }
+        guard ok else {
+            dbus_message_unref(raw)
+            throw DBusError.failed("out of memory building a D-Bus message")
+        }
+        return raw
+    }
+
+    private static func newMessage(_ message: Message) -> OpaquePointer? {
+        switch message.kind {
+        case .methodCall:
+            guard let path = message.path, let member = message.member else { return nil }
+            return dbus_message_new_method_call(
+                message.destination?.rawValue, path.rawValue, message.interface?.rawValue, member.rawValue)
+        case .signal:
+            guard let path = message.path, let interface = message.interface, let member = message.member else {
+                return nil
+            }
+            return dbus_message_new_signal(path.rawValue, interface.rawValue, member.rawValue)
+        case .methodReturn:
+            return dbus_message_new(messageTypeMethodReturn)
+        case .error:
+            guard let raw = dbus_message_new(messageTypeError) else { return nil }
+            dbus_message_set_error_name(raw, (message.errorName ?? .failed).rawValue)
+            return raw
+        }
+    }
+
+    /// Refuses what libdbus would abort on: strings with NUL, array elements of another type, deep nesting.
+    static func checkEncodable(_ value: DBusValue, depth: Int = 0) throws {
+        if depth > 64 { throw DBusError.invalidArgs("a value nests deeper than D-Bus allows (64)") }
+        switch value {
+        case .string(let text):
+            if let reason = NameValidation.checkStringPayload(text) { throw DBusError.invalidArgs(reason) }
+        case .variant(let inner):
+            try checkEncodable(inner, depth: depth + 1)
+        case .array(let element, let values):
+            for item in values {
+                guard item.conforms(to: element) else {
+                    throw DBusError.invalidArgs(
+                        "an array of '\(element.signature)' holds a '\(item.type.signature)'")
+                }
+                try checkEncodable(item, depth: depth + 1)
+            }
+        case .dictionary(let key, let valueType, let entries):
+            guard key.isBasic else { throw DBusError.invalidArgs("a dictionary key must be a basic type") }
+            for entry in entries {
+                guard entry.key.conforms(to: key), entry.value.conforms(to: valueType) else {
+                    throw DBusError.invalidArgs(
+                        "a dictionary 'a{\(key.signature)\(valueType.signature)}' holds an entry of another type")
+                }
+                try checkEncodable(entry.key, depth: depth + 1)
+                try checkEncodable(entry.value, depth: depth + 1)
+            }
+        case .structure(let fields):
+            if fields.isEmpty { throw DBusError.invalidArgs("a struct cannot be empty") }
+            for field in fields { try checkEncodable(field, depth: depth + 1) }
+        default:
+            break
+        }
+        if depth == 0 && value.type.signature.utf8.count > 255 {
+            throw DBusError.invalidArgs("a value's signature is longer than 255 bytes")
+        }
+    }
+
+    private static func appendBasic<T>(_ iterator: inout DBusMessageIter, _ code: Int32, _ value: T) -> Bool {
+        var copy = value
+        return withUnsafePointer(to: &copy) { dbus_message_iter_append_basic(&iterator, code, $0) != 0 }
+    }
+
+    private static func appendString(_ iterator: inout DBusMessageIter, _ code: Int32, _ text: String) -> Bool {
+        text.withCString { pointer in
+            var cString: UnsafePointer<CChar>? = pointer
+            return dbus_message_iter_append_basic(&iterator, code, &cString) != 0
+        }
+    }
+
+    private static func container(
+        _ iterator: inout DBusMessageIter, _ code: Int32, _ signature: String?,
+        _ body: (inout DBusMessageIter) -> Bool
+    ) -> Bool {
+        var sub = DBusMessageIter()
+        let opened: Bool
+        if let signature {
+            opened = dbus_message_iter_open_container(&iterator, code, signature, &sub) != 0
+        } else {
+            opened = dbus_message_iter_open_container(&iterator, code, nil, &sub) != 0
+        }
+        guard opened else { return false }
+        guard body(&sub) else {
+            dbus_message_iter_abandon_container(&iterator, &sub)
+            return false
+        }
+        return dbus_message_iter_close_container(&iterator, &sub) != 0
+    }
+
+    static func append(_ value: DBusValue, to iterator: inout DBusMessageIter) -> Bool {
+        switch value {
+        case .byte(let v): return appendBasic(&iterator, typeByte, v)
+        case .boolean(let v): return appendBasic(&iterator, typeBoolean, dbus_bool_t(v ? 1 : 0))
+        case .int16(let v): return appendBasic(&iterator, typeInt16, v)
+        case .uint16(let v): return appendBasic(&iterator, typeUInt16, v)
+        case .int32(let v): return appendBasic(&iterator, typeInt32, v)
+        case .uint32(let v): return appendBasic(&iterator, typeUInt32, v)
+        case .int64(let v): return appendBasic(&iterator, typeInt64, v)
+        case .uint64(let v): return appendBasic(&iterator, typeUInt64, v)
+        case .double(let v): return appendBasic(&iterator, typeDouble, v)
+        case .unixFD(let v): return appendBasic(&iterator, typeUnixFD, v)
+        case .string(let v): return appendString(&iterator, typeString, v)
+        case .objectPath(let v): return appendString(&iterator, typeObjectPath, v.rawValue)
+        case .signature(let v): return appendString(&iterator, typeSignature, v.rawValue)
+        case .variant(let inner):
+            return container(&iterator, typeVariant, inner.type.signature) { append(inner, to: &$0) }
+        case .array(let element, let values):
+            return container(&iterator, typeArray, element.signature) { sub in
+                values.allSatisfy { append($0, to: &sub) }
+            }
+        case .dictionary(let key, let valueType, let entries):
+            return container(&iterator, typeArray, "{" + key.signature + valueType.signature + "}") { sub in
+                entries.allSatisfy { entry in
+                    container(&sub, typeDictEntry, nil) { entryIterator in
+                        append(entry.key, to: &entryIterator) && append(entry.value, to: &entryIterator)
+                    }
+                }
+            }
+        case .structure(let fields):
+            return container(&iterator, typeStruct, nil) { sub in fields.allSatisfy { append($0, to: &sub) } }
+        }
+    }
+
+    // MARK: Decoding
+
+    /// Decodes a libdbus message (borrowed, not consumed).
+    /// - Throws: ``DBusError`` when libdbus hands us something the D-Bus specification does not allow.
+    static func decode(_ raw: OpaquePointer) throws -> Message {
+        let kind: Message.Kind
+        switch dbus_message_get_type(raw) {
+        case messageTypeMethodCall: kind = .methodCall
+        case messageTypeMethodReturn: kind = .methodReturn
+        case messageTypeError: kind = .error
+        case messageTypeSignal: kind = .signal
+        default: throw DBusError.failed("a message of unknown type")
+        }
+        var message = Message(kind: kind)
+        message.serial = dbus_message_get_serial(raw)
+        let replySerial = dbus_message_get_reply_serial(raw)
+        if replySerial != 0 { message.replySerial = replySerial }
+        // libdbus validated these header fields when it read the message.
+        if let text = dbus_message_get_path(raw) { message.path = ObjectPath(trusted: String(cString: text)) }
+        if let text = dbus_message_get_interface(raw) {
+            message.interface = InterfaceName(trusted: String(cString: text))
+        }
+        if let text = dbus_message_get_member(raw) { message.member = MemberName(trusted: String(cString: text)) }
+        if let text = dbus_message_get_error_name(raw) {
+            message.errorName = ErrorName(trusted: String(cString: text))
+        }
+        if let text = dbus_message_get_sender(raw) { message.sender = BusName(trusted: String(cString: text)) }
+        if let text = dbus_message_get_destination(raw) {
+            message.destination = BusName(trusted: String(cString: text))
+        }
+        message.noReplyExpected = dbus_message_get_no_reply(raw) != 0
+
+        guard let signatureText = dbus_message_get_signature(raw) else { return message }
+        let signature = try Signature(String(cString: signatureText))
+        var iterator = DBusMessageIter()
+        guard dbus_message_iter_init(raw, &iterator) != 0 else { return message }
+        message.body.reserveCapacity(signature.types.count)
+        for type in signature.types {
+            message.body.append(try read(type, from: &iterator))
+            _ = dbus_message_iter_next(&iterator)
+        }
+        return message
+    }
+
+    @inline(__always)
+    private static func readBasic<T>(_ iterator: inout DBusMessageIter, _ zero: T) -> T {
+        var value = zero
+        withUnsafeMutablePointer(to: &value) { dbus_message_iter_get_basic(&iterator, $0) }
+        return value
+    }
+
+    @inline(__always)
+    private static func readCString(_ iterator: inout DBusMessageIter) -> String {
+        var pointer: UnsafePointer<CChar>?
+        dbus_message_iter_get_basic(&iterator, &pointer)
+        guard let pointer else { return "" }
+        return String(cString: pointer)
+    }
+
+    /// Reads one value of a known type at the iterator's position.
+    static func read(_ type: DBusType, from iterator: inout DBusMessageIter) throws -> DBusValue {
+        let code = dbus_message_iter_get_arg_type(&iterator)
+        switch type {
+        case .byte:
+            try expect(code, typeByte, type)
+            return .byte(readBasic(&iterator, UInt8(0)))
+        case .boolean:
+            try expect(code, typeBoolean, type)
+            return .boolean(readBasic(&iterator, dbus_bool_t(0)) != 0)
+        case .int16:
+            try expect(code, typeInt16, type)
+            return .int16(readBasic(&iterator, Int16(0)))
+        case .uint16:
+            try expect(code, typeUInt16, type)
+            return .uint16(readBasic(&iterator, UInt16(0)))
+        case .int32:
+            try expect(code, typeInt32, type)
+            return .int32(readBasic(&iterator, Int32(0)))
+        case .uint32:
+            try expect(code, typeUInt32, type)
+            return .uint32(readBasic(&iterator, UInt32(0)))
+        case .int64:
+            try expect(code, typeInt64, type)
+            return .int64(readBasic(&iterator, Int64(0)))
+        case .uint64:
+            try expect(code, typeUInt64, type)
+            return .uint64(readBasic(&iterator, UInt64(0)))
+        case .double:
+            try expect(code, typeDouble, type)
+            return .double(readBasic(&iterator, Double(0)))
+        case .unixFD:
+            try expect(code, typeUnixFD, type)
+            return .unixFD(readBasic(&iterator, Int32(-1)))
+        case .string:
+            try expect(code, typeString, type)
+            return .string(readCString(&iterator))
+        case .objectPath:
+            try expect(code, typeObjectPath, type)
+            return .objectPath(ObjectPath(trusted: readCString(&iterator)))
+        case .signature:
+            try expect(code, typeSignature, type)
+            return .signature(try Signature(readCString(&iterator)))
+        case .variant:
+            try expect(code, typeVariant, type)
+            var sub = DBusMessageIter()
+            dbus_message_iter_recurse(&iterator, &sub)
+            let innerType = try variantType(&sub)
+            return .variant(try read(innerType, from: &sub))
+        case .array(let element):
+            try expect(code, typeArray, type)
+            var sub = DBusMessageIter()
+            dbus_message_iter_recurse(&iterator, &sub)
+            var values: [DBusValue] = []
+            while dbus_message_iter_get_arg_type(&sub) != typeInvalid {
+                values.append(try read(element, from: &sub))
+                _ = dbus_message_iter_next(&sub)
+            }
+            return .array(element, values)
+        case .dictionary(let keyType, let valueType):
+            try expect(code, typeArray, type)
+            var sub = DBusMessageIter()
+            dbus_message_iter_recurse(&iterator, &sub)
+            var entries: [DBusDictionaryEntry] = []
+            while dbus_message_iter_get_arg_type(&sub) == typeDictEntry {
+                var entryIterator = DBusMessageIter()
+                dbus_message_iter_recurse(&sub, &entryIterator)
+                let key = try read(keyType, from: &entryIterator)
+                _ = dbus_message_iter_next(&entryIterator)
+                let value = try read(valueType, from: &entryIterator)
+                entries.append(DBusDictionaryEntry(key: key, value: value))
+                _ = dbus_message_iter_next(&sub)
+            }
+            return .dictionary(key: keyType, value: valueType, entries)
+        case .structure(let fieldTypes):
+            try expect(code, typeStruct, type)
+            var sub = DBusMessageIter()
+            dbus_message_iter_recurse(&iterator, &sub)
+            var fields: [DBusValue] = []
+            fields.reserveCapacity(fieldTypes.count)
+            for fieldType in fieldTypes {
+                fields.append(try read(fieldType, from: &sub))
+                _ = dbus_message_iter_next(&sub)
+            }
+            return .structure(fields)
+        }
+    }
+
+    /// The type inside a variant: basic types from the type code alone, containers from the signature.
+    private static func variantType(_ iterator: inout DBusMessageIter) throws -> DBusType {
+        switch dbus_message_iter_get_arg_type(&iterator) {
+        case typeByte: return .byte
+        case typeBoolean: return .boolean
+        case typeInt16: return .int16
+        case typeUInt16: return .uint16
+        case typeInt32: return .int32
+        case typeUInt32: return .uint32
+        case typeInt64: return .int64
+        case typeUInt64: return .uint64
+        case typeDouble: return .double
+        case typeString: return .string
+        case typeObjectPath: return .objectPath
+        case typeSignature: return .signature
+        case typeUnixFD: return .unixFD
+        case typeVariant: return .variant
+        default:
+            guard let text = dbus_message_iter_get_signature(&iterator) else {
+                throw DBusError.failed("out of memory reading a variant")
+            }
+            defer { dbus_free(text) }
+            let signature = try Signature(String(cString: text))
+            guard signature.types.count == 1 else {
+                throw DBusError.invalidSignature("a variant holds '\(signature.rawValue)', not one complete type")
+            }
+            return signature.types[0]
+        }
+    }
+
+    @inline(__always)
+    private static func expect(_ code: Int32, _ wanted: Int32, _ type: DBusType) throws {
+        guard code == wanted else {
+            throw DBusError.invalidSignature("expected '\(type.signature)' in the message body")
+        }
+    }
+}
+
+extension InvalidNameError {
+    /// Seen as a D-Bus error when a received message carries something invalid.
+    var asDBusError: DBusError { .invalidArgs(description) }
+}

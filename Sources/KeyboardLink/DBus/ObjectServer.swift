@@ -1,0 +1,356 @@
+/// The objects a connection exports, confined to the connection's queue.
+///
+/// Answers `Introspectable`, `Properties` and `ObjectManager` from the declarations, routes other calls
+/// to their handlers (in tasks, so a handler may reply later), and answers everything unknown or
+/// mistyped with the standard `org.freedesktop.DBus.Error.*` names.
+final class ObjectServer {
+    struct ExportedInterface {
+        var declaration: DBusInterface
+        var values: [MemberName: DBusValue]
+    }
+
+    struct ExportedObject {
+        /// In export order, so that introspection is stable.
+        var interfaces: [ExportedInterface] = []
+
+        func interface(_ name: InterfaceName) -> ExportedInterface? {
+            interfaces.first { $0.declaration.name == name }
+        }
+    }
+
+    unowned let connection: BusConnection
+    var objects: [ObjectPath: ExportedObject] = [:]
+    var managers: Set<ObjectPath> = []
+
+    init(connection: BusConnection) {
+        self.connection = connection
+    }
+
+    func removeAll() {
+        objects.removeAll()
+        managers.removeAll()
+    }
+
+    // MARK: Registration
+
+    func export(_ declaration: DBusInterface, at path: ObjectPath) throws {
+        var object = objects[path] ?? ExportedObject()
+        guard object.interface(declaration.name) == nil else {
+            throw DBusError.failed("\(declaration.name) is already exported at \(path)")
+        }
+        let standard: Set<InterfaceName> = [.properties, .introspectable, .peer, .objectManager]
+        guard !standard.contains(declaration.name) else {
+            throw DBusError.failed("\(declaration.name) is provided by the object server itself")
+        }
+        var values: [MemberName: DBusValue] = [:]
+        for property in declaration.properties { values[property.name] = property.initialValue }
+        object.interfaces.append(ExportedInterface(declaration: declaration, values: values))
+        objects[path] = object
+        if let manager = manager(above: path) {
+            let properties = DBusValue.dictionary(
+                key: .string, value: .variant, propertyEntries(values, of: declaration, includeAll: false))
+            let added = DBusValue.dictionary(
+                key: .string, value: .dictionary(key: .string, value: .variant),
+                [DBusDictionaryEntry(key: .string(declaration.name.rawValue), value: properties)])
+            emit(
+                path: manager, interface: .objectManager, member: "InterfacesAdded",
+                [.objectPath(path), added])
+        }
+    }
+
+    func unexport(_ interface: InterfaceName?, at path: ObjectPath) {
+        guard var object = objects[path] else { return }
+        let removed: [InterfaceName]
+        if let interface {
+            removed = object.interfaces.filter { $0.declaration.name == interface }.map(\.declaration.name)
+            object.interfaces.removeAll { $0.declaration.name == interface }
+        } else {
+            removed = object.interfaces.map(\.declaration.name)
+            object.interfaces.removeAll()
+        }
+        objects[path] = object.interfaces.isEmpty ? nil : object
+        if !removed.isEmpty, let manager = manager(above: path) {
+            emit(
+                path: manager, interface: .objectManager, member: "InterfacesRemoved",
+                [.objectPath(path), .array(.string, removed.map { .string($0.rawValue) })])
+        }
+    }
+
+    /// The nearest ObjectManager strictly above `path`.
+    func manager(above path: ObjectPath) -> ObjectPath? {
+        var current = path.parent
+        while let candidate = current {
+            if managers.contains(candidate) { return candidate }
+            current = candidate.parent
+        }
+        return nil
+    }
+
+    /// Stores a property value and emits `PropertiesChanged` as the declaration says.
+    func setProperty(_ name: MemberName, of interface: InterfaceName, at path: ObjectPath, to value: DBusValue)
+        throws
+    {
+        guard var object = objects[path],
+            let index = object.interfaces.firstIndex(where: { $0.declaration.name == interface }),
+            let declaration = object.interfaces[index].declaration.property(named: name)
+        else {
+            throw DBusError.unknownProperty("no property \(name) on \(interface) at \(path)")
+        }
+        guard value.conforms(to: declaration.type) else {
+            throw DBusError.invalidArgs("\(name) has type '\(declaration.type)', not '\(value.type)'")
+        }
+        guard object.interfaces[index].values[name] != value else { return }
+        object.interfaces[index].values[name] = value
+        objects[path] = object
+        switch declaration.changeBehavior {
+        case .emits:
+            emitPropertiesChanged(path, interface, changed: [DBusDictionaryEntry(key: .string(name.rawValue), value: .variant(value))], invalidated: [])
+        case .invalidates:
+            emitPropertiesChanged(path, interface, changed: [], invalidated: [name.rawValue])
+        case .const, .none:
+            break
+        }
+    }
+
+    func property(_ name: MemberName, of interface: InterfaceName, at path: ObjectPath) -> DBusValue? {
+        objects[path]?.interface(interface)?.values[name]
+    }
+
+    private func emitPropertiesChanged(
+        _ path: ObjectPath, _ interface: InterfaceName, changed: [DBusDictionaryEntry], invalidated: [String]
+    ) {
+        emit(
+            path: path, interface: .properties, member: "PropertiesChanged",
+            [
+                .string(interface.rawValue), .dictionary(key: .string, value: .variant, changed),
+                .array(.string, invalidated.map { .string($0) }),
+            ])
+    }
+
+    func emit(path: ObjectPath, interface: InterfaceName, member: String, _ body: [DBusValue]) {
+        _ = connection.sendNow(
+            .signal(path: path, interface: interface, member: MemberName(trusted: member), body: body))
+    }
+
+    private func propertyEntries(
+        _ values: [MemberName: DBusValue], of declaration: DBusInterface, includeAll: Bool
+    ) -> [DBusDictionaryEntry] {
+        declaration.properties.compactMap { property in
+            guard property.access != .write, let value = values[property.name] else { return nil }
+            return DBusDictionaryEntry(key: .string(property.name.rawValue), value: .variant(value))
+        }
+    }
+
+    // MARK: Dispatch
+
+    func dispatch(_ call: Message) {
+        guard let path = call.path, let member = call.member else { return }
+        switch call.interface {
+        case .introspectable?:
+            return answerIntrospectable(call, path: path, member: member)
+        case .properties?:
+            return answerProperties(call, path: path, member: member)
+        case .objectManager? where managers.contains(path):
+            return answerObjectManager(call, member: member)
+        default:
+            break
+        }
+        if call.interface == nil {
+            // An interface-less call: standard members first, then the declared ones.
+            if member.rawValue == "Introspect" { return answerIntrospectable(call, path: path, member: member) }
+            if ["Get", "GetAll", "Set"].contains(member.rawValue) {
+                return answerProperties(call, path: path, member: member)
+            }
+            if member.rawValue == "GetManagedObjects", managers.contains(path) {
+                return answerObjectManager(call, member: member)
+            }
+        }
+        guard let object = objects[path] else {
+            if managers.contains(path), let interface = call.interface {
+                return reply(call, error: .unknownInterface("no interface \(interface) at \(path)"))
+            }
+            return reply(call, error: .unknownObject("no object at \(path)"))
+        }
+        let candidates: [ExportedInterface]
+        if let interface = call.interface {
+            guard let exported = object.interface(interface) else {
+                return reply(call, error: .unknownInterface("no interface \(interface) at \(path)"))
+            }
+            candidates = [exported]
+        } else {
+            candidates = object.interfaces
+        }
+        guard let method = candidates.lazy.compactMap({ $0.declaration.method(named: member) }).first else {
+            return reply(call, error: .unknownMethod("no method \(member) on \(call.interface?.rawValue ?? "any interface") at \(path)"))
+        }
+        let expected = method.inputSignature
+        let signature = call.signature
+        guard signature == expected else {
+            return reply(
+                call,
+                error: .invalidArgs("\(member) takes arguments '\(expected.rawValue)', got '\(signature.rawValue)'"))
+        }
+        let connection = self.connection
+        let invocation = MethodInvocation(message: call, connection: connection)
+        Task {
+            let answer: Message
+            do {
+                let outputs = try await method.handler(invocation)
+                let produced = Signature(outputs.map(\.type))
+                if produced == method.outputSignature {
+                    answer = .methodReturn(to: call, body: outputs)
+                } else {
+                    answer = .error(
+                        to: call,
+                        .failed("internal error: \(member) produced '\(produced.rawValue)' instead of '\(method.outputSignature.rawValue)'"))
+                }
+            } catch let error as DBusError {
+                answer = .error(to: call, error)
+            } catch {
+                answer = .error(to: call, .failed("\(error)"))
+            }
+            guard !call.noReplyExpected else { return }
+            try? await connection.send(answer)
+        }
+    }
+
+    func reply(_ call: Message, error: DBusError) {
+        guard !call.noReplyExpected else { return }
+        _ = connection.sendNow(.error(to: call, error))
+    }
+
+    func reply(_ call: Message, _ body: [DBusValue]) {
+        guard !call.noReplyExpected else { return }
+        _ = connection.sendNow(.methodReturn(to: call, body: body))
+    }
+
+    private func answerIntrospectable(_ call: Message, path: ObjectPath, member: MemberName) {
+        guard member.rawValue == "Introspect" else {
+            return reply(call, error: .unknownMethod("no method \(member) on \(InterfaceName.introspectable)"))
+        }
+        guard call.body.isEmpty else { return reply(call, error: .invalidArgs("Introspect takes no arguments")) }
+        let children = childNames(of: path)
+        guard objects[path] != nil || managers.contains(path) || !children.isEmpty || path == .root else {
+            return reply(call, error: .unknownObject("no object at \(path)"))
+        }
+        reply(call, [.string(introspectionXML(for: path))])
+    }
+
+    private func answerProperties(_ call: Message, path: ObjectPath, member: MemberName) {
+        guard let object = objects[path] else {
+            return reply(call, error: .unknownObject("no object at \(path)"))
+        }
+        func lookUp(_ interfaceText: String) -> ExportedInterface? {
+            guard let name = InterfaceName(validating: interfaceText) else { return nil }
+            return object.interface(name)
+        }
+        switch member.rawValue {
+        case "Get":
+            guard call.signature.rawValue == "ss", let interfaceText = call.body[0].stringValue,
+                let nameText = call.body[1].stringValue
+            else { return reply(call, error: .invalidArgs("Get takes arguments 'ss'")) }
+            guard let exported = lookUp(interfaceText) else {
+                return reply(call, error: .unknownInterface("no interface \(interfaceText) at \(path)"))
+            }
+            guard let name = MemberName(validating: nameText), let property = exported.declaration.property(named: name),
+                let value = exported.values[name]
+            else { return reply(call, error: .unknownProperty("no property \(nameText) on \(interfaceText)")) }
+            guard property.access != .write else {
+                return reply(call, error: .accessDeniedError("\(nameText) is write-only"))
+            }
+            reply(call, [.variant(value)])
+        case "GetAll":
+            guard call.signature.rawValue == "s", let interfaceText = call.body[0].stringValue else {
+                return reply(call, error: .invalidArgs("GetAll takes arguments 's'"))
+            }
+            guard let exported = lookUp(interfaceText) else {
+                // The specification allows an empty answer; being precise helps callers more.
+                return reply(call, error: .unknownInterface("no interface \(interfaceText) at \(path)"))
+            }
+            reply(
+                call,
+                [.dictionary(key: .string, value: .variant, propertyEntries(exported.values, of: exported.declaration, includeAll: true))])
+        case "Set":
+            guard call.signature.rawValue == "ssv", let interfaceText = call.body[0].stringValue,
+                let nameText = call.body[1].stringValue, case .variant(let value) = call.body[2]
+            else { return reply(call, error: .invalidArgs("Set takes arguments 'ssv'")) }
+            guard let exported = lookUp(interfaceText) else {
+                return reply(call, error: .unknownInterface("no interface \(interfaceText) at \(path)"))
+            }
+            guard let name = MemberName(validating: nameText), let property = exported.declaration.property(named: name)
+            else { return reply(call, error: .unknownProperty("no property \(nameText) on \(interfaceText)")) }
+            guard property.access != .read, let setter = property.setter else {
+                return reply(call, error: .propertyReadOnly("\(nameText) is read-only"))
+            }
+            guard value.conforms(to: property.type) else {
+                return reply(
+                    call, error: .invalidArgs("\(nameText) has type '\(property.type)', not '\(value.type)'"))
+            }
+            let connection = self.connection
+            let interface = exported.declaration.name
+            let invocation = MethodInvocation(message: call, connection: connection)
+            Task {
+                do {
+                    let accepted = try await setter(value, invocation)
+                    try await connection.setProperty(name, of: interface, at: path, to: accepted)
+                    if !call.noReplyExpected { try? await connection.send(.methodReturn(to: call)) }
+                } catch let error as DBusError {
+                    if !call.noReplyExpected { try? await connection.send(.error(to: call, error)) }
+                } catch {
+                    if !call.noReplyExpected { try? await connection.send(.error(to: call, .failed("\(error)"))) }
+                }
+            }
+        default:
+            reply(call, error: .unknownMethod("no method \(member) on \(InterfaceName.properties)"))
+        }
+    }
+
+    private func answerObjectManager(_ call: Message, member: MemberName) {
+        guard member.rawValue == "GetManagedObjects", let path = call.path else {
+            return reply(call, error: .unknownMethod("no method \(member) on \(InterfaceName.objectManager)"))
+        }
+        guard call.body.isEmpty else { return reply(call, error: .invalidArgs("GetManagedObjects takes no arguments")) }
+        reply(call, [managedObjects(below: path)])
+    }
+
+    func managedObjects(below manager: ObjectPath) -> DBusValue {
+        let interfacesType = DBusType.dictionary(key: .string, value: .dictionary(key: .string, value: .variant))
+        var entries: [DBusDictionaryEntry] = []
+        for (path, object) in objects where path != manager && path.isDescendant(of: manager) {
+            let interfaces = object.interfaces.map { exported in
+                DBusDictionaryEntry(
+                    key: .string(exported.declaration.name.rawValue),
+                    value: .dictionary(
+                        key: .string, value: .variant,
+                        propertyEntries(exported.values, of: exported.declaration, includeAll: true)))
+            }
+            entries.append(
+                DBusDictionaryEntry(
+                    key: .objectPath(path), value: .dictionary(key: .string, value: .dictionary(key: .string, value: .variant), interfaces)))
+        }
+        entries.sort { ($0.key.stringValue ?? "") < ($1.key.stringValue ?? "") }
+        return .dictionary(key: .objectPath, value: interfacesType, entries)
+    }
+
+    /// Names of the direct children of `path` among exported objects and managers.
+    func childNames(of path: ObjectPath) -> [String] {
+        var names = Set<String>()
+        let prefix = path.rawValue == "/" ? "/" : path.rawValue + "/"
+        for candidate in objects.keys.map(\.rawValue) + managers.map(\.rawValue) where candidate.hasPrefix(prefix) {
+            let rest = candidate.dropFirst(prefix.count)
+            if let first = rest.split(separator: "/").first { names.insert(String(first)) }
+        }
+        return names.sorted()
+    }
+
+    func introspectionXML(for path: ObjectPath) -> String {
+        var interfaces: [DBusInterface] = StandardInterfaces.always
+        if managers.contains(path) { interfaces.append(StandardInterfaces.objectManager) }
+        interfaces += objects[path]?.interfaces.map(\.declaration) ?? []
+        return IntrospectionXML.document(interfaces: interfaces, children: childNames(of: path))
+    }
+}
+
+extension DBusError {
+    static func accessDeniedError(_ message: String) -> DBusError { .init(.accessDenied, message) }
+}

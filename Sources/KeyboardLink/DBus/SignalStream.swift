@@ -1,0 +1,157 @@
+/// Signals matching one ``MatchRule``, as an `AsyncSequence`.
+///
+/// The match rule stays on the bus while the stream is iterated or held; it is removed when iteration ends
+/// (the task is cancelled or the loop exits) or the stream is released.
+public struct SignalStream: AsyncSequence, Sendable {
+    public typealias Element = Message
+    let stream: AsyncStream<Message>
+
+    public func makeAsyncIterator() -> AsyncStream<Message>.AsyncIterator {
+        stream.makeAsyncIterator()
+    }
+}
+
+/// One subscription, held by the connection.
+struct SignalSubscriber {
+    let rule: MatchRule
+    let continuation: AsyncStream<Message>.Continuation
+}
+
+extension BusConnection {
+    private static let localPath = ObjectPath(trusted: "/org/freedesktop/DBus/Local")
+    private static let busPath = ObjectPath(trusted: "/org/freedesktop/DBus")
+
+    /// Subscribes to signals: the rule is registered locally first, then with the bus (`AddMatch`), so that
+    /// once this returns no matching signal is missed.
+    /// - Throws: ``DBusError`` when the bus refuses the rule.
+    public func subscribe(to rule: MatchRule) async throws -> SignalStream {
+        let (stream, continuation) = AsyncStream<Message>.makeStream()
+        let id = nextID()
+        await onQueue { self.subscriptions[id] = SignalSubscriber(rule: rule, continuation: continuation) }
+        continuation.onTermination = { [weak self] _ in
+            guard let self else { return }
+            self.queue.async { self.removeSubscription(id) }
+        }
+        do {
+            _ = try await callBus("AddMatch", [.string(rule.description)])
+            if let sender = rule.sender, !sender.isUnique, sender != .messageBus {
+                try await trackOwner(of: sender)
+            }
+        } catch {
+            continuation.finish()
+            throw error
+        }
+        return SignalStream(stream: stream)
+    }
+
+    private func removeSubscription(_ id: UInt64) {
+        assertOnQueue()
+        guard let subscriber = subscriptions.removeValue(forKey: id) else { return }
+        guard isOpen else { return }
+        var removeMatch = Message.methodCall(
+            destination: .messageBus, path: Self.busPath, interface: .dbus,
+            member: MemberName(trusted: "RemoveMatch"), body: [.string(subscriber.rule.description)])
+        removeMatch.noReplyExpected = true
+        _ = sendNow(removeMatch)
+        if let sender = subscriber.rule.sender, !sender.isUnique,
+            !subscriptions.values.contains(where: { $0.rule.sender == sender })
+        {
+            nameOwners[sender] = nil
+        }
+    }
+
+    /// Learns who owns `name` so that local matching can compare unique senders.
+    private func trackOwner(of name: BusName) async throws {
+        let ownerRule = MatchRule(
+            sender: .messageBus, path: Self.busPath, interface: .dbus,
+            member: MemberName(trusted: "NameOwnerChanged"), arg0: name.rawValue)
+        // An internal subscription keeps the owner cache current while the user's subscription lives.
+        let alreadyTracked = await onQueue {
+            self.subscriptions.values.contains { $0.rule == ownerRule }
+        }
+        if !alreadyTracked {
+            let stream = try await subscribe(to: ownerRule)
+            let holder = OwnerTrackingHolder(stream: stream)
+            await onQueue { self.ownerTrackers[name] = holder }
+        }
+        let reply: Message
+        do {
+            reply = try await callBus("GetNameOwner", [.string(name.rawValue)])
+        } catch let error as DBusError where error.name == .nameHasNoOwner {
+            return
+        }
+        let owner = try BusName(reply.decode(String.self))
+        let serial = reply.serial
+        await onQueue {
+            if let known = self.nameOwners[name], known.serial > serial { return }
+            self.nameOwners[name] = (owner, serial)
+        }
+    }
+
+    func deliverSignal(_ message: Message) {
+        assertOnQueue()
+        if message.path == Self.localPath, message.member?.rawValue == "Disconnected" {
+            for (_, subscriber) in subscriptions { subscriber.continuation.finish() }
+            subscriptions.removeAll()
+            return
+        }
+        if message.sender == .messageBus, message.member?.rawValue == "NameOwnerChanged",
+            message.body.count == 3, let name = message.body[0].stringValue.flatMap(BusName.init(validating:)),
+            nameOwners[name] != nil || ownerTrackers[name] != nil
+        {
+            let newOwner = message.body[2].stringValue.flatMap(BusName.init(validating:))
+            if (nameOwners[name]?.serial ?? 0) < message.serial {
+                nameOwners[name] = (newOwner, message.serial)
+            }
+        }
+        for (_, subscriber) in subscriptions where subscriber.rule.matchesIgnoringSender(message) {
+            if let sender = subscriber.rule.sender {
+                if sender.isUnique || sender == .messageBus {
+                    guard message.sender == sender else { continue }
+                } else {
+                    guard message.sender == sender || nameOwners[sender]?.owner == message.sender else { continue }
+                }
+            }
+            subscriber.continuation.yield(message)
+        }
+    }
+
+    /// Follows the owner of a well-known name: yields the current owner (nil when none) and then every change.
+    ///
+    /// The subscription to `NameOwnerChanged` is made before asking `GetNameOwner`, and changes older than
+    /// that answer are dropped, so no change is missed or replayed.
+    public func ownerChanges(of name: BusName) async throws -> AsyncStream<BusName?> {
+        let changes = try await subscribe(
+            to: MatchRule(
+                sender: .messageBus, path: Self.busPath, interface: .dbus,
+                member: MemberName(trusted: "NameOwnerChanged"), arg0: name.rawValue))
+        var current: BusName?
+        var currentSerial: UInt32 = 0
+        do {
+            let reply = try await callBus("GetNameOwner", [.string(name.rawValue)])
+            current = try BusName(reply.decode(String.self))
+            currentSerial = reply.serial
+        } catch let error as DBusError where error.name == .nameHasNoOwner {
+            current = nil
+        }
+        let initial = current
+        let initialSerial = currentSerial
+        return AsyncStream { continuation in
+            continuation.yield(initial)
+            let task = Task {
+                for await message in changes where message.serial > initialSerial {
+                    let owner = message.body.count == 3 ? message.body[2].stringValue : nil
+                    continuation.yield(owner.flatMap(BusName.init(validating:)))
+                }
+                continuation.finish()
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+}
+
+/// Keeps an internal `NameOwnerChanged` subscription alive.
+final class OwnerTrackingHolder: Sendable {
+    let stream: SignalStream
+    init(stream: SignalStream) { self.stream = stream }
+}

@@ -1,0 +1,2 @@
+import KeyboardLink
+print("kblinkd")
