@@ -131,3 +131,32 @@ extension DBusValue {
         return result
     }
 }
+
+extension DBusValue: CustomStringConvertible {
+    /// A compact, bounded rendering for logs and test names: `u 7`, `as[2]`, `v<s "x">`.
+    public var description: String {
+        switch self {
+        case .byte(let v): "y \(v)"
+        case .boolean(let v): "b \(v)"
+        case .int16(let v): "n \(v)"
+        case .uint16(let v): "q \(v)"
+        case .int32(let v): "i \(v)"
+        case .uint32(let v): "u \(v)"
+        case .int64(let v): "x \(v)"
+        case .uint64(let v): "t \(v)"
+        case .double(let v): "d \(v)"
+        case .string(let v): v.count > 40 ? "s \"\(v.prefix(40))…\" (\(v.utf8.count) bytes)" : "s \"\(v)\""
+        case .objectPath(let v): "o \(v)"
+        case .signature(let v): "g \"\(v)\""
+        case .unixFD(let v): "h \(v)"
+        case .variant(let inner): "v<\(inner)>"
+        case .array(let element, let values):
+            values.count > 4 ? "a\(element)[\(values.count) items]" : "a\(element)\(values.map(\.description))"
+        case .dictionary(let key, let value, let entries):
+            entries.count > 4
+                ? "a{\(key)\(value)}[\(entries.count) entries]"
+                : "a{\(key)\(value)}[" + entries.map { "\($0.key): \($0.value)" }.joined(separator: ", ") + "]"
+        case .structure(let fields): "(" + fields.map(\.description).joined(separator: ", ") + ")"
+        }
+    }
+}

@@ -1,0 +1,55 @@
+import KeyboardLink
+
+/// A small test object exported by our own object server: `com.example.Echo` at `/com/example/echo`.
+enum EchoService {
+    static let interface = try! InterfaceName("com.example.Echo")
+    static let path = try! ObjectPath("/com/example/echo")
+
+    /// Declares the interface; `counter` backs the `Count` property.
+    static func declaration() -> DBusInterface {
+        DBusInterface(
+            interface,
+            methods: [
+                DBusMethod(
+                    "Echo", inputs: [DBusArgument("value", .variant)], outputs: [DBusArgument("value", .variant)]
+                ) { call in call.arguments },
+                DBusMethod(
+                    "Concat", inputs: [DBusArgument("a", .string), DBusArgument("b", .string)],
+                    outputs: [DBusArgument("joined", .string)]
+                ) { call in
+                    let (a, b) = try call.decode(String.self, String.self)
+                    return [.string(a + b)]
+                },
+                DBusMethod("Fail", inputs: [DBusArgument("message", .string)]) { call in
+                    let message = try call.decode(String.self)
+                    throw DBusError(try ErrorName("com.example.Error.Refused"), message)
+                },
+                DBusMethod("Slow", inputs: [DBusArgument("milliseconds", .uint32)], outputs: [DBusArgument("done", .boolean)]) {
+                    call in
+                    let milliseconds = try call.decode(UInt32.self)
+                    try await Task.sleep(for: .milliseconds(Int(milliseconds)))
+                    return [.boolean(true)]
+                },
+                DBusMethod("Add", inputs: [DBusArgument("a", .int32), DBusArgument("b", .int32)], outputs: [DBusArgument("sum", .int32)]) {
+                    call in
+                    let (a, b) = try call.decode(Int32.self, Int32.self)
+                    return [.int32(a &+ b)]
+                },
+            ],
+            properties: [
+                DBusProperty("Name", type: .string, initial: .string("echo")),
+                DBusProperty(
+                    "Volume", type: .uint32, access: .readWrite, initial: .uint32(5),
+                    setter: { value, _ in
+                        guard case .uint32(let level) = value, level <= 100 else {
+                            throw DBusError.invalidArgs("Volume is 0..100")
+                        }
+                        return value
+                    }),
+                DBusProperty("Serial", type: .string, changes: .const, initial: .string("S-1")),
+                DBusProperty("Secret", type: .string, changes: .invalidates, initial: .string("a")),
+            ],
+            signals: [DBusSignal("Pinged", arguments: [DBusArgument("count", .uint32)])]
+        )
+    }
+}
