@@ -123,6 +123,7 @@ extension BusConnection {
     /// Cancelling the task cancels the pending call (`dbus_pending_call_cancel`) and throws `CancellationError`.
     /// - Returns: the method-return message.
     /// - Throws: ``DBusError`` with the peer's error name, or `NoReply` after `timeout`.
+    @discardableResult
     public func call(_ message: Message, timeout: Duration = BusConnection.defaultTimeout) async throws -> Message {
         precondition(message.kind == .methodCall, "call(_:) sends method calls")
         let id = nextID()
@@ -138,6 +139,7 @@ extension BusConnection {
     }
 
     /// Calls a method by its parts.
+    @discardableResult
     public func call(
         destination: BusName?, path: ObjectPath, interface: InterfaceName?, member: MemberName,
         _ arguments: [DBusValue] = [], timeout: Duration = BusConnection.defaultTimeout

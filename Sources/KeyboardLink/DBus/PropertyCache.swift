@@ -25,11 +25,20 @@ public final class PropertyCache: Sendable {
     /// Builds the cache: subscribes, then reads every property.
     /// - Throws: ``DBusError`` when the object or interface is unknown.
     public static func make(for proxy: DBusProxy) async throws -> PropertyCache {
+        try await make(for: proxy, afterSubscribing: nil)
+    }
+
+    /// `afterSubscribing` runs between the subscription and `GetAll`: tests use it to create the race
+    /// this type exists to handle.
+    static func make(
+        for proxy: DBusProxy, afterSubscribing: (@Sendable () async throws -> Void)?
+    ) async throws -> PropertyCache {
         let cache = PropertyCache(proxy: proxy)
         let signals = try await proxy.connection.subscribe(
             to: MatchRule(
                 sender: proxy.destination, path: proxy.path, interface: .properties,
                 member: MemberName(trusted: "PropertiesChanged"), arg0: proxy.interface.rawValue))
+        try await afterSubscribing?()
         let (values, serial) = try await proxy.allProperties()
         cache.state.withLock { $0 = values }
         let running = Task { [weak cache] in
