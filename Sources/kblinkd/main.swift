@@ -1,2 +1,3 @@
 import KeyboardLink
+
 print("kblinkd")

@@ -194,7 +194,8 @@ extension BusConnection {
         }
         defer { dbus_message_unref(rawMessage) }
         var pending: OpaquePointer?
-        let milliseconds = Int32(clamping: timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
+        let milliseconds = Int32(
+            clamping: timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
         guard dbus_connection_send_with_reply(raw, rawMessage, &pending, max(1, milliseconds)) != 0, let pending
         else {
             continuation.resume(throwing: DBusError.disconnected("not connected to the bus"))

@@ -130,7 +130,9 @@ enum StandardInterfaces {
                 outputs: [
                     DBusArgument(
                         "object_paths_interfaces_and_properties",
-                        .dictionary(key: .objectPath, value: .dictionary(key: .string, value: .dictionary(key: .string, value: .variant))))
+                        .dictionary(
+                            key: .objectPath,
+                            value: .dictionary(key: .string, value: .dictionary(key: .string, value: .variant))))
                 ], handler: unused)
         ],
         signals: [

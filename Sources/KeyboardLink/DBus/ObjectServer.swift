@@ -104,7 +104,9 @@ final class ObjectServer {
         objects[path] = object
         switch declaration.changeBehavior {
         case .emits:
-            emitPropertiesChanged(path, interface, changed: [DBusDictionaryEntry(key: .string(name.rawValue), value: .variant(value))], invalidated: [])
+            emitPropertiesChanged(
+                path, interface, changed: [DBusDictionaryEntry(key: .string(name.rawValue), value: .variant(value))],
+                invalidated: [])
         case .invalidates:
             emitPropertiesChanged(path, interface, changed: [], invalidated: [name.rawValue])
         case .const, .none:
@@ -181,7 +183,10 @@ final class ObjectServer {
             candidates = object.interfaces
         }
         guard let method = candidates.lazy.compactMap({ $0.declaration.method(named: member) }).first else {
-            return reply(call, error: .unknownMethod("no method \(member) on \(call.interface?.rawValue ?? "any interface") at \(path)"))
+            return reply(
+                call,
+                error: .unknownMethod(
+                    "no method \(member) on \(call.interface?.rawValue ?? "any interface") at \(path)"))
         }
         let expected = method.inputSignature
         let signature = call.signature
@@ -202,7 +207,9 @@ final class ObjectServer {
                 } else {
                     answer = .error(
                         to: call,
-                        .failed("internal error: \(member) produced '\(produced.rawValue)' instead of '\(method.outputSignature.rawValue)'"))
+                        .failed(
+                            "internal error: \(member) produced '\(produced.rawValue)' instead of '\(method.outputSignature.rawValue)'"
+                        ))
                 }
             } catch let error as DBusError {
                 answer = .error(to: call, error)
@@ -252,7 +259,8 @@ final class ObjectServer {
             guard let exported = lookUp(interfaceText) else {
                 return reply(call, error: .unknownInterface("no interface \(interfaceText) at \(path)"))
             }
-            guard let name = MemberName(validating: nameText), let property = exported.declaration.property(named: name),
+            guard let name = MemberName(validating: nameText),
+                let property = exported.declaration.property(named: name),
                 let value = exported.values[name]
             else { return reply(call, error: .unknownProperty("no property \(nameText) on \(interfaceText)")) }
             guard property.access != .write else {
@@ -269,7 +277,11 @@ final class ObjectServer {
             }
             reply(
                 call,
-                [.dictionary(key: .string, value: .variant, propertyEntries(exported.values, of: exported.declaration, includeAll: true))])
+                [
+                    .dictionary(
+                        key: .string, value: .variant,
+                        propertyEntries(exported.values, of: exported.declaration, includeAll: true))
+                ])
         case "Set":
             guard call.signature.rawValue == "ssv", let interfaceText = call.body[0].stringValue,
                 let nameText = call.body[1].stringValue, case .variant(let value) = call.body[2]
@@ -326,7 +338,8 @@ final class ObjectServer {
             }
             entries.append(
                 DBusDictionaryEntry(
-                    key: .objectPath(path), value: .dictionary(key: .string, value: .dictionary(key: .string, value: .variant), interfaces)))
+                    key: .objectPath(path),
+                    value: .dictionary(key: .string, value: .dictionary(key: .string, value: .variant), interfaces)))
         }
         entries.sort { ($0.key.stringValue ?? "") < ($1.key.stringValue ?? "") }
         return .dictionary(key: .objectPath, value: interfacesType, entries)

@@ -1,6 +1,7 @@
 import Dispatch
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A private `dbus-daemon` child process on a fresh address: the embedded default for demos and the

@@ -6,7 +6,9 @@ struct ObjectServerTests {
     static let get = try! MemberName("Get")
 
     func echoProxy(_ client: BusConnection, _ server: BusConnection) -> DBusProxy {
-        DBusProxy(connection: client, destination: server.uniqueName, path: EchoService.path, interface: EchoService.interface)
+        DBusProxy(
+            connection: client, destination: server.uniqueName, path: EchoService.path, interface: EchoService.interface
+        )
     }
 
     func expectError(_ name: ErrorName, _ body: () async throws -> Void) async {
@@ -32,14 +34,17 @@ struct ObjectServerTests {
             }
             await expectError(.unknownInterface) {
                 try await client.call(
-                    destination: server.uniqueName, path: EchoService.path, interface: try InterfaceName("com.example.Nope"),
+                    destination: server.uniqueName, path: EchoService.path,
+                    interface: try InterfaceName("com.example.Nope"),
                     member: try MemberName("Echo"), [.variant(.byte(1))])
             }
             await expectError(.unknownMethod) { try await proxy.call(try MemberName("Nope")) }
             await expectError(.invalidArgs) { try await proxy.call(try MemberName("Add"), [.string("1"), .int32(2)]) }
             await expectError(.invalidArgs) { try await proxy.call(try MemberName("Add"), []) }
             await expectError(.unknownProperty) { _ = try await proxy.property(try MemberName("Nope")) }
-            await expectError(.propertyReadOnly) { try await proxy.setProperty(try MemberName("Name"), to: .string("x")) }
+            await expectError(.propertyReadOnly) {
+                try await proxy.setProperty(try MemberName("Name"), to: .string("x"))
+            }
             await expectError(.invalidArgs) { try await proxy.setProperty(try MemberName("Volume"), to: .string("x")) }
             await expectError(.invalidArgs) { try await proxy.setProperty(try MemberName("Volume"), to: .uint32(101)) }
             let refused = try ErrorName("com.example.Error.Refused")
@@ -51,7 +56,8 @@ struct ObjectServerTests {
             #expect(try sum.decode(Int32.self) == 5)
             // Peer is answered by libdbus itself.
             _ = try await client.call(
-                destination: server.uniqueName, path: EchoService.path, interface: try InterfaceName("org.freedesktop.DBus.Peer"),
+                destination: server.uniqueName, path: EchoService.path,
+                interface: try InterfaceName("org.freedesktop.DBus.Peer"),
                 member: try MemberName("Ping"))
         }
     }
@@ -75,17 +81,21 @@ struct ObjectServerTests {
             #expect(changed.body[0] == .string("com.example.Echo"))
             #expect(changed.body[1].stringDictionary?["Volume"]?.unwrapped == .uint32(9))
 
-            try await server.setProperty(try MemberName("Secret"), of: EchoService.interface, at: EchoService.path, to: .string("b"))
+            try await server.setProperty(
+                try MemberName("Secret"), of: EchoService.interface, at: EchoService.path, to: .string("b"))
             let invalidated = try #require(await first(of: changes))
             #expect(invalidated.body[1].stringDictionary?.isEmpty == true)
             #expect(invalidated.body[2] == .array(.string, [.string("Secret")]))
             // Setting the same value again emits nothing; a later change is the next signal.
-            try await server.setProperty(try MemberName("Volume"), of: EchoService.interface, at: EchoService.path, to: .uint32(9))
-            try await server.setProperty(try MemberName("Volume"), of: EchoService.interface, at: EchoService.path, to: .uint32(10))
+            try await server.setProperty(
+                try MemberName("Volume"), of: EchoService.interface, at: EchoService.path, to: .uint32(9))
+            try await server.setProperty(
+                try MemberName("Volume"), of: EchoService.interface, at: EchoService.path, to: .uint32(10))
             let next = try #require(await first(of: changes))
             #expect(next.body[1].stringDictionary?["Volume"]?.unwrapped == .uint32(10))
             await #expect(throws: DBusError.self) {
-                try await server.setProperty(try MemberName("Volume"), of: EchoService.interface, at: EchoService.path, to: .string("x"))
+                try await server.setProperty(
+                    try MemberName("Volume"), of: EchoService.interface, at: EchoService.path, to: .string("x"))
             }
         }
     }
@@ -150,9 +160,12 @@ struct ObjectServerTests {
             try await server.export(EchoService.declaration(), at: EchoService.path)
             let pinged = try MemberName("Pinged")
             let mine = try await client.subscribe(
-                to: MatchRule(sender: server.uniqueName, path: EchoService.path, interface: EchoService.interface, member: pinged))
+                to: MatchRule(
+                    sender: server.uniqueName, path: EchoService.path, interface: EchoService.interface, member: pinged)
+            )
             let other = try await client.subscribe(
-                to: MatchRule(sender: server.uniqueName, interface: EchoService.interface, member: try MemberName("Other")))
+                to: MatchRule(
+                    sender: server.uniqueName, interface: EchoService.interface, member: try MemberName("Other")))
             try await server.emitSignal(pinged, of: EchoService.interface, at: EchoService.path, [.uint32(1)])
             let received = try #require(await first(of: mine))
             #expect(received.body == [.uint32(1)])
@@ -184,12 +197,15 @@ struct ObjectServerTests {
             try await server.export(EchoService.declaration(), at: EchoService.path)
             let pings = try await client.subscribe(
                 to: MatchRule(sender: name, path: EchoService.path, interface: EchoService.interface))
-            try await server.emitSignal(try MemberName("Pinged"), of: EchoService.interface, at: EchoService.path, [.uint32(2)])
+            try await server.emitSignal(
+                try MemberName("Pinged"), of: EchoService.interface, at: EchoService.path, [.uint32(2)])
             #expect(await first(of: pings)?.body == [.uint32(2)])
             // A signal from another connection on the same path is not from the name's owner.
             let impostor = try await bus.connect()
-            try await impostor.emitSignal(try MemberName("Pinged"), of: EchoService.interface, at: EchoService.path, [.uint32(3)])
-            try await server.emitSignal(try MemberName("Pinged"), of: EchoService.interface, at: EchoService.path, [.uint32(4)])
+            try await impostor.emitSignal(
+                try MemberName("Pinged"), of: EchoService.interface, at: EchoService.path, [.uint32(3)])
+            try await server.emitSignal(
+                try MemberName("Pinged"), of: EchoService.interface, at: EchoService.path, [.uint32(4)])
             #expect(await first(of: pings)?.body == [.uint32(4)])
             await impostor.close()
             try await server.releaseName(name)

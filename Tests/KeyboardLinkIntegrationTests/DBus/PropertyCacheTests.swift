@@ -1,5 +1,6 @@
-@testable import KeyboardLink
 import Testing
+
+@testable import KeyboardLink
 
 @Suite("Property cache: subscribe before GetAll")
 struct PropertyCacheTests {
@@ -10,17 +11,21 @@ struct PropertyCacheTests {
         try await withBus { _, server, client in
             try await server.export(EchoService.declaration(), at: EchoService.path)
             let proxy = DBusProxy(
-                connection: client, destination: server.uniqueName, path: EchoService.path, interface: EchoService.interface)
+                connection: client, destination: server.uniqueName, path: EchoService.path,
+                interface: EchoService.interface)
             let cache = try await PropertyCache.make(for: proxy) {
                 // Real change 5 -> 6 (PropertiesChanged, then GetAll shows 6) ...
-                try await server.setProperty(Self.volume, of: EchoService.interface, at: EchoService.path, to: .uint32(6))
+                try await server.setProperty(
+                    Self.volume, of: EchoService.interface, at: EchoService.path, to: .uint32(6))
                 // ... and a stale announcement of an older value, also sent before the GetAll reply. Applying
                 // buffered signals after the reply would leave the cache at 1.
                 try await server.emitSignal(
                     try MemberName("PropertiesChanged"), of: .properties, at: EchoService.path,
                     [
                         .string(EchoService.interface.rawValue),
-                        .dictionary(key: .string, value: .variant, [DBusDictionaryEntry(key: .string("Volume"), value: .variant(.uint32(1)))]),
+                        .dictionary(
+                            key: .string, value: .variant,
+                            [DBusDictionaryEntry(key: .string("Volume"), value: .variant(.uint32(1)))]),
                         .array(.string, []),
                     ])
             }
@@ -42,10 +47,12 @@ struct PropertyCacheTests {
         try await withBus { _, server, client in
             try await server.export(EchoService.declaration(), at: EchoService.path)
             let proxy = DBusProxy(
-                connection: client, destination: server.uniqueName, path: EchoService.path, interface: EchoService.interface)
+                connection: client, destination: server.uniqueName, path: EchoService.path,
+                interface: EchoService.interface)
             let cache = try await PropertyCache.make(for: proxy)
             #expect(cache["Secret"] == .string("a"))
-            try await server.setProperty(try MemberName("Secret"), of: EchoService.interface, at: EchoService.path, to: .string("b"))
+            try await server.setProperty(
+                try MemberName("Secret"), of: EchoService.interface, at: EchoService.path, to: .string("b"))
             #expect(await eventually { cache["Secret"] == nil })
         }
     }

@@ -11,7 +11,9 @@ struct RoundTripTests {
             [
                 DBusDictionaryEntry(key: .string("Address"), value: .variant(.string("AA:BB:CC:DD:EE:FF"))),
                 DBusDictionaryEntry(key: .string("Class"), value: .variant(.uint32(0x2540))),
-                DBusDictionaryEntry(key: .string("UUIDs"), value: .variant(.array(.string, [.string("00001124-0000-1000-8000-00805f9b34fb")]))),
+                DBusDictionaryEntry(
+                    key: .string("UUIDs"),
+                    value: .variant(.array(.string, [.string("00001124-0000-1000-8000-00805f9b34fb")]))),
                 DBusDictionaryEntry(key: .string("RSSI"), value: .variant(.int16(-60))),
             ])
         let interfaces = DBusValue.dictionary(
@@ -33,7 +35,9 @@ struct RoundTripTests {
             .dictionary(key: .string, value: .variant, []),
             .dictionary(key: .uint32, value: .string, [DBusDictionaryEntry(key: .uint32(1), value: .string("one"))]),
             .structure([.string("bluetooth"), .string("AA:BB:CC:DD:EE:FF"), .string("Aula F87")]),
-            .structure([.objectPath(path), .structure([.byte(1), .double(2.5)]), .array(.variant, [.variant(.boolean(true))])]),
+            .structure([
+                .objectPath(path), .structure([.byte(1), .double(2.5)]), .array(.variant, [.variant(.boolean(true))]),
+            ]),
             managed,
         ]
     }()
@@ -59,7 +63,8 @@ struct RoundTripTests {
                 connection: client, destination: server.uniqueName, path: EchoService.path,
                 interface: EchoService.interface)
             let keyboards: [DBusStruct<String, String, String>] = [
-                DBusStruct("bluetooth", "AA:BB:CC:DD:EE:FF", "Aula F87"), DBusStruct("evdev", "/dev/input/event3", "USB"),
+                DBusStruct("bluetooth", "AA:BB:CC:DD:EE:FF", "Aula F87"),
+                DBusStruct("evdev", "/dev/input/event3", "USB"),
             ]
             #expect([DBusStruct<String, String, String>].dbusType.signature == "a(sss)")
             let back = try await proxy.call(
@@ -72,12 +77,14 @@ struct RoundTripTests {
             let battery: [String: UInt8] = ["left": 80, "right": 55]
             #expect([String: UInt8].dbusType.signature == "a{sy}")
             let echoedBattery = try [String: UInt8](
-                dbusValue: try await proxy.call(try MemberName("Echo"), [.variant(battery.dbusValue)], returning: DBusValue.self))
+                dbusValue: try await proxy.call(
+                    try MemberName("Echo"), [.variant(battery.dbusValue)], returning: DBusValue.self))
             #expect(echoedBattery == battery)
 
             let sum = try await proxy.call(try MemberName("Add"), [.int32(40), .int32(2)], returning: Int32.self)
             #expect(sum == 42)
-            let joined = try await proxy.call(try MemberName("Concat"), [.string("kb"), .string("link")], returning: String.self)
+            let joined = try await proxy.call(
+                try MemberName("Concat"), [.string("kb"), .string("link")], returning: String.self)
             #expect(joined == "kblink")
         }
     }

@@ -24,13 +24,18 @@ enum EchoService {
                     let message = try call.decode(String.self)
                     throw DBusError(try ErrorName("com.example.Error.Refused"), message)
                 },
-                DBusMethod("Slow", inputs: [DBusArgument("milliseconds", .uint32)], outputs: [DBusArgument("done", .boolean)]) {
+                DBusMethod(
+                    "Slow", inputs: [DBusArgument("milliseconds", .uint32)], outputs: [DBusArgument("done", .boolean)]
+                ) {
                     call in
                     let milliseconds = try call.decode(UInt32.self)
                     try await Task.sleep(for: .milliseconds(Int(milliseconds)))
                     return [.boolean(true)]
                 },
-                DBusMethod("Add", inputs: [DBusArgument("a", .int32), DBusArgument("b", .int32)], outputs: [DBusArgument("sum", .int32)]) {
+                DBusMethod(
+                    "Add", inputs: [DBusArgument("a", .int32), DBusArgument("b", .int32)],
+                    outputs: [DBusArgument("sum", .int32)]
+                ) {
                     call in
                     let (a, b) = try call.decode(Int32.self, Int32.self)
                     return [.int32(a &+ b)]

@@ -16,7 +16,8 @@ func eventually(
 
 /// Takes the first element of an async sequence, or nil after `timeout`.
 func first<S: AsyncSequence & Sendable>(
-    of sequence: S, timeout: Duration = .seconds(5), where predicate: @escaping @Sendable (S.Element) -> Bool = { _ in true }
+    of sequence: S, timeout: Duration = .seconds(5),
+    where predicate: @escaping @Sendable (S.Element) -> Bool = { _ in true }
 ) async -> S.Element? where S.Element: Sendable {
     await withTaskGroup(of: S.Element?.self) { group in
         group.addTask {

@@ -1,7 +1,8 @@
 internal import CBlueZ
 import Dispatch
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A libdbus object pointer captured by a dispatch handler.
@@ -85,7 +86,8 @@ extension BusConnection {
             // Without an address libdbus would try to autolaunch a bus, which needs X11: say so instead.
             guard getenv("DBUS_SESSION_BUS_ADDRESS") != nil else {
                 throw DBusError.disconnected(
-                    "cannot connect to the session bus: DBUS_SESSION_BUS_ADDRESS is not set; use --bus system or an address")
+                    "cannot connect to the session bus: DBUS_SESSION_BUS_ADDRESS is not set; use --bus system or an address"
+                )
             }
             raw = dbus_bus_get_private(DBUS_BUS_SESSION, &error)
             guard let raw else { throw failure("session bus") }

@@ -1,0 +1,100 @@
+import KeyboardLink
+import Testing
+
+@Suite("Many calls at once, timeouts and cancellation")
+struct ConcurrencyTests {
+    @Test("10,000 concurrent calls from one connection all complete, with no pending call left")
+    func tenThousandCalls() async throws {
+        try await withBus { _, server, client in
+            try await server.export(EchoService.declaration(), at: EchoService.path)
+            let proxy = DBusProxy(
+                connection: client, destination: server.uniqueName, path: EchoService.path,
+                interface: EchoService.interface)
+            let add = try MemberName("Add")
+            let count = 10_000
+            let results = try await withThrowingTaskGroup(of: (Int32, Int32).self) { group in
+                for index in 0..<count {
+                    group.addTask {
+                        let sum = try await proxy.call(add, [.int32(Int32(index)), .int32(1)], returning: Int32.self)
+                        return (Int32(index), sum)
+                    }
+                }
+                var collected: [Int32: Int32] = [:]
+                for try await (index, sum) in group { collected[index] = sum }
+                return collected
+            }
+            #expect(results.count == count)
+            #expect(results.allSatisfy { $0.value == $0.key + 1 })
+            #expect(await client.pendingCallCount == 0)
+        }
+    }
+
+    @Test("cancelling the calling task cancels its pending call")
+    func cancellation() async throws {
+        try await withBus { _, server, client in
+            try await server.export(EchoService.declaration(), at: EchoService.path)
+            let proxy = DBusProxy(
+                connection: client, destination: server.uniqueName, path: EchoService.path,
+                interface: EchoService.interface)
+            let slow = Task { try await proxy.call(try MemberName("Slow"), [.uint32(5_000)]) }
+            #expect(await eventually { await client.pendingCallCount == 1 })
+            slow.cancel()
+            await #expect(throws: CancellationError.self) { try await slow.value }
+            #expect(await client.pendingCallCount == 0)
+            // The connection is still fine.
+            #expect(try await proxy.call(try MemberName("Add"), [.int32(1), .int32(2)], returning: Int32.self) == 3)
+        }
+    }
+
+    @Test("a call that gets no reply in time fails with NoReply")
+    func timeout() async throws {
+        try await withBus { _, server, client in
+            try await server.export(EchoService.declaration(), at: EchoService.path)
+            let proxy = DBusProxy(
+                connection: client, destination: server.uniqueName, path: EchoService.path,
+                interface: EchoService.interface)
+            do {
+                try await proxy.call(try MemberName("Slow"), [.uint32(2_000)], timeout: .milliseconds(100))
+                Issue.record("expected a timeout")
+            } catch let error as DBusError {
+                #expect(error.name == .noReply)
+            }
+            #expect(await client.pendingCallCount == 0)
+        }
+    }
+
+    @Test("closing the connection fails pending calls and ends signal streams")
+    func closeFailsPending() async throws {
+        try await withBus { _, server, client in
+            try await server.export(EchoService.declaration(), at: EchoService.path)
+            let proxy = DBusProxy(
+                connection: client, destination: server.uniqueName, path: EchoService.path,
+                interface: EchoService.interface)
+            let stream = try await client.subscribe(to: MatchRule(interface: EchoService.interface))
+            let pending = Task { try await proxy.call(try MemberName("Slow"), [.uint32(5_000)]) }
+            #expect(await eventually { await client.pendingCallCount == 1 })
+            await client.close()
+            await #expect(throws: DBusError.self) { try await pending.value }
+            var iterator = stream.makeAsyncIterator()
+            #expect(await iterator.next() == nil)
+            await #expect(throws: DBusError.self) {
+                try await proxy.call(try MemberName("Add"), [.int32(1), .int32(2)])
+            }
+        }
+    }
+
+    @Test("a peer that leaves the bus makes calls to it fail, not hang")
+    func peerGone() async throws {
+        try await withBus { bus, _, client in
+            let leaving = try await bus.connect()
+            try await leaving.export(EchoService.declaration(), at: EchoService.path)
+            let proxy = DBusProxy(
+                connection: client, destination: leaving.uniqueName, path: EchoService.path,
+                interface: EchoService.interface)
+            let pending = Task { try await proxy.call(try MemberName("Slow"), [.uint32(5_000)]) }
+            #expect(await eventually { await client.pendingCallCount == 1 })
+            await leaving.close()
+            await #expect(throws: DBusError.self) { try await pending.value }
+        }
+    }
+}
