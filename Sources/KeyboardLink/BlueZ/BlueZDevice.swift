@@ -1,0 +1,78 @@
+/// A snapshot of one `org.bluez.Device1` object and the interfaces beside it.
+public struct BlueZDevice: Sendable, Equatable {
+    public var path: ObjectPath
+    public var adapter: ObjectPath?
+    /// `AA:BB:CC:DD:EE:FF`, as BlueZ reports it.
+    public var address: String
+    public var addressType: String?
+    public var name: String?
+    public var alias: String
+    public var classOfDevice: UInt32?
+    public var appearance: UInt16?
+    public var icon: String?
+    public var uuids: [String]
+    public var paired: Bool
+    public var bonded: Bool
+    public var trusted: Bool
+    public var blocked: Bool
+    public var connected: Bool
+    public var servicesResolved: Bool
+    public var modalias: String?
+    public var rssi: Int16?
+    /// `org.bluez.Battery1.Percentage`, when BlueZ exposes it.
+    public var batteryPercentage: UInt8?
+
+    /// Reads a device from its interfaces' properties; nil when `Device1` is missing or has no address.
+    public init?(path: ObjectPath, interfaces: [String: [String: DBusValue]]) {
+        guard let device = interfaces[BlueZ.deviceInterface.rawValue],
+            let address = device["Address"]?.stringValue
+        else { return nil }
+        self.path = path
+        self.address = address
+        adapter = device["Adapter"].flatMap { value in
+            if case .objectPath(let path) = value.unwrapped { return path }
+            return nil
+        }
+        addressType = device["AddressType"]?.stringValue
+        name = device["Name"]?.stringValue
+        alias = device["Alias"]?.stringValue ?? name ?? address
+        classOfDevice = device["Class"]?.integerValue.flatMap { UInt32(exactly: $0) }
+        appearance = device["Appearance"]?.integerValue.flatMap { UInt16(exactly: $0) }
+        icon = device["Icon"]?.stringValue
+        uuids = device["UUIDs"]?.arrayValue?.compactMap(\.stringValue) ?? []
+        paired = device["Paired"]?.boolValue ?? false
+        bonded = device["Bonded"]?.boolValue ?? paired
+        trusted = device["Trusted"]?.boolValue ?? false
+        blocked = device["Blocked"]?.boolValue ?? false
+        connected = device["Connected"]?.boolValue ?? false
+        servicesResolved = device["ServicesResolved"]?.boolValue ?? false
+        modalias = device["Modalias"]?.stringValue
+        rssi = device["RSSI"]?.integerValue.flatMap { Int16(exactly: $0) }
+        batteryPercentage = interfaces[BlueZ.batteryInterface.rawValue]?["Percentage"]?.integerValue
+            .flatMap { UInt8(exactly: $0) }
+    }
+
+    /// The display name: the alias (which defaults to the name, then the address).
+    public var displayName: String { alias }
+}
+
+/// A snapshot of one `org.bluez.Adapter1` object.
+public struct BlueZAdapter: Sendable, Equatable {
+    public var path: ObjectPath
+    public var address: String
+    public var name: String
+    public var powered: Bool
+    public var discovering: Bool
+    public var pairable: Bool
+
+    /// Reads an adapter from its interfaces' properties; nil when `Adapter1` is missing.
+    public init?(path: ObjectPath, interfaces: [String: [String: DBusValue]]) {
+        guard let adapter = interfaces[BlueZ.adapterInterface.rawValue] else { return nil }
+        self.path = path
+        address = adapter["Address"]?.stringValue ?? ""
+        name = adapter["Alias"]?.stringValue ?? adapter["Name"]?.stringValue ?? path.lastElement
+        powered = adapter["Powered"]?.boolValue ?? false
+        discovering = adapter["Discovering"]?.boolValue ?? false
+        pairable = adapter["Pairable"]?.boolValue ?? false
+    }
+}

@@ -1,0 +1,38 @@
+/// Names of BlueZ's D-Bus API (`doc/org.bluez.*.rst` in BlueZ).
+public enum BlueZ {
+    public static let service = BusName(trusted: "org.bluez")
+    public static let root = ObjectPath.root
+    public static let managerPath = ObjectPath(trusted: "/org/bluez")
+
+    public static let adapterInterface = InterfaceName(trusted: "org.bluez.Adapter1")
+    public static let deviceInterface = InterfaceName(trusted: "org.bluez.Device1")
+    public static let batteryInterface = InterfaceName(trusted: "org.bluez.Battery1")
+    public static let inputInterface = InterfaceName(trusted: "org.bluez.Input1")
+    public static let agentManagerInterface = InterfaceName(trusted: "org.bluez.AgentManager1")
+    public static let agentInterface = InterfaceName(trusted: "org.bluez.Agent1")
+    public static let gattServiceInterface = InterfaceName(trusted: "org.bluez.GattService1")
+    public static let gattCharacteristicInterface = InterfaceName(trusted: "org.bluez.GattCharacteristic1")
+    public static let gattDescriptorInterface = InterfaceName(trusted: "org.bluez.GattDescriptor1")
+
+    /// BlueZ's error names (`org.bluez.Error.*`).
+    public enum Error {
+        public static let failed = ErrorName(trusted: "org.bluez.Error.Failed")
+        public static let inProgress = ErrorName(trusted: "org.bluez.Error.InProgress")
+        public static let notReady = ErrorName(trusted: "org.bluez.Error.NotReady")
+        public static let notSupported = ErrorName(trusted: "org.bluez.Error.NotSupported")
+        public static let notPermitted = ErrorName(trusted: "org.bluez.Error.NotPermitted")
+        public static let notAuthorized = ErrorName(trusted: "org.bluez.Error.NotAuthorized")
+        public static let invalidArguments = ErrorName(trusted: "org.bluez.Error.InvalidArguments")
+        public static let doesNotExist = ErrorName(trusted: "org.bluez.Error.DoesNotExist")
+        public static let alreadyConnected = ErrorName(trusted: "org.bluez.Error.AlreadyConnected")
+        public static let alreadyExists = ErrorName(trusted: "org.bluez.Error.AlreadyExists")
+        public static let notConnected = ErrorName(trusted: "org.bluez.Error.NotConnected")
+        public static let authenticationFailed = ErrorName(trusted: "org.bluez.Error.AuthenticationFailed")
+        public static let authenticationCanceled = ErrorName(trusted: "org.bluez.Error.AuthenticationCanceled")
+        public static let authenticationRejected = ErrorName(trusted: "org.bluez.Error.AuthenticationRejected")
+        public static let authenticationTimeout = ErrorName(trusted: "org.bluez.Error.AuthenticationTimeout")
+        public static let connectionAttemptFailed = ErrorName(trusted: "org.bluez.Error.ConnectionAttemptFailed")
+        public static let rejected = ErrorName(trusted: "org.bluez.Error.Rejected")
+        public static let canceled = ErrorName(trusted: "org.bluez.Error.Canceled")
+    }
+}

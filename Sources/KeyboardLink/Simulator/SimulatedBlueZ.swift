@@ -1,0 +1,445 @@
+/// A simulated `bluetoothd`: adapters, devices, discovery, connections and batteries served on a real bus
+/// with our own object server, under the name `org.bluez`.
+///
+/// It is the embedded default of `kblinkd --simulate` and the test double of the integration tests, which
+/// script it: add and remove devices, connect and disconnect them, kill BlueZ and start it again.
+public actor SimulatedBlueZ {
+    /// One simulated adapter.
+    public struct Adapter: Sendable, Equatable {
+        public var path: ObjectPath
+        public var address: BluetoothAddress
+        public var name: String
+        public var powered = true
+        public var discovering = false
+    }
+
+    struct Entry {
+        var device: SimulatedDevice
+        var adapter: ObjectPath
+    }
+
+    public let bus: BusAddress
+    private(set) var connection: BusConnection?
+    private var adapters: [Adapter]
+    private var entries: [BluetoothAddress: Entry] = [:]
+    /// Devices each adapter finds when it discovers.
+    private var discoverable: [ObjectPath: [SimulatedDevice]] = [:]
+    private var discoveryTasks: [ObjectPath: Task<Void, Never>] = [:]
+    /// How long a scan takes to find a device.
+    public var discoveryDelay: Duration = .milliseconds(300)
+    /// Registered agents by the registering connection.
+    private(set) var agents: [BusName: (path: ObjectPath, capability: String)] = [:]
+    private(set) var defaultAgent: BusName?
+
+    /// A simulated machine with `adapterCount` adapters (`hci0`, ...) holding `devices` on the first adapter.
+    public init(bus: BusAddress, adapterCount: Int = 1, devices: [SimulatedDevice]) {
+        self.bus = bus
+        self.adapters = (0..<max(1, adapterCount)).map { index in
+            let address = (try? BluetoothAddress(bytes: [0x00, 0x1A, 0x7D, 0xDA, 0x71, UInt8(truncatingIfNeeded: index)]))
+            return Adapter(
+                path: BlueZ.managerPath.appending(element: "hci\(index)"),
+                address: address ?? BluetoothAddress(validating: "00:1A:7D:DA:71:00")!,
+                name: "kblink-sim-\(index)")
+        }
+        let first = adapters[0].path
+        for device in devices {
+            if device.discoverableOnly {
+                discoverable[first, default: []].append(device)
+            } else {
+                entries[device.address] = Entry(device: device, adapter: first)
+            }
+        }
+    }
+
+    /// The demo machine: an Aula F87 (connected), a VGN 98Pro (asleep), a phone and a mouse, and a Keychron K3
+    /// and a headset that a scan finds.
+    public static func demo(bus: BusAddress) -> SimulatedBlueZ {
+        SimulatedBlueZ(
+            bus: bus,
+            devices: [.aulaF87, .vgn98Pro, .phone, .mouse, .keychronK3, .headset])
+    }
+
+    // MARK: Life cycle
+
+    /// Connects, exports every object and then takes the name `org.bluez` (like bluetoothd, the name appears
+    /// only once the objects are there).
+    /// - Throws: ``DBusError`` when the bus cannot be reached or the name is taken.
+    public func start() async throws {
+        guard connection == nil else { return }
+        let connection = try await BusConnection.connect(to: bus, label: "kblink.simulated-bluez")
+        self.connection = connection
+        await connection.addObjectManager(at: .root)
+        try await connection.export(agentManagerInterface(), at: BlueZ.managerPath)
+        for adapter in adapters {
+            try await connection.export(adapterInterface(adapter), at: adapter.path)
+        }
+        for entry in entries.values.sorted(by: { $0.device.address < $1.device.address }) {
+            try await exportDevice(entry)
+        }
+        guard try await connection.requestName(BlueZ.service) == .primaryOwner else {
+            await connection.close()
+            self.connection = nil
+            throw DBusError.failed("org.bluez is already owned on this bus")
+        }
+    }
+
+    /// Stops answering at once, like a crashed bluetoothd: the connection closes and the name is released.
+    public func kill() async {
+        for task in discoveryTasks.values { task.cancel() }
+        discoveryTasks.removeAll()
+        for index in adapters.indices { adapters[index].discovering = false }
+        agents.removeAll()
+        defaultAgent = nil
+        await connection?.close()
+        connection = nil
+    }
+
+    /// Starts again after ``kill()`` with the same adapters and known devices.
+    public func restart() async throws {
+        await kill()
+        try await start()
+    }
+
+    /// Whether the simulated daemon is on the bus.
+    public var isRunning: Bool { connection != nil }
+
+    // MARK: Scripting
+
+    /// Adds a known device to an adapter (`InterfacesAdded`).
+    public func add(_ device: SimulatedDevice, adapter index: Int = 0) async throws {
+        let entry = Entry(device: device, adapter: adapters[min(max(0, index), adapters.count - 1)].path)
+        entries[device.address] = entry
+        if connection != nil { try await exportDevice(entry) }
+    }
+
+    /// Removes a device (`InterfacesRemoved`).
+    public func remove(_ address: BluetoothAddress) async {
+        guard let entry = entries.removeValue(forKey: address) else { return }
+        await connection?.unexport(at: address.devicePath(adapter: entry.adapter))
+    }
+
+    /// Connects or disconnects a device, as if it woke up or went to sleep.
+    public func setConnected(_ address: BluetoothAddress, _ connected: Bool) async throws {
+        try await update(address) { device in device.connected = connected }
+    }
+
+    /// Sets the battery level BlueZ reports.
+    public func setBattery(_ address: BluetoothAddress, _ percentage: UInt8) async throws {
+        try await update(address) { device in device.battery = percentage }
+    }
+
+    /// Powers an adapter on or off.
+    public func setPowered(adapter index: Int, _ powered: Bool) async throws {
+        adapters[index].powered = powered
+        try await setAdapterProperty(adapters[index].path, "Powered", .boolean(powered))
+        if !powered {
+            adapters[index].discovering = false
+            try await setAdapterProperty(adapters[index].path, "Discovering", .boolean(false))
+        }
+    }
+
+    /// A device as the simulator holds it now.
+    public func device(_ address: BluetoothAddress) -> SimulatedDevice? { entries[address]?.device }
+
+    /// Every known device.
+    public var devices: [SimulatedDevice] { entries.values.map(\.device).sorted { $0.address < $1.address } }
+
+    /// The adapters.
+    public var adapterList: [Adapter] { adapters }
+
+    /// The object path of a device.
+    public func path(of address: BluetoothAddress) -> ObjectPath? {
+        entries[address].map { address.devicePath(adapter: $0.adapter) }
+    }
+
+    // MARK: Objects
+
+    private func update(_ address: BluetoothAddress, _ change: (inout SimulatedDevice) -> Void) async throws {
+        guard var entry = entries[address] else {
+            throw DBusError(BlueZ.Error.doesNotExist, "no device \(address)")
+        }
+        let before = entry.device
+        change(&entry.device)
+        entries[address] = entry
+        guard let connection else { return }
+        let path = address.devicePath(adapter: entry.adapter)
+        let device = entry.device
+        func set(_ name: String, _ value: DBusValue) async throws {
+            try await connection.setProperty(MemberName(trusted: name), of: BlueZ.deviceInterface, at: path, to: value)
+        }
+        if before.connected != device.connected {
+            try await set("Connected", .boolean(device.connected))
+            try await set("ServicesResolved", .boolean(device.connected))
+        }
+        if before.paired != device.paired {
+            try await set("Paired", .boolean(device.paired))
+            try await set("Bonded", .boolean(device.paired))
+        }
+        if before.trusted != device.trusted { try await set("Trusted", .boolean(device.trusted)) }
+        if before.name != device.name { try await set("Alias", .string(device.name)) }
+        if before.battery != device.battery {
+            switch (before.battery, device.battery) {
+            case (nil, let level?):
+                try await connection.export(Self.batteryInterface(level), at: path)
+            case (_?, nil):
+                await connection.unexport(BlueZ.batteryInterface, at: path)
+            case (_?, let level?):
+                try await connection.setProperty(
+                    MemberName(trusted: "Percentage"), of: BlueZ.batteryInterface, at: path, to: .byte(level))
+            default:
+                break
+            }
+        }
+    }
+
+    private func setAdapterProperty(_ path: ObjectPath, _ name: String, _ value: DBusValue) async throws {
+        try await connection?.setProperty(MemberName(trusted: name), of: BlueZ.adapterInterface, at: path, to: value)
+    }
+
+    private func exportDevice(_ entry: Entry) async throws {
+        guard let connection else { return }
+        let path = entry.device.address.devicePath(adapter: entry.adapter)
+        try await connection.export(deviceInterface(entry), at: path)
+        if let level = entry.device.battery {
+            try await connection.export(Self.batteryInterface(level), at: path)
+        }
+    }
+
+    static func batteryInterface(_ level: UInt8) -> DBusInterface {
+        DBusInterface(
+            BlueZ.batteryInterface,
+            properties: [
+                DBusProperty("Percentage", type: .byte, initial: .byte(level)),
+                DBusProperty("Source", type: .string, changes: .const, initial: .string("HID Battery Service")),
+            ])
+    }
+
+    private func agentManagerInterface() -> DBusInterface {
+        DBusInterface(
+            BlueZ.agentManagerInterface,
+            methods: [
+                DBusMethod("RegisterAgent", inputs: [DBusArgument("agent", .objectPath), DBusArgument("capability", .string)]) {
+                    [weak self] call in
+                    let (path, capability) = try call.decode(ObjectPath.self, String.self)
+                    try await self?.registerAgent(sender: call.sender, path: path, capability: capability)
+                    return []
+                },
+                DBusMethod("UnregisterAgent", inputs: [DBusArgument("agent", .objectPath)]) { [weak self] call in
+                    let path = try call.decode(ObjectPath.self)
+                    try await self?.unregisterAgent(sender: call.sender, path: path)
+                    return []
+                },
+                DBusMethod("RequestDefaultAgent", inputs: [DBusArgument("agent", .objectPath)]) { [weak self] call in
+                    let path = try call.decode(ObjectPath.self)
+                    try await self?.requestDefaultAgent(sender: call.sender, path: path)
+                    return []
+                },
+            ])
+    }
+
+    private func registerAgent(sender: BusName?, path: ObjectPath, capability: String) throws {
+        guard let sender else { throw DBusError(BlueZ.Error.invalidArguments, "no sender") }
+        let known = ["DisplayOnly", "DisplayYesNo", "KeyboardOnly", "NoInputNoOutput", "KeyboardDisplay", ""]
+        guard known.contains(capability) else {
+            throw DBusError(BlueZ.Error.invalidArguments, "unknown capability \(capability)")
+        }
+        guard agents[sender] == nil else { throw DBusError(BlueZ.Error.alreadyExists, "agent already registered") }
+        agents[sender] = (path, capability.isEmpty ? "KeyboardDisplay" : capability)
+    }
+
+    private func unregisterAgent(sender: BusName?, path: ObjectPath) throws {
+        guard let sender, agents[sender]?.path == path else {
+            throw DBusError(BlueZ.Error.doesNotExist, "no such agent")
+        }
+        agents[sender] = nil
+        if defaultAgent == sender { defaultAgent = nil }
+    }
+
+    private func requestDefaultAgent(sender: BusName?, path: ObjectPath) throws {
+        guard let sender, agents[sender]?.path == path else {
+            throw DBusError(BlueZ.Error.doesNotExist, "no such agent")
+        }
+        defaultAgent = sender
+    }
+
+    private func adapterInterface(_ adapter: Adapter) -> DBusInterface {
+        let path = adapter.path
+        return DBusInterface(
+            BlueZ.adapterInterface,
+            methods: [
+                DBusMethod("StartDiscovery") { [weak self] _ in
+                    try await self?.startDiscovery(path)
+                    return []
+                },
+                DBusMethod("StopDiscovery") { [weak self] _ in
+                    try await self?.stopDiscovery(path)
+                    return []
+                },
+                DBusMethod("SetDiscoveryFilter", inputs: [DBusArgument("filter", .dictionary(key: .string, value: .variant))]) {
+                    call in
+                    let filter = try call.decode([String: DBusValue].self)
+                    let allowed: Set<String> = ["UUIDs", "RSSI", "Pathloss", "Transport", "DuplicateData", "Discoverable", "Pattern"]
+                    if let unknown = filter.keys.first(where: { !allowed.contains($0) }) {
+                        throw DBusError(BlueZ.Error.invalidArguments, "unknown filter key \(unknown)")
+                    }
+                    return []
+                },
+                DBusMethod("RemoveDevice", inputs: [DBusArgument("device", .objectPath)]) { [weak self] call in
+                    let device = try call.decode(ObjectPath.self)
+                    try await self?.removeDevice(device, from: path)
+                    return []
+                },
+                DBusMethod("GetDiscoveryFilters", outputs: [DBusArgument("filters", .array(.string))]) { _ in
+                    [.array(.string, ["UUIDs", "RSSI", "Pathloss", "Transport", "DuplicateData"].map { .string($0) })]
+                },
+            ],
+            properties: [
+                DBusProperty("Address", type: .string, changes: .const, initial: .string(adapter.address.description)),
+                DBusProperty("AddressType", type: .string, changes: .const, initial: .string("public")),
+                DBusProperty("Name", type: .string, initial: .string(adapter.name)),
+                DBusProperty(
+                    "Alias", type: .string, access: .readWrite, initial: .string(adapter.name),
+                    setter: { value, _ in value }),
+                DBusProperty("Class", type: .uint32, initial: .uint32(0x7C010C)),
+                DBusProperty(
+                    "Powered", type: .boolean, access: .readWrite, initial: .boolean(adapter.powered),
+                    setter: { [weak self] value, _ in
+                        await self?.poweredWritten(path, value.boolValue ?? false)
+                        return value
+                    }),
+                DBusProperty(
+                    "Discoverable", type: .boolean, access: .readWrite, initial: .boolean(false), setter: { value, _ in value }),
+                DBusProperty("Pairable", type: .boolean, access: .readWrite, initial: .boolean(true), setter: { value, _ in value }),
+                DBusProperty("Discovering", type: .boolean, initial: .boolean(adapter.discovering)),
+                DBusProperty(
+                    "UUIDs", type: .array(.string),
+                    initial: .array(.string, [.string("00001200-0000-1000-8000-00805f9b34fb")])),
+                DBusProperty("Modalias", type: .string, changes: .const, initial: .string("usb:v1D6Bp0246d0548")),
+            ])
+    }
+
+    private func poweredWritten(_ path: ObjectPath, _ powered: Bool) {
+        guard let index = adapters.firstIndex(where: { $0.path == path }) else { return }
+        adapters[index].powered = powered
+    }
+
+    private func startDiscovery(_ path: ObjectPath) async throws {
+        guard let index = adapters.firstIndex(where: { $0.path == path }) else { return }
+        guard adapters[index].powered else { throw DBusError(BlueZ.Error.notReady, "Resource Not Ready") }
+        guard !adapters[index].discovering else { throw DBusError(BlueZ.Error.inProgress, "Operation already in progress") }
+        adapters[index].discovering = true
+        try await setAdapterProperty(path, "Discovering", .boolean(true))
+        let delay = discoveryDelay
+        discoveryTasks[path] = Task { [weak self] in
+            try? await Task.sleep(for: delay)
+            guard !Task.isCancelled else { return }
+            await self?.discoverDevices(on: path)
+        }
+    }
+
+    private func discoverDevices(on path: ObjectPath) async {
+        guard adapters.contains(where: { $0.path == path && $0.discovering }) else { return }
+        for device in discoverable[path] ?? [] where entries[device.address] == nil {
+            let entry = Entry(device: device, adapter: path)
+            entries[device.address] = entry
+            try? await exportDevice(entry)
+        }
+    }
+
+    private func stopDiscovery(_ path: ObjectPath) async throws {
+        guard let index = adapters.firstIndex(where: { $0.path == path }) else { return }
+        guard adapters[index].discovering else { throw DBusError(BlueZ.Error.failed, "No discovery started") }
+        adapters[index].discovering = false
+        discoveryTasks.removeValue(forKey: path)?.cancel()
+        try await setAdapterProperty(path, "Discovering", .boolean(false))
+    }
+
+    private func removeDevice(_ devicePath: ObjectPath, from adapterPath: ObjectPath) async throws {
+        guard let address = entries.first(where: { $0.value.adapter == adapterPath && $0.key.devicePath(adapter: adapterPath) == devicePath })?.key
+        else { throw DBusError(BlueZ.Error.doesNotExist, "Does Not Exist") }
+        await remove(address)
+    }
+
+    private func deviceInterface(_ entry: Entry) -> DBusInterface {
+        let device = entry.device
+        let address = device.address
+        var properties: [DBusProperty] = [
+            DBusProperty("Address", type: .string, changes: .const, initial: .string(address.description)),
+            DBusProperty("AddressType", type: .string, changes: .const, initial: .string(device.addressType)),
+            DBusProperty("Name", type: .string, initial: .string(device.name)),
+            DBusProperty(
+                "Alias", type: .string, access: .readWrite, initial: .string(device.name),
+                setter: { value, _ in value }),
+            DBusProperty("Paired", type: .boolean, initial: .boolean(device.paired)),
+            DBusProperty("Bonded", type: .boolean, initial: .boolean(device.paired)),
+            DBusProperty(
+                "Trusted", type: .boolean, access: .readWrite, initial: .boolean(device.trusted),
+                setter: { [weak self] value, _ in
+                    await self?.trustWritten(address, value.boolValue ?? false)
+                    return value
+                }),
+            DBusProperty("Blocked", type: .boolean, access: .readWrite, initial: .boolean(false), setter: { value, _ in value }),
+            DBusProperty("LegacyPairing", type: .boolean, initial: .boolean(device.pairing == .requestsPinCode)),
+            DBusProperty("Connected", type: .boolean, initial: .boolean(device.connected)),
+            DBusProperty("ServicesResolved", type: .boolean, initial: .boolean(device.connected)),
+            DBusProperty("UUIDs", type: .array(.string), initial: .array(.string, device.uuids.map { .string($0) })),
+            DBusProperty("Adapter", type: .objectPath, changes: .const, initial: .objectPath(entry.adapter)),
+        ]
+        if let cod = device.classOfDevice { properties.append(DBusProperty("Class", type: .uint32, initial: .uint32(cod))) }
+        if let appearance = device.appearance {
+            properties.append(DBusProperty("Appearance", type: .uint16, initial: .uint16(appearance)))
+        }
+        if let icon = device.icon { properties.append(DBusProperty("Icon", type: .string, initial: .string(icon))) }
+        if let modalias = device.modalias {
+            properties.append(DBusProperty("Modalias", type: .string, initial: .string(modalias)))
+        }
+        if let rssi = device.rssi, !device.paired {
+            properties.append(DBusProperty("RSSI", type: .int16, initial: .int16(rssi)))
+        }
+        return DBusInterface(
+            BlueZ.deviceInterface,
+            methods: [
+                DBusMethod("Connect") { [weak self] _ in
+                    try await self?.connectDevice(address)
+                    return []
+                },
+                DBusMethod("Disconnect") { [weak self] _ in
+                    try await self?.setConnected(address, false)
+                    return []
+                },
+                DBusMethod("Pair") { [weak self] call in
+                    try await self?.pair(address, caller: call.sender)
+                    return []
+                },
+                DBusMethod("CancelPairing") { [weak self] _ in
+                    try await self?.cancelPairing(address)
+                    return []
+                },
+            ],
+            properties: properties)
+    }
+
+    private func trustWritten(_ address: BluetoothAddress, _ trusted: Bool) {
+        entries[address]?.device.trusted = trusted
+    }
+
+    private func connectDevice(_ address: BluetoothAddress) async throws {
+        guard let entry = entries[address] else { throw DBusError(BlueZ.Error.doesNotExist, "Does Not Exist") }
+        guard !entry.device.connected else { throw DBusError(BlueZ.Error.alreadyConnected, "Already Connected") }
+        guard entry.device.paired || entry.device.discoverableOnly else {
+            throw DBusError(BlueZ.Error.failed, "Connection refused: the device is not in range")
+        }
+        try await setConnected(address, true)
+    }
+
+    /// Pairing as bluetoothd does it; the pairing issue adds the agent conversation per behaviour.
+    func pair(_ address: BluetoothAddress, caller: BusName?) async throws {
+        guard let entry = entries[address] else { throw DBusError(BlueZ.Error.doesNotExist, "Does Not Exist") }
+        guard !entry.device.paired else { throw DBusError(BlueZ.Error.alreadyExists, "Already Exists") }
+        try await update(address) { device in device.paired = true }
+    }
+
+    func cancelPairing(_ address: BluetoothAddress) async throws {
+        guard entries[address] != nil else { throw DBusError(BlueZ.Error.doesNotExist, "Does Not Exist") }
+    }
+}

@@ -1,0 +1,124 @@
+/// A device the simulated BlueZ knows or can discover.
+public struct SimulatedDevice: Sendable, Equatable {
+    /// How the simulated device answers `Pair()` (the pairing issue builds on this).
+    public enum PairingBehavior: Sendable, Equatable {
+        /// A BLE keyboard: BlueZ shows a passkey, the keyboard "types" it digit by digit.
+        case typesPasskey(UInt32)
+        /// A legacy keyboard that asks the agent for a PIN code.
+        case requestsPinCode
+        /// Just works (no agent call).
+        case justWorks
+        /// Authentication fails.
+        case failsAuthentication
+        /// Never answers; BlueZ times out.
+        case neverAnswers
+    }
+
+    public var address: BluetoothAddress
+    public var name: String
+    public var addressType: String = "public"
+    public var classOfDevice: UInt32?
+    public var appearance: UInt16?
+    public var icon: String?
+    public var uuids: [String] = []
+    public var modalias: String?
+    public var paired = false
+    public var trusted = false
+    public var connected = false
+    public var battery: UInt8?
+    public var rssi: Int16? = -55
+    /// Only appears while the adapter discovers.
+    public var discoverableOnly = false
+    public var pairing: PairingBehavior = .justWorks
+
+    public init(address: BluetoothAddress, name: String) {
+        self.address = address
+        self.name = name
+    }
+}
+
+extension SimulatedDevice {
+    static let hid = "00001124-0000-1000-8000-00805f9b34fb"
+    static let hogp = "00001812-0000-1000-8000-00805f9b34fb"
+    static let deviceInformation = "0000180a-0000-1000-8000-00805f9b34fb"
+    static let batteryService = "0000180f-0000-1000-8000-00805f9b34fb"
+
+    private static func address(_ text: String) -> BluetoothAddress {
+        guard let address = BluetoothAddress(validating: text) else { preconditionFailure("bad literal \(text)") }
+        return address
+    }
+
+    /// An Aula F87: an 87-key TKL over BLE (HOGP), paired and connected.
+    public static var aulaF87: SimulatedDevice {
+        var device = SimulatedDevice(address: address("F8:70:00:00:00:87"), name: "Aula F87")
+        device.addressType = "random"
+        device.appearance = 0x03C1
+        device.icon = "input-keyboard"
+        device.uuids = [hogp, deviceInformation, batteryService]
+        device.modalias = "usb:v258Ap010Cd0102"
+        device.paired = true
+        device.trusted = true
+        device.connected = true
+        device.battery = 85
+        device.pairing = .typesPasskey(123_456)
+        return device
+    }
+
+    /// A VGN 98Pro: 98 keys with a number pad, classic HID, paired but asleep.
+    public static var vgn98Pro: SimulatedDevice {
+        var device = SimulatedDevice(address: address("98:00:00:00:98:01"), name: "VGN 98Pro")
+        device.classOfDevice = 0x002540
+        device.icon = "input-keyboard"
+        device.uuids = [hid]
+        device.modalias = "bluetooth:v05ACp0256d0001"
+        device.paired = true
+        device.trusted = true
+        device.battery = 60
+        device.pairing = .requestsPinCode
+        return device
+    }
+
+    /// A phone: paired and connected, never a keyboard.
+    public static var phone: SimulatedDevice {
+        var device = SimulatedDevice(address: address("5A:02:0C:00:00:01"), name: "Pixel 7")
+        device.classOfDevice = 0x5A020C
+        device.icon = "phone"
+        device.paired = true
+        device.connected = true
+        return device
+    }
+
+    /// A mouse: paired and connected, never a keyboard.
+    public static var mouse: SimulatedDevice {
+        var device = SimulatedDevice(address: address("C2:00:00:00:03:C2"), name: "MX Master 3")
+        device.addressType = "random"
+        device.appearance = 0x03C2
+        device.icon = "input-mouse"
+        device.uuids = [hogp]
+        device.paired = true
+        device.connected = true
+        device.battery = 40
+        return device
+    }
+
+    /// A keyboard found only by a scan, in pairing mode.
+    public static var keychronK3: SimulatedDevice {
+        var device = SimulatedDevice(address: address("DC:2C:26:00:00:03"), name: "Keychron K3 Pro")
+        device.addressType = "random"
+        device.appearance = 0x03C1
+        device.icon = "input-keyboard"
+        device.uuids = [hogp]
+        device.discoverableOnly = true
+        device.pairing = .typesPasskey(4_821)
+        return device
+    }
+
+    /// A headset found by a scan: not a keyboard.
+    public static var headset: SimulatedDevice {
+        var device = SimulatedDevice(address: address("24:04:04:00:00:01"), name: "QC35 Headset")
+        device.classOfDevice = 0x240404
+        device.icon = "audio-headset"
+        device.discoverableOnly = true
+        return device
+    }
+}
