@@ -1,0 +1,16 @@
+/// Names of the `org.kblink1` API (`docs/dbus-api.md`).
+public enum KBlink {
+    public static let service = BusName(trusted: "org.kblink1")
+    public static let managerPath = ObjectPath(trusted: "/org/kblink1")
+    public static let keyboardsPath = ObjectPath(trusted: "/org/kblink1/keyboards")
+    public static let managerInterface = InterfaceName(trusted: "org.kblink1.Manager")
+    public static let keyboardInterface = InterfaceName(trusted: "org.kblink1.Keyboard")
+    public static let keymapInterface = InterfaceName(trusted: "org.kblink1.Keymap")
+    /// The daemon's version.
+    public static let version = "0.1.0"
+
+    /// The object path of a keyboard: `/org/kblink1/keyboards/dev_AA_BB_CC_DD_EE_FF`.
+    public static func keyboardPath(_ address: BluetoothAddress) -> ObjectPath {
+        keyboardsPath.appending(element: address.pathElement)
+    }
+}

@@ -1,0 +1,311 @@
+/// The daemon's `org.kblink1` objects: the Manager at `/org/kblink1` and one Keyboard object per Bluetooth
+/// keyboard BlueZ knows, kept in step with the live BlueZ model.
+public actor KeyboardLinkService {
+    /// How the service is set up.
+    public struct Options: Sendable {
+        /// Where profiles, drafts and the firmware cache live.
+        public var stateDirectory: String
+        /// Which keyboards count as "a hardware keyboard is in use".
+        public var presencePolicy: PresencePolicy = .external
+        /// How long `StartDiscovery` keeps looking when nobody stops it.
+        public var discoveryTimeout: Duration = .seconds(20)
+
+        public init(stateDirectory: String) {
+            self.stateDirectory = stateDirectory
+        }
+    }
+
+    public let connection: BusConnection
+    public let bluez: BlueZModel
+    public private(set) var options: Options
+    private let log: @Sendable (LogLevel, String) -> Void
+    private var keyboards: [BluetoothAddress: KeyboardState] = [:]
+    private var snapshot = BlueZModel.Snapshot()
+    private var evdevKeyboards: [HardwareKeyboard] = []
+    private var modelTask: Task<Void, Never>?
+    private var discoveryStopper: Task<Void, Never>?
+
+    /// - Parameter log: where the service reports what it does.
+    public init(connection: BusConnection, options: Options, log: @escaping @Sendable (LogLevel, String) -> Void) {
+        self.connection = connection
+        self.bluez = BlueZModel(connection: connection)
+        self.options = options
+        self.log = log
+    }
+
+    /// Exports the Manager, loads BlueZ's state, exports the keyboards and then takes `org.kblink1`.
+    /// Returns when the daemon is ready to answer.
+    /// - Throws: ``DBusError`` when the name cannot be owned (another kblinkd, or the bus policy).
+    public func start() async throws {
+        await connection.addObjectManager(at: KBlink.managerPath)
+        try await connection.export(managerInterface(), at: KBlink.managerPath)
+        try await bluez.start()
+        let updates = await bluez.updates()
+        var iterator = updates.makeAsyncIterator()
+        if let first = await iterator.next() {
+            await apply(first)
+        }
+        modelTask = Task { [weak self] in
+            while let update = await iterator.next() {
+                await self?.apply(update)
+            }
+        }
+        let reply = try await connection.requestName(KBlink.service)
+        guard reply == .primaryOwner || reply == .alreadyOwner else {
+            throw DBusError.failed("org.kblink1 is already owned: is another kblinkd running?")
+        }
+        log(.info, "serving org.kblink1 with \(keyboards.count) keyboard(s); BlueZ \(snapshot.isBlueZRunning ? "running" : "not running")")
+    }
+
+    /// Releases the name and stops following BlueZ.
+    public func stop() async {
+        modelTask?.cancel()
+        discoveryStopper?.cancel()
+        await bluez.stop()
+        try? await connection.releaseName(KBlink.service)
+    }
+
+    /// Applies a new configuration (SIGHUP).
+    public func reconfigure(_ options: Options) async {
+        self.options = options
+        await publishPresence()
+    }
+
+    /// Feeds the evdev keyboards the presence monitor found.
+    public func updateEvdevKeyboards(_ keyboards: [HardwareKeyboard]) async {
+        evdevKeyboards = keyboards
+        await publishPresence()
+    }
+
+    /// The number of exported keyboards.
+    public var keyboardCount: Int { keyboards.count }
+
+    // MARK: Following BlueZ
+
+    private func apply(_ update: BlueZModel.Update) async {
+        let wasRunning = snapshot.isBlueZRunning
+        snapshot = update.snapshot
+        if wasRunning != snapshot.isBlueZRunning {
+            log(snapshot.isBlueZRunning ? .notice : .warning, snapshot.isBlueZRunning ? "BlueZ is on the bus" : "BlueZ left the bus")
+        }
+        var wanted: [BluetoothAddress: KeyboardState] = [:]
+        for device in snapshot.devices.values where Self.isKeyboard(device) {
+            guard var state = KeyboardState(device: device) else { continue }
+            // Keep what other domains filled in (firmware, driver).
+            if let known = keyboards[state.address] {
+                state.firmware = known.firmware
+                state.driver = known.driver
+                if state.battery.isEmpty && !known.battery.isEmpty && known.battery.count > 1 { state.battery = known.battery }
+            }
+            wanted[state.address] = state
+        }
+        for (address, _) in keyboards where wanted[address] == nil {
+            keyboards[address] = nil
+            await connection.unexport(at: KBlink.keyboardPath(address))
+        }
+        for (address, state) in wanted.sorted(by: { $0.key < $1.key }) {
+            if let known = keyboards[address] {
+                guard known != state else { continue }
+                keyboards[address] = state
+                await updateProperties(of: state)
+            } else {
+                keyboards[address] = state
+                do {
+                    try await connection.export(keyboardInterface(state), at: KBlink.keyboardPath(address))
+                } catch {
+                    log(.error, "cannot export keyboard \(address): \(error)")
+                }
+            }
+        }
+        await setManagerProperty("BluetoothAvailable", .boolean(snapshot.isBluetoothAvailable))
+        await setManagerProperty("Discovering", .boolean(snapshot.isDiscovering))
+        await publishPresence()
+    }
+
+    static func isKeyboard(_ device: BlueZDevice) -> Bool {
+        KeyboardClassifier.classify(
+            DeviceTraits(
+                classOfDevice: device.classOfDevice, appearance: device.appearance, icon: device.icon,
+                uuidStrings: device.uuids)
+        ).isKeyboard
+    }
+
+    private func updateProperties(of state: KeyboardState) async {
+        let path = KBlink.keyboardPath(state.address)
+        for (name, value) in state.propertyValues {
+            try? await connection.setProperty(MemberName(trusted: name), of: KBlink.keyboardInterface, at: path, to: value)
+        }
+    }
+
+    private func setManagerProperty(_ name: String, _ value: DBusValue) async {
+        try? await connection.setProperty(MemberName(trusted: name), of: KBlink.managerInterface, at: KBlink.managerPath, to: value)
+    }
+
+    /// The hardware keyboards that count under the policy, and whether any does.
+    public func presence() -> (attached: Bool, keyboards: [HardwareKeyboard]) {
+        let bluetooth = keyboards.values.filter(\.connected).sorted { $0.address < $1.address }.map {
+            BluetoothKeyboardPresence(address: $0.address, name: $0.alias)
+        }
+        let keyboards = PresenceEvaluator.evaluate(
+            evdev: evdevKeyboards, bluetooth: bluetooth, policy: options.presencePolicy)
+        return (!keyboards.isEmpty, keyboards)
+    }
+
+    private func publishPresence() async {
+        let (attached, list) = presence()
+        await setManagerProperty("HardwareKeyboardAttached", .boolean(attached))
+        await setManagerProperty("HardwareKeyboards", Self.hardwareKeyboardsValue(list))
+    }
+
+    static func hardwareKeyboardsValue(_ list: [HardwareKeyboard]) -> DBusValue {
+        .array(
+            .structure([.string, .string, .string]),
+            list.map { .structure([.string($0.source.rawValue), .string($0.id), .string($0.name)]) })
+    }
+
+    // MARK: Methods
+
+    /// Finds a keyboard by address or unique name prefix (case-insensitive).
+    func keyboard(matching text: String) throws -> KeyboardState {
+        if let address = BluetoothAddress(validating: text) {
+            guard let state = keyboards[address] else {
+                throw KBlinkError.notFound("no keyboard \(address) is known; scan for it with 'kblink scan'")
+            }
+            return state
+        }
+        let needle = text.lowercased()
+        guard !needle.isEmpty else { throw KBlinkError.invalidArgs("give a keyboard address or name") }
+        let matches = keyboards.values.filter { $0.alias.lowercased().hasPrefix(needle) || $0.name.lowercased().hasPrefix(needle) }
+        if matches.count == 1 { return matches[0] }
+        if matches.isEmpty { throw KBlinkError.notFound("no keyboard is called \"\(text)\"; see 'kblink list'") }
+        let names = matches.map { "\($0.alias) (\($0.address))" }.sorted().joined(separator: ", ")
+        throw KBlinkError.invalidArgs("\"\(text)\" matches several keyboards: \(names); give the address")
+    }
+
+    private func requireBlueZ(_ action: String) throws {
+        guard snapshot.isBlueZRunning else {
+            throw KBlinkError.failed("cannot \(action): BlueZ is not running; start it with 'systemctl start bluetooth'")
+        }
+    }
+
+    func startDiscovery() async throws {
+        try requireBlueZ("start discovery")
+        let powered = snapshot.adapters.values.filter(\.powered).sorted { $0.path < $1.path }
+        guard !powered.isEmpty else {
+            throw KBlinkError.failed(
+                snapshot.adapters.isEmpty
+                    ? "cannot start discovery: no Bluetooth adapter is present"
+                    : "cannot start discovery: the Bluetooth adapter is off; power it on with 'bluetoothctl power on'")
+        }
+        for adapter in powered where !adapter.discovering {
+            let proxy = DBusProxy(connection: connection, destination: BlueZ.service, path: adapter.path, interface: BlueZ.adapterInterface)
+            do {
+                // Keyboards only: HID (classic) and HOGP (LE).
+                try await proxy.call(
+                    MemberName(trusted: "SetDiscoveryFilter"),
+                    [
+                        .dictionary(
+                            key: .string, value: .variant,
+                            [
+                                DBusDictionaryEntry(
+                                    key: .string("UUIDs"),
+                                    value: .variant(.array(.string, [.string("00001124-0000-1000-8000-00805f9b34fb"), .string("00001812-0000-1000-8000-00805f9b34fb")]))),
+                                DBusDictionaryEntry(key: .string("Transport"), value: .variant(.string("auto"))),
+                            ])
+                    ])
+                try await proxy.call(MemberName(trusted: "StartDiscovery"))
+            } catch {
+                throw KBlinkError.fromBlueZ(error, while: "start discovery on \(adapter.path.lastElement)")
+            }
+        }
+        let timeout = options.discoveryTimeout
+        discoveryStopper?.cancel()
+        discoveryStopper = Task { [weak self] in
+            try? await Task.sleep(for: timeout)
+            guard !Task.isCancelled else { return }
+            try? await self?.stopDiscovery()
+        }
+    }
+
+    func stopDiscovery() async throws {
+        try requireBlueZ("stop discovery")
+        discoveryStopper?.cancel()
+        discoveryStopper = nil
+        for adapter in snapshot.adapters.values where adapter.discovering {
+            let proxy = DBusProxy(connection: connection, destination: BlueZ.service, path: adapter.path, interface: BlueZ.adapterInterface)
+            do {
+                try await proxy.call(MemberName(trusted: "StopDiscovery"))
+            } catch let error as DBusError where error.name == BlueZ.Error.failed {
+                // Another client's discovery, or it ended already: nothing of ours to stop.
+            } catch {
+                throw KBlinkError.fromBlueZ(error, while: "stop discovery")
+            }
+        }
+    }
+
+    func deviceProxy(_ state: KeyboardState) -> DBusProxy {
+        DBusProxy(connection: connection, destination: BlueZ.service, path: state.devicePath, interface: BlueZ.deviceInterface)
+    }
+
+    func connect(_ address: BluetoothAddress) async throws {
+        let state = try keyboard(matching: address.description)
+        try requireBlueZ("connect")
+        guard !state.connected else { return }
+        do {
+            try await deviceProxy(state).call(MemberName(trusted: "Connect"), timeout: .seconds(30))
+        } catch {
+            throw KBlinkError.fromBlueZ(error, while: "connect to \(state.alias)")
+        }
+    }
+
+    func disconnect(_ address: BluetoothAddress) async throws {
+        let state = try keyboard(matching: address.description)
+        try requireBlueZ("disconnect")
+        guard state.connected else { return }
+        do {
+            try await deviceProxy(state).call(MemberName(trusted: "Disconnect"))
+        } catch {
+            throw KBlinkError.fromBlueZ(error, while: "disconnect \(state.alias)")
+        }
+    }
+
+    func setTrusted(_ address: BluetoothAddress, _ trusted: Bool) async throws {
+        let state = try keyboard(matching: address.description)
+        try requireBlueZ(trusted ? "trust" : "untrust")
+        do {
+            try await deviceProxy(state).setProperty(MemberName(trusted: "Trusted"), to: .boolean(trusted))
+        } catch {
+            throw KBlinkError.fromBlueZ(error, while: "\(trusted ? "trust" : "untrust") \(state.alias)")
+        }
+    }
+
+    func forget(_ address: BluetoothAddress) async throws {
+        let state = try keyboard(matching: address.description)
+        try requireBlueZ("forget")
+        guard let adapter = snapshot.devices[state.devicePath]?.adapter else {
+            throw KBlinkError.notFound("BlueZ no longer knows \(state.alias)")
+        }
+        let proxy = DBusProxy(connection: connection, destination: BlueZ.service, path: adapter, interface: BlueZ.adapterInterface)
+        do {
+            try await proxy.call(MemberName(trusted: "RemoveDevice"), [.objectPath(state.devicePath)])
+        } catch {
+            throw KBlinkError.fromBlueZ(error, while: "forget \(state.alias)")
+        }
+    }
+
+    func refreshInfo(_ address: BluetoothAddress) async throws {
+        let state = try keyboard(matching: address.description)
+        try requireBlueZ("refresh")
+        // Re-read what BlueZ holds; the firmware domain adds GATT reads here.
+        for interface in [BlueZ.deviceInterface, BlueZ.batteryInterface] {
+            let proxy = DBusProxy(connection: connection, destination: BlueZ.service, path: state.devicePath, interface: interface)
+            do {
+                _ = try await proxy.allProperties()
+            } catch let error as DBusError where error.name == .unknownInterface || error.name == .invalidArgs {
+                continue
+            } catch {
+                throw KBlinkError.fromBlueZ(error, while: "refresh \(state.alias)")
+            }
+        }
+    }
+}

@@ -1,0 +1,58 @@
+/// What the daemon exports for one keyboard, derived from BlueZ and the firmware cache.
+public struct KeyboardState: Sendable, Equatable {
+    public var address: BluetoothAddress
+    public var devicePath: ObjectPath
+    public var name: String
+    public var alias: String
+    public var paired: Bool
+    public var trusted: Bool
+    public var connected: Bool
+    /// Battery levels by part (`main`, `left`, `right`, ...).
+    public var battery: [(part: String, level: UInt8)]
+    /// `a{ss}` firmware keys of docs/dbus-api.md.
+    public var firmware: [String: String]
+    /// `zmk-studio`, `via` or `none`.
+    public var driver: String
+
+    init?(device: BlueZDevice) {
+        guard let address = BluetoothAddress(validating: device.address) else { return nil }
+        self.address = address
+        devicePath = device.path
+        name = device.name ?? device.alias
+        alias = device.alias
+        paired = device.paired
+        trusted = device.trusted
+        connected = device.connected
+        battery = device.batteryPercentage.map { [("main", $0)] } ?? []
+        firmware = [:]
+        driver = "none"
+    }
+
+    public static func == (lhs: KeyboardState, rhs: KeyboardState) -> Bool {
+        lhs.address == rhs.address && lhs.devicePath == rhs.devicePath && lhs.name == rhs.name
+            && lhs.alias == rhs.alias && lhs.paired == rhs.paired && lhs.trusted == rhs.trusted
+            && lhs.connected == rhs.connected && lhs.battery.map(\.part) == rhs.battery.map(\.part)
+            && lhs.battery.map(\.level) == rhs.battery.map(\.level) && lhs.firmware == rhs.firmware
+            && lhs.driver == rhs.driver
+    }
+
+    /// The exported property values, by name.
+    var propertyValues: [(String, DBusValue)] {
+        [
+            ("Address", .string(address.description)),
+            ("Name", .string(name)),
+            ("Alias", .string(alias)),
+            ("Paired", .boolean(paired)),
+            ("Trusted", .boolean(trusted)),
+            ("Connected", .boolean(connected)),
+            ("Battery", .array(.structure([.string, .byte]), battery.map { .structure([.string($0.part), .byte($0.level)]) })),
+            (
+                "Firmware",
+                .dictionary(
+                    key: .string, value: .string,
+                    firmware.sorted { $0.key < $1.key }.map { DBusDictionaryEntry(key: .string($0.key), value: .string($0.value)) })
+            ),
+            ("Driver", .string(driver)),
+        ]
+    }
+}
