@@ -1,0 +1,133 @@
+extension DaemonConfiguration {
+    /// A configuration and what was noticed while reading it.
+    public struct Parsed: Sendable, Equatable {
+        /// The settings, defaults filled in.
+        public var configuration: DaemonConfiguration
+        /// Unknown sections and keys, and keys set twice; log them and carry on.
+        public var warnings: [ConfigurationWarning]
+    }
+
+    /// One documented key: where it lives, what it accepts, and how it sets the configuration.
+    struct Key: Sendable {
+        let section: String
+        let name: String
+        /// The allowed values, as the error message shows them.
+        let allowed: String
+        /// Sets the value, or returns nil when `value` is not allowed.
+        let apply: @Sendable (inout DaemonConfiguration, String) -> Void?
+    }
+
+    /// Every key kblinkd reads, in the order the example file documents them.
+    static let keys: [Key] = [
+        Key(section: "General", name: "LogLevel", allowed: LogLevel.allNames.joined(separator: ", ")) {
+            configuration, value in
+            guard let level = LogLevel(name: value) else { return nil }
+            configuration.logLevel = level
+            return ()
+        },
+        Key(
+            section: "Presence", name: "Policy",
+            allowed: PresencePolicy.allCases.map(\.rawValue).joined(separator: ", ")
+        ) { configuration, value in
+            guard let policy = PresencePolicy(rawValue: value.lowercased()) else { return nil }
+            configuration.presencePolicy = policy
+            return ()
+        },
+        Key(section: "Presence", name: "InputDevices", allowed: "an absolute path, such as /proc/bus/input/devices") {
+            configuration, value in
+            guard isAbsolutePath(value) else { return nil }
+            configuration.inputDevicesPath = value
+            return ()
+        },
+        Key(section: "Presence", name: "InputDirectory", allowed: "an absolute path, such as /dev/input") {
+            configuration, value in
+            guard isAbsolutePath(value) else { return nil }
+            configuration.inputDirectory = value
+            return ()
+        },
+        Key(section: "Pairing", name: "DefaultAgent", allowed: "true or false (also yes/no, on/off, 1/0)") {
+            configuration, value in
+            guard let flag = boolean(value) else { return nil }
+            configuration.defaultAgent = flag
+            return ()
+        },
+        Key(
+            section: "Pairing", name: "DiscoveryTimeout",
+            allowed: "whole seconds from \(discoveryTimeoutRange.lowerBound) to \(discoveryTimeoutRange.upperBound)"
+        ) { configuration, value in
+            guard value.allSatisfy(\.isASCII), let seconds = Int(value), discoveryTimeoutRange.contains(seconds)
+            else { return nil }
+            configuration.discoveryTimeout = .seconds(seconds)
+            return ()
+        },
+    ]
+
+    /// The sections kblinkd knows, in documentation order.
+    static var knownSections: [String] {
+        keys.reduce(into: []) { names, key in
+            if !names.contains(key.section) { names.append(key.section) }
+        }
+    }
+
+    /// Parses a configuration file's text.
+    /// - Parameters:
+    ///   - text: the file's contents.
+    ///   - fileName: names the file in errors and warnings.
+    /// - Throws: ``ConfigurationError`` naming the file, line and key, with the allowed values, for the first
+    ///   malformed line or bad value.
+    public static func parse(_ text: String, fileName: String) throws(ConfigurationError) -> Parsed {
+        try interpret(INIDocument(parsing: text, fileName: fileName))
+    }
+
+    /// Applies a parsed INI document: known keys set the configuration (the last value of a repeated key wins),
+    /// unknown sections and keys become warnings.
+    /// - Throws: ``ConfigurationError`` for a value outside a key's allowed values.
+    public static func interpret(_ document: INIDocument) throws(ConfigurationError) -> Parsed {
+        var configuration = DaemonConfiguration()
+        var warnings = document.warnings
+        let sections = knownSections
+        for section in document.sections where !sections.contains(section.name) {
+            warnings.append(
+                ConfigurationWarning(
+                    file: document.fileName, line: section.line, section: section.name,
+                    message: "unknown section, ignored; kblinkd reads "
+                        + sections.map { "[\($0)]" }.joined(separator: ", ")))
+        }
+        for entry in document.effectiveEntries where sections.contains(entry.section) {
+            guard let key = keys.first(where: { $0.section == entry.section && $0.name == entry.key }) else {
+                let known = keys.filter { $0.section == entry.section }.map(\.name)
+                var message = "unknown key, ignored; [\(entry.section)] has " + known.joined(separator: ", ")
+                if let match = known.first(where: { $0.lowercased() == entry.key.lowercased() }) {
+                    message += " (names are case-sensitive: did you mean \(match)?)"
+                }
+                warnings.append(
+                    ConfigurationWarning(
+                        file: document.fileName, line: entry.line, section: entry.section, key: entry.key,
+                        message: message))
+                continue
+            }
+            guard key.apply(&configuration, entry.value) != nil else {
+                var message = "\"\(entry.value)\" is not allowed; use \(key.allowed)"
+                if entry.value.contains("#") || entry.value.contains(";") {
+                    message += " (comments must be on a line of their own)"
+                }
+                throw ConfigurationError(
+                    file: document.fileName, line: entry.line, section: entry.section, key: entry.key,
+                    message: message)
+            }
+        }
+        return Parsed(configuration: configuration, warnings: warnings)
+    }
+
+    private static func isAbsolutePath(_ value: String) -> Bool {
+        value.hasPrefix("/") && !value.unicodeScalars.contains { $0.properties.generalCategory == .control }
+    }
+
+    private static func boolean(_ value: String) -> Bool? {
+        switch value.lowercased() {
+        case "true", "yes", "on", "1": true
+        case "false", "no", "off", "0": false
+        default: nil
+        }
+    }
+}

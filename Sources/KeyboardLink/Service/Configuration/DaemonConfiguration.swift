@@ -1,0 +1,42 @@
+/// kblinkd's settings from its configuration file (`/etc/kblink/kblinkd.conf` by default), with the documented
+/// defaults for every key the file leaves out.
+///
+/// The keys, their defaults and allowed values are listed in `systemd/kblinkd.conf.example` and `docs/systemd.md`.
+public struct DaemonConfiguration: Sendable, Equatable {
+    /// Where kblinkd looks when `--config` is not given; systemd's `ConfigurationDirectory=kblink` makes the
+    /// directory.
+    public static let defaultPath = "/etc/kblink/kblinkd.conf"
+    /// The allowed `[Pairing] DiscoveryTimeout`, in seconds.
+    public static let discoveryTimeoutRange: ClosedRange<Int> = 1...300
+
+    /// `[General] LogLevel`: the least important messages still logged. Default `info`.
+    public var logLevel: LogLevel
+    /// `[Presence] Policy`: which keyboards count as a hardware keyboard in use. Default `external`.
+    public var presencePolicy: PresencePolicy
+    /// `[Presence] InputDevices`: the kernel's list of input devices. Default `/proc/bus/input/devices`.
+    public var inputDevicesPath: String
+    /// `[Presence] InputDirectory`: watched for devices coming and going. Default `/dev/input`.
+    public var inputDirectory: String
+    /// `[Pairing] DefaultAgent`: whether kblinkd asks BlueZ to make its pairing agent the default one, so it also
+    /// answers pairings other programs start. Default `false`.
+    public var defaultAgent: Bool
+    /// `[Pairing] DiscoveryTimeout`: how long a scan runs when the client gives no timeout. Default 20 seconds.
+    public var discoveryTimeout: Duration
+
+    /// Creates a configuration; every parameter defaults to the documented default.
+    public init(
+        logLevel: LogLevel = .info,
+        presencePolicy: PresencePolicy = .external,
+        inputDevicesPath: String = "/proc/bus/input/devices",
+        inputDirectory: String = "/dev/input",
+        defaultAgent: Bool = false,
+        discoveryTimeout: Duration = .seconds(20)
+    ) {
+        self.logLevel = logLevel
+        self.presencePolicy = presencePolicy
+        self.inputDevicesPath = inputDevicesPath
+        self.inputDirectory = inputDirectory
+        self.defaultAgent = defaultAgent
+        self.discoveryTimeout = discoveryTimeout
+    }
+}

@@ -1,0 +1,40 @@
+import Glibc
+
+/// Where a ``Logger`` writes its finished text: standard error in the daemon, a collector in tests.
+///
+/// The sink receives one message at a time, already prefixed and ending in a newline. The logger calls it while
+/// holding its lock, so a sink sees messages one after another and must not log through the same logger.
+public struct LogSink: Sendable {
+    let write: @Sendable (String) -> Void
+
+    /// Creates a sink from a function that receives each finished message.
+    public init(_ write: @escaping @Sendable (String) -> Void) {
+        self.write = write
+    }
+
+    /// Writes to file descriptor 2 with `write(2)`. Swift 6 rejects the global `stderr` as shared mutable state,
+    /// and one `write` per message keeps lines from different threads apart.
+    public static var standardError: LogSink { fileDescriptor(STDERR_FILENO) }
+
+    /// Writes to an open file descriptor, retrying after `EINTR` and partial writes. Errors are dropped: a logger
+    /// has nowhere left to report them.
+    public static func fileDescriptor(_ descriptor: Int32) -> LogSink {
+        LogSink { text in
+            var bytes = Array(text.utf8)
+            bytes.withUnsafeMutableBytes { buffer in
+                guard let base = buffer.baseAddress else { return }
+                var offset = 0
+                while offset < buffer.count {
+                    let written = Glibc.write(descriptor, base + offset, buffer.count - offset)
+                    if written > 0 {
+                        offset += written
+                    } else if written < 0 && errno == EINTR {
+                        continue
+                    } else {
+                        return
+                    }
+                }
+            }
+        }
+    }
+}

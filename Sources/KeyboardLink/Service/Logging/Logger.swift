@@ -1,0 +1,75 @@
+import Synchronization
+
+/// The daemon's logger: one line per message line on standard error, each prefixed with its journald priority
+/// (`<3>` error ... `<7>` debug) so `journalctl -p` filters kblinkd's output when it runs under systemd.
+///
+/// Thread-safe: the threshold and the output sit behind locks, so any thread or task may log and a SIGHUP
+/// reload may change the threshold while others log.
+public final class Logger: Sendable {
+    private let currentThreshold: Mutex<LogLevel>
+    // Serialises writes so the lines of one multi-line message stay together.
+    private let output: Mutex<LogSink>
+
+    /// Creates a logger.
+    /// - Parameters:
+    ///   - threshold: the least important level still written (`info` writes error ... info, not debug).
+    ///   - sink: where lines go; standard error unless a test collects them.
+    public init(threshold: LogLevel = .info, sink: LogSink = .standardError) {
+        currentThreshold = Mutex(threshold)
+        output = Mutex(sink)
+    }
+
+    /// The least important level still written; changing it takes effect for the next message.
+    public var threshold: LogLevel {
+        get { currentThreshold.withLock { $0 } }
+        set { currentThreshold.withLock { $0 = newValue } }
+    }
+
+    /// Whether a message of `level` would be written, to skip building expensive messages.
+    public func isEnabled(_ level: LogLevel) -> Bool {
+        level.passes(threshold: threshold)
+    }
+
+    /// Writes `message` at `level` if the threshold lets it through. The message is only built when it passes.
+    public func log(_ level: LogLevel, _ message: @autoclosure () -> String) {
+        guard isEnabled(level) else { return }
+        // Built outside the lock: a message that itself logs must not deadlock.
+        let text = Self.format(message(), level: level)
+        output.withLock { sink in sink.write(text) }
+    }
+
+    /// Logs at `error` (`<3>`).
+    public func error(_ message: @autoclosure () -> String) { log(.error, message()) }
+    /// Logs at `warning` (`<4>`).
+    public func warning(_ message: @autoclosure () -> String) { log(.warning, message()) }
+    /// Logs at `notice` (`<5>`).
+    public func notice(_ message: @autoclosure () -> String) { log(.notice, message()) }
+    /// Logs at `info` (`<6>`).
+    public func info(_ message: @autoclosure () -> String) { log(.info, message()) }
+    /// Logs at `debug` (`<7>`).
+    public func debug(_ message: @autoclosure () -> String) { log(.debug, message()) }
+
+    /// Prefixes every line of `message` with the level's `<N>` and ends each with a newline.
+    ///
+    /// journald reads the priority per line, so a continuation line without its own prefix would be logged at
+    /// the default priority. One trailing newline is dropped (it would otherwise make an empty line), and a
+    /// carriage return before a newline is removed.
+    static func format(_ message: String, level: LogLevel) -> String {
+        var lines = message.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+        if lines.count > 1, lines.last?.isEmpty == true {
+            lines.removeLast()
+        }
+        var text = ""
+        text.reserveCapacity(message.utf8.count + lines.count * 4)
+        for line in lines {
+            var bytes = line
+            if bytes.last == UInt8(ascii: "\r") {
+                bytes = bytes.dropLast()
+            }
+            text += level.journalPrefix
+            text += String(decoding: bytes, as: UTF8.self)
+            text += "\n"
+        }
+        return text
+    }
+}
