@@ -210,7 +210,9 @@ public actor BlueZModel {
     }
 
     /// Paths of objects below `path` that implement `interface` (GATT services and characteristics).
-    public func objects(below path: ObjectPath, implementing interface: InterfaceName) -> [ObjectPath: [String: DBusValue]] {
+    public func objects(below path: ObjectPath, implementing interface: InterfaceName) -> [ObjectPath: [String:
+        DBusValue]]
+    {
         var result: [ObjectPath: [String: DBusValue]] = [:]
         for (candidate, interfaces) in objects where candidate != path && candidate.isDescendant(of: path) {
             if let properties = interfaces[interface.rawValue] { result[candidate] = properties }

@@ -29,7 +29,8 @@ public enum KBlinkError {
         if error.name.rawValue.hasPrefix("org.kblink1.") { return error }
         switch error.name {
         case BlueZ.Error.notReady:
-            return failed("\(action) failed: the Bluetooth adapter is not ready; power it on with 'bluetoothctl power on'")
+            return failed(
+                "\(action) failed: the Bluetooth adapter is not ready; power it on with 'bluetoothctl power on'")
         case BlueZ.Error.inProgress:
             return busy("\(action) failed: BlueZ is already doing that; wait for it to finish")
         case BlueZ.Error.doesNotExist:
@@ -48,7 +49,8 @@ public enum KBlinkError {
                 "\(action) failed: the keyboard rejected the passkey: type the 6 digits on the keyboard, then Enter")
         case BlueZ.Error.authenticationTimeout:
             return DBusError(
-                authenticationFailed, "\(action) failed: the passkey was not typed in time; try again and type it, then Enter")
+                authenticationFailed,
+                "\(action) failed: the passkey was not typed in time; try again and type it, then Enter")
         case BlueZ.Error.authenticationCanceled, BlueZ.Error.canceled:
             return canceled("\(action): canceled")
         case BlueZ.Error.connectionAttemptFailed:

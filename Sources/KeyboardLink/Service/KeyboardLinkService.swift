@@ -54,7 +54,10 @@ public actor KeyboardLinkService {
         guard reply == .primaryOwner || reply == .alreadyOwner else {
             throw DBusError.failed("org.kblink1 is already owned: is another kblinkd running?")
         }
-        log(.info, "serving org.kblink1 with \(keyboards.count) keyboard(s); BlueZ \(snapshot.isBlueZRunning ? "running" : "not running")")
+        log(
+            .info,
+            "serving org.kblink1 with \(keyboards.count) keyboard(s); BlueZ \(snapshot.isBlueZRunning ? "running" : "not running")"
+        )
     }
 
     /// Releases the name and stops following BlueZ.
@@ -86,7 +89,9 @@ public actor KeyboardLinkService {
         let wasRunning = snapshot.isBlueZRunning
         snapshot = update.snapshot
         if wasRunning != snapshot.isBlueZRunning {
-            log(snapshot.isBlueZRunning ? .notice : .warning, snapshot.isBlueZRunning ? "BlueZ is on the bus" : "BlueZ left the bus")
+            log(
+                snapshot.isBlueZRunning ? .notice : .warning,
+                snapshot.isBlueZRunning ? "BlueZ is on the bus" : "BlueZ left the bus")
         }
         var wanted: [BluetoothAddress: KeyboardState] = [:]
         for device in snapshot.devices.values where Self.isKeyboard(device) {
@@ -95,7 +100,9 @@ public actor KeyboardLinkService {
             if let known = keyboards[state.address] {
                 state.firmware = known.firmware
                 state.driver = known.driver
-                if state.battery.isEmpty && !known.battery.isEmpty && known.battery.count > 1 { state.battery = known.battery }
+                if state.battery.isEmpty && !known.battery.isEmpty && known.battery.count > 1 {
+                    state.battery = known.battery
+                }
             }
             wanted[state.address] = state
         }
@@ -118,6 +125,7 @@ public actor KeyboardLinkService {
             }
         }
         await setManagerProperty("BluetoothAvailable", .boolean(snapshot.isBluetoothAvailable))
+        await setManagerProperty("BlueZRunning", .boolean(snapshot.isBlueZRunning))
         await setManagerProperty("Discovering", .boolean(snapshot.isDiscovering))
         await publishPresence()
     }
@@ -133,12 +141,14 @@ public actor KeyboardLinkService {
     private func updateProperties(of state: KeyboardState) async {
         let path = KBlink.keyboardPath(state.address)
         for (name, value) in state.propertyValues {
-            try? await connection.setProperty(MemberName(trusted: name), of: KBlink.keyboardInterface, at: path, to: value)
+            try? await connection.setProperty(
+                MemberName(trusted: name), of: KBlink.keyboardInterface, at: path, to: value)
         }
     }
 
     private func setManagerProperty(_ name: String, _ value: DBusValue) async {
-        try? await connection.setProperty(MemberName(trusted: name), of: KBlink.managerInterface, at: KBlink.managerPath, to: value)
+        try? await connection.setProperty(
+            MemberName(trusted: name), of: KBlink.managerInterface, at: KBlink.managerPath, to: value)
     }
 
     /// The hardware keyboards that count under the policy, and whether any does.
@@ -175,7 +185,9 @@ public actor KeyboardLinkService {
         }
         let needle = text.lowercased()
         guard !needle.isEmpty else { throw KBlinkError.invalidArgs("give a keyboard address or name") }
-        let matches = keyboards.values.filter { $0.alias.lowercased().hasPrefix(needle) || $0.name.lowercased().hasPrefix(needle) }
+        let matches = keyboards.values.filter {
+            $0.alias.lowercased().hasPrefix(needle) || $0.name.lowercased().hasPrefix(needle)
+        }
         if matches.count == 1 { return matches[0] }
         if matches.isEmpty { throw KBlinkError.notFound("no keyboard is called \"\(text)\"; see 'kblink list'") }
         let names = matches.map { "\($0.alias) (\($0.address))" }.sorted().joined(separator: ", ")
@@ -184,7 +196,8 @@ public actor KeyboardLinkService {
 
     private func requireBlueZ(_ action: String) throws {
         guard snapshot.isBlueZRunning else {
-            throw KBlinkError.failed("cannot \(action): BlueZ is not running; start it with 'systemctl start bluetooth'")
+            throw KBlinkError.failed(
+                "cannot \(action): BlueZ is not running; start it with 'systemctl start bluetooth'")
         }
     }
 
@@ -198,7 +211,9 @@ public actor KeyboardLinkService {
                     : "cannot start discovery: the Bluetooth adapter is off; power it on with 'bluetoothctl power on'")
         }
         for adapter in powered where !adapter.discovering {
-            let proxy = DBusProxy(connection: connection, destination: BlueZ.service, path: adapter.path, interface: BlueZ.adapterInterface)
+            let proxy = DBusProxy(
+                connection: connection, destination: BlueZ.service, path: adapter.path,
+                interface: BlueZ.adapterInterface)
             do {
                 // Keyboards only: HID (classic) and HOGP (LE).
                 try await proxy.call(
@@ -209,7 +224,13 @@ public actor KeyboardLinkService {
                             [
                                 DBusDictionaryEntry(
                                     key: .string("UUIDs"),
-                                    value: .variant(.array(.string, [.string("00001124-0000-1000-8000-00805f9b34fb"), .string("00001812-0000-1000-8000-00805f9b34fb")]))),
+                                    value: .variant(
+                                        .array(
+                                            .string,
+                                            [
+                                                .string("00001124-0000-1000-8000-00805f9b34fb"),
+                                                .string("00001812-0000-1000-8000-00805f9b34fb"),
+                                            ]))),
                                 DBusDictionaryEntry(key: .string("Transport"), value: .variant(.string("auto"))),
                             ])
                     ])
@@ -232,7 +253,9 @@ public actor KeyboardLinkService {
         discoveryStopper?.cancel()
         discoveryStopper = nil
         for adapter in snapshot.adapters.values where adapter.discovering {
-            let proxy = DBusProxy(connection: connection, destination: BlueZ.service, path: adapter.path, interface: BlueZ.adapterInterface)
+            let proxy = DBusProxy(
+                connection: connection, destination: BlueZ.service, path: adapter.path,
+                interface: BlueZ.adapterInterface)
             do {
                 try await proxy.call(MemberName(trusted: "StopDiscovery"))
             } catch let error as DBusError where error.name == BlueZ.Error.failed {
@@ -244,7 +267,9 @@ public actor KeyboardLinkService {
     }
 
     func deviceProxy(_ state: KeyboardState) -> DBusProxy {
-        DBusProxy(connection: connection, destination: BlueZ.service, path: state.devicePath, interface: BlueZ.deviceInterface)
+        DBusProxy(
+            connection: connection, destination: BlueZ.service, path: state.devicePath, interface: BlueZ.deviceInterface
+        )
     }
 
     func connect(_ address: BluetoothAddress) async throws {
@@ -285,7 +310,8 @@ public actor KeyboardLinkService {
         guard let adapter = snapshot.devices[state.devicePath]?.adapter else {
             throw KBlinkError.notFound("BlueZ no longer knows \(state.alias)")
         }
-        let proxy = DBusProxy(connection: connection, destination: BlueZ.service, path: adapter, interface: BlueZ.adapterInterface)
+        let proxy = DBusProxy(
+            connection: connection, destination: BlueZ.service, path: adapter, interface: BlueZ.adapterInterface)
         do {
             try await proxy.call(MemberName(trusted: "RemoveDevice"), [.objectPath(state.devicePath)])
         } catch {
@@ -298,7 +324,8 @@ public actor KeyboardLinkService {
         try requireBlueZ("refresh")
         // Re-read what BlueZ holds; the firmware domain adds GATT reads here.
         for interface in [BlueZ.deviceInterface, BlueZ.batteryInterface] {
-            let proxy = DBusProxy(connection: connection, destination: BlueZ.service, path: state.devicePath, interface: interface)
+            let proxy = DBusProxy(
+                connection: connection, destination: BlueZ.service, path: state.devicePath, interface: interface)
             do {
                 _ = try await proxy.allProperties()
             } catch let error as DBusError where error.name == .unknownInterface || error.name == .invalidArgs {

@@ -45,12 +45,17 @@ public struct KeyboardState: Sendable, Equatable {
             ("Paired", .boolean(paired)),
             ("Trusted", .boolean(trusted)),
             ("Connected", .boolean(connected)),
-            ("Battery", .array(.structure([.string, .byte]), battery.map { .structure([.string($0.part), .byte($0.level)]) })),
+            (
+                "Battery",
+                .array(.structure([.string, .byte]), battery.map { .structure([.string($0.part), .byte($0.level)]) })
+            ),
             (
                 "Firmware",
                 .dictionary(
                     key: .string, value: .string,
-                    firmware.sorted { $0.key < $1.key }.map { DBusDictionaryEntry(key: .string($0.key), value: .string($0.value)) })
+                    firmware.sorted { $0.key < $1.key }.map {
+                        DBusDictionaryEntry(key: .string($0.key), value: .string($0.value))
+                    })
             ),
             ("Driver", .string(driver)),
         ]

@@ -35,7 +35,8 @@ public actor SimulatedBlueZ {
     public init(bus: BusAddress, adapterCount: Int = 1, devices: [SimulatedDevice]) {
         self.bus = bus
         self.adapters = (0..<max(1, adapterCount)).map { index in
-            let address = (try? BluetoothAddress(bytes: [0x00, 0x1A, 0x7D, 0xDA, 0x71, UInt8(truncatingIfNeeded: index)]))
+            let address =
+                (try? BluetoothAddress(bytes: [0x00, 0x1A, 0x7D, 0xDA, 0x71, UInt8(truncatingIfNeeded: index)]))
             return Adapter(
                 path: BlueZ.managerPath.appending(element: "hci\(index)"),
                 address: address ?? BluetoothAddress(validating: "00:1A:7D:DA:71:00")!,
@@ -218,7 +219,9 @@ public actor SimulatedBlueZ {
         DBusInterface(
             BlueZ.agentManagerInterface,
             methods: [
-                DBusMethod("RegisterAgent", inputs: [DBusArgument("agent", .objectPath), DBusArgument("capability", .string)]) {
+                DBusMethod(
+                    "RegisterAgent", inputs: [DBusArgument("agent", .objectPath), DBusArgument("capability", .string)]
+                ) {
                     [weak self] call in
                     let (path, capability) = try call.decode(ObjectPath.self, String.self)
                     try await self?.registerAgent(sender: call.sender, path: path, capability: capability)
@@ -275,10 +278,14 @@ public actor SimulatedBlueZ {
                     try await self?.stopDiscovery(path)
                     return []
                 },
-                DBusMethod("SetDiscoveryFilter", inputs: [DBusArgument("filter", .dictionary(key: .string, value: .variant))]) {
+                DBusMethod(
+                    "SetDiscoveryFilter", inputs: [DBusArgument("filter", .dictionary(key: .string, value: .variant))]
+                ) {
                     call in
                     let filter = try call.decode([String: DBusValue].self)
-                    let allowed: Set<String> = ["UUIDs", "RSSI", "Pathloss", "Transport", "DuplicateData", "Discoverable", "Pattern"]
+                    let allowed: Set<String> = [
+                        "UUIDs", "RSSI", "Pathloss", "Transport", "DuplicateData", "Discoverable", "Pattern",
+                    ]
                     if let unknown = filter.keys.first(where: { !allowed.contains($0) }) {
                         throw DBusError(BlueZ.Error.invalidArguments, "unknown filter key \(unknown)")
                     }
@@ -308,8 +315,11 @@ public actor SimulatedBlueZ {
                         return value
                     }),
                 DBusProperty(
-                    "Discoverable", type: .boolean, access: .readWrite, initial: .boolean(false), setter: { value, _ in value }),
-                DBusProperty("Pairable", type: .boolean, access: .readWrite, initial: .boolean(true), setter: { value, _ in value }),
+                    "Discoverable", type: .boolean, access: .readWrite, initial: .boolean(false),
+                    setter: { value, _ in value }),
+                DBusProperty(
+                    "Pairable", type: .boolean, access: .readWrite, initial: .boolean(true),
+                    setter: { value, _ in value }),
                 DBusProperty("Discovering", type: .boolean, initial: .boolean(adapter.discovering)),
                 DBusProperty(
                     "UUIDs", type: .array(.string),
@@ -326,7 +336,9 @@ public actor SimulatedBlueZ {
     private func startDiscovery(_ path: ObjectPath) async throws {
         guard let index = adapters.firstIndex(where: { $0.path == path }) else { return }
         guard adapters[index].powered else { throw DBusError(BlueZ.Error.notReady, "Resource Not Ready") }
-        guard !adapters[index].discovering else { throw DBusError(BlueZ.Error.inProgress, "Operation already in progress") }
+        guard !adapters[index].discovering else {
+            throw DBusError(BlueZ.Error.inProgress, "Operation already in progress")
+        }
         adapters[index].discovering = true
         try await setAdapterProperty(path, "Discovering", .boolean(true))
         let delay = discoveryDelay
@@ -355,7 +367,10 @@ public actor SimulatedBlueZ {
     }
 
     private func removeDevice(_ devicePath: ObjectPath, from adapterPath: ObjectPath) async throws {
-        guard let address = entries.first(where: { $0.value.adapter == adapterPath && $0.key.devicePath(adapter: adapterPath) == devicePath })?.key
+        guard
+            let address = entries.first(where: {
+                $0.value.adapter == adapterPath && $0.key.devicePath(adapter: adapterPath) == devicePath
+            })?.key
         else { throw DBusError(BlueZ.Error.doesNotExist, "Does Not Exist") }
         await remove(address)
     }
@@ -378,14 +393,17 @@ public actor SimulatedBlueZ {
                     await self?.trustWritten(address, value.boolValue ?? false)
                     return value
                 }),
-            DBusProperty("Blocked", type: .boolean, access: .readWrite, initial: .boolean(false), setter: { value, _ in value }),
+            DBusProperty(
+                "Blocked", type: .boolean, access: .readWrite, initial: .boolean(false), setter: { value, _ in value }),
             DBusProperty("LegacyPairing", type: .boolean, initial: .boolean(device.pairing == .requestsPinCode)),
             DBusProperty("Connected", type: .boolean, initial: .boolean(device.connected)),
             DBusProperty("ServicesResolved", type: .boolean, initial: .boolean(device.connected)),
             DBusProperty("UUIDs", type: .array(.string), initial: .array(.string, device.uuids.map { .string($0) })),
             DBusProperty("Adapter", type: .objectPath, changes: .const, initial: .objectPath(entry.adapter)),
         ]
-        if let cod = device.classOfDevice { properties.append(DBusProperty("Class", type: .uint32, initial: .uint32(cod))) }
+        if let cod = device.classOfDevice {
+            properties.append(DBusProperty("Class", type: .uint32, initial: .uint32(cod)))
+        }
         if let appearance = device.appearance {
             properties.append(DBusProperty("Appearance", type: .uint16, initial: .uint16(appearance)))
         }

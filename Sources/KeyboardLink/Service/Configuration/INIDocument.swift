@@ -148,7 +148,9 @@ public struct INIDocument: Sendable, Equatable {
         guard !name.isEmpty else {
             throw ConfigurationError(file: fileName, line: lineNumber, message: "the section name is empty")
         }
-        guard !name.unicodeScalars.contains(where: { $0 == "[" || $0 == "]" || $0.properties.generalCategory == .control })
+        guard
+            !name.unicodeScalars.contains(where: { $0 == "[" || $0 == "]" || $0.properties.generalCategory == .control }
+            )
         else {
             throw ConfigurationError(
                 file: fileName, line: lineNumber,
@@ -166,7 +168,8 @@ public struct INIDocument: Sendable, Equatable {
         }
         let allowed = key.unicodeScalars.allSatisfy { scalar in
             scalar.isASCII
-                && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "_-.".unicodeScalars.contains(scalar))
+                && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)
+                    || "_-.".unicodeScalars.contains(scalar))
         }
         guard allowed else {
             throw ConfigurationError(

@@ -1,0 +1,87 @@
+/// Command-line arguments split into options and positionals, checked against what a command accepts.
+///
+/// Options are `--name value`, `--name=value` or `--flag`; `--` ends options.
+public struct ParsedArguments: Sendable {
+    /// A usage error: the CLI prints it with the command's help hint and exits with code 2.
+    public struct UsageError: Error, Equatable, Sendable, CustomStringConvertible {
+        public var message: String
+        public init(_ message: String) { self.message = message }
+        public var description: String { message }
+    }
+
+    public private(set) var flags: Set<String> = []
+    public private(set) var values: [String: String] = [:]
+    public private(set) var positionals: [String] = []
+
+    /// Parses `arguments` for a command that takes the given flags (no value) and options (with a value).
+    /// - Throws: ``UsageError`` for an unknown option, a missing value, or a repeated option.
+    public init(_ arguments: [String], flags knownFlags: Set<String>, options knownOptions: Set<String>) throws {
+        var index = 0
+        var optionsEnded = false
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+            if optionsEnded || !argument.hasPrefix("-") || argument == "-" {
+                positionals.append(argument)
+                continue
+            }
+            if argument == "--" {
+                optionsEnded = true
+                continue
+            }
+            var name = argument
+            var inlineValue: String?
+            if let equals = argument.firstIndex(of: "=") {
+                name = String(argument[..<equals])
+                inlineValue = String(argument[argument.index(after: equals)...])
+            }
+            if name == "-h" { name = "--help" }
+            if knownFlags.contains(name) {
+                guard inlineValue == nil else { throw UsageError("\(name) takes no value") }
+                flags.insert(name)
+            } else if knownOptions.contains(name) {
+                guard values[name] == nil else { throw UsageError("\(name) is given twice") }
+                if let inlineValue {
+                    values[name] = inlineValue
+                } else {
+                    guard index < arguments.count else { throw UsageError("\(name) needs a value") }
+                    values[name] = arguments[index]
+                    index += 1
+                }
+            } else {
+                let known = (knownFlags.union(knownOptions)).sorted().joined(separator: ", ")
+                throw UsageError("unknown option \(name)" + (known.isEmpty ? "" : " (this command takes \(known))"))
+            }
+        }
+    }
+
+    /// Whether a flag was given.
+    public func has(_ flag: String) -> Bool { flags.contains(flag) }
+
+    /// An option's value.
+    public func value(_ option: String) -> String? { values[option] }
+
+    /// A number of seconds from an option, within `range`.
+    /// - Throws: ``UsageError`` when it is not a number in range.
+    public func seconds(_ option: String, default fallback: Double, range: ClosedRange<Double>) throws -> Double {
+        guard let text = values[option] else { return fallback }
+        guard let number = Double(text), number.isFinite, range.contains(number) else {
+            throw UsageError(
+                "\(option) expects seconds between \(Int(range.lowerBound)) and \(Int(range.upperBound)); got '\(text)'"
+            )
+        }
+        return number
+    }
+
+    /// Exactly `count` positionals, named for the error message.
+    /// - Throws: ``UsageError`` when there are more or fewer.
+    public func expectPositionals(_ names: [String]) throws -> [String] {
+        guard positionals.count == names.count else {
+            if positionals.count < names.count {
+                throw UsageError("missing \(names[positionals.count])")
+            }
+            throw UsageError("unexpected argument '\(positionals[names.count])'")
+        }
+        return positionals
+    }
+}

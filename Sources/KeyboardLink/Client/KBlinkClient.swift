@@ -1,0 +1,126 @@
+/// A client of the daemon's `org.kblink1` API: the CLI and the tests use it.
+public struct KBlinkClient: Sendable {
+    /// Why a client could not do what it was asked; each case maps to a CLI exit code.
+    public enum Failure: Error, Equatable, Sendable, CustomStringConvertible {
+        /// The bus cannot be reached.
+        case busUnreachable(String)
+        /// Nobody owns `org.kblink1`.
+        case daemonNotRunning(bus: String)
+        /// No keyboard matches.
+        case notFound(String)
+        /// Several keyboards match.
+        case ambiguous(String)
+
+        public var description: String {
+            switch self {
+            case .busUnreachable(let detail): detail
+            case .daemonNotRunning(let bus):
+                "kblinkd is not running on the \(bus) bus: start it with 'systemctl start kblinkd' (or run 'kblinkd --simulate' to try kblink without Bluetooth)"
+            case .notFound(let detail): detail
+            case .ambiguous(let detail): detail
+            }
+        }
+    }
+
+    public let connection: BusConnection
+    public let busDescription: String
+
+    public var manager: DBusProxy {
+        DBusProxy(
+            connection: connection, destination: KBlink.service, path: KBlink.managerPath,
+            interface: KBlink.managerInterface)
+    }
+
+    /// Connects to the bus and checks that kblinkd is there.
+    /// - Throws: ``Failure``.
+    public static func connect(to bus: BusAddress) async throws -> KBlinkClient {
+        let connection: BusConnection
+        do {
+            connection = try await BusConnection.connect(to: bus, label: "kblink.client")
+        } catch let error as DBusError {
+            throw Failure.busUnreachable(error.message)
+        }
+        let client = KBlinkClient(
+            connection: connection, busDescription: bus == .system ? "system" : bus == .session ? "session" : "given")
+        guard try await connection.nameOwner(of: KBlink.service) != nil else {
+            await connection.close()
+            throw Failure.daemonNotRunning(bus: client.busDescription)
+        }
+        return client
+    }
+
+    /// Closes the connection.
+    public func close() async {
+        await connection.close()
+    }
+
+    /// The Manager's properties.
+    public func status() async throws -> ManagerStatus {
+        ManagerStatus(properties: try await manager.allProperties().values)
+    }
+
+    /// Every keyboard the daemon knows, sorted by name then address.
+    public func keyboards() async throws -> [KeyboardInfo] {
+        let reply = try await connection.call(
+            destination: KBlink.service, path: KBlink.managerPath, interface: .objectManager,
+            member: MemberName(trusted: "GetManagedObjects"))
+        let objects = try reply.decode([ObjectPath: [String: [String: DBusValue]]].self)
+        return objects.compactMap { path, interfaces in
+            interfaces[KBlink.keyboardInterface.rawValue].map { KeyboardInfo(path: path, properties: $0) }
+        }.sorted { ($0.alias.lowercased(), $0.address) < ($1.alias.lowercased(), $1.address) }
+    }
+
+    /// The keyboard with this address or the only one whose name starts with `text` (case-insensitive).
+    /// - Throws: ``Failure/notFound(_:)`` or ``Failure/ambiguous(_:)``.
+    public func keyboard(matching text: String) async throws -> KeyboardInfo {
+        try Self.match(text, in: try await keyboards())
+    }
+
+    /// Matching rule of ``keyboard(matching:)``, on a given list.
+    public static func match(_ text: String, in keyboards: [KeyboardInfo]) throws -> KeyboardInfo {
+        if let address = BluetoothAddress(validating: text) {
+            guard let found = keyboards.first(where: { $0.address.uppercased() == address.description }) else {
+                throw Failure.notFound(
+                    "no keyboard \(address) is known: pair it with 'kblink pair \(address)' or look with 'kblink scan'")
+            }
+            return found
+        }
+        let needle = text.lowercased()
+        if let exact = keyboards.filter({ $0.alias.lowercased() == needle }).first,
+            keyboards.filter({ $0.alias.lowercased() == needle }).count == 1
+        {
+            return exact
+        }
+        let matches = keyboards.filter {
+            $0.alias.lowercased().hasPrefix(needle) || $0.name.lowercased().hasPrefix(needle)
+        }
+        switch matches.count {
+        case 1: return matches[0]
+        case 0: throw Failure.notFound("no keyboard is called \"\(text)\": see 'kblink list'")
+        default:
+            let names = matches.map { "\($0.alias) (\($0.address))" }.joined(separator: ", ")
+            throw Failure.ambiguous("\"\(text)\" matches \(names): give more of the name or the address")
+        }
+    }
+
+    /// A proxy on one keyboard's `org.kblink1.Keyboard` interface.
+    public func keyboardProxy(_ keyboard: KeyboardInfo) -> DBusProxy {
+        DBusProxy(
+            connection: connection, destination: KBlink.service, path: keyboard.path,
+            interface: KBlink.keyboardInterface)
+    }
+
+    /// Calls a method of a keyboard.
+    public func call(
+        _ member: String, on keyboard: KeyboardInfo, _ arguments: [DBusValue] = [], timeout: Duration = .seconds(40)
+    )
+        async throws
+    {
+        try await keyboardProxy(keyboard).call(MemberName(member), arguments, timeout: timeout)
+    }
+
+    /// Every signal kblinkd sends (object changes, property changes, pairing prompts), in order.
+    public func events() async throws -> SignalStream {
+        try await connection.subscribe(to: MatchRule(sender: KBlink.service, pathNamespace: KBlink.managerPath))
+    }
+}

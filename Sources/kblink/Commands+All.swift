@@ -1,0 +1,270 @@
+import Dispatch
+import KeyboardLink
+
+enum Commands {
+    static let all: [Command] = [
+        status, list, scan, info, connect, disconnect, trust, untrust, forget, watch,
+    ]
+
+    static let status = Command(
+        name: "status", summary: "Show kblinkd, BlueZ and hardware-keyboard state",
+        usageLine: "Usage: kblink status [--json]",
+        details:
+            "JSON keys: version, bluezRunning, bluetoothAvailable, discovering, hardwareKeyboardAttached,\nhardwareKeyboards [{source, id, name}]."
+    ) { context in
+        _ = try context.arguments.expectPositionals([])
+        let client = try await context.client()
+        defer { Task { await client.close() } }
+        let status = try await client.status()
+        let output = context.output
+        if output.json {
+            output.json(status.json)
+            return .success
+        }
+        output.line("kblinkd \(status.version) on the \(client.busDescription) bus")
+        if !status.blueZRunning {
+            output.line(
+                "BlueZ:              " + output.yellow("not running") + " (start it with 'systemctl start bluetooth')")
+        } else if !status.bluetoothAvailable {
+            output.line(
+                "BlueZ:              running, " + output.yellow("no powered adapter") + " (try 'bluetoothctl power on')"
+            )
+        } else {
+            output.line("BlueZ:              running, adapter powered" + (status.discovering ? ", discovering" : ""))
+        }
+        if status.hardwareKeyboardAttached {
+            let names = status.hardwareKeyboards.map { "\($0.name) (\($0.source) \($0.id))" }.joined(separator: ", ")
+            output.line("Hardware keyboard:  " + output.green("attached") + " — \(names)")
+        } else {
+            output.line("Hardware keyboard:  none attached")
+        }
+        return .success
+    }
+
+    static let list = Command(
+        name: "list", summary: "List the Bluetooth keyboards kblinkd knows", usageLine: "Usage: kblink list [--json]",
+        details:
+            "JSON: an array of {address, name, alias, paired, trusted, connected, battery [{part, level}], driver,\nfirmware {key: value}, path}."
+    ) { context in
+        _ = try context.arguments.expectPositionals([])
+        let client = try await context.client()
+        defer { Task { await client.close() } }
+        let keyboards = try await client.keyboards()
+        let output = context.output
+        if output.json {
+            output.json(.array(keyboards.map(\.json)))
+            return .success
+        }
+        if keyboards.isEmpty {
+            let status = try await client.status()
+            output.line(
+                status.blueZRunning
+                    ? "No keyboards yet. Put one in pairing mode and run 'kblink scan'."
+                    : "No keyboards: BlueZ is not running (start it with 'systemctl start bluetooth').")
+            return .success
+        }
+        output.table(
+            ["ADDRESS", "NAME", "CONNECTED", "PAIRED", "TRUSTED", "BATTERY", "DRIVER"],
+            keyboards.map { keyboard in
+                [
+                    keyboard.address, keyboard.alias, keyboard.connected ? output.green("yes") : "no",
+                    keyboard.paired ? "yes" : "no", keyboard.trusted ? "yes" : "no", keyboard.batteryText,
+                    keyboard.driver,
+                ]
+            })
+        return .success
+    }
+
+    static let info = Command(
+        name: "info", summary: "Show one keyboard's details", usageLine: "Usage: kblink info DEVICE [--json]",
+        details: "JSON: the keyboard object of 'kblink list --json'."
+    ) { context in
+        let device = try context.arguments.expectPositionals(["DEVICE"])[0]
+        let client = try await context.client()
+        defer { Task { await client.close() } }
+        let keyboard = try await client.keyboard(matching: device)
+        let output = context.output
+        if output.json {
+            output.json(keyboard.json)
+            return .success
+        }
+        output.line(output.bold(keyboard.alias) + (keyboard.alias == keyboard.name ? "" : " (\(keyboard.name))"))
+        output.line("  Address:    \(keyboard.address)")
+        output.line(
+            "  Connected:  \(keyboard.connected ? "yes" : "no")   Paired: \(keyboard.paired ? "yes" : "no")   Trusted: \(keyboard.trusted ? "yes" : "no")"
+        )
+        output.line("  Battery:    \(keyboard.batteryText)")
+        output.line("  Driver:     \(keyboard.driver)")
+        for (key, value) in keyboard.firmware.sorted(by: { $0.key < $1.key }) {
+            output.line("  \((key + ":").padding(to: 11))\(value)")
+        }
+        return .success
+    }
+
+    static func keyboardAction(
+        _ name: String, _ summary: String, method: String, arguments: [DBusValue] = [], done: String
+    )
+        -> Command
+    {
+        Command(name: name, summary: summary, usageLine: "Usage: kblink \(name) DEVICE", details: "") { context in
+            let device = try context.arguments.expectPositionals(["DEVICE"])[0]
+            let client = try await context.client()
+            defer { Task { await client.close() } }
+            let keyboard = try await client.keyboard(matching: device)
+            try await client.call(method, on: keyboard, arguments)
+            if context.output.json {
+                context.output.json(.object([("ok", .bool(true)), ("address", .string(keyboard.address))]))
+            } else {
+                context.output.line("\(keyboard.alias): \(done)")
+            }
+            return .success
+        }
+    }
+
+    static let connect = keyboardAction("connect", "Connect a paired keyboard", method: "Connect", done: "connected")
+    static let disconnect = keyboardAction(
+        "disconnect", "Disconnect a keyboard", method: "Disconnect", done: "disconnected")
+    static let trust = keyboardAction(
+        "trust", "Trust a keyboard (it may reconnect by itself)", method: "SetTrusted", arguments: [.boolean(true)],
+        done: "trusted")
+    static let untrust = keyboardAction(
+        "untrust", "Stop trusting a keyboard", method: "SetTrusted", arguments: [.boolean(false)],
+        done: "no longer trusted")
+    static let forget = keyboardAction("forget", "Remove a keyboard's pairing", method: "Forget", done: "forgotten")
+
+    static let scan = Command(
+        name: "scan", summary: "Look for keyboards in pairing mode",
+        usageLine: "Usage: kblink scan [--timeout S] [--json]",
+        details:
+            "Shows keyboards as they are found, for S seconds (default 10); Ctrl-C stops early.\nJSON: one line per keyboard found, the object of 'kblink list --json'.",
+        options: ["--timeout"]
+    ) { context in
+        _ = try context.arguments.expectPositionals([])
+        let seconds = try context.arguments.seconds("--timeout", default: 10, range: 1...300)
+        let client = try await context.client()
+        defer { Task { await client.close() } }
+        let output = context.output
+        let events = try await client.events()
+        try await client.manager.call(MemberName("StartDiscovery"))
+        let known = try await client.keyboards()
+        let seen = SeenSet(known.map(\.address))
+        if !output.json {
+            output.line("Scanning for keyboards for \(Int(seconds)) s (Ctrl-C to stop)…")
+            for keyboard in known where !keyboard.paired {
+                output.line("  found  \(keyboard.address)  \(keyboard.alias)")
+            }
+        }
+        let interrupted = try await untilInterrupted {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    for await message in events where message.member?.rawValue == "InterfacesAdded" {
+                        guard message.body.count == 2, case .objectPath(let path) = message.body[0],
+                            let interfaces = try? [String: [String: DBusValue]](dbusValue: message.body[1]),
+                            let properties = interfaces[KBlink.keyboardInterface.rawValue]
+                        else { continue }
+                        let keyboard = KeyboardInfo(path: path, properties: properties)
+                        guard await seen.insert(keyboard.address) else { continue }
+                        if output.json {
+                            output.json(keyboard.json)
+                        } else {
+                            output.line(
+                                "  found  \(keyboard.address)  \(keyboard.alias)\(keyboard.paired ? " (paired)" : "")")
+                        }
+                    }
+                }
+                group.addTask { try await Task.sleep(for: .seconds(seconds)) }
+                _ = try await group.next()
+                group.cancelAll()
+            }
+        }
+        _ = try? await client.manager.call(MemberName("StopDiscovery"))
+        if !output.json {
+            let found = await seen.count - known.count
+            output.line(
+                (interrupted ? "Stopped. " : "Done. ") + "\(found) new keyboard(s). Pair one with 'kblink pair DEVICE'."
+            )
+        }
+        return .success
+    }
+
+    static let watch = Command(
+        name: "watch", summary: "Print kblinkd's events as they happen", usageLine: "Usage: kblink watch [--json]",
+        details: "Until Ctrl-C. JSON lines: {event: added|removed|changed|signal, path, ...}."
+    ) { context in
+        _ = try context.arguments.expectPositionals([])
+        let client = try await context.client()
+        defer { Task { await client.close() } }
+        let output = context.output
+        let events = try await client.events()
+        if !output.json { output.line("Watching kblinkd (Ctrl-C to stop)…") }
+        _ = try await untilInterrupted {
+            for await message in events {
+                render(message, output)
+            }
+        }
+        return .success
+    }
+
+    static func render(_ message: Message, _ output: Output) {
+        guard let member = message.member?.rawValue, let path = message.path else { return }
+        switch member {
+        case "InterfacesAdded":
+            guard message.body.count == 2, case .objectPath(let object) = message.body[0],
+                let interfaces = try? [String: [String: DBusValue]](dbusValue: message.body[1])
+            else { return }
+            if let properties = interfaces[KBlink.keyboardInterface.rawValue] {
+                let keyboard = KeyboardInfo(path: object, properties: properties)
+                output.json
+                    ? output.json(
+                        .object([
+                            ("event", .string("added")), ("path", .string(object.rawValue)),
+                            ("keyboard", keyboard.json),
+                        ]))
+                    : output.line("+ keyboard \(keyboard.alias) (\(keyboard.address))")
+            }
+        case "InterfacesRemoved":
+            guard case .objectPath(let object)? = message.body.first else { return }
+            output.json
+                ? output.json(.object([("event", .string("removed")), ("path", .string(object.rawValue))]))
+                : output.line("- keyboard \(object.lastElement)")
+        case "PropertiesChanged":
+            guard message.body.count == 3, let changed = message.body[1].stringDictionary else { return }
+            if output.json {
+                output.json(
+                    .object([
+                        ("event", .string("changed")), ("path", .string(path.rawValue)),
+                        ("interface", .string(message.body[0].stringValue ?? "")),
+                        (
+                            "properties",
+                            .object(changed.sorted { $0.key < $1.key }.map { ($0.key, JSONValue($0.value)) })
+                        ),
+                    ]))
+            } else {
+                let subject = path == KBlink.managerPath ? "kblinkd" : path.lastElement
+                for (key, value) in changed.sorted(by: { $0.key < $1.key }) {
+                    output.line("~ \(subject): \(key) = \(JSONValue(value).rendered())")
+                }
+            }
+        default:
+            if output.json {
+                output.json(
+                    .object([
+                        ("event", .string("signal")), ("path", .string(path.rawValue)), ("member", .string(member)),
+                        ("arguments", .array(message.body.map(JSONValue.init))),
+                    ]))
+            } else {
+                output.line(
+                    "* \(path.lastElement): \(member) \(message.body.map { JSONValue($0).rendered() }.joined(separator: " "))"
+                )
+            }
+        }
+    }
+}
+
+/// Addresses seen during a scan.
+actor SeenSet {
+    private var addresses: Set<String>
+    init(_ initial: [String]) { addresses = Set(initial) }
+    func insert(_ address: String) -> Bool { addresses.insert(address).inserted }
+    var count: Int { addresses.count }
+}

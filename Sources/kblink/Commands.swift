@@ -1,0 +1,87 @@
+import Dispatch
+import KeyboardLink
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// What a command runs with.
+struct CommandContext: Sendable {
+    let bus: BusAddress
+    let arguments: ParsedArguments
+    let output: Output
+
+    func client() async throws -> KBlinkClient {
+        try await KBlinkClient.connect(to: bus)
+    }
+}
+
+/// One `kblink` command.
+struct Command: Sendable {
+    let name: String
+    let summary: String
+    let usageLine: String
+    let details: String
+    var flags: Set<String> = []
+    var options: Set<String> = []
+    let run: @Sendable (CommandContext) async throws -> ExitStatus
+
+    var help: String {
+        "\(usageLine)\n\n\(summary)\n" + (details.isEmpty ? "" : "\n\(details)\n") + "\n" + Help.commonOptions
+    }
+}
+
+enum Help {
+    static let commonOptions = """
+        Options for every command:
+          --bus system|session|ADDRESS   the bus kblinkd is on (default: $KBLINK_BUS, else system)
+          --json                         machine-readable output (one JSON value, or JSON lines for streams)
+          --no-color                     no colours (also NO_COLOR=1, or when not a terminal)
+          -h, --help                     this help
+        Exit codes: 0 ok, 1 failure, 2 usage, 3 kblinkd or the bus unreachable, 4 not found.
+        """
+
+    static var overview: String {
+        var text =
+            "kblink \(KBlink.version): the companion for Bluetooth keyboards (talks to kblinkd)\n\nUsage: kblink [--bus BUS] COMMAND [ARGS] [--json]\n\nCommands:\n"
+        for command in Commands.all {
+            text += "  " + command.name.padding(to: 12) + command.summary + "\n"
+        }
+        text += "\nDEVICE is a keyboard's address (AA:BB:CC:DD:EE:FF) or the start of its name.\n"
+        text += "Run 'kblink COMMAND --help' for a command's options.\n\n" + commonOptions
+        return text
+    }
+}
+
+extension String {
+    func padding(to width: Int) -> String {
+        count >= width ? self + " " : self + String(repeating: " ", count: width - count)
+    }
+}
+
+/// Runs `body` until it ends or the user presses Ctrl-C; returns true when interrupted.
+func untilInterrupted(_ body: @escaping @Sendable () async throws -> Void) async throws -> Bool {
+    signal(SIGINT, SIG_IGN)
+    signal(SIGTERM, SIG_IGN)
+    let interrupted = AsyncStream<Void>.makeStream()
+    let sources = [SIGINT, SIGTERM].map { number in
+        let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+        source.setEventHandler { interrupted.continuation.yield() }
+        source.resume()
+        return source
+    }
+    defer { for source in sources { source.cancel() } }
+    return try await withThrowingTaskGroup(of: Bool.self) { group in
+        group.addTask {
+            try await body()
+            return false
+        }
+        group.addTask {
+            for await _ in interrupted.stream { return true }
+            return false
+        }
+        let first = try await group.next() ?? false
+        group.cancelAll()
+        return first
+    }
+}

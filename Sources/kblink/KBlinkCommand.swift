@@ -1,0 +1,113 @@
+import Dispatch
+import KeyboardLink
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The `kblink` command line: global options, then a command and its arguments.
+@main
+struct KBlinkCommand {
+    static func main() async {
+        let status = await run(Array(CommandLine.arguments.dropFirst()))
+        exit(status.rawValue)
+    }
+
+    static func run(_ arguments: [String]) async -> ExitStatus {
+        var rest = arguments
+        var busText = environment("KBLINK_BUS")
+        // Global options may come before the command.
+        while let first = rest.first,
+            first.hasPrefix("--bus") || first == "--version" || first == "--help" || first == "-h"
+        {
+            if first == "--version" {
+                print("kblink \(KBlink.version)")
+                return .success
+            }
+            if first == "--help" || first == "-h" {
+                print(Help.overview)
+                return .success
+            }
+            if first.hasPrefix("--bus=") {
+                busText = String(first.dropFirst("--bus=".count))
+                rest.removeFirst()
+            } else {
+                guard rest.count >= 2 else { return usage("--bus needs a value: system, session or a D-Bus address") }
+                busText = rest[1]
+                rest.removeFirst(2)
+            }
+        }
+        guard let name = rest.first else {
+            print(Help.overview)
+            return .usage
+        }
+        guard let command = Commands.all.first(where: { $0.name == name }) else {
+            if name == "help" {
+                if rest.count > 1, let topic = Commands.all.first(where: { $0.name == rest[1] }) {
+                    print(topic.help)
+                } else {
+                    print(Help.overview)
+                }
+                return .success
+            }
+            return usage("unknown command '\(name)'; run 'kblink --help' for the list")
+        }
+        let parsed: ParsedArguments
+        do {
+            parsed = try ParsedArguments(
+                Array(rest.dropFirst()), flags: command.flags.union(["--help", "--json", "--no-color"]),
+                options: command.options.union(["--bus"]))
+        } catch {
+            return usage("\(error)\n\(command.usageLine)")
+        }
+        if parsed.has("--help") {
+            print(command.help)
+            return .success
+        }
+        if let bus = parsed.value("--bus") { busText = bus }
+        let bus: BusAddress
+        do {
+            bus = try BusAddress(parsing: busText ?? "system")
+        } catch let error as DBusError {
+            return usage(error.message)
+        } catch {
+            return usage("\(error)")
+        }
+        let output = Output(json: parsed.has("--json"), color: !parsed.has("--no-color"))
+        let context = CommandContext(bus: bus, arguments: parsed, output: output)
+        do {
+            return try await command.run(context)
+        } catch let error as ParsedArguments.UsageError {
+            return usage("\(error.message)\n\(command.usageLine)")
+        } catch let failure as KBlinkClient.Failure {
+            output.error(failure.description)
+            switch failure {
+            case .busUnreachable, .daemonNotRunning: return .daemonUnreachable
+            case .notFound: return .notFound
+            case .ambiguous: return .usage
+            }
+        } catch let error as DBusError {
+            output.error(error.message.isEmpty ? error.name.rawValue : error.message)
+            switch error.name {
+            case KBlinkError.notFound, .unknownObject: return .notFound
+            case KBlinkError.invalidArgs: return .usage
+            case .serviceUnknown, .nameHasNoOwner, .disconnected, .noReply: return .daemonUnreachable
+            default: return .failure
+            }
+        } catch {
+            output.error("\(error)")
+            return .failure
+        }
+    }
+
+    static func usage(_ message: String) -> ExitStatus {
+        Output.writeError("kblink: \(message)")
+        return .usage
+    }
+
+    static func environment(_ name: String) -> String? {
+        guard let value = getenv(name) else { return nil }
+        let text = String(cString: value)
+        return text.isEmpty ? nil : text
+    }
+}

@@ -1,0 +1,108 @@
+import KeyboardLink
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// How the CLI writes: plain text for people (colours only on a terminal and without `NO_COLOR`), or JSON.
+struct Output: Sendable {
+    let json: Bool
+    let color: Bool
+    let isTerminal: Bool
+
+    init(json: Bool, color: Bool) {
+        self.json = json
+        self.isTerminal = isatty(STDOUT_FILENO) == 1
+        self.color = color && isTerminal && getenv("NO_COLOR") == nil
+    }
+
+    func line(_ text: String) {
+        let bytes = Array((text + "\n").utf8)
+        _ = bytes.withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress, $0.count) }
+    }
+
+    func json(_ value: JSONValue) {
+        line(value.rendered())
+    }
+
+    func error(_ text: String) {
+        if json {
+            Output.writeError(JSONValue.object([("error", .string(text))]).rendered())
+        } else {
+            Output.writeError("kblink: \(text)")
+        }
+    }
+
+    static func writeError(_ text: String) {
+        let bytes = Array((text + "\n").utf8)
+        _ = bytes.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
+    }
+
+    func bold(_ text: String) -> String { color ? "\u{1B}[1m\(text)\u{1B}[0m" : text }
+    func green(_ text: String) -> String { color ? "\u{1B}[32m\(text)\u{1B}[0m" : text }
+    func yellow(_ text: String) -> String { color ? "\u{1B}[33m\(text)\u{1B}[0m" : text }
+    func dim(_ text: String) -> String { color ? "\u{1B}[2m\(text)\u{1B}[0m" : text }
+
+    /// A table with a header; columns padded to their widest cell (by characters).
+    func table(_ header: [String], _ rows: [[String]]) {
+        var widths = header.map(\.count)
+        for row in rows {
+            for (index, cell) in row.enumerated() where index < widths.count {
+                widths[index] = max(widths[index], cell.count)
+            }
+        }
+        func render(_ cells: [String]) -> String {
+            cells.enumerated().map { index, cell in
+                index == cells.count - 1 ? cell : cell + String(repeating: " ", count: widths[index] - cell.count)
+            }.joined(separator: "  ")
+        }
+        line(bold(render(header)))
+        for row in rows { line(render(row)) }
+    }
+}
+
+extension KeyboardInfo {
+    /// The stable `--json` form of a keyboard (documented in docs/cli.md).
+    var json: JSONValue {
+        .object([
+            ("address", .string(address)),
+            ("name", .string(name)),
+            ("alias", .string(alias)),
+            ("paired", .bool(paired)),
+            ("trusted", .bool(trusted)),
+            ("connected", .bool(connected)),
+            (
+                "battery",
+                .array(battery.map { .object([("part", .string($0.part)), ("level", .integer(Int64($0.level)))]) })
+            ),
+            ("driver", .string(driver)),
+            ("firmware", .object(firmware.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })),
+            ("path", .string(path.rawValue)),
+        ])
+    }
+
+    var batteryText: String {
+        battery.isEmpty
+            ? "-"
+            : battery.map { $0.part == "main" ? "\($0.level)%" : "\($0.part) \($0.level)%" }.joined(separator: ", ")
+    }
+}
+
+extension ManagerStatus {
+    var json: JSONValue {
+        .object([
+            ("version", .string(version)),
+            ("bluezRunning", .bool(blueZRunning)),
+            ("bluetoothAvailable", .bool(bluetoothAvailable)),
+            ("discovering", .bool(discovering)),
+            ("hardwareKeyboardAttached", .bool(hardwareKeyboardAttached)),
+            (
+                "hardwareKeyboards",
+                .array(
+                    hardwareKeyboards.map {
+                        .object([("source", .string($0.source)), ("id", .string($0.id)), ("name", .string($0.name))])
+                    })
+            ),
+        ])
+    }
+}

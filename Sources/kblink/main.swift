@@ -1,3 +1,0 @@
-import KeyboardLink
-
-print("kblink")
