@@ -16,6 +16,11 @@ public struct KeyboardInfo: Sendable, Equatable {
     public struct BatteryPart: Sendable, Equatable {
         public var part: String
         public var level: UInt8
+
+        public init(part: String, level: UInt8) {
+            self.part = part
+            self.level = level
+        }
     }
 
     /// Reads a keyboard from its `org.kblink1.Keyboard` properties.

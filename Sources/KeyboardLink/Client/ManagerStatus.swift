@@ -7,6 +7,12 @@ public struct ManagerStatus: Sendable, Equatable {
         /// An address or `/dev/input/eventN`.
         public var id: String
         public var name: String
+
+        public init(source: String, id: String, name: String) {
+            self.source = source
+            self.id = id
+            self.name = name
+        }
     }
 
     public var version: String

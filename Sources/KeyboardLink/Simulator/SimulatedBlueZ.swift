@@ -101,6 +101,11 @@ public actor SimulatedBlueZ {
         try await start()
     }
 
+    /// Sets how long a scan takes to find a device.
+    public func setDiscoveryDelay(_ delay: Duration) {
+        discoveryDelay = delay
+    }
+
     /// Whether the simulated daemon is on the bus.
     public var isRunning: Bool { connection != nil }
 

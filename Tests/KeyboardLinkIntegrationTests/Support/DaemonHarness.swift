@@ -1,0 +1,75 @@
+import Foundation
+import KeyboardLink
+import Testing
+
+/// A private bus with a simulated BlueZ and kblinkd's service running in this process, plus helpers to run the
+/// real `kblink` binary against it.
+final class DaemonHarness: Sendable {
+    let bus: TestBus
+    let bluez: SimulatedBlueZ
+    let service: KeyboardLinkService
+    let serviceConnection: BusConnection
+    let stateDirectory: String
+
+    init(devices: [SimulatedDevice]? = nil, options: (inout KeyboardLinkService.Options) -> Void = { _ in }) async throws {
+        bus = try TestBus()
+        if let devices {
+            bluez = SimulatedBlueZ(bus: bus.busAddress, devices: devices)
+        } else {
+            bluez = SimulatedBlueZ.demo(bus: bus.busAddress)
+        }
+        await bluez.setDiscoveryDelay(.milliseconds(100))
+        try await bluez.start()
+        stateDirectory = NSTemporaryDirectory() + "kblink-state-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: stateDirectory, withIntermediateDirectories: true)
+        var serviceOptions = KeyboardLinkService.Options(stateDirectory: stateDirectory)
+        options(&serviceOptions)
+        serviceConnection = try await bus.connect()
+        service = KeyboardLinkService(connection: serviceConnection, options: serviceOptions, log: { _, _ in })
+        try await service.start()
+    }
+
+    /// A client of the daemon.
+    func client() async throws -> KBlinkClient {
+        try await KBlinkClient.connect(to: bus.busAddress)
+    }
+
+    func shutDown() async {
+        await service.stop()
+        await serviceConnection.close()
+        await bluez.kill()
+        try? FileManager.default.removeItem(atPath: stateDirectory)
+    }
+
+    /// Runs the built `kblink` binary with `--bus` set to this bus.
+    func kblink(_ arguments: [String], timeout: Duration = .seconds(20)) async throws -> ProcessResult {
+        try await runProcess(Self.binary("kblink"), arguments + ["--bus", bus.address], timeout: timeout)
+    }
+
+    /// The path of a product built beside the test bundle.
+    static func binary(_ name: String) -> String {
+        let bundle = Bundle.main.bundleURL.deletingLastPathComponent()
+        let candidate = bundle.appendingPathComponent(name).path
+        if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        // swift test runs the bundle from .build/<triple>/debug.
+        let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+        return repo.appendingPathComponent(".build/debug/\(name)").path
+    }
+}
+
+/// Runs `body` with a harness, shutting it down afterwards.
+func withDaemon<T>(
+    devices: [SimulatedDevice]? = nil, options: (inout KeyboardLinkService.Options) -> Void = { _ in },
+    _ body: (DaemonHarness) async throws -> T
+) async throws -> T {
+    let harness = try await DaemonHarness(devices: devices, options: options)
+    do {
+        let result = try await body(harness)
+        await harness.shutDown()
+        return result
+    } catch {
+        await harness.shutDown()
+        throw error
+    }
+}

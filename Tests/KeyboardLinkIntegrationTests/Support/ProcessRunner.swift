@@ -1,0 +1,70 @@
+import Foundation
+
+/// What a child process printed and how it ended.
+struct ProcessResult: Sendable {
+    var status: Int32
+    var standardOutput: String
+    var standardError: String
+
+    var lines: [String] { standardOutput.split(separator: "\n", omittingEmptySubsequences: true).map(String.init) }
+}
+
+/// A child process whose output is collected as it runs.
+final class ChildProcess: @unchecked Sendable {
+    // Why @unchecked Sendable is safe: `output`/`errors` are only touched under `lock`; `process` is configured
+    // before launch and afterwards only read or signalled, which Foundation.Process allows from any thread.
+    let process = Process()
+    private let lock = NSLock()
+    private var output = Data()
+    private var errors = Data()
+
+    init(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) throws {
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        if let environment { process.environment = environment }
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        out.fileHandleForReading.readabilityHandler = { [weak self] handle in
+            let data = handle.availableData
+            self?.lock.withLock { self?.output.append(data) }
+        }
+        err.fileHandleForReading.readabilityHandler = { [weak self] handle in
+            let data = handle.availableData
+            self?.lock.withLock { self?.errors.append(data) }
+        }
+        try process.run()
+    }
+
+    var standardOutput: String { lock.withLock { String(decoding: output, as: UTF8.self) } }
+    var standardError: String { lock.withLock { String(decoding: errors, as: UTF8.self) } }
+
+    /// Sends a signal (SIGKILL cannot be ignored; see dbus-binding.md on inherited signal masks).
+    func signal(_ number: Int32) { kill(process.processIdentifier, number) }
+
+    /// Waits for the exit, up to `timeout`; kills the child after that.
+    func wait(timeout: Duration) async -> ProcessResult {
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: timeout)
+        while process.isRunning && clock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        if process.isRunning {
+            signal(SIGKILL)
+            while process.isRunning { try? await Task.sleep(for: .milliseconds(10)) }
+        }
+        // Let the readability handlers drain.
+        try? await Task.sleep(for: .milliseconds(30))
+        return ProcessResult(status: process.terminationStatus, standardOutput: standardOutput, standardError: standardError)
+    }
+}
+
+/// Runs a program to completion (killed after `timeout`).
+func runProcess(_ executable: String, _ arguments: [String], environment: [String: String]? = nil, timeout: Duration = .seconds(20))
+    async throws -> ProcessResult
+{
+    let child = try ChildProcess(executable, arguments, environment: environment)
+    return await child.wait(timeout: timeout)
+}
