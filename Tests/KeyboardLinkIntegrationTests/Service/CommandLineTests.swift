@@ -1,0 +1,118 @@
+import Foundation
+import KeyboardLink
+import Testing
+
+/// The real `kblink` binary against a daemon on a private bus.
+@Suite("kblink commands, output and exit codes")
+struct CommandLineTests {
+    @Test("list --json shows exactly what the simulated BlueZ holds")
+    func listJSON() async throws {
+        try await withDaemon { harness in
+            let result = try await harness.kblink(["list", "--json"])
+            #expect(result.status == 0, "\(result.standardError)")
+            let data = Data(result.standardOutput.utf8)
+            let keyboards = try #require(try JSONSerialization.jsonObject(with: data) as? [[String: Any]])
+            #expect(keyboards.count == 2)
+            #expect(keyboards[0]["address"] as? String == "F8:70:00:00:00:87")
+            #expect(keyboards[0]["connected"] as? Bool == true)
+            #expect((keyboards[0]["battery"] as? [[String: Any]])?.first?["level"] as? Int == 85)
+            #expect(keyboards[1]["alias"] as? String == "VGN 98Pro")
+            #expect(keyboards[1]["paired"] as? Bool == true)
+        }
+    }
+
+    @Test("status, list and info for people")
+    func humanOutput() async throws {
+        try await withDaemon { harness in
+            let status = try await harness.kblink(["status"])
+            #expect(status.status == 0)
+            #expect(status.standardOutput.contains("BlueZ:              running, adapter powered"))
+            #expect(status.standardOutput.contains("attached — Aula F87 (bluetooth F8:70:00:00:00:87)"))
+            let list = try await harness.kblink(["list"])
+            #expect(list.lines.first?.hasPrefix("ADDRESS") == true)
+            #expect(list.lines.count == 3)
+            #expect(!list.standardOutput.contains("\u{1B}["), "no colours when not a terminal")
+            let info = try await harness.kblink(["info", "98:00:00:00:98:01"])
+            #expect(info.standardOutput.contains("VGN 98Pro"))
+            #expect(info.standardOutput.contains("Battery:    60%"))
+        }
+    }
+
+    @Test("connect, disconnect, trust, untrust and forget by name prefix")
+    func actions() async throws {
+        try await withDaemon { harness in
+            #expect(try await harness.kblink(["connect", "VGN"]).status == 0)
+            #expect(await harness.bluez.device(SimulatedDevice.vgn98Pro.address)?.connected == true)
+            #expect(try await harness.kblink(["untrust", "vgn"]).status == 0)
+            #expect(await harness.bluez.device(SimulatedDevice.vgn98Pro.address)?.trusted == false)
+            #expect(try await harness.kblink(["trust", "vgn"]).status == 0)
+            #expect(await harness.bluez.device(SimulatedDevice.vgn98Pro.address)?.trusted == true)
+            #expect(try await harness.kblink(["disconnect", "vgn"]).status == 0)
+            #expect(await harness.bluez.device(SimulatedDevice.vgn98Pro.address)?.connected == false)
+            let forget = try await harness.kblink(["forget", "vgn", "--json"])
+            #expect(forget.status == 0)
+            #expect(forget.standardOutput.contains("\"ok\":true"))
+            #expect(await harness.bluez.device(SimulatedDevice.vgn98Pro.address) == nil)
+        }
+    }
+
+    @Test("scan shows the keyboard found and not the headset")
+    func scan() async throws {
+        try await withDaemon { harness in
+            let result = try await harness.kblink(["scan", "--timeout", "1"])
+            #expect(result.status == 0, "\(result.standardError)")
+            #expect(result.standardOutput.contains("found  DC:2C:26:00:00:03  Keychron K3 Pro"))
+            #expect(!result.standardOutput.contains("Headset"))
+            #expect(await harness.bluez.adapterList.allSatisfy { !$0.discovering })
+        }
+    }
+
+    @Test(
+        "exit codes: usage 2, not found 4",
+        arguments: [
+            (["info"], Int32(2)), (["info", "nope"], Int32(4)), (["list", "extra"], Int32(2)), (["frobnicate"], Int32(2)),
+            (["scan", "--timeout", "zero"], Int32(2)), (["list", "--colour"], Int32(2)), (["info", "AA:BB:CC:DD:EE:FF"], Int32(4)),
+            (["list", "--help"], Int32(0)),
+        ])
+    func exitCodes(_ arguments: [String], _ expected: Int32) async throws {
+        try await withDaemon { harness in
+            let result = try await harness.kblink(arguments)
+            #expect(result.status == expected, "\(arguments): \(result.standardError)")
+            if expected != 0 { #expect(!result.standardError.isEmpty) }
+        }
+    }
+
+    @Test("kblinkd missing and BlueZ missing are different messages")
+    func missingPieces() async throws {
+        let bus = try TestBus()
+        let noDaemon = try await runProcess(DaemonHarness.binary("kblink"), ["status", "--bus", bus.address])
+        #expect(noDaemon.status == 3)
+        #expect(noDaemon.standardError.contains("kblinkd is not running"))
+        let noBus = try await runProcess(DaemonHarness.binary("kblink"), ["status", "--bus", "unix:path=/nonexistent/bus"])
+        #expect(noBus.status == 3)
+        #expect(noBus.standardError.contains("cannot connect"))
+
+        try await withDaemon { harness in
+            await harness.bluez.kill()
+            let client = try await harness.client()
+            #expect(try await eventually { try await !client.status().blueZRunning })
+            await client.close()
+            let status = try await harness.kblink(["status"])
+            #expect(status.standardOutput.contains("not running"))
+            #expect(status.standardOutput.contains("systemctl start bluetooth"))
+            let scan = try await harness.kblink(["scan", "--timeout", "1"])
+            #expect(scan.status == 1)
+            #expect(scan.standardError.contains("BlueZ is not running"))
+        }
+    }
+
+    @Test("the bus comes from KBLINK_BUS when --bus is not given")
+    func busFromEnvironment() async throws {
+        try await withDaemon { harness in
+            let result = try await runProcess(
+                DaemonHarness.binary("kblink"), ["status", "--json"], environment: ["KBLINK_BUS": harness.bus.address])
+            #expect(result.status == 0)
+            #expect(result.standardOutput.contains("\"bluezRunning\":true"))
+        }
+    }
+}
