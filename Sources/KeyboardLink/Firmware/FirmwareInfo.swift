@@ -26,7 +26,7 @@ public struct FirmwareInfo: Sendable, Equatable, Codable {
     public var batteries: [BatteryReading]
     /// What was wrong with the values read, one sentence each (`serial number is not valid UTF-8`).
     public var notes: [String]
-    /// When the values were read.
+    /// When the values were read, to the whole second (the cache stores it as ISO 8601 text, which keeps seconds).
     public var readAt: Date
 
     /// Creates a value directly (tests, the simulator); the daemon uses ``init(readings:vendorNames:)``.
@@ -45,7 +45,7 @@ public struct FirmwareInfo: Sendable, Equatable, Codable {
         self.vendorName = vendorName
         self.batteries = batteries
         self.notes = notes
-        self.readAt = readAt
+        self.readAt = Date(timeIntervalSince1970: readAt.timeIntervalSince1970.rounded(.down))
     }
 
     /// Who assigned the vendor ID.
