@@ -77,9 +77,9 @@ extension Unicode.Scalar {
 }
 
 extension String {
-    /// The string without leading and trailing spaces, tabs and line breaks.
+    /// The string without leading and trailing white space and line breaks (`\r\n` is one Character).
     func trimmingWhiteSpace() -> String {
-        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
+        let isSpace: (Character) -> Bool = { $0.isWhitespace || $0.isNewline }
         guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else {
             return ""
         }

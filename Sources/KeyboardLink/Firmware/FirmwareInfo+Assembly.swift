@@ -6,9 +6,9 @@ extension FirmwareInfo {
     /// - Identity: the PnP ID wins over `Modalias`; a disagreement becomes a note (``DeviceIdentity/merge(pnpID:modalias:)``).
     /// - Vendor name: from `vendorNames` for the identity's source.
     /// - Batteries: each Battery Level characteristic is named by ``BatteryPartNamer`` and validated (one byte,
-    ///   0-100). `Battery1.Percentage` is BlueZ's reading of the first Battery Service, that is the `main` part: it is
-    ///   listed as `main` (first) only when no Battery Level characteristic gave a valid `main` reading, which happens
-    ///   when BlueZ hides the Battery Service it handles itself or the characteristic read failed.
+    ///   0-100). `Battery1.Percentage` is BlueZ's own reading of the first Battery Service, so it repeats one of those
+    ///   characteristics: it is used, as the `main` part, only when no Battery Level characteristic gave a valid
+    ///   reading (BlueZ hides the Battery Service it handles itself from the GATT objects on many versions).
     public init(readings: FirmwareReadings, vendorNames: VendorNames) {
         self.init(readAt: readings.readAt)
         var notes: [String] = []
@@ -49,9 +49,9 @@ extension FirmwareInfo {
                 notes.append(several ? "\(name): \(error.description)" : error.description)
             }
         }
-        if let percentage = readings.battery1Percentage, !result.contains(where: { $0.part == "main" }) {
+        if let percentage = readings.battery1Percentage, result.isEmpty {
             do {
-                result.insert(BatteryReading(part: "main", level: try BatteryLevel(percentage: percentage)), at: 0)
+                result.append(BatteryReading(part: "main", level: try BatteryLevel(percentage: percentage)))
             } catch {
                 notes.append(error.description)
             }
