@@ -1,0 +1,83 @@
+import FoundationEssentials
+
+/// Everything kblink knows about a keyboard's firmware, identity and batteries, as of one refresh.
+///
+/// Built from raw reads by ``init(readings:vendorNames:)``, served as the `Firmware` (`a{ss}`) and `Battery`
+/// (`a(sy)`) properties of `org.kblink1.Keyboard`, and kept per keyboard in the state directory
+/// (``cacheData()``) so that `kblink info` answers while the keyboard sleeps.
+public struct FirmwareInfo: Sendable, Equatable, Codable {
+    /// Device Information 0x2A29.
+    public var manufacturer: String?
+    /// Device Information 0x2A24.
+    public var model: String?
+    /// Device Information 0x2A25.
+    public var serial: String?
+    /// Device Information 0x2A26.
+    public var firmwareRevision: String?
+    /// Device Information 0x2A27.
+    public var hardwareRevision: String?
+    /// Device Information 0x2A28.
+    public var softwareRevision: String?
+    /// Vendor and product, from the PnP ID or else from `Modalias`.
+    public var identity: DeviceIdentity?
+    /// The vendor's name, from libbluetooth or `usb.ids`.
+    public var vendorName: String?
+    /// One reading per battery, in part order.
+    public var batteries: [BatteryReading]
+    /// What was wrong with the values read, one sentence each (`serial number is not valid UTF-8`).
+    public var notes: [String]
+    /// When the values were read, to the whole second (the cache stores it as ISO 8601 text, which keeps seconds).
+    public var readAt: Date
+
+    /// Creates a value directly (tests, the simulator); the daemon uses ``init(readings:vendorNames:)``.
+    public init(
+        manufacturer: String? = nil, model: String? = nil, serial: String? = nil, firmwareRevision: String? = nil,
+        hardwareRevision: String? = nil, softwareRevision: String? = nil, identity: DeviceIdentity? = nil,
+        vendorName: String? = nil, batteries: [BatteryReading] = [], notes: [String] = [], readAt: Date
+    ) {
+        self.manufacturer = manufacturer
+        self.model = model
+        self.serial = serial
+        self.firmwareRevision = firmwareRevision
+        self.hardwareRevision = hardwareRevision
+        self.softwareRevision = softwareRevision
+        self.identity = identity
+        self.vendorName = vendorName
+        self.batteries = batteries
+        self.notes = notes
+        self.readAt = Date(timeIntervalSince1970: readAt.timeIntervalSince1970.rounded(.down))
+    }
+
+    /// Who assigned the vendor ID.
+    public var vendorSource: VendorIDSource? { identity?.source }
+    /// The vendor ID.
+    public var vendorID: UInt16? { identity?.vendorID }
+    /// The product ID.
+    public var productID: UInt16? { identity?.productID }
+    /// The product version.
+    public var productVersion: UInt16? { identity?.productVersion }
+
+    /// The Device Information string of one field.
+    public subscript(field: DeviceInformationField) -> String? {
+        get {
+            switch field {
+            case .manufacturer: manufacturer
+            case .model: model
+            case .serial: serial
+            case .firmwareRevision: firmwareRevision
+            case .hardwareRevision: hardwareRevision
+            case .softwareRevision: softwareRevision
+            }
+        }
+        set {
+            switch field {
+            case .manufacturer: manufacturer = newValue
+            case .model: model = newValue
+            case .serial: serial = newValue
+            case .firmwareRevision: firmwareRevision = newValue
+            case .hardwareRevision: hardwareRevision = newValue
+            case .softwareRevision: softwareRevision = newValue
+            }
+        }
+    }
+}

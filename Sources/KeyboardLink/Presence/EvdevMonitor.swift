@@ -1,0 +1,138 @@
+import Dispatch
+import FoundationEssentials
+import Glibc
+import Synchronization
+
+/// Watches the evdev keyboards of the machine: re-reads `/proc/bus/input/devices` whenever a node appears,
+/// disappears or changes under `/dev/input`, and publishes the keyboard list when it changed.
+///
+/// Change detection is inotify (`IN_CREATE`, `IN_DELETE`, `IN_ATTRIB` on the directory) read through a
+/// `DispatchSourceRead`: nothing runs while nothing changes. The kernel lists a device before udev creates its node
+/// and removes it before udev deletes the node, so the file is current when the event arrives. Both paths are
+/// injectable so that tests drive the monitor with a temporary directory and a devices file of their own.
+///
+/// Keep the monitor alive while you read ``keyboards``: releasing it (or calling ``cancel()``) ends the stream.
+public final class EvdevMonitor: Sendable {
+    /// The directory the kernel's input nodes live in.
+    public static let defaultDirectory = "/dev/input"
+
+    /// The watched directory.
+    public let directory: String
+    /// The devices list re-read on each change.
+    public let devicesFile: String
+    /// The keyboards (``InputDevice/isKeyboard`` and not ``InputDevice/isVirtual``, in file order): the current
+    /// list first, then each new list when it differs from the previous one. Only the newest list is buffered.
+    public let keyboards: AsyncStream<[InputDevice]>
+
+    private let continuation: AsyncStream<[InputDevice]>.Continuation
+    private let log: (@Sendable (String) -> Void)?
+    private let state: Mutex<State>
+
+    private struct State {
+        var source: ReadSource?
+        var last: [InputDevice]
+    }
+
+    /// A dispatch read source, shared between the caller's thread (``cancel()``) and the source's queue.
+    ///
+    /// `@unchecked Sendable` is safe: the only stored property is immutable, and libdispatch objects are
+    /// thread-safe (`dispatch_source_cancel`, `dispatch_activate` and handler setting may be called from any thread;
+    /// the handlers themselves run on the source's serial queue).
+    private final class ReadSource: @unchecked Sendable {
+        let source: any DispatchSourceRead
+        init(_ source: any DispatchSourceRead) { self.source = source }
+    }
+
+    /// Starts watching.
+    /// - Parameters:
+    ///   - directory: the directory to watch (`/dev/input`).
+    ///   - devicesFile: the devices list (`/proc/bus/input/devices`).
+    ///   - queue: where change handling runs; a private serial queue by default.
+    ///   - log: receives a line for each problem (an unreadable devices file, a malformed block); nothing by default.
+    /// - Throws: ``EvdevMonitorError`` when inotify is unavailable or the directory cannot be watched.
+    public init(
+        directory: String = EvdevMonitor.defaultDirectory, devicesFile: String = InputDevicesFile.defaultPath,
+        queue: DispatchQueue? = nil, log: (@Sendable (String) -> Void)? = nil
+    ) throws(EvdevMonitorError) {
+        let fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
+        guard fd >= 0 else { throw .inotifyUnavailable(errno: errno) }
+        guard inotify_add_watch(fd, directory, UInt32(IN_CREATE | IN_DELETE | IN_ATTRIB)) >= 0 else {
+            let error = errno
+            close(fd)
+            throw .cannotWatch(path: directory, errno: error)
+        }
+        self.directory = directory
+        self.devicesFile = devicesFile
+        self.log = log
+        (keyboards, continuation) = AsyncStream.makeStream(of: [InputDevice].self, bufferingPolicy: .bufferingNewest(1))
+
+        // The watch exists before this first read, so a change that races with it still produces an event.
+        let initial = Self.readKeyboards(devicesFile, log: log)
+        state = Mutex(State(source: nil, last: initial))
+        continuation.yield(initial)
+
+        let source = DispatchSource.makeReadSource(
+            fileDescriptor: fd, queue: queue ?? DispatchQueue(label: "kblink.evdev-monitor"))
+        source.setEventHandler { [weak self] in
+            Self.drain(fd)
+            self?.refresh()
+        }
+        source.setCancelHandler { close(fd) }
+        let shared = ReadSource(source)
+        state.withLock { $0.source = shared }
+        continuation.onTermination = { [weak self] _ in self?.cancel() }
+        shared.source.activate()
+    }
+
+    deinit {
+        cancel()
+    }
+
+    /// The keyboards as of the last read.
+    public var current: [InputDevice] { state.withLock { $0.last } }
+
+    /// Stops watching and ends ``keyboards``. Calling it again does nothing.
+    public func cancel() {
+        let shared = state.withLock { state -> ReadSource? in
+            defer { state.source = nil }
+            return state.source
+        }
+        guard let shared else { return }
+        shared.source.cancel()
+        continuation.finish()
+    }
+
+    /// Re-reads the devices file and publishes the keyboards if they changed.
+    func refresh() {
+        let keyboards = Self.readKeyboards(devicesFile, log: log)
+        state.withLock { state in
+            guard state.source != nil, state.last != keyboards else { return }
+            state.last = keyboards
+            continuation.yield(keyboards)
+        }
+    }
+
+    /// Reads every pending inotify event; their content does not matter, only that something changed.
+    private static func drain(_ fd: Int32) {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if count > 0 || (count < 0 && errno == EINTR) { continue }
+            return  // EAGAIN: drained (or an error, which the next event will meet again).
+        }
+    }
+
+    /// The non-virtual keyboards of the devices file; none when it cannot be read.
+    static func readKeyboards(_ path: String, log: (@Sendable (String) -> Void)?) -> [InputDevice] {
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(filePath: path))
+        } catch {
+            log?("cannot read \(path): \(error); no evdev keyboard counts until it can be read")
+            return []
+        }
+        let parsed = InputDevicesFile.parseSkippingMalformed(String(decoding: data, as: UTF8.self))
+        for error in parsed.errors { log?("\(path): \(error.description); that device is ignored") }
+        return parsed.devices.filter { $0.isKeyboard && !$0.isVirtual }
+    }
+}

@@ -1,0 +1,45 @@
+/// One hardware keyboard in use: an entry of the `HardwareKeyboards` property (`a(sss)`).
+public struct HardwareKeyboard: Hashable, Sendable, Codable, CustomStringConvertible {
+    /// Where kblink saw the keyboard.
+    public enum Source: String, Hashable, Sendable, Codable {
+        /// A connected keyboard in BlueZ's model.
+        case bluetooth
+        /// A keyboard node in `/proc/bus/input/devices`.
+        case evdev
+    }
+
+    /// Where kblink saw it.
+    public var source: Source
+    /// The Bluetooth address (`AA:BB:CC:DD:EE:FF`) or the evdev node (`/dev/input/event3`).
+    public var id: String
+    /// The device's name.
+    public var name: String
+
+    /// Creates an entry.
+    public init(source: Source, id: String, name: String) {
+        self.source = source
+        self.id = id
+        self.name = name
+    }
+
+    /// `bluetooth C8:7F:54:0A:1B:2C "Aula F87"`.
+    public var description: String { "\(source.rawValue) \(id) \"\(name)\"" }
+}
+
+extension HardwareKeyboard: DBusRepresentable {
+    /// `(sss)`: source, id, name.
+    public static var dbusType: DBusType { .structure([.string, .string, .string]) }
+
+    /// Decodes `(sss)`.
+    /// - Throws: ``DBusError`` (`InvalidArgs`) for another type or an unknown source.
+    public init(dbusValue: DBusValue) throws {
+        let fields = try DBusStruct<String, String, String>(dbusValue: dbusValue).fields
+        guard let source = Source(rawValue: fields.0) else {
+            throw DBusError.invalidArgs("unknown hardware keyboard source \"\(fields.0)\"; expected bluetooth or evdev")
+        }
+        self.init(source: source, id: fields.1, name: fields.2)
+    }
+
+    /// Encodes as `(sss)`.
+    public var dbusValue: DBusValue { .structure([.string(source.rawValue), .string(id), .string(name)]) }
+}
