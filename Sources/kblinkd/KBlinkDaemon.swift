@@ -147,7 +147,7 @@ struct KBlinkDaemon {
         }
         let stateDirectory = options.stateDirectory ?? environmentValue("STATE_DIRECTORY") ?? "/var/lib/kblink"
         var serviceOptions = KeyboardLinkService.Options(stateDirectory: stateDirectory)
-        serviceOptions.presencePolicy = PresencePolicy(rawValue: configuration.presencePolicy.rawValue) ?? .external
+        serviceOptions.presencePolicy = configuration.presencePolicy
         serviceOptions.discoveryTimeout = configuration.discoveryTimeout
         let service = KeyboardLinkService(
             connection: connection, options: serviceOptions, log: { level, message in logger.log(level, message) })
@@ -188,7 +188,7 @@ struct KBlinkDaemon {
                     if options.logLevel == nil { logger.threshold = configuration.logLevel }
                     var updated = await service.options
                     updated.presencePolicy =
-                        PresencePolicy(rawValue: configuration.presencePolicy.rawValue) ?? .external
+                        configuration.presencePolicy
                     updated.discoveryTimeout = configuration.discoveryTimeout
                     await service.reconfigure(updated)
                     logger.notice("configuration reloaded")

@@ -21,7 +21,7 @@ public actor KeyboardLinkService {
     private let log: @Sendable (LogLevel, String) -> Void
     private var keyboards: [BluetoothAddress: KeyboardState] = [:]
     private var snapshot = BlueZModel.Snapshot()
-    private var evdevKeyboards: [HardwareKeyboard] = []
+    private var evdevDevices: [InputDevice] = []
     private var modelTask: Task<Void, Never>?
     private var discoveryStopper: Task<Void, Never>?
 
@@ -74,9 +74,9 @@ public actor KeyboardLinkService {
         await publishPresence()
     }
 
-    /// Feeds the evdev keyboards the presence monitor found.
-    public func updateEvdevKeyboards(_ keyboards: [HardwareKeyboard]) async {
-        evdevKeyboards = keyboards
+    /// Feeds the input devices the evdev monitor found.
+    public func updateEvdevDevices(_ devices: [InputDevice]) async {
+        evdevDevices = devices
         await publishPresence()
     }
 
@@ -153,12 +153,12 @@ public actor KeyboardLinkService {
 
     /// The hardware keyboards that count under the policy, and whether any does.
     public func presence() -> (attached: Bool, keyboards: [HardwareKeyboard]) {
-        let bluetooth = keyboards.values.filter(\.connected).sorted { $0.address < $1.address }.map {
-            BluetoothKeyboardPresence(address: $0.address, name: $0.alias)
+        let bluetooth = keyboards.values.filter(\.connected).map {
+            ConnectedBluetoothKeyboard(address: $0.address, name: $0.alias)
         }
-        let keyboards = PresenceEvaluator.evaluate(
-            evdev: evdevKeyboards, bluetooth: bluetooth, policy: options.presencePolicy)
-        return (!keyboards.isEmpty, keyboards)
+        let result = PresenceEvaluator(policy: options.presencePolicy).evaluate(
+            evdevDevices: evdevDevices, bluetoothKeyboards: bluetooth)
+        return (result.hardwareKeyboardAttached, result.keyboards)
     }
 
     private func publishPresence() async {
@@ -168,9 +168,7 @@ public actor KeyboardLinkService {
     }
 
     static func hardwareKeyboardsValue(_ list: [HardwareKeyboard]) -> DBusValue {
-        .array(
-            .structure([.string, .string, .string]),
-            list.map { .structure([.string($0.source.rawValue), .string($0.id), .string($0.name)]) })
+        list.dbusValue
     }
 
     // MARK: Methods
