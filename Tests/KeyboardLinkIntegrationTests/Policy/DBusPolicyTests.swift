@@ -44,7 +44,10 @@ struct DBusPolicyTests {
         let bus = try PolicyTestBus(policyPath: RepositoryFiles.policy)
         defer { bus.stop() }
         let results = try bus.probe(as: .otherUser)
-        #expect(Self.mismatches(results, Self.expected(reads: "ok", mutations: Self.denied, requestName: Self.denied, agent: Self.denied)) == [])
+        #expect(
+            Self.mismatches(
+                results,
+                Self.expected(reads: "ok", mutations: Self.denied, requestName: Self.denied, agent: Self.denied)) == [])
     }
 
     @Test("root may call everything, own the name and call the pairing agent")
@@ -52,7 +55,8 @@ struct DBusPolicyTests {
         let bus = try PolicyTestBus(policyPath: RepositoryFiles.policy)
         defer { bus.stop() }
         let results = try bus.probe(as: .root)
-        #expect(Self.mismatches(results, Self.expected(reads: "ok", mutations: "ok", requestName: "ok", agent: "ok")) == [])
+        #expect(
+            Self.mismatches(results, Self.expected(reads: "ok", mutations: "ok", requestName: "ok", agent: "ok")) == [])
     }
 
     @Test("members of the kblink group may call every method, but not own the name")
@@ -71,9 +75,15 @@ struct DBusPolicyTests {
         let bus = try PolicyTestBus(policyPath: copy)
         defer { bus.stop() }
         let member = try bus.probe(as: .otherUserInGroup("users"))
-        #expect(Self.mismatches(member, Self.expected(reads: "ok", mutations: "ok", requestName: Self.denied, agent: Self.denied)) == [])
+        #expect(
+            Self.mismatches(
+                member, Self.expected(reads: "ok", mutations: "ok", requestName: Self.denied, agent: Self.denied)) == []
+        )
         let stranger = try bus.probe(as: .otherUser)
-        #expect(Self.mismatches(stranger, Self.expected(reads: "ok", mutations: Self.denied, requestName: Self.denied, agent: Self.denied)) == [])
+        #expect(
+            Self.mismatches(
+                stranger,
+                Self.expected(reads: "ok", mutations: Self.denied, requestName: Self.denied, agent: Self.denied)) == [])
     }
 
     @Test("control: without the policy, even root cannot own org.kblink1")

@@ -14,14 +14,16 @@ struct InstallLayoutTests {
             try FileManager.default.createDirectory(atPath: build, withIntermediateDirectories: true)
             if withBinaries {
                 for binary in ["kblinkd", "kblink"] {
-                    try "#!/bin/sh\necho \(binary)\n".write(toFile: build + "/" + binary, atomically: false, encoding: .utf8)
+                    try "#!/bin/sh\necho \(binary)\n".write(
+                        toFile: build + "/" + binary, atomically: false, encoding: .utf8)
                 }
             }
         }
 
         /// Runs `make TARGET` in the repository with DESTDIR and the stand-in build directory.
         func make(_ target: String, _ variables: [String] = []) throws -> (status: Int32, output: String) {
-            let arguments = ["-s", "-C", RepositoryFiles.root, target, "DESTDIR=\(root)", "BUILD_DIR=\(build)"] + variables
+            let arguments =
+                ["-s", "-C", RepositoryFiles.root, target, "DESTDIR=\(root)", "BUILD_DIR=\(build)"] + variables
             let process = try ChildProcess("/usr/bin/make", arguments, errorPath: directory + "/make.err")
             let output = try #require(process.readToEnd(), "make \(target) did not finish")
             return (process.exitStatus(), output + process.errorOutput)
@@ -65,8 +67,9 @@ struct InstallLayoutTests {
             "/etc/kblink/kblinkd.conf.example", "/usr/local/share/doc/kblink/systemd.md",
         ]
         for file in files { #expect(stage.exists(file), "\(file) was not installed") }
-        #expect(stage.contents("/usr/local/lib/systemd/system/kblinkd.service")?.contains(
-            "\nExecStart=/usr/local/bin/kblinkd --bus system\n") == true)
+        #expect(
+            stage.contents("/usr/local/lib/systemd/system/kblinkd.service")?.contains(
+                "\nExecStart=/usr/local/bin/kblinkd --bus system\n") == true)
 
         let removed = try stage.make("uninstall")
         try #require(removed.status == 0, "make uninstall failed: \(removed.output)")

@@ -38,10 +38,12 @@ struct DaemonConfigurationTests {
         #expect(parsed.warnings.isEmpty)
     }
 
-    @Test("booleans", arguments: [
-        ("true", true), ("FALSE", false), ("yes", true), ("no", false), ("on", true), ("off", false), ("1", true),
-        ("0", false),
-    ])
+    @Test(
+        "booleans",
+        arguments: [
+            ("true", true), ("FALSE", false), ("yes", true), ("no", false), ("on", true), ("off", false), ("1", true),
+            ("0", false),
+        ])
     func booleans(text: String, value: Bool) throws {
         let parsed = try DaemonConfiguration.parse("[Pairing]\nDefaultAgent = \(text)", fileName: "f")
         #expect(parsed.configuration.defaultAgent == value)
@@ -139,7 +141,8 @@ struct DaemonConfigurationTests {
         #expect {
             try DaemonConfiguration.load(path: "/tmp", missingFile: .useDefaults)
         } throws: { error in
-            (error as? ConfigurationError)?.description == "/tmp: cannot read the configuration file: it is not a regular file"
+            (error as? ConfigurationError)?.description
+                == "/tmp: cannot read the configuration file: it is not a regular file"
         }
     }
 
@@ -155,7 +158,8 @@ struct DaemonConfigurationTests {
             try DaemonConfiguration.load(path: path)
         } throws: { error in
             guard let error = error as? ConfigurationError else { return false }
-            return error.file == path && error.line == 4 && error.section == "Pairing" && error.key == "DiscoveryTimeout"
+            return error.file == path && error.line == 4 && error.section == "Pairing"
+                && error.key == "DiscoveryTimeout"
         }
     }
 }

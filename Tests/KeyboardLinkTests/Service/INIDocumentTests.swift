@@ -37,9 +37,10 @@ struct INIDocumentTests {
         #expect(document.entry(section: "General", key: "LogLevel")?.value == "debug")
         #expect(document.values(section: "General", key: "LogLevel") == ["info", "debug"])
         #expect(document.effectiveEntries.map(\.value) == ["debug"])
-        #expect(document.warnings.map(\.description) == [
-            "k.conf:3: [General] LogLevel: set again (first set on line 2); the last value wins"
-        ])
+        #expect(
+            document.warnings.map(\.description) == [
+                "k.conf:3: [General] LogLevel: set again (first set on line 2); the last value wins"
+            ])
     }
 
     @Test("a section that appears twice is merged")
@@ -59,14 +60,23 @@ struct INIDocumentTests {
     @Test(
         "malformed lines are errors with the line number",
         arguments: [
-            ("[General]\nLogLevel info", "f:2: expected \"Key = value\", a \"[Section]\" header, or a comment starting with # or ;"),
-            ("LogLevel = info", "f:1: LogLevel: the key is outside any section; put it under a header such as [General]"),
+            (
+                "[General]\nLogLevel info",
+                "f:2: expected \"Key = value\", a \"[Section]\" header, or a comment starting with # or ;"
+            ),
+            (
+                "LogLevel = info",
+                "f:1: LogLevel: the key is outside any section; put it under a header such as [General]"
+            ),
             ("\n[General\n", "f:2: a section header must end with ']' and have nothing after it, as in [General]"),
             ("[General] # x", "f:1: a section header must end with ']' and have nothing after it, as in [General]"),
             ("[  ]", "f:1: the section name is empty"),
             ("[a[b]", "f:1: the section name \"a[b\" must not contain brackets or control characters"),
             ("[General]\n = x", "f:2: [General]: a key name is missing before '='"),
-            ("[General]\nLog Level = x", "f:2: [General]: the key name \"Log Level\" may only use ASCII letters, digits, '_', '-' and '.'"),
+            (
+                "[General]\nLog Level = x",
+                "f:2: [General]: the key name \"Log Level\" may only use ASCII letters, digits, '_', '-' and '.'"
+            ),
         ])
     func malformed(text: String, message: String) {
         #expect {
@@ -79,7 +89,10 @@ struct INIDocumentTests {
     @Test("bytes that are not UTF-8, or a NUL, are refused with the line")
     func encoding() {
         let latin1: [UInt8] = Array("[General]\nName = caf".utf8) + [0xE9]
-        #expect(throws: ConfigurationError(file: "f", line: 2, message: "the line is not valid UTF-8; save the file as UTF-8")) {
+        #expect(
+            throws: ConfigurationError(
+                file: "f", line: 2, message: "the line is not valid UTF-8; save the file as UTF-8")
+        ) {
             try INIDocument(parsing: latin1, fileName: "f")
         }
         let nul: [UInt8] = Array("[General]\n\nName = a".utf8) + [0] + Array("b".utf8)

@@ -14,9 +14,11 @@ private final class Collector: Sendable {
 
 @Suite("Logger")
 struct LoggerTests {
-    @Test("each level carries its journald priority", arguments: [
-        (LogLevel.error, "<3>"), (.warning, "<4>"), (.notice, "<5>"), (.info, "<6>"), (.debug, "<7>"),
-    ])
+    @Test(
+        "each level carries its journald priority",
+        arguments: [
+            (LogLevel.error, "<3>"), (.warning, "<4>"), (.notice, "<5>"), (.info, "<6>"), (.debug, "<7>"),
+        ])
     func priorityPrefix(level: LogLevel, prefix: String) {
         let collector = Collector()
         let logger = Logger(threshold: .debug, sink: collector.sink)

@@ -77,7 +77,10 @@ struct SystemdNotifierTests {
 
     @Test(
         "an unusable NOTIFY_SOCKET is reported on send",
-        arguments: ["run/systemd/notify", "@", "/" + String(repeating: "a", count: 120), "@" + String(repeating: "b", count: 108)]
+        arguments: [
+            "run/systemd/notify", "@", "/" + String(repeating: "a", count: 120),
+            "@" + String(repeating: "b", count: 108),
+        ]
     )
     func invalidAddress(value: String) {
         let notifier = SystemdNotifier(environment: ["NOTIFY_SOCKET": value])
@@ -139,7 +142,9 @@ struct SystemdWatchdogTests {
     func pings() async throws {
         let receiver = try DatagramReceiver()
         let notifier = SystemdNotifier(
-            environment: ["NOTIFY_SOCKET": receiver.notifySocket, "WATCHDOG_USEC": "2000", "WATCHDOG_PID": "\(getpid())"])
+            environment: [
+                "NOTIFY_SOCKET": receiver.notifySocket, "WATCHDOG_USEC": "2000", "WATCHDOG_PID": "\(getpid())",
+            ])
         let checks = Mutex(0)
         let task = Task {
             await notifier.keepWatchdogAlive {

@@ -148,8 +148,10 @@ public struct INIDocument: Sendable, Equatable {
         guard !name.isEmpty else {
             throw ConfigurationError(file: fileName, line: lineNumber, message: "the section name is empty")
         }
-        guard !name.unicodeScalars.contains(where: { $0 == "[" || $0 == "]" || $0.properties.generalCategory == .control })
-        else {
+        let forbidden = name.unicodeScalars.contains { scalar in
+            scalar == "[" || scalar == "]" || scalar.properties.generalCategory == .control
+        }
+        guard !forbidden else {
             throw ConfigurationError(
                 file: fileName, line: lineNumber,
                 message: "the section name \"\(name)\" must not contain brackets or control characters")
@@ -166,7 +168,8 @@ public struct INIDocument: Sendable, Equatable {
         }
         let allowed = key.unicodeScalars.allSatisfy { scalar in
             scalar.isASCII
-                && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "_-.".unicodeScalars.contains(scalar))
+                && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)
+                    || "_-.".unicodeScalars.contains(scalar))
         }
         guard allowed else {
             throw ConfigurationError(

@@ -37,7 +37,8 @@ struct NotifySocketAddress: Equatable, Sendable, CustomStringConvertible {
                 throw .invalidSocketAddress(value, reason: "the abstract socket name after '@' is empty")
             }
             guard bytes.count <= Self.capacity else {
-                throw .invalidSocketAddress(value, reason: "the abstract name is longer than \(Self.capacity - 1) bytes")
+                throw .invalidSocketAddress(
+                    value, reason: "the abstract name is longer than \(Self.capacity - 1) bytes")
             }
             namespace = .abstract
             name = Array(bytes.dropFirst())
