@@ -85,6 +85,14 @@ struct DaemonConfigurationTests {
                 "k.conf:2: [Pairing] DiscoveryTimeout: \"20s\" is not allowed; use whole seconds from 1 to 300"
             ),
             (
+                "[Pairing]\nDiscoveryTimeout = +20",
+                "k.conf:2: [Pairing] DiscoveryTimeout: \"+20\" is not allowed; use whole seconds from 1 to 300"
+            ),
+            (
+                "[Pairing]\nDiscoveryTimeout = 99999999999999999999",
+                "k.conf:2: [Pairing] DiscoveryTimeout: \"99999999999999999999\" is not allowed; use whole seconds from 1 to 300"
+            ),
+            (
                 "[General]\nLogLevel = info # default",
                 "k.conf:2: [General] LogLevel: \"info # default\" is not allowed; use error, warning, notice, info, debug (comments must be on a line of their own)"
             ),

@@ -55,7 +55,9 @@ extension DaemonConfiguration {
             section: "Pairing", name: "DiscoveryTimeout",
             allowed: "whole seconds from \(discoveryTimeoutRange.lowerBound) to \(discoveryTimeoutRange.upperBound)"
         ) { configuration, value in
-            guard value.allSatisfy(\.isASCII), let seconds = Int(value), discoveryTimeoutRange.contains(seconds)
+            // Digits only: Int("+20") would parse, and units ("20s") are not part of the format.
+            guard !value.isEmpty, value.allSatisfy({ ("0"..."9").contains($0) }), let seconds = Int(value),
+                discoveryTimeoutRange.contains(seconds)
             else { return nil }
             configuration.discoveryTimeout = .seconds(seconds)
             return ()

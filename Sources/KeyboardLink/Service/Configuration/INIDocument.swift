@@ -148,10 +148,10 @@ public struct INIDocument: Sendable, Equatable {
         guard !name.isEmpty else {
             throw ConfigurationError(file: fileName, line: lineNumber, message: "the section name is empty")
         }
-        guard
-            !name.unicodeScalars.contains(where: { $0 == "[" || $0 == "]" || $0.properties.generalCategory == .control }
-            )
-        else {
+        let forbidden = name.unicodeScalars.contains { scalar in
+            scalar == "[" || scalar == "]" || scalar.properties.generalCategory == .control
+        }
+        guard !forbidden else {
             throw ConfigurationError(
                 file: fileName, line: lineNumber,
                 message: "the section name \"\(name)\" must not contain brackets or control characters")

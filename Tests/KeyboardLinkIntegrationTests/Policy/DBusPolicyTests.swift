@@ -1,0 +1,107 @@
+import Foundation
+import Glibc
+import Testing
+
+/// `systemd/org.kblink1.conf` on a private bus that starts from the system bus defaults.
+@Suite("D-Bus policy org.kblink1.conf")
+struct DBusPolicyTests {
+    static let denied = "org.freedesktop.DBus.Error.AccessDenied"
+
+    /// Probes that only read: allowed for everybody.
+    static let reads = [
+        "Introspect", "Get", "GetAll", "GetManagedObjects", "Ping", "ResolveInsets", "GetBindings", "Diff",
+        "ExportProfile", "Signal",
+    ]
+    /// Probes that change something, or call the agent: root and the kblink group only.
+    static let mutations = [
+        "StartDiscovery", "StartDiscoveryWithoutInterface", "Set", "Connect", "SetBinding",
+    ]
+
+    static func expected(reads: String, mutations: String, requestName: String, agent: String) -> [String: String] {
+        var result: [String: String] = [:]
+        for probe in Self.reads { result[probe] = reads }
+        for probe in Self.mutations { result[probe] = mutations }
+        result["RequestName"] = requestName
+        result["AgentRelease"] = agent
+        return result
+    }
+
+    /// The probes whose outcome differs from `expected`, as readable lines (empty when all match).
+    static func mismatches(_ results: [String: String], _ expected: [String: String]) -> [String] {
+        Set(results.keys).union(expected.keys).sorted().compactMap { probe in
+            let got = results[probe] ?? "(not run)"
+            let want = expected[probe] ?? "(not expected)"
+            return got == want ? nil : "\(probe): got \(got), expected \(want)"
+        }
+    }
+
+    init() throws {
+        try #require(getuid() == 0, "the policy tests run callers as other users with setpriv, which needs root")
+    }
+
+    @Test("another user may read and receive signals, and gets AccessDenied for every mutating call")
+    func otherUser() throws {
+        let bus = try PolicyTestBus(policyPath: RepositoryFiles.policy)
+        defer { bus.stop() }
+        let results = try bus.probe(as: .otherUser)
+        #expect(
+            Self.mismatches(
+                results,
+                Self.expected(reads: "ok", mutations: Self.denied, requestName: Self.denied, agent: Self.denied)) == [])
+    }
+
+    @Test("root may call everything, own the name and call the pairing agent")
+    func root() throws {
+        let bus = try PolicyTestBus(policyPath: RepositoryFiles.policy)
+        defer { bus.stop() }
+        let results = try bus.probe(as: .root)
+        #expect(
+            Self.mismatches(results, Self.expected(reads: "ok", mutations: "ok", requestName: "ok", agent: "ok")) == [])
+    }
+
+    @Test("members of the kblink group may call every method, but not own the name")
+    func groupMember() throws {
+        // The group rule is exercised with a group that exists here ("users"), substituted into a copy of the
+        // policy: creating a "kblink" group would change the machine. dbus-daemon reads the caller's groups from
+        // the socket (SO_PEERGROUPS), so setpriv --groups is what it sees.
+        let policy = try String(contentsOfFile: RepositoryFiles.policy, encoding: .utf8)
+        let substituted = policy.replacingOccurrences(of: #"group="kblink""#, with: #"group="users""#)
+        try #require(substituted != policy, "the policy has no group=\"kblink\" rule")
+        let copy = NSTemporaryDirectory() + "org.kblink1-users-\(UUID().uuidString).conf"
+        try substituted.write(toFile: copy, atomically: false, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: copy) }
+        try #require(getgrnam("users") != nil, "the test needs the group \"users\"")
+
+        let bus = try PolicyTestBus(policyPath: copy)
+        defer { bus.stop() }
+        let member = try bus.probe(as: .otherUserInGroup("users"))
+        #expect(
+            Self.mismatches(
+                member, Self.expected(reads: "ok", mutations: "ok", requestName: Self.denied, agent: Self.denied)) == []
+        )
+        let stranger = try bus.probe(as: .otherUser)
+        #expect(
+            Self.mismatches(
+                stranger,
+                Self.expected(reads: "ok", mutations: Self.denied, requestName: Self.denied, agent: Self.denied)) == [])
+    }
+
+    @Test("control: without the policy, even root cannot own org.kblink1")
+    func withoutPolicy() throws {
+        // Control: with an empty policy in its place, root's stand-in cannot even own the name.
+        let empty = NSTemporaryDirectory() + "empty-policy-\(UUID().uuidString).conf"
+        try """
+        <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-BUS Bus Configuration 1.0//EN"
+         "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+        <busconfig/>
+        """.write(toFile: empty, atomically: false, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: empty) }
+        #expect {
+            let bus = try PolicyTestBus(policyPath: empty)
+            bus.stop()
+        } throws: { error in
+            let text = (error as? PolicyTestBus.StartFailure)?.description ?? ""
+            return text.contains("AccessDenied") && text.contains("not allowed to own the service \"org.kblink1\"")
+        }
+    }
+}

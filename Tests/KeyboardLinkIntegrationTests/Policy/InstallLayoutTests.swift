@@ -1,0 +1,87 @@
+import Foundation
+import Testing
+
+/// `make install` and `make uninstall` with `DESTDIR` and `PREFIX`, on stand-in binaries.
+@Suite("make install")
+struct InstallLayoutTests {
+    /// A staging directory with fake `kblinkd` and `kblink` binaries in place of a release build.
+    final class Stage {
+        let directory = NSTemporaryDirectory() + "kblink-install-" + UUID().uuidString
+        var root: String { directory + "/root" }
+        var build: String { directory + "/build" }
+
+        init(withBinaries: Bool = true) throws {
+            try FileManager.default.createDirectory(atPath: build, withIntermediateDirectories: true)
+            if withBinaries {
+                for binary in ["kblinkd", "kblink"] {
+                    try "#!/bin/sh\necho \(binary)\n".write(
+                        toFile: build + "/" + binary, atomically: false, encoding: .utf8)
+                }
+            }
+        }
+
+        /// Runs `make TARGET` in the repository with DESTDIR and the stand-in build directory.
+        func make(_ target: String, _ variables: [String] = []) throws -> (status: Int32, output: String) {
+            let arguments =
+                ["-s", "-C", RepositoryFiles.root, target, "DESTDIR=\(root)", "BUILD_DIR=\(build)"] + variables
+            let process = try ChildProcess("/usr/bin/make", arguments, errorPath: directory + "/make.err")
+            let output = try #require(process.readToEnd(), "make \(target) did not finish")
+            return (process.exitStatus(), output + process.errorOutput)
+        }
+
+        func contents(_ path: String) -> String? {
+            try? String(contentsOfFile: root + path, encoding: .utf8)
+        }
+
+        func exists(_ path: String) -> Bool { FileManager.default.fileExists(atPath: root + path) }
+
+        deinit { try? FileManager.default.removeItem(atPath: directory) }
+    }
+
+    @Test("PREFIX=/usr installs where a distribution package would, with the paths rewritten")
+    func prefixUsr() throws {
+        let stage = try Stage()
+        let result = try stage.make("install", ["PREFIX=/usr"])
+        try #require(result.status == 0, "make install failed: \(result.output)")
+        #expect(FileManager.default.isExecutableFile(atPath: stage.root + "/usr/bin/kblinkd"))
+        #expect(FileManager.default.isExecutableFile(atPath: stage.root + "/usr/bin/kblink"))
+        let unit = try #require(stage.contents("/usr/lib/systemd/system/kblinkd.service"))
+        #expect(unit.contains("\nExecStart=/usr/bin/kblinkd --bus system\n"))
+        #expect(!unit.contains("/usr/local"))
+        let activation = try #require(stage.contents("/usr/share/dbus-1/system-services/org.kblink1.service"))
+        #expect(activation.contains("\nExec=/usr/bin/kblinkd --bus system\n"))
+        let policy = try String(contentsOfFile: RepositoryFiles.policy, encoding: .utf8)
+        #expect(stage.contents("/usr/share/dbus-1/system.d/org.kblink1.conf") == policy)
+        #expect(stage.exists("/etc/kblink/kblinkd.conf.example"))
+        #expect(stage.exists("/usr/share/doc/kblink/systemd.md"))
+    }
+
+    @Test("the default PREFIX is /usr/local, with the policy in /etc where dbus-daemon reads it; uninstall removes all")
+    func defaultPrefix() throws {
+        let stage = try Stage()
+        let installed = try stage.make("install")
+        try #require(installed.status == 0, "make install failed: \(installed.output)")
+        let files = [
+            "/usr/local/bin/kblinkd", "/usr/local/bin/kblink", "/usr/local/lib/systemd/system/kblinkd.service",
+            "/usr/local/share/dbus-1/system-services/org.kblink1.service", "/etc/dbus-1/system.d/org.kblink1.conf",
+            "/etc/kblink/kblinkd.conf.example", "/usr/local/share/doc/kblink/systemd.md",
+        ]
+        for file in files { #expect(stage.exists(file), "\(file) was not installed") }
+        #expect(
+            stage.contents("/usr/local/lib/systemd/system/kblinkd.service")?.contains(
+                "\nExecStart=/usr/local/bin/kblinkd --bus system\n") == true)
+
+        let removed = try stage.make("uninstall")
+        try #require(removed.status == 0, "make uninstall failed: \(removed.output)")
+        for file in files { #expect(!stage.exists(file), "\(file) was left behind") }
+    }
+
+    @Test("install without a build says to run make build first")
+    func missingBuild() throws {
+        let stage = try Stage(withBinaries: false)
+        let result = try stage.make("install")
+        #expect(result.status != 0)
+        #expect(result.output.contains("run 'make build' first"))
+        #expect(!stage.exists("/usr/local/bin"))
+    }
+}
