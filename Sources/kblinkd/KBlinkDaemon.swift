@@ -93,6 +93,8 @@ struct KBlinkDaemon {
     static func run(_ options: Options) async -> Int32 {
         let logger = Logger(threshold: options.logLevel ?? .info)
         let notifier = SystemdNotifier.fromProcessEnvironment()
+        // Children (the private dbus-daemon of --simulate) must not notify systemd as if they were us.
+        SystemdNotifier.removeVariablesFromProcessEnvironment()
         var configuration: DaemonConfiguration
         do {
             let parsed = try loadConfiguration(options)

@@ -24,7 +24,7 @@ struct InstallLayoutTests {
         func make(_ target: String, _ variables: [String] = []) throws -> (status: Int32, output: String) {
             let arguments =
                 ["-s", "-C", RepositoryFiles.root, target, "DESTDIR=\(root)", "BUILD_DIR=\(build)"] + variables
-            let process = try ChildProcess("/usr/bin/make", arguments, errorPath: directory + "/make.err")
+            let process = try PolicyChildProcess("/usr/bin/make", arguments, errorPath: directory + "/make.err")
             let output = try #require(process.readToEnd(), "make \(target) did not finish")
             return (process.exitStatus(), output + process.errorOutput)
         }

@@ -30,8 +30,8 @@ final class PolicyTestBus {
 
     let directory: String
     let address: String
-    private let daemon: ChildProcess
-    private let service: ChildProcess
+    private let daemon: PolicyChildProcess
+    private let service: PolicyChildProcess
     private let agentName: String
 
     /// Starts the bus with `policyPath` included and the service on it.
@@ -45,11 +45,11 @@ final class PolicyTestBus {
         try Self.write(PolicyScripts.service, to: directory + "/service.py")
         try Self.write(PolicyScripts.client, to: directory + "/client.py")
 
-        daemon = try ChildProcess(
+        daemon = try PolicyChildProcess(
             "/usr/bin/dbus-daemon",
             ["--config-file=\(directory)/bus.conf", "--nofork", "--nosyslog", "--print-address=1"],
             errorPath: directory + "/dbus-daemon.err")
-        var service: ChildProcess?
+        var service: PolicyChildProcess?
         do {
             // The first line --print-address writes is the address; the socket exists by then.
             guard let line = daemon.readLine() else {
@@ -58,7 +58,7 @@ final class PolicyTestBus {
             address = line
             // dbus-daemon creates the socket under the test's umask; the other user needs write permission.
             guard chmod(socket, 0o666) == 0 else { throw StartFailure(description: "chmod \(socket): errno \(errno)") }
-            let started = try ChildProcess(
+            let started = try PolicyChildProcess(
                 "/usr/bin/python3", ["-I", directory + "/service.py", address],
                 errorPath: directory + "/service.err")
             service = started
@@ -78,7 +78,7 @@ final class PolicyTestBus {
     /// Runs every probe as `caller` and returns probe name -> `ok` or the D-Bus error name.
     func probe(as caller: Caller) throws -> [String: String] {
         let arguments = caller.launcher + ["/usr/bin/python3", "-I", directory + "/client.py", address, agentName]
-        let client = try ChildProcess(
+        let client = try PolicyChildProcess(
             arguments[0], Array(arguments.dropFirst()), errorPath: directory + "/client-\(UUID().uuidString).err")
         defer { client.kill() }
         let output = try #require(client.readToEnd(), "the client did not finish: \(client.errorOutput)")

@@ -86,7 +86,7 @@ struct ServiceUnitTests {
         let copy = directory + "/kblinkd.service"
         try text.write(toFile: copy, atomically: false, encoding: .utf8)
 
-        let verify = try ChildProcess(
+        let verify = try PolicyChildProcess(
             "/usr/bin/systemd-analyze", ["verify", copy], errorPath: directory + "/verify.err")
         _ = try #require(verify.readToEnd(), "systemd-analyze did not finish")
         let status = verify.exitStatus()

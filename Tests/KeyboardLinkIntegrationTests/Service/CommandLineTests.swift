@@ -70,8 +70,10 @@ struct CommandLineTests {
     @Test(
         "exit codes: usage 2, not found 4",
         arguments: [
-            (["info"], Int32(2)), (["info", "nope"], Int32(4)), (["list", "extra"], Int32(2)), (["frobnicate"], Int32(2)),
-            (["scan", "--timeout", "zero"], Int32(2)), (["list", "--colour"], Int32(2)), (["info", "AA:BB:CC:DD:EE:FF"], Int32(4)),
+            (["info"], Int32(2)), (["info", "nope"], Int32(4)), (["list", "extra"], Int32(2)),
+            (["frobnicate"], Int32(2)),
+            (["scan", "--timeout", "zero"], Int32(2)), (["list", "--colour"], Int32(2)),
+            (["info", "AA:BB:CC:DD:EE:FF"], Int32(4)),
             (["list", "--help"], Int32(0)),
         ])
     func exitCodes(_ arguments: [String], _ expected: Int32) async throws {
@@ -88,7 +90,8 @@ struct CommandLineTests {
         let noDaemon = try await runProcess(DaemonHarness.binary("kblink"), ["status", "--bus", bus.address])
         #expect(noDaemon.status == 3)
         #expect(noDaemon.standardError.contains("kblinkd is not running"))
-        let noBus = try await runProcess(DaemonHarness.binary("kblink"), ["status", "--bus", "unix:path=/nonexistent/bus"])
+        let noBus = try await runProcess(
+            DaemonHarness.binary("kblink"), ["status", "--bus", "unix:path=/nonexistent/bus"])
         #expect(noBus.status == 3)
         #expect(noBus.standardError.contains("cannot connect"))
 

@@ -18,11 +18,13 @@ struct DBusMockBlueZTests {
             environment: ["DBUS_SYSTEM_BUS_ADDRESS": bus.address, "PATH": "/usr/bin:/bin"])
         defer { mock.signal(SIGKILL) }
         let connection = try await bus.connect()
-        #expect(try await eventually(timeout: .seconds(15)) { try await connection.nameOwner(of: BlueZ.service) != nil })
+        #expect(
+            try await eventually(timeout: .seconds(15)) { try await connection.nameOwner(of: BlueZ.service) != nil })
 
         func callMock(_ member: String, _ arguments: [DBusValue]) async throws {
             try await connection.call(
-                destination: BlueZ.service, path: .root, interface: Self.mockInterface, member: try MemberName(member), arguments)
+                destination: BlueZ.service, path: .root, interface: Self.mockInterface, member: try MemberName(member),
+                arguments)
         }
         try await callMock("AddAdapter", [.string("hci0"), .string("kblink-test")])
 
@@ -40,7 +42,8 @@ struct DBusMockBlueZTests {
         // A device with no keyboard traits is not a keyboard yet.
         #expect(try await client.keyboards().isEmpty)
         try await connection.call(
-            destination: BlueZ.service, path: Self.devicePath, interface: try InterfaceName("org.freedesktop.DBus.Mock"),
+            destination: BlueZ.service, path: Self.devicePath,
+            interface: try InterfaceName("org.freedesktop.DBus.Mock"),
             member: try MemberName("UpdateProperties"),
             [
                 .string("org.bluez.Device1"),
@@ -50,7 +53,8 @@ struct DBusMockBlueZTests {
                         DBusDictionaryEntry(key: .string("Icon"), value: .variant(.string("input-keyboard"))),
                         DBusDictionaryEntry(key: .string("Class"), value: .variant(.uint32(0x002540))),
                         DBusDictionaryEntry(
-                            key: .string("UUIDs"), value: .variant(.array(.string, [.string("00001124-0000-1000-8000-00805f9b34fb")]))),
+                            key: .string("UUIDs"),
+                            value: .variant(.array(.string, [.string("00001124-0000-1000-8000-00805f9b34fb")]))),
                     ]),
             ])
         #expect(try await eventually { try await client.keyboards().map(\.address) == [Self.address] })

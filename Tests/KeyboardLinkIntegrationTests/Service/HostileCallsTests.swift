@@ -20,7 +20,8 @@ struct HostileCallsTests {
 
     static func randomValue(_ generator: inout Generator, depth: Int = 0) -> DBusValue {
         let hostileStrings = [
-            "", "AA:BB", "aula", "ZZ:ZZ:ZZ:ZZ:ZZ:ZZ", String(repeating: "x", count: 5000), "\u{1F3B9}", "../../etc", "'; DROP",
+            "", "AA:BB", "aula", "ZZ:ZZ:ZZ:ZZ:ZZ:ZZ", String(repeating: "x", count: 5000), "\u{1F3B9}", "../../etc",
+            "'; DROP",
             "F8:70:00:00:00:87", "dev_F8_70_00_00_00_87",
         ]
         switch generator.next() % (depth > 2 ? 8 : 11) {
@@ -29,14 +30,19 @@ struct HostileCallsTests {
         case 2: return .int32(Int32(truncatingIfNeeded: generator.next()))
         case 3: return .byte(UInt8(truncatingIfNeeded: generator.next()))
         case 4, 5: return .string(generator.pick(hostileStrings))
-        case 6: return .double(Double(bitPattern: generator.next()).isNaN ? 0 : Double(bitPattern: generator.next() >> 2))
+        case 6:
+            return .double(Double(bitPattern: generator.next()).isNaN ? 0 : Double(bitPattern: generator.next() >> 2))
         case 7: return .objectPath(generator.pick([ObjectPath.root, KBlink.managerPath]))
         case 8: return .variant(randomValue(&generator, depth: depth + 1))
         case 9: return .array(.string, [.string(generator.pick(hostileStrings))])
         default:
             return .dictionary(
                 key: .string, value: .variant,
-                [DBusDictionaryEntry(key: .string(generator.pick(hostileStrings)), value: .variant(randomValue(&generator, depth: depth + 1)))])
+                [
+                    DBusDictionaryEntry(
+                        key: .string(generator.pick(hostileStrings)),
+                        value: .variant(randomValue(&generator, depth: depth + 1)))
+                ])
         }
     }
 
@@ -69,7 +75,9 @@ struct HostileCallsTests {
                     outcomes["reply", default: 0] += 1
                 } catch let error as DBusError {
                     let name = error.name.rawValue
-                    #expect(name.hasPrefix("org.kblink1.Error.") || name.hasPrefix("org.freedesktop.DBus.Error."), "\(error)")
+                    #expect(
+                        name.hasPrefix("org.kblink1.Error.") || name.hasPrefix("org.freedesktop.DBus.Error."),
+                        "\(error)")
                     #expect(!error.message.isEmpty)
                     #expect(name != "org.freedesktop.DBus.Error.NoReply", "the daemon must answer: \(member)")
                     outcomes[name, default: 0] += 1

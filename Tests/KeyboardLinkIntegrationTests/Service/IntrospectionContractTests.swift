@@ -29,7 +29,8 @@ struct IntrospectionContractTests {
             var served: [String] = []
             for path in [KBlink.managerPath, KBlink.keyboardPath(SimulatedDevice.aulaF87.address)] {
                 let reply = try await connection.call(
-                    destination: KBlink.service, path: path, interface: .introspectable, member: try MemberName("Introspect"))
+                    destination: KBlink.service, path: path, interface: .introspectable,
+                    member: try MemberName("Introspect"))
                 served += Self.ownInterfaces(try reply.decode(String.self))
             }
             await connection.close()

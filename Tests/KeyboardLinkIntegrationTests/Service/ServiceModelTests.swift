@@ -38,7 +38,10 @@ struct ServiceModelTests {
             #expect(try await client.status().hardwareKeyboardAttached)
             // And again, to be sure nothing accumulates.
             try await harness.bluez.restart()
-            #expect(try await eventually(timeout: .seconds(2)) { try await client.keyboards().map(\.alias) == ["Aula F87", "VGN 98Pro"] })
+            #expect(
+                try await eventually(timeout: .seconds(2)) {
+                    try await client.keyboards().map(\.alias) == ["Aula F87", "VGN 98Pro"]
+                })
             await client.close()
         }
     }
@@ -53,7 +56,10 @@ struct ServiceModelTests {
             try await harness.bluez.setConnected(aula.address, true)
             #expect(try await eventually(timeout: .seconds(1)) { try await client.status().hardwareKeyboardAttached })
             let attached = try await client.status().hardwareKeyboards
-            #expect(attached == [ManagerStatus.AttachedKeyboard(source: "bluetooth", id: "F8:70:00:00:00:87", name: "Aula F87")])
+            #expect(
+                attached == [
+                    ManagerStatus.AttachedKeyboard(source: "bluetooth", id: "F8:70:00:00:00:87", name: "Aula F87")
+                ])
             try await harness.bluez.setConnected(aula.address, false)
             #expect(try await eventually(timeout: .seconds(1)) { try await !client.status().hardwareKeyboardAttached })
             try await harness.bluez.setConnected(SimulatedDevice.mouse.address, false)
@@ -106,7 +112,8 @@ struct ServiceModelTests {
         try await bluez.add(.vgn98Pro, adapter: 1)
         try await bluez.setPowered(adapter: 0, false)
         let connection = try await bus.connect()
-        let service = KeyboardLinkService(connection: connection, options: .init(stateDirectory: "/tmp"), log: { _, _ in })
+        let service = KeyboardLinkService(
+            connection: connection, options: .init(stateDirectory: "/tmp"), log: { _, _ in })
         try await service.start()
         let client = try await KBlinkClient.connect(to: bus.busAddress)
         #expect(try await client.keyboards().count == 2)

@@ -11,7 +11,9 @@ final class DaemonHarness: Sendable {
     let serviceConnection: BusConnection
     let stateDirectory: String
 
-    init(devices: [SimulatedDevice]? = nil, options: (inout KeyboardLinkService.Options) -> Void = { _ in }) async throws {
+    init(devices: [SimulatedDevice]? = nil, options: (inout KeyboardLinkService.Options) -> Void = { _ in })
+        async throws
+    {
         bus = try TestBus()
         if let devices {
             bluez = SimulatedBlueZ(bus: bus.busAddress, devices: devices)

@@ -57,12 +57,15 @@ final class ChildProcess: @unchecked Sendable {
         }
         // Let the readability handlers drain.
         try? await Task.sleep(for: .milliseconds(30))
-        return ProcessResult(status: process.terminationStatus, standardOutput: standardOutput, standardError: standardError)
+        return ProcessResult(
+            status: process.terminationStatus, standardOutput: standardOutput, standardError: standardError)
     }
 }
 
 /// Runs a program to completion (killed after `timeout`).
-func runProcess(_ executable: String, _ arguments: [String], environment: [String: String]? = nil, timeout: Duration = .seconds(20))
+func runProcess(
+    _ executable: String, _ arguments: [String], environment: [String: String]? = nil, timeout: Duration = .seconds(20)
+)
     async throws -> ProcessResult
 {
     let child = try ChildProcess(executable, arguments, environment: environment)

@@ -4,7 +4,7 @@ import Testing
 
 /// A process a test starts: its standard output through a pipe (read with deadlines, so a stuck child fails the
 /// test instead of hanging it), its standard error into a file for failure messages.
-final class ChildProcess {
+final class PolicyChildProcess {
     let process = Process()
     private let output = Pipe()
     private let errorPath: String

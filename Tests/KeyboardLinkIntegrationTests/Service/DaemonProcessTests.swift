@@ -1,0 +1,152 @@
+import Foundation
+import KeyboardLink
+import Testing
+
+/// The real `kblinkd` binary: readiness, evdev presence from a fake `/proc/bus/input/devices`, SIGHUP and SIGTERM.
+@Suite("kblinkd as a process")
+struct DaemonProcessTests {
+    static let laptop = """
+        I: Bus=0011 Vendor=0001 Product=0001 Version=ab83
+        N: Name="AT Translated Set 2 keyboard"
+        P: Phys=isa0060/serio0/input0
+        S: Sysfs=/devices/platform/i8042/serio0/input/input3
+        U: Uniq=
+        H: Handlers=sysrq kbd event3 leds
+        B: PROP=0
+        B: EV=120013
+        B: KEY=402000000 3803078f800d001 feffffdfffefffff fffffffffffffffe
+        B: MSC=10
+        B: LED=7
+
+        I: Bus=0019 Vendor=0000 Product=0001 Version=0000
+        N: Name="Power Button"
+        P: Phys=LNXPWRBN/button/input0
+        S: Sysfs=/devices/LNXSYSTM:00/LNXPWRBN:00/input/input1
+        U: Uniq=
+        H: Handlers=kbd event1
+        B: PROP=0
+        B: EV=3
+        B: KEY=10000000000000 0
+
+        I: Bus=0006 Vendor=0fac Product=0ade Version=0001
+        N: Name="keyd virtual keyboard"
+        P: Phys=
+        S: Sysfs=/devices/virtual/input/input9
+        U: Uniq=
+        H: Handlers=sysrq kbd event9 leds
+        B: PROP=0
+        B: EV=120013
+        B: KEY=402000000 3803078f800d001 feffffdfffefffff fffffffffffffffe
+
+        """
+
+    static let usbKeyboard = """
+        I: Bus=0003 Vendor=046d Product=c31c Version=0110
+        N: Name="Logitech USB Keyboard"
+        P: Phys=usb-0000:00:14.0-2/input0
+        S: Sysfs=/devices/pci0000:00/0000:00:14.0/usb1/1-2/1-2:1.0/0003:046D:C31C.0001/input/input12
+        U: Uniq=
+        H: Handlers=sysrq kbd event12 leds
+        B: PROP=0
+        B: EV=120013
+        B: KEY=1000000000007 ff9f207ac14057ff febeffdfffefffff fffffffffffffffe
+
+        """
+
+    @Test("READY=1, evdev keyboards from a fake /proc file, SIGHUP reload, SIGTERM releases the name")
+    func lifeCycle() async throws {
+        let bus = try TestBus()
+        let directory = NSTemporaryDirectory() + "kblinkd-test-" + UUID().uuidString
+        let inputDirectory = directory + "/input"
+        try FileManager.default.createDirectory(atPath: inputDirectory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let devices = directory + "/devices"
+        try Self.laptop.write(toFile: devices, atomically: true, encoding: .utf8)
+        let config = directory + "/kblinkd.conf"
+        func writeConfig(policy: String) throws {
+            try "[Presence]\nPolicy = \(policy)\nInputDevices = \(devices)\nInputDirectory = \(inputDirectory)\n"
+                .write(toFile: config, atomically: true, encoding: .utf8)
+        }
+        try writeConfig(policy: "external")
+        let notify = try NotifySocket()
+        var environment = ProcessInfo.processInfo.environment
+        environment["NOTIFY_SOCKET"] = notify.path
+        // No BlueZ on this bus, so only evdev decides.
+        let daemon = try ChildProcess(
+            DaemonHarness.binary("kblinkd"),
+            ["--bus", bus.address, "--config", config, "--state-dir", directory, "--log-level", "debug"],
+            environment: environment)
+        defer { daemon.signal(SIGKILL) }
+        let ready = await notify.waitFor("READY=1")
+        #expect(ready != nil, "\(daemon.standardError)")
+
+        let client = try await KBlinkClient.connect(to: bus.busAddress)
+        // i8042 laptop keyboard, a power button and a virtual keyboard: none counts under `external`.
+        #expect(try await client.status().hardwareKeyboardAttached == false)
+
+        // A USB keyboard appears: the kernel adds a node and the devices file changes.
+        try (Self.laptop + Self.usbKeyboard).write(toFile: devices, atomically: true, encoding: .utf8)
+        _ = FileManager.default.createFile(atPath: inputDirectory + "/event12", contents: nil)
+        #expect(try await eventually(timeout: .seconds(1)) { try await client.status().hardwareKeyboardAttached })
+        #expect(try await client.status().hardwareKeyboards.map(\.id) == ["/dev/input/event12"])
+
+        // It goes away again.
+        try Self.laptop.write(toFile: devices, atomically: true, encoding: .utf8)
+        try FileManager.default.removeItem(atPath: inputDirectory + "/event12")
+        #expect(try await eventually(timeout: .seconds(1)) { try await !client.status().hardwareKeyboardAttached })
+
+        // SIGHUP with policy `any`: the laptop's own keyboard now counts (the power button and keyd never do).
+        try writeConfig(policy: "any")
+        daemon.signal(SIGHUP)
+        #expect(await notify.waitFor("RELOADING=1") != nil)
+        #expect(
+            try await eventually(timeout: .seconds(2)) {
+                try await client.status().hardwareKeyboards.map(\.id) == ["/dev/input/event3"]
+            })
+
+        // SIGTERM: STOPPING=1, the name is released and the process exits 0.
+        daemon.signal(SIGTERM)
+        #expect(await notify.waitFor("STOPPING=1") != nil)
+        let result = await daemon.wait(timeout: .seconds(10))
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(try await client.connection.nameOwner(of: KBlink.service) == nil)
+        #expect(result.standardError.contains("<5>stopping on signal"))
+        await client.close()
+    }
+
+    @Test("--simulate without --bus starts a private bus and prints its address first")
+    func embeddedDefault() async throws {
+        let state = NSTemporaryDirectory() + "kblinkd-sim-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: state) }
+        let daemon = try ChildProcess(DaemonHarness.binary("kblinkd"), ["--simulate", "--state-dir", state])
+        defer { daemon.signal(SIGKILL) }
+        #expect(await eventually { daemon.standardOutput.contains("\n") })
+        let address = try #require(daemon.standardOutput.split(separator: "\n").first.map(String.init))
+        #expect(address.hasPrefix("unix:"))
+        let connection = try await BusConnection.connect(to: .address(address))
+        #expect(try await eventually { try await connection.nameOwner(of: KBlink.service) != nil })
+        await connection.close()
+        let list = try await runProcess(DaemonHarness.binary("kblink"), ["list", "--bus", address])
+        #expect(list.standardOutput.contains("Aula F87"))
+        #expect(list.standardOutput.contains("VGN 98Pro"))
+        daemon.signal(SIGTERM)
+        #expect(await daemon.wait(timeout: .seconds(10)).status == 0)
+    }
+
+    @Test("bad command lines and configuration files give clear errors and exit codes")
+    func badInput() async throws {
+        let usage = try await runProcess(DaemonHarness.binary("kblinkd"), ["--frobnicate"])
+        #expect(usage.status == 2)
+        #expect(usage.standardError.contains("unknown option --frobnicate"))
+        let directory = NSTemporaryDirectory() + "kblinkd-bad-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try "[Presence]\nPolicy = sometimes\n".write(toFile: directory + "/bad.conf", atomically: true, encoding: .utf8)
+        let bad = try await runProcess(
+            DaemonHarness.binary("kblinkd"), ["--config", directory + "/bad.conf", "--bus", "session"])
+        #expect(bad.status == 1)
+        #expect(bad.standardError.contains("sometimes"))
+        let missing = try await runProcess(DaemonHarness.binary("kblinkd"), ["--config", directory + "/none.conf"])
+        #expect(missing.status == 1)
+    }
+}

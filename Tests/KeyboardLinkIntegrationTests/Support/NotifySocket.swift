@@ -1,0 +1,53 @@
+import Glibc
+import Testing
+
+/// A datagram socket standing in for systemd's `NOTIFY_SOCKET`, to watch what a kblinkd process announces.
+final class NotifySocket: @unchecked Sendable {
+    // Why @unchecked Sendable is safe: `descriptor` and `path` are immutable; reads on the socket are
+    // system calls, which are thread-safe.
+    let descriptor: Int32
+    let path: String
+
+    init() throws {
+        descriptor = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        try #require(descriptor >= 0)
+        path = "/tmp/kblink-notify-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8) + [0]
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (index, byte) in bytes.enumerated() { raw[index] = byte }
+        }
+        let result = withUnsafePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        try #require(result == 0, "bind \(path): errno \(errno)")
+    }
+
+    /// Datagrams until one contains `text` (within `seconds`); returns that one.
+    func waitFor(_ text: String, seconds: Int = 10) async -> String? {
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: .seconds(seconds))
+        while clock.now < deadline {
+            var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            if poll(&poller, 1, 0) == 1 {
+                var buffer = [UInt8](repeating: 0, count: 4096)
+                let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+                if count > 0 {
+                    let message = String(decoding: buffer[..<count], as: UTF8.self)
+                    if message.contains(text) { return message }
+                }
+                continue
+            }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        return nil
+    }
+
+    deinit {
+        close(descriptor)
+        unlink(path)
+    }
+}
