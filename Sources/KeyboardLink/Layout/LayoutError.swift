@@ -15,11 +15,11 @@ public struct LayoutError: Error, Equatable, Sendable, CustomStringConvertible {
 
     /// A number that is NaN or infinite.
     static func notFinite(_ input: String, _ value: Double) -> LayoutError {
-        LayoutError(input: input, problem: "must be a finite number of points; got \(value)")
+        LayoutError(input: input, problem: "must be a finite number of points; got \(PointFormat.text(value))")
     }
 
     /// A number below zero where only zero or more makes sense.
     static func negative(_ input: String, _ value: Double) -> LayoutError {
-        LayoutError(input: input, problem: "must not be negative; got \(value)")
+        LayoutError(input: input, problem: "must not be negative; got \(PointFormat.text(value))")
     }
 }

@@ -51,11 +51,13 @@ public struct Rect: Equatable, Hashable, Sendable {
 
     /// The area both rectangles cover, or nil when they share no area (touching edges share none).
     public func intersection(_ other: Rect) -> Rect? {
+        // Swift's min and max drop a NaN operand, so NaN is refused first (a NaN size counts as empty).
+        guard !isEmpty, !other.isEmpty else { return nil }
+        guard !(origin.x.isNaN || origin.y.isNaN || other.origin.x.isNaN || other.origin.y.isNaN) else { return nil }
         let left = Swift.max(minX, other.minX)
         let right = Swift.min(maxX, other.maxX)
         let top = Swift.max(minY, other.minY)
         let bottom = Swift.min(maxY, other.maxY)
-        // Written as "not greater" so that NaN edges count as no overlap.
         guard right > left, bottom > top else { return nil }
         return Rect(x: left, y: top, width: right - left, height: bottom - top)
     }

@@ -44,7 +44,8 @@ enum LayoutFixtures {
         isLocal: Bool = true,
         screen: ScreenID = .main
     ) -> KeyboardEvent {
-        KeyboardEvent(kind: .willShow, endFrame: frame, duration: duration, curve: curve, isLocal: isLocal, screen: screen)
+        KeyboardEvent(
+            kind: .willShow, endFrame: frame, duration: duration, curve: curve, isLocal: isLocal, screen: screen)
     }
 
     /// A `willChangeFrame`.

@@ -93,7 +93,8 @@ struct LayoutPropertyTests {
     }
 
     static func state(_ world: World) -> KeyboardLayoutState {
-        var state = KeyboardLayoutState(geometry: world.geometry, options: world.options, hardwareKeyboardAttached: world.hardware)
+        var state = KeyboardLayoutState(
+            geometry: world.geometry, options: world.options, hardwareKeyboardAttached: world.hardware)
         for event in world.events { state.consume(event) }
         return state
     }
@@ -147,7 +148,8 @@ struct LayoutPropertyTests {
         for seed in 0..<UInt64(Self.caseCount) {
             let world = Self.world(seed: seed)
             var random = LayoutRandom(seed: seed ^ 0xA5A5)
-            var state = KeyboardLayoutState(geometry: world.geometry, options: world.options, hardwareKeyboardAttached: world.hardware)
+            var state = KeyboardLayoutState(
+                geometry: world.geometry, options: world.options, hardwareKeyboardAttached: world.hardware)
             for event in world.events {
                 // Between events, sometimes toggle the hardware keyboard or move the window.
                 var inputs: [(inout KeyboardLayoutState) -> InsetAnimation?] = [{ $0.consume(event) }]
@@ -185,7 +187,8 @@ struct LayoutPropertyTests {
             let world = Self.world(seed: seed)
             let state = Self.state(world)
             guard let last = state.keyboard else { continue }
-            var fresh = KeyboardLayoutState(geometry: world.geometry, options: world.options, hardwareKeyboardAttached: world.hardware)
+            var fresh = KeyboardLayoutState(
+                geometry: world.geometry, options: world.options, hardwareKeyboardAttached: world.hardware)
             fresh.consume(last)
             #expect(fresh.mode == state.mode, "seed \(seed)")
             #expect(fresh.reservedInset == state.reservedInset, "seed \(seed)")

@@ -14,7 +14,9 @@ struct LayoutRule03ClassificationTests {
     }
 
     static let cases: [Case] = [
-        Case(name: "willHide with an on-screen frame", kind: .willHide, end: LayoutFixtures.dockedKeyboard, mode: .hidden),
+        Case(
+            name: "willHide with an on-screen frame", kind: .willHide, end: LayoutFixtures.dockedKeyboard, mode: .hidden
+        ),
         Case(name: "didHide", kind: .didHide, end: LayoutFixtures.dockedKeyboard, mode: .hidden),
         Case(name: "willShow with a zero frame", kind: .willShow, end: .zero, mode: .floating),
         Case(name: "bottom at the screen's bottom", kind: .willShow, end: LayoutFixtures.dockedKeyboard, mode: .docked),
@@ -30,7 +32,8 @@ struct LayoutRule03ClassificationTests {
             name: "maxY 1365.4 rounds to 1365: floating", kind: .willChangeFrame,
             end: Rect(x: 0, y: 1010.4, width: 1024, height: 355), mode: .floating
         ),
-        Case(name: "just below the screen", kind: .willChangeFrame, end: LayoutFixtures.offScreenKeyboard, mode: .hidden),
+        Case(
+            name: "just below the screen", kind: .willChangeFrame, end: LayoutFixtures.offScreenKeyboard, mode: .hidden),
         Case(
             name: "beside the screen", kind: .willShow, end: Rect(x: 1024, y: 1011, width: 1024, height: 355),
             mode: .hidden

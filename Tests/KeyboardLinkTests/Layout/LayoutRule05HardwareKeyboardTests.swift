@@ -57,7 +57,8 @@ struct LayoutRule05HardwareKeyboardTests {
     @Test("the overlap, not the keyboard height, is compared: a Stage Manager strip under 80 pt is a bar")
     func comparesOverlap() {
         // Window bottom 1050: the 355 pt keyboard covers 39 pt of it.
-        var state = LayoutFixtures.state(safeAreaBottom: 0, window: Rect(x: 100, y: 100, width: 700, height: 950), hardware: true)
+        var state = LayoutFixtures.state(
+            safeAreaBottom: 0, window: Rect(x: 100, y: 100, width: 700, height: 950), hardware: true)
         state.consume(LayoutFixtures.show(LayoutFixtures.dockedKeyboard))
         #expect(state.reservedInset == 0)
         state.setHardwareKeyboardAttached(false)
