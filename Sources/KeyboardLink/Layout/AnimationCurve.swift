@@ -25,8 +25,8 @@ public struct AnimationCurve: RawRepresentable, Equatable, Hashable, Sendable, C
 
     /// The timing function this curve animates with.
     ///
-    /// The keyboard's curve 7 is really a heavily damped spring (UIKit builds a `CASpringAnimation`: mass 3,
-    /// stiffness 1000, damping 500) that UIKit runs for its own 0.5 s whatever duration the event names. A
+    /// The keyboard's curve 7 is, as developers who inspected UIKit report, a heavily damped spring (a
+    /// `CASpringAnimation` with mass 3, stiffness 1000, damping 500) run for about 0.5 s whatever the event says. A
     /// spring does not end exactly at the event's duration, and our animation must (it ends at the target), so
     /// we use ease-in-out for 7: a symmetric curve that starts and ends at rest like the spring does. This is a
     /// documented choice, kept in this one place.

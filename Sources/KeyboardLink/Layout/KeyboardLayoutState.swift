@@ -36,6 +36,8 @@ public struct KeyboardLayoutState: Equatable, Sendable {
     public private(set) var guardianTopLimit: Double = 0
     /// How far to slide the content up so that the focused field stays above the guide (rule 9).
     public private(set) var slide: Double = 0
+    /// The focused field's frame, looked up once per focus or registration change rather than once per event.
+    private var focusedFrame: Rect?
 
     /// Creates the state with the keyboard hidden.
     public init(
@@ -171,23 +173,20 @@ public struct KeyboardLayoutState: Equatable, Sendable {
         } else {
             fields.append(field)
         }
-        slide = computeSlide()
-        animation = nil
+        refreshFocusedFrame()
     }
 
     /// Forgets a field; if it was focused, nothing is focused any more.
     public mutating func unregister(_ id: FieldID) {
         fields.removeAll { $0.id == id }
         if focusedField == id { focusedField = nil }
-        slide = computeSlide()
-        animation = nil
+        refreshFocusedFrame()
     }
 
     /// Focuses a field (nil: none); the slide is recomputed from scratch for that field alone.
     public mutating func focus(_ id: FieldID?) {
         focusedField = id
-        slide = computeSlide()
-        animation = nil
+        refreshFocusedFrame()
     }
 
     /// Sets the highest y (view coordinates) a field's top may slide to, usually the top safe-area inset.
@@ -199,7 +198,10 @@ public struct KeyboardLayoutState: Equatable, Sendable {
 
     // MARK: - Rules
 
-    /// Rules 1 and 2. `willHide` and `didHide` are never ignored (rule 11).
+    /// Rules 1 and 2, in that order, before rule 3. `willHide` and `didHide` are never ignored (rule 11).
+    /// While docked, any frame narrower than the screen is ignored, including a zero `willShow` and a floating
+    /// keyboard's frame: iOS leaves the docked state with a hide first, so only a full-width frame or a hide
+    /// moves a docked keyboard.
     private func ignoreReason(for event: KeyboardEvent) -> EventDisposition.IgnoreReason? {
         if event.kind.isHide { return nil }
         if event.kind == .willChangeFrame && event.endFrame.isZero { return .zeroFrameWhileDragging }
@@ -260,10 +262,17 @@ public struct KeyboardLayoutState: Equatable, Sendable {
 
     /// Rule 9: recomputed from scratch for the focused field only, never accumulated.
     private func computeSlide() -> Double {
-        guard let focusedField, let field = fields.first(where: { $0.id == focusedField }) else { return 0 }
-        let roomAbove = field.frame.minY - guardianTopLimit
-        let needed = field.frame.maxY + options.guardianMargin - guideFrame.minY
+        guard let field = focusedFrame else { return 0 }
+        let roomAbove = field.minY - guardianTopLimit
+        let needed = field.maxY + options.guardianMargin - guideFrame.minY
         return Swift.max(0, Swift.min(roomAbove, needed))
+    }
+
+    /// Looks up the focused field's frame again and recomputes the slide; the inset does not move.
+    private mutating func refreshFocusedFrame() {
+        focusedFrame = focusedField.flatMap { id in fields.first(where: { $0.id == id })?.frame }
+        slide = computeSlide()
+        animation = nil
     }
 
     /// Rule 10 for an event.
