@@ -1,0 +1,213 @@
+/// A terminal drawing of a screen, a window on it, the keyboard and the reserved band: a fixed grid of
+/// characters scaled to fit, with a legend line.
+///
+/// `.` is the screen, `+ - |` the window's outline, `%` the keyboard where it takes nothing from the window, and
+/// `=` the band reserved for it (drawn over the keyboard, which usually covers it). A character cell is taken as
+/// twice as tall as it is wide, so shapes keep their proportions. With `usesColor`, ANSI colours are added.
+public struct InsetPicture: Equatable, Sendable {
+    /// The screen's size; its bounds are `(0, 0, width, height)`.
+    public var screen: Size
+    /// The window's frame in screen coordinates.
+    public var window: Rect
+    /// The keyboard's frame in screen coordinates; nil: none.
+    public var keyboard: Rect?
+    /// The reserved band in screen coordinates; nil: nothing reserved.
+    public var reservedBand: Rect?
+    /// The reserved inset in points, for the legend.
+    public var reservedInset: Double
+    /// Grid width in characters (clamped to 1...1000).
+    public var columns: Int
+    /// Grid height in lines (clamped to 1...1000).
+    public var rows: Int
+    /// Whether to add ANSI colour escapes.
+    public var usesColor: Bool
+
+    /// Creates a picture from explicit rectangles.
+    public init(
+        screen: Size,
+        window: Rect,
+        keyboard: Rect? = nil,
+        reservedBand: Rect? = nil,
+        reservedInset: Double = 0,
+        columns: Int = 60,
+        rows: Int = 24,
+        usesColor: Bool = false
+    ) {
+        self.screen = screen
+        self.window = window
+        self.keyboard = keyboard
+        self.reservedBand = reservedBand
+        self.reservedInset = reservedInset
+        self.columns = columns
+        self.rows = rows
+        self.usesColor = usesColor
+    }
+
+    /// Draws a request and its answer: the band is the reserved inset just above the view's bottom safe area.
+    public init(request: InsetRequest, answer: InsetAnswer, columns: Int = 60, rows: Int = 24, usesColor: Bool = false)
+    {
+        var band: Rect?
+        if answer.reservedInset > 0 {
+            let view = request.geometry.effectiveViewBounds
+            let bottom = view.maxY - request.safeAreaBottom
+            let inView = Rect(
+                x: view.minX,
+                y: bottom - answer.reservedInset,
+                width: view.width,
+                height: answer.reservedInset
+            )
+            band = request.geometry.convertToScreen(inView)
+        }
+        self.init(
+            screen: request.screen,
+            window: request.window,
+            keyboard: answer.keyboardFrame,
+            reservedBand: band,
+            reservedInset: answer.reservedInset,
+            columns: columns,
+            rows: rows,
+            usesColor: usesColor
+        )
+    }
+
+    /// What a cell shows.
+    enum Cell: Equatable, Sendable {
+        case outside, screen, window, keyboard, band, cornerEdge, horizontalEdge, verticalEdge
+
+        var character: Character {
+            switch self {
+            case .outside, .window: return " "
+            case .screen: return "."
+            case .keyboard: return "%"
+            case .band: return "="
+            case .cornerEdge: return "+"
+            case .horizontalEdge: return "-"
+            case .verticalEdge: return "|"
+            }
+        }
+
+        /// The ANSI colour (SGR parameters), nil for the terminal's default.
+        var color: String? {
+            switch self {
+            case .outside, .window: return nil
+            case .screen: return "2"  // dim
+            case .keyboard: return "34"  // blue
+            case .band: return "33"  // yellow
+            case .cornerEdge, .horizontalEdge, .verticalEdge: return "1"  // bold
+            }
+        }
+    }
+
+    /// The grid, `rows` lines of `columns` characters, without colour.
+    public var lines: [String] {
+        cells.map { String($0.map(\.character)) }
+    }
+
+    /// The grid and the legend, lines joined by newlines (no trailing newline); coloured with `usesColor`.
+    public func render() -> String {
+        var output = cells.map(usesColor ? Self.colored : { String($0.map(\.character)) })
+        output.append(legend)
+        return output.joined(separator: "\n")
+    }
+
+    /// The legend line.
+    public var legend: String {
+        ". screen  +-| window  % keyboard  = reserved \(PointFormat.text(reservedInset)) pt"
+    }
+
+    /// The grid as cells.
+    var cells: [[Cell]] {
+        let width = Swift.max(1, Swift.min(columns, 1000))
+        let height = Swift.max(1, Swift.min(rows, 1000))
+        var grid = Array(repeating: Array(repeating: Cell.outside, count: width), count: height)
+        guard screen.isValid, screen.width > 0, screen.height > 0 else { return grid }
+        // Points per column; a row is twice as tall. Large enough that the screen fits both ways.
+        let pointsPerColumn = Swift.max(screen.width / Double(width), screen.height / (2 * Double(height)))
+        let scale = Scale(pointsPerColumn: pointsPerColumn, columns: width, rows: height)
+
+        fill(&grid, scale.cells(for: Rect(origin: .zero, size: screen)), with: .screen)
+        let windowCells = scale.cells(for: window)
+        fill(&grid, windowCells, with: .window)
+        if let keyboard { fill(&grid, scale.cells(for: keyboard), with: .keyboard) }
+        if let reservedBand { fill(&grid, scale.cells(for: reservedBand), with: .band) }
+        if let windowCells { outline(&grid, windowCells) }
+        return grid
+    }
+
+    /// A range of cells: columns `left..<right`, rows `top..<bottom`, all within the grid.
+    struct CellRange: Equatable {
+        var left: Int, right: Int, top: Int, bottom: Int
+    }
+
+    /// Maps points to cells, rounding to the nearest cell edge; any rectangle with area takes at least one cell.
+    struct Scale {
+        let pointsPerColumn: Double
+        let columns: Int
+        let rows: Int
+
+        func cells(for rect: Rect) -> CellRange? {
+            guard rect.isFinite, !rect.isEmpty else { return nil }
+            let pointsPerRow = pointsPerColumn * 2
+            var left = Self.index(rect.minX / pointsPerColumn, limit: columns)
+            var right = Self.index(rect.maxX / pointsPerColumn, limit: columns)
+            var top = Self.index(rect.minY / pointsPerRow, limit: rows)
+            var bottom = Self.index(rect.maxY / pointsPerRow, limit: rows)
+            // Visible but thinner than a cell: widen to one cell, inside the grid.
+            if right == left && rect.maxX > 0 && rect.minX < Double(columns) * pointsPerColumn {
+                if right < columns { right += 1 } else { left -= 1 }
+            }
+            if bottom == top && rect.maxY > 0 && rect.minY < Double(rows) * pointsPerRow {
+                if bottom < rows { bottom += 1 } else { top -= 1 }
+            }
+            guard right > left, bottom > top else { return nil }
+            return CellRange(left: left, right: right, top: top, bottom: bottom)
+        }
+
+        /// `value` rounded to the nearest whole cell and clamped to `0...limit`, safe for any Double.
+        static func index(_ value: Double, limit: Int) -> Int {
+            guard value > 0 else { return 0 }  // also NaN
+            guard value < Double(limit) else { return limit }
+            return Swift.min(limit, Int(value.rounded()))
+        }
+    }
+
+    private func fill(_ grid: inout [[Cell]], _ range: CellRange?, with cell: Cell) {
+        guard let range else { return }
+        for row in range.top..<range.bottom {
+            for column in range.left..<range.right { grid[row][column] = cell }
+        }
+    }
+
+    private func outline(_ grid: inout [[Cell]], _ range: CellRange) {
+        let lastRow = range.bottom - 1
+        let lastColumn = range.right - 1
+        for column in range.left...lastColumn {
+            grid[range.top][column] = .horizontalEdge
+            grid[lastRow][column] = .horizontalEdge
+        }
+        for row in range.top...lastRow {
+            grid[row][range.left] = .verticalEdge
+            grid[row][lastColumn] = .verticalEdge
+        }
+        let corners = [(range.top, range.left), (range.top, lastColumn), (lastRow, range.left), (lastRow, lastColumn)]
+        for (row, column) in corners {
+            grid[row][column] = .cornerEdge
+        }
+    }
+
+    /// One row with an escape at each change of colour and a reset at the end.
+    private static func colored(_ row: [Cell]) -> String {
+        var text = ""
+        var current: String?
+        for cell in row {
+            if cell.color != current {
+                text += "\u{1B}[0m"
+                if let color = cell.color { text += "\u{1B}[\(color)m" }
+                current = cell.color
+            }
+            text.append(cell.character)
+        }
+        if current != nil { text += "\u{1B}[0m" }
+        return text
+    }
+}
