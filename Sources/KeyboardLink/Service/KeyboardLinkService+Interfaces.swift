@@ -21,6 +21,15 @@ extension KeyboardLinkService {
                     try await self?.stopDiscovery()
                     return []
                 },
+                DBusMethod(
+                    "ResolveInsets", inputs: [DBusArgument("request", .dictionary(key: .string, value: .variant))],
+                    outputs: [DBusArgument("answer", .dictionary(key: .string, value: .variant))]
+                ) { [weak self] call in
+                    let dictionary = try call.decode([String: DBusValue].self)
+                    let attached = await self?.presence().attached ?? false
+                    let request = try InsetRequestCodec.request(from: dictionary, hardwareKeyboard: attached)
+                    return [InsetRequestCodec.dictionary(from: InsetResolver.resolve(request))]
+                },
             ],
             properties: [
                 DBusProperty("Version", type: .string, changes: .const, initial: .string(KBlink.version)),
