@@ -7,7 +7,8 @@ extension DeviceIdentity {
         guard bytes.count == 7 else { throw .pnpIDLength(bytes.count) }
         guard let source = VendorIDSource(pnpSource: bytes[0]) else { throw .pnpIDSource(bytes[0]) }
         func littleEndian(_ index: Int) -> UInt16 { UInt16(bytes[index]) | UInt16(bytes[index + 1]) << 8 }
-        self.init(source: source, vendorID: littleEndian(1), productID: littleEndian(3), productVersion: littleEndian(5))
+        self.init(
+            source: source, vendorID: littleEndian(1), productID: littleEndian(3), productVersion: littleEndian(5))
     }
 
     /// The 7-byte PnP ID characteristic value of this identity (what a simulated keyboard serves).

@@ -63,7 +63,8 @@ public enum DeviceInformationField: String, CaseIterable, Hashable, Sendable, Co
         }
         string = string.trimmingWhiteSpace()
         if string.unicodeScalars.contains(where: \.isControlCharacter) {
-            string = String(String.UnicodeScalarView(string.unicodeScalars.map { $0.isControlCharacter ? "\u{FFFD}" : $0 }))
+            string = String(
+                String.UnicodeScalarView(string.unicodeScalars.map { $0.isControlCharacter ? "\u{FFFD}" : $0 }))
             notes.append("\(label) contains control characters")
         }
         return DecodedField(

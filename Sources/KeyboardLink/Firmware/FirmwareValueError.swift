@@ -18,7 +18,8 @@ public enum FirmwareValueError: Error, Equatable, Sendable, CustomStringConverti
         case .pnpIDSource(let byte):
             return "PnP ID vendor-ID source is \(byte), expected 1 (Bluetooth SIG) or 2 (USB-IF); ignored"
         case .modalias(let text, let reason):
-            let shown = String(text.unicodeScalars.prefix(60).map { $0.isASCII && $0.value >= 0x20 ? Character($0) : "?" })
+            let shown = String(
+                text.unicodeScalars.prefix(60).map { $0.isASCII && $0.value >= 0x20 ? Character($0) : "?" })
             return "Modalias \"\(shown)\" is not bluetooth:vXXXXpXXXXdXXXX or usb:vXXXXpXXXXdXXXX (\(reason)); ignored"
         case .batteryLevelLength(let count):
             return "battery level has \(count) byte\(count == 1 ? "" : "s"), expected 1; ignored"

@@ -19,7 +19,9 @@ public enum InputDevicesFile {
 
     /// Parses the whole text, skipping malformed blocks: one odd device must not hide the others.
     /// - Returns: the devices of the well-formed blocks, and one error per skipped block.
-    public static func parseSkippingMalformed(_ text: String) -> (devices: [InputDevice], errors: [InputDevicesParseError]) {
+    public static func parseSkippingMalformed(_ text: String) -> (
+        devices: [InputDevice], errors: [InputDevicesParseError]
+    ) {
         var devices: [InputDevice] = []
         var errors: [InputDevicesParseError] = []
         for block in blocks(text) {

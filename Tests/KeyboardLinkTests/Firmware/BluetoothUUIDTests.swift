@@ -4,8 +4,10 @@ import Testing
 @testable import KeyboardLink
 
 @Suite struct BluetoothUUIDTests {
-    @Test(arguments: ["0x2A29", "0x2a29", "2A29", "0X2A29", "0x00002A29", "00002a29-0000-1000-8000-00805f9b34fb",
-        "00002A29-0000-1000-8000-00805F9B34FB", "00002a2900001000800000805f9b34fb"])
+    @Test(arguments: [
+        "0x2A29", "0x2a29", "2A29", "0X2A29", "0x00002A29", "00002a29-0000-1000-8000-00805f9b34fb",
+        "00002A29-0000-1000-8000-00805F9B34FB", "00002a2900001000800000805f9b34fb",
+    ])
     func everyFormOfManufacturerNameIsEqual(text: String) throws {
         let uuid = try BluetoothUUID(text)
         #expect(uuid == .manufacturerName)

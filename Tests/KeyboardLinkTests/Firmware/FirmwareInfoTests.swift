@@ -78,7 +78,9 @@ import Testing
         let info = FirmwareInfo(readings: readings, vendorNames: try Self.vendorNames(directory))
         #expect(info.serial == "SN\u{FFFD}1")
         // The PnP ID was unusable, so the Modalias gives the identity.
-        #expect(info.identity == DeviceIdentity(source: .bluetooth, vendorID: 0x4C, productID: 0x267, productVersion: 0x110))
+        #expect(
+            info.identity == DeviceIdentity(source: .bluetooth, vendorID: 0x4C, productID: 0x267, productVersion: 0x110)
+        )
         #expect(info.vendorName == "Apple, Inc.")
         #expect(info.batteries.isEmpty)
         #expect(
@@ -192,8 +194,11 @@ import Testing
         #expect(error.description.contains("cache format 2 is not 1"))
     }
 
-    @Test(arguments: ["", "not json", #"{"firmware": {}}"#, #"{"version": 1, "firmware": {"readAt": 5}}"#,
-        #"{"version": 1, "firmware": {"batteries": [{"part": "main", "level": 250}], "notes": [], "readAt": "2025-10-09T08:53:20Z"}}"#])
+    @Test(arguments: [
+        "", "not json", #"{"firmware": {}}"#, #"{"version": 1, "firmware": {"readAt": 5}}"#,
+        #"{"version": 1, "firmware": {"batteries": [{"part": "main", "level": 250}], "notes": [], "#
+            + #""readAt": "2025-10-09T08:53:20Z"}}"#,
+    ])
     func corruptCacheIsRefused(text: String) throws {
         let error = try #require(throws: FirmwareCacheError.self) { try FirmwareInfo(cacheData: Data(text.utf8)) }
         #expect(error.description.contains("rebuilt on the next refresh"))

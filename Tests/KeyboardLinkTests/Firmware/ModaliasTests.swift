@@ -14,7 +14,8 @@ import Testing
     ])
     func parses(text: String, source: VendorIDSource, vendor: UInt16, product: UInt16, version: UInt16) throws {
         let identity = try DeviceIdentity(modalias: text)
-        #expect(identity == DeviceIdentity(source: source, vendorID: vendor, productID: product, productVersion: version))
+        #expect(
+            identity == DeviceIdentity(source: source, vendorID: vendor, productID: product, productVersion: version))
     }
 
     @Test func printsBlueZForm() throws {

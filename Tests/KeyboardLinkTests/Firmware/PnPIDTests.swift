@@ -15,7 +15,8 @@ import Testing
     @Test func bluetoothSIGApple() throws {
         // Source 1 (Bluetooth SIG), vendor 0x004C (4C 00), product 0x0267 (67 02), version 0x0110 (10 01).
         let identity = try DeviceIdentity(pnpID: [0x01, 0x4C, 0x00, 0x67, 0x02, 0x10, 0x01])
-        #expect(identity == DeviceIdentity(source: .bluetooth, vendorID: 0x004C, productID: 0x0267, productVersion: 0x0110))
+        #expect(
+            identity == DeviceIdentity(source: .bluetooth, vendorID: 0x004C, productID: 0x0267, productVersion: 0x0110))
     }
 
     @Test func bytesRoundTrip() throws {

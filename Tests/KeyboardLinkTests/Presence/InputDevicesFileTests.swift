@@ -65,9 +65,10 @@ import Testing
 
     @Test func bluetoothAddressFromUniqInEitherCase() throws {
         let devices = try Fixtures.devices(Fixtures.bluetoothClassicKeyboard, Fixtures.bluetoothLEKeyboard)
-        #expect(devices.map(\.bluetoothAddress) == [
-            try BluetoothAddress("C8:7F:54:0A:1B:2C"), try BluetoothAddress("F4:12:FA:6B:33:9D"),
-        ])
+        #expect(
+            devices.map(\.bluetoothAddress) == [
+                try BluetoothAddress("C8:7F:54:0A:1B:2C"), try BluetoothAddress("F4:12:FA:6B:33:9D"),
+            ])
         #expect(devices.map(\.bus) == [.bluetooth, .bluetooth])
         let usb = try Fixtures.devices(Fixtures.usbKeyboard)
         #expect(usb.first?.bluetoothAddress == nil)
@@ -121,9 +122,10 @@ import Testing
         let text = Fixtures.file(Fixtures.usbKeyboard, broken, Fixtures.mouse)
         #expect(throws: InputDevicesParseError.self) { try InputDevicesFile.parse(text) }
         let parsed = InputDevicesFile.parseSkippingMalformed(text)
-        #expect(parsed.devices.map(\.name) == [
-            "Logitech USB Keyboard", "Logitech USB Keyboard Consumer Control", "Logitech USB Optical Mouse",
-        ])
+        #expect(
+            parsed.devices.map(\.name) == [
+                "Logitech USB Keyboard", "Logitech USB Keyboard Consumer Control", "Logitech USB Optical Mouse",
+            ])
         #expect(parsed.errors.count == 1)
         #expect(parsed.errors.first?.line == 26)
     }

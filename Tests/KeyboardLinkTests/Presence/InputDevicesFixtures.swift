@@ -3,6 +3,14 @@
 /// Realistic `/proc/bus/input/devices` blocks, as a 64-bit kernel prints them (note the space after the last
 /// handler, and the blank line after each block).
 enum InputDevicesFixtures {
+    /// Pieces of the longer lines, kept apart only to fit the source's line length.
+    private static let hci0 = "/devices/pci0000:00/0000:00:14.0/usb1/1-10/1-10:1.0/bluetooth/hci0"
+    private static let bluetoothKeyboardKeys =
+        "3f000303ff 0 0 483ffff17aff32d bfd4444600000000 ffff0001 130ff38b17d000 677bfad9415fed "
+        + "febeffdfffefffff fffffffffffffffe"
+    private static let allKeys =
+        Array(repeating: "ffffffffffffffff", count: 11).joined(separator: " ") + " fffffffffffffffe"
+
     /// A laptop: power button, lid switch, built-in i8042 keyboard, ACPI video bus hotkeys.
     static let laptop = """
         I: Bus=0019 Vendor=0000 Product=0001 Version=0000
@@ -83,12 +91,12 @@ enum InputDevicesFixtures {
         I: Bus=0005 Vendor=046d Product=b342 Version=1504
         N: Name="Logitech K480"
         P: Phys=9c:b6:d0:12:34:56
-        S: Sysfs=/devices/pci0000:00/0000:00:14.0/usb1/1-10/1-10:1.0/bluetooth/hci0/hci0:256/0005:046D:B342.0003/input/input20
+        S: Sysfs=\(hci0)/hci0:256/0005:046D:B342.0003/input/input20
         U: Uniq=c8:7f:54:0a:1b:2c
         H: Handlers=sysrq kbd leds event20\u{20}
         B: PROP=0
         B: EV=12001f
-        B: KEY=3f000303ff 0 0 483ffff17aff32d bfd4444600000000 ffff0001 130ff38b17d000 677bfad9415fed febeffdfffefffff fffffffffffffffe
+        B: KEY=\(bluetoothKeyboardKeys)
         B: REL=1040
         B: ABS=100000000
         B: MSC=10
@@ -107,7 +115,7 @@ enum InputDevicesFixtures {
         H: Handlers=sysrq kbd leds event21\u{20}
         B: PROP=0
         B: EV=12001f
-        B: KEY=3f000303ff 0 0 483ffff17aff32d bfd4444600000000 ffff0001 130ff38b17d000 677bfad9415fed febeffdfffefffff fffffffffffffffe
+        B: KEY=\(bluetoothKeyboardKeys)
         B: REL=1040
         B: ABS=100000000
         B: MSC=10
@@ -125,7 +133,7 @@ enum InputDevicesFixtures {
         H: Handlers=sysrq kbd leds event30\u{20}
         B: PROP=0
         B: EV=120013
-        B: KEY=ffffffffffffffff ffffffffffffffff ffffffffffffffff ffffffffffffffff ffffffffffffffff ffffffffffffffff ffffffffffffffff ffffffffffffffff ffffffffffffffff ffffffffffffffff ffffffffffffffff fffffffffffffffe
+        B: KEY=\(allKeys)
         B: MSC=10
         B: LED=7
 

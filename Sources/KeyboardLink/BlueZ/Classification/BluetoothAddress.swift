@@ -35,7 +35,8 @@ public struct BluetoothAddress: Hashable, Comparable, Sendable, Codable, CustomS
     public init(pathElement: String) throws(BluetoothAddressError) {
         guard pathElement.hasPrefix("dev_") else {
             throw BluetoothAddressError(
-                text: pathElement, reason: "a BlueZ device path element starts with \"dev_\"", kind: "device path element")
+                text: pathElement, reason: "a BlueZ device path element starts with \"dev_\"",
+                kind: "device path element")
         }
         let rest = String(pathElement.dropFirst(4))
         self.bytes = try Self.parse(rest, separator: "_", kind: "device path element", original: pathElement)
