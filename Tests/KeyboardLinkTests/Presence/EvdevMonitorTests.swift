@@ -64,6 +64,24 @@ import Testing
         #expect(unplugged?.map(\.name) == ["AT Translated Set 2 keyboard"])
     }
 
+    @Test func publishesOnlyWhenTheListChanged() async throws {
+        // The devices file is outside the watched directory, so only these direct refreshes run.
+        let sandbox = try Sandbox(Fixtures.laptop)
+        defer { sandbox.remove() }
+        let monitor = try EvdevMonitor(directory: sandbox.watched.path, devicesFile: sandbox.devicesFile)
+        defer { monitor.cancel() }
+        #expect(!monitor.refresh())
+        try sandbox.setDevices(Fixtures.laptop, Fixtures.mouse)
+        #expect(!monitor.refresh())
+        try sandbox.setDevices(Fixtures.laptop, Fixtures.mouse, Fixtures.usbKeyboard)
+        #expect(monitor.refresh())
+        #expect(monitor.current.map(\.name) == ["AT Translated Set 2 keyboard", "Logitech USB Keyboard"])
+        #expect(!monitor.refresh())
+        monitor.cancel()
+        try sandbox.setDevices(Fixtures.laptop)
+        #expect(!monitor.refresh())
+    }
+
     @Test func virtualKeyboardsAreDropped() async throws {
         let sandbox = try Sandbox(Fixtures.keydVirtualKeyboard)
         defer { sandbox.remove() }
