@@ -3,7 +3,8 @@ extension FirmwareInfo {
     /// strings) and explained in ``notes``.
     ///
     /// - Strings: see ``DeviceInformationField/decode(_:)``.
-    /// - Identity: the PnP ID wins over `Modalias`; a disagreement becomes a note (``DeviceIdentity/merge(pnpID:modalias:)``).
+    /// - Identity: the PnP ID wins over `Modalias`; a disagreement becomes a note
+    ///   (``DeviceIdentity/merge(pnpID:modalias:)``).
     /// - Vendor name: from `vendorNames` for the identity's source.
     /// - Batteries: each Battery Level characteristic is named by ``BatteryPartNamer`` and validated (one byte,
     ///   0-100). `Battery1.Percentage` is BlueZ's own reading of the first Battery Service, so it repeats one of those

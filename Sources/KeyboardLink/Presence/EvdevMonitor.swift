@@ -102,13 +102,17 @@ public final class EvdevMonitor: Sendable {
         continuation.finish()
     }
 
-    /// Re-reads the devices file and publishes the keyboards if they changed.
-    func refresh() {
+    /// Re-reads the devices file and publishes the keyboards if they changed (the monitor calls it on each inotify
+    /// wake-up; the daemon may call it too, after a resume from suspend for example).
+    /// - Returns: whether a new list was published.
+    @discardableResult
+    public func refresh() -> Bool {
         let keyboards = Self.readKeyboards(devicesFile, log: log)
-        state.withLock { state in
-            guard state.source != nil, state.last != keyboards else { return }
+        return state.withLock { state in
+            guard state.source != nil, state.last != keyboards else { return false }
             state.last = keyboards
             continuation.yield(keyboards)
+            return true
         }
     }
 

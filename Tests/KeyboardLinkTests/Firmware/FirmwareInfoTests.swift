@@ -196,7 +196,8 @@ import Testing
 
     @Test(arguments: [
         "", "not json", #"{"firmware": {}}"#, #"{"version": 1, "firmware": {"readAt": 5}}"#,
-        #"{"version": 1, "firmware": {"batteries": [{"part": "main", "level": 250}], "notes": [], "readAt": "2025-10-09T08:53:20Z"}}"#,
+        #"{"version": 1, "firmware": {"batteries": [{"part": "main", "level": 250}], "notes": [], "#
+            + #""readAt": "2025-10-09T08:53:20Z"}}"#,
     ])
     func corruptCacheIsRefused(text: String) throws {
         let error = try #require(throws: FirmwareCacheError.self) { try FirmwareInfo(cacheData: Data(text.utf8)) }
