@@ -1,0 +1,126 @@
+import Foundation
+import KeyboardLink
+import Testing
+
+@Suite("ResolveInsets on the daemon and kblink insets")
+struct ResolveInsetsTests {
+    static func request(_ entries: [String: DBusValue]) -> DBusValue {
+        .dictionary(
+            key: .string, value: .variant,
+            entries.sorted { $0.key < $1.key }.map { DBusDictionaryEntry(key: .string($0.key), value: .variant($0.value)) })
+    }
+
+    static func rect(_ x: Double, _ y: Double, _ width: Double, _ height: Double) -> DBusValue {
+        .array(.double, [.double(x), .double(y), .double(width), .double(height)])
+    }
+
+    static let fullKeyboard: [String: DBusValue] = [
+        "screen": .array(.double, [.double(1024), .double(1366)]), "safe-bottom": .double(20), "event": .string("show"),
+        "keyboard": rect(0, 1011, 1024, 355),
+    ]
+    static let shortcutBar: [String: DBusValue] = [
+        "screen": .array(.uint32, [.uint32(1024), .uint32(1366)]), "event": .string("show"), "keyboard": rect(0, 1311, 1024, 355),
+    ]
+
+    @Test("the daemon's hardware-keyboard state zeroes a bar-only inset unless the request overrides it")
+    func daemonState() async throws {
+        var aula = SimulatedDevice.aulaF87
+        aula.connected = false
+        try await withDaemon(devices: [aula]) { harness in
+            let client = try await harness.client()
+            let resolve = try MemberName("ResolveInsets")
+            func inset(_ entries: [String: DBusValue]) async throws -> Double? {
+                let answer = try await client.manager.call(resolve, [Self.request(entries)], returning: [String: DBusValue].self)
+                guard case .double(let value)? = answer["inset"]?.unwrapped else { return nil }
+                return value
+            }
+            // Scenario 1: a full keyboard over a full-screen window with SB 20 reserves 335.
+            #expect(try await inset(Self.fullKeyboard) == 335)
+            // No hardware keyboard: the bar's 55 pt overlap is reserved.
+            #expect(try await inset(Self.shortcutBar) == 55)
+            try await harness.bluez.setConnected(aula.address, true)
+            #expect(try await eventually { try await client.status().hardwareKeyboardAttached })
+            // Scenario 4: with the keyboard connected the bar counts as 0 ...
+            #expect(try await inset(Self.shortcutBar) == 0)
+            // ... a full keyboard summoned on purpose is still reserved (scenario 5) ...
+            #expect(try await inset(Self.fullKeyboard) == 335)
+            // ... and the request may override the daemon's state.
+            var override = Self.shortcutBar
+            override["hardware-keyboard"] = .boolean(false)
+            #expect(try await inset(override) == 55)
+            await client.close()
+        }
+    }
+
+    @Test(
+        "bad requests answer InvalidArgs naming the key",
+        arguments: [
+            ["window": rect(0, 0, 10, 10)],
+            ["screen": .string("big")],
+            ["screen": .array(.double, [.double(1024)])],
+            ["screen": .array(.double, [.double(1024), .double(-3)])],
+            ["screen": .array(.double, [.double(1024), .double(768)]), "frobnicate": .boolean(true)],
+            ["screen": .array(.double, [.double(1024), .double(768)]), "event": .string("explode"), "keyboard": rect(0, 0, 1, 1)],
+            ["screen": .array(.double, [.double(1024), .double(768)]), "event": .string("show")],
+            ["screen": .array(.double, [.double(1024), .double(768)]), "duration": .double(1)],
+            ["screen": .array(.double, [.double(1024), .double(768)]), "safe-bottom": .double(.nan)],
+            ["screen": .array(.double, [.double(1024), .double(768)]), "window": rect(0, 0, -5, 10)],
+        ] as [[String: DBusValue]])
+    func badRequests(_ entries: [String: DBusValue]) async throws {
+        try await withDaemon(devices: []) { harness in
+            let client = try await harness.client()
+            do {
+                try await client.manager.call(try MemberName("ResolveInsets"), [Self.request(entries)])
+                Issue.record("expected InvalidArgs for \(entries)")
+            } catch let error as DBusError {
+                #expect(error.name == KBlinkError.invalidArgs)
+                #expect(error.message.contains("'"))
+            }
+            await client.close()
+        }
+    }
+
+    @Test("kblink insets asks the daemon, or computes locally and says so")
+    func commandLine() async throws {
+        try await withDaemon { harness in
+            let daemon = try await harness.kblink([
+                "insets", "--screen", "1024x1366", "--keyboard", "0,1311,1024,355", "--json",
+            ])
+            #expect(daemon.status == 0, "\(daemon.standardError)")
+            #expect(daemon.standardOutput.contains("\"source\":\"daemon\""))
+            // The Aula F87 is connected in the demo machine: the bar is zeroed.
+            #expect(daemon.standardOutput.contains("\"inset\":0"))
+            #expect(daemon.standardOutput.contains("\"hardware-keyboard\":true"))
+        }
+        let local = try await runProcess(
+            DaemonHarness.binary("kblink"),
+            ["insets", "--screen", "1024x1366", "--keyboard", "0,1011,1024,355", "--safe-bottom", "20", "--focused", "40,980,400,44",
+             "--top-limit", "24", "--bus", "unix:path=/nonexistent"])
+        #expect(local.status == 0, "\(local.standardError)")
+        #expect(local.standardOutput.contains("assuming no hardware keyboard"))
+        #expect(local.standardOutput.contains("inset:             335"))
+        #expect(local.standardOutput.contains("slide:             23"))
+        let bad = try await runProcess(DaemonHarness.binary("kblink"), ["insets", "--screen", "1024x", "--local"])
+        #expect(bad.status == 2)
+        #expect(bad.standardError.contains("--screen expects WxH"))
+    }
+
+    @Test("kblink insets --watch prints a new answer when the hardware-keyboard state changes")
+    func watch() async throws {
+        var aula = SimulatedDevice.aulaF87
+        aula.connected = false
+        try await withDaemon(devices: [aula]) { harness in
+            let watcher = try ChildProcess(
+                DaemonHarness.binary("kblink"),
+                ["insets", "--screen", "1024x1366", "--keyboard", "0,1311,1024,355", "--watch", "--json", "--bus", harness.bus.address])
+            defer { watcher.signal(SIGKILL) }
+            #expect(await eventually { watcher.standardOutput.contains("\"inset\":55") })
+            try await harness.bluez.setConnected(aula.address, true)
+            #expect(await eventually { watcher.standardOutput.contains("\"inset\":0") })
+            try await harness.bluez.setConnected(aula.address, false)
+            #expect(await eventually { watcher.standardOutput.components(separatedBy: "\"inset\":55").count == 3 })
+            watcher.signal(SIGINT)
+            #expect(await watcher.wait(timeout: .seconds(5)).status == 0)
+        }
+    }
+}
