@@ -58,6 +58,8 @@ public struct StudioFrameDecoder: Sendable {
             case .payload:
                 switch byte {
                 case StudioFrameCodec.startOfFrame:
+                    // A repeated start byte loses nothing; one after payload bytes means a frame lost its end.
+                    guard !payload.isEmpty else { continue }
                     let dropped = payload.count
                     payload.removeAll(keepingCapacity: true)
                     throw .unexpectedStartOfFrame(droppedLength: dropped)
