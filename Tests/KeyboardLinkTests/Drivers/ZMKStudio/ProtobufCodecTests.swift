@@ -70,7 +70,8 @@ struct ProtobufCodecTests {
     @Test("Field encodings match hand-computed bytes")
     func fieldVectors() {
         #expect(bytes { $0.writeUInt32(150, field: 1) } == [0x08, 0x96, 0x01])
-        #expect(bytes { $0.writeString("testing", field: 2) } == [0x12, 0x07, 0x74, 0x65, 0x73, 0x74, 0x69, 0x6E, 0x67])
+        #expect(
+            bytes { $0.writeString("testing", field: 2) } == [0x12, 0x07, 0x74, 0x65, 0x73, 0x74, 0x69, 0x6E, 0x67])
         #expect(bytes { $0.writeSInt32(-1, field: 1) } == [0x08, 0x01])
         #expect(bytes { $0.writeSInt64(-3, field: 3) } == [0x18, 0x05])
         #expect(
@@ -81,7 +82,10 @@ struct ProtobufCodecTests {
                 0x11, 0x08, 0x07, 0x06, 0x05, 0x04, 0x03, 0x02, 0x01,
             ])
         #expect(bytes { $0.writeSFixed32(-2, field: 1) } == [0x0D, 0xFE, 0xFF, 0xFF, 0xFF])
-        #expect(bytes { $0.writePackedUInt32s([3, 270, 86_942], field: 4) } == [0x22, 0x06, 0x03, 0x8E, 0x02, 0x9E, 0xA7, 0x05])
+        #expect(
+            bytes { $0.writePackedUInt32s([3, 270, 86_942], field: 4) } == [
+                0x22, 0x06, 0x03, 0x8E, 0x02, 0x9E, 0xA7, 0x05,
+            ])
         #expect(bytes { $0.writeBool(true, field: 16) } == [0x80, 0x01, 0x01])
     }
 
@@ -240,8 +244,17 @@ struct ProtobufCodecTests {
                 case 3: .sint64(Int64.random(in: .min ... .max, using: &generator))
                 case 4: .fixed32(UInt32.random(in: .min ... .max, using: &generator))
                 case 5: .fixed64(generator.next())
-                case 6: .bytes((0..<Int.random(in: 0...40, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) })
-                case 7: .string(String((0..<Int.random(in: 0...12, using: &generator)).map { _ in "aé€😀".randomElement(using: &generator)! }))
+                case 6:
+                    .bytes(
+                        (0..<Int.random(in: 0...40, using: &generator)).map { _ in
+                            UInt8.random(in: 0...255, using: &generator)
+                        })
+                case 7:
+                    .string(
+                        String(
+                            (0..<Int.random(in: 0...12, using: &generator)).map { _ in
+                                "aé€😀".randomElement(using: &generator)!
+                            }))
                 default: .packed((0..<Int.random(in: 1...10, using: &generator)).map { _ in generator.next() >> 20 })
                 }
             }
@@ -288,7 +301,9 @@ struct ProtobufCodecTests {
         var generator = SeededGenerator(seed: 0xF0_22)
         var thrown = 0
         for _ in 0..<5_000 {
-            let input = (0..<Int.random(in: 0...64, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            let input = (0..<Int.random(in: 0...64, using: &generator)).map { _ in
+                UInt8.random(in: 0...255, using: &generator)
+            }
             do {
                 _ = try StudioResponse(serializedBytes: input)
             } catch {

@@ -19,7 +19,8 @@ struct StudioRPCClientCoreTests {
         var decoder = StudioFrameDecoder()
         decoder.append(second.frame)
         let payload = try #require(try decoder.nextPayload())
-        #expect(try StudioRequest(serializedBytes: payload) == StudioRequest(requestID: 2, subsystem: .keymap(.getKeymap)))
+        #expect(
+            try StudioRequest(serializedBytes: payload) == StudioRequest(requestID: 2, subsystem: .keymap(.getKeymap)))
     }
 
     @Test("Ids wrap around without ever using 0 or a pending id")
@@ -40,7 +41,9 @@ struct StudioRPCClientCoreTests {
         let keymapID = core.makeRequest(.keymap(.getKeymap)).requestID
         let lockID = core.makeRequest(.core(.getLockState)).requestID
         let keymap = StudioKeymap(
-            layers: [StudioLayer(id: 0, name: "Base", bindings: Array(repeating: .init(behaviorID: 1, param1: 4), count: 30))])
+            layers: [
+                StudioLayer(id: 0, name: "Base", bindings: Array(repeating: .init(behaviorID: 1, param1: 4), count: 30))
+            ])
         let stream =
             framed(.notification(.core(.lockStateChanged(.unlocked))))
             + framed(.requestResponse(.init(requestID: lockID, payload: .core(.lockState(.unlocked)))))
@@ -84,7 +87,8 @@ struct StudioRPCClientCoreTests {
             events == [
                 .decodingError(.lengthExceedsInput(offset: 1, length: 5, remaining: 1)),
                 .framingError(.unexpectedStartOfFrame(droppedLength: 1)),
-                .response(requestID: id, request: .keymap(.checkUnsavedChanges), payload: .keymap(.unsavedChanges(false))),
+                .response(
+                    requestID: id, request: .keymap(.checkUnsavedChanges), payload: .keymap(.unsavedChanges(false))),
             ])
     }
 
@@ -101,6 +105,7 @@ struct StudioRPCClientCoreTests {
         // The partial frame is gone: a fresh answer after reconnecting decodes cleanly.
         let id = core.makeRequest(.core(.getLockState)).requestID
         let events = core.receive(framed(.requestResponse(.init(requestID: id, payload: .core(.lockState(.locked))))))
-        #expect(events == [.response(requestID: id, request: .core(.getLockState), payload: .core(.lockState(.locked)))])
+        #expect(
+            events == [.response(requestID: id, request: .core(.getLockState), payload: .core(.lockState(.locked)))])
     }
 }
