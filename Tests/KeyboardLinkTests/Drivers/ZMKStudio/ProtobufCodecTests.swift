@@ -234,7 +234,7 @@ struct ProtobufCodecTests {
 
     @Test("Random fields of every kind survive a round trip", arguments: [UInt64(1), 2, 3, 0xDEAD_BEEF])
     func randomRoundTrip(seed: UInt64) throws {
-        var generator = SeededGenerator(seed: seed)
+        var generator = DriverTestGenerator(seed: seed)
         for _ in 0..<100 {
             let fields: [AnyField] = (0..<Int.random(in: 0...20, using: &generator)).map { _ in
                 switch Int.random(in: 0..<9, using: &generator) {
@@ -298,7 +298,7 @@ struct ProtobufCodecTests {
 
     @Test("Random bytes never crash the decoder: each input decodes or throws ProtobufError")
     func randomGarbage() {
-        var generator = SeededGenerator(seed: 0xF0_22)
+        var generator = DriverTestGenerator(seed: 0xF0_22)
         var thrown = 0
         for _ in 0..<5_000 {
             let input = (0..<Int.random(in: 0...64, using: &generator)).map { _ in

@@ -123,7 +123,7 @@ struct StudioFrameCodecTests {
 
     @Test("Random payloads survive framing in random chunks")
     func randomRoundTrips() throws {
-        var generator = SeededGenerator(seed: 0x5EED_F4A3)
+        var generator = DriverTestGenerator(seed: 0x5EED_F4A3)
         for _ in 0..<200 {
             let count = Int.random(in: 0...300, using: &generator)
             let payloads = (0..<Int.random(in: 1...4, using: &generator)).map { _ in

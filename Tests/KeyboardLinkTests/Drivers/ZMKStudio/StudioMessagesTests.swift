@@ -217,7 +217,7 @@ struct StudioMessagesTests {
 
     @Test("Random keymaps survive a round trip", arguments: [UInt64(7), 8, 9])
     func randomKeymaps(seed: UInt64) throws {
-        var generator = SeededGenerator(seed: seed)
+        var generator = DriverTestGenerator(seed: seed)
         for _ in 0..<50 {
             let layers = (0..<Int.random(in: 0...6, using: &generator)).map { index in
                 StudioLayer(

@@ -1,5 +1,5 @@
 /// SplitMix64: a small deterministic generator so random round trips are reproducible from their seed.
-struct SeededGenerator: RandomNumberGenerator {
+struct DriverTestGenerator: RandomNumberGenerator {
     private var state: UInt64
 
     init(seed: UInt64) {
