@@ -38,12 +38,15 @@ public struct HIDReportDescriptor: Hashable, Sendable {
         public var description: String {
             let advice = "the device's report descriptor is malformed; it cannot be used for VIA"
             switch self {
-            case .truncatedItem(let offset): return "HID report descriptor item at offset \(offset) is cut short; \(advice)"
-            case .popWithoutPush(let offset): return "HID report descriptor pops at offset \(offset) without a push; \(advice)"
+            case .truncatedItem(let offset):
+                return "HID report descriptor item at offset \(offset) is cut short; \(advice)"
+            case .popWithoutPush(let offset):
+                return "HID report descriptor pops at offset \(offset) without a push; \(advice)"
             case .pushTooDeep(let limit): return "HID report descriptor pushes deeper than \(limit); \(advice)"
             case .unbalancedEndCollection(let offset):
                 return "HID report descriptor ends a collection at offset \(offset) that was never opened; \(advice)"
-            case .collectionsTooDeep(let limit): return "HID report descriptor nests collections deeper than \(limit); \(advice)"
+            case .collectionsTooDeep(let limit):
+                return "HID report descriptor nests collections deeper than \(limit); \(advice)"
             }
         }
     }

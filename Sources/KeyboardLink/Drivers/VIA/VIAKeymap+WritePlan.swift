@@ -20,7 +20,8 @@ extension VIAKeymap {
             if start == end {
                 let position = position(ofIndex: start)
                 commands.append(
-                    .setKeycode(layer: position.layer, row: position.row, column: position.column, keycode: keycodes[start]))
+                    .setKeycode(
+                        layer: position.layer, row: position.row, column: position.column, keycode: keycodes[start]))
             } else {
                 let data = keycodes[start...end].flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }
                 commands.append(.keymapSetBuffer(offset: UInt16(start * 2), data: data))

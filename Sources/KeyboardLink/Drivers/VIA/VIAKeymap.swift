@@ -84,7 +84,8 @@ public struct VIAKeymap: Hashable, Sendable {
     }
 
     private static func checkGeometry(layers: Int, rows: Int, columns: Int) throws(VIAClientError) {
-        for (name, value) in [("layers", layers), ("rows", rows), ("columns", columns)] where !(1...255).contains(value) {
+        for (name, value) in [("layers", layers), ("rows", rows), ("columns", columns)] where !(1...255).contains(value)
+        {
             throw .invalidKeymapGeometry("\(name) = \(value), expected 1...255")
         }
         guard layers * rows * columns <= maximumKeycodeCount else {

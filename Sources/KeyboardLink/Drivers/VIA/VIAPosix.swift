@@ -32,7 +32,9 @@ enum VIAPosix {
 
     /// Writes all of `bytes` in one call: `send(2)` with `MSG_NOSIGNAL` on sockets (a closed peer is an error,
     /// not SIGPIPE), `write(2)` otherwise. hidraw and SOCK_SEQPACKET never split a record.
-    static func writeRecord(_ descriptor: Int32, _ bytes: [UInt8], isSocket: Bool, path: String) throws(VIATransportError) {
+    static func writeRecord(_ descriptor: Int32, _ bytes: [UInt8], isSocket: Bool, path: String)
+        throws(VIATransportError)
+    {
         let written = bytes.withUnsafeBytes { buffer in
             retryingEINTR {
                 isSocket

@@ -23,7 +23,10 @@ struct VIACommandTests {
         (.macroReset, [0x10]),
         (.getLayerCount, [0x11]),
         (.keymapGetBuffer(offset: 0x00A8, length: 28), [0x12, 0x00, 0xA8, 0x1C]),
-        (.keymapSetBuffer(offset: 2, data: [0x00, 0x04, 0x00, 0x05]), [0x13, 0x00, 0x02, 0x04, 0x00, 0x04, 0x00, 0x05]),
+        (
+            .keymapSetBuffer(offset: 2, data: [0x00, 0x04, 0x00, 0x05]),
+            [0x13, 0x00, 0x02, 0x04, 0x00, 0x04, 0x00, 0x05]
+        ),
     ]
 
     @Test("Requests encode to the hand-computed 32-byte reports and decode back", arguments: encodings)
@@ -38,7 +41,9 @@ struct VIACommandTests {
         #expect(throws: VIAProtocolError.chunkTooLong(29)) {
             try VIACommand.macroSetBuffer(offset: 0, data: Array(repeating: 1, count: 29)).report()
         }
-        #expect(throws: VIAProtocolError.chunkTooLong(29)) { try VIACommand.keymapGetBuffer(offset: 0, length: 29).report() }
+        #expect(throws: VIAProtocolError.chunkTooLong(29)) {
+            try VIACommand.keymapGetBuffer(offset: 0, length: 29).report()
+        }
         #expect(throws: VIAProtocolError.rangeOutOfBuffer(offset: 0xFFF0, length: 28)) {
             try VIACommand.keymapGetBuffer(offset: 0xFFF0, length: 28).report()
         }
@@ -60,10 +65,12 @@ struct VIACommandTests {
         #expect(try VIACommand.getLayerCount.decodeReply(reply([0x11, 0x04])) == .layerCount(4))
         #expect(try VIACommand.macroGetCount.decodeReply(reply([0x0C, 0x10])) == .macroCount(16))
         #expect(
-            try VIACommand.macroGetBuffer(offset: 0x10, length: 3).decodeReply(reply([0x0E, 0x00, 0x10, 0x03, 0x68, 0x69, 0x00]))
+            try VIACommand.macroGetBuffer(offset: 0x10, length: 3).decodeReply(
+                reply([0x0E, 0x00, 0x10, 0x03, 0x68, 0x69, 0x00]))
                 == .buffer([0x68, 0x69, 0x00]))
         #expect(
-            try VIACommand.setKeycode(layer: 0, row: 0, column: 1, keycode: 4).decodeReply(reply([0x05, 0, 0, 1, 0, 4]))
+            try VIACommand.setKeycode(layer: 0, row: 0, column: 1, keycode: 4).decodeReply(
+                reply([0x05, 0, 0, 1, 0, 4]))
                 == .acknowledged)
     }
 
@@ -97,9 +104,15 @@ struct VIACommandTests {
 
     @Test("Reports must be exactly 32 bytes; unknown command ids are refused")
     func validation() throws {
-        #expect(throws: VIAProtocolError.wrongReportLength(33)) { try VIAReport(validating: [UInt8](repeating: 0, count: 33)) }
-        #expect(throws: VIAProtocolError.unknownCommand(0x07)) { try VIACommand(report: VIAReport(validating: padded([0x07]))) }
-        #expect(throws: VIAProtocolError.unknownCommand(0xFF)) { try VIACommand(report: VIAReport(validating: padded([0xFF]))) }
+        #expect(throws: VIAProtocolError.wrongReportLength(33)) {
+            try VIAReport(validating: [UInt8](repeating: 0, count: 33))
+        }
+        #expect(throws: VIAProtocolError.unknownCommand(0x07)) {
+            try VIACommand(report: VIAReport(validating: padded([0x07])))
+        }
+        #expect(throws: VIAProtocolError.unknownCommand(0xFF)) {
+            try VIACommand(report: VIAReport(validating: padded([0xFF])))
+        }
         #expect(throws: VIAProtocolError.chunkTooLong(29)) {
             try VIACommand(report: VIAReport(validating: padded([0x13, 0x00, 0x00, 0x1D])))
         }

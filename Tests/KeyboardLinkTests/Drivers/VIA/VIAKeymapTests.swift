@@ -83,10 +83,12 @@ struct VIAKeymapTests {
     @Test("Macros that do not fit with a final NUL are refused before anything is written")
     func macroTooBig() {
         #expect(throws: VIAClientError.macroBufferTooSmall(needed: 65, available: 64)) {
-            try VIAClient.macroWriteCommands(contents: [UInt8](repeating: 0x61, count: 64), bufferSize: 64, replacing: nil)
+            try VIAClient.macroWriteCommands(
+                contents: [UInt8](repeating: 0x61, count: 64), bufferSize: 64, replacing: nil)
         }
         #expect(throws: VIAClientError.macroBufferTooSmall(needed: 71, available: 64)) {
-            try VIAClient.macroWriteCommands(contents: [UInt8](repeating: 0x61, count: 70), bufferSize: 64, replacing: nil)
+            try VIAClient.macroWriteCommands(
+                contents: [UInt8](repeating: 0x61, count: 70), bufferSize: 64, replacing: nil)
         }
         #expect(throws: VIAClientError.noMacroBuffer) {
             try VIAClient.macroWriteCommands(contents: [], bufferSize: 0, replacing: nil)
