@@ -1,18 +1,32 @@
 /// The command ids of VIA's raw HID protocol (byte 0 of a report), from QMK's `via.h`.
 public enum VIACommandID: UInt8, Sendable, CaseIterable, CustomStringConvertible {
+    /// `id_get_protocol_version`.
     case getProtocolVersion = 0x01
+    /// `id_get_keyboard_value`.
     case getKeyboardValue = 0x02
+    /// `id_set_keyboard_value`.
     case setKeyboardValue = 0x03
+    /// `id_dynamic_keymap_get_keycode`.
     case dynamicKeymapGetKeycode = 0x04
+    /// `id_dynamic_keymap_set_keycode`.
     case dynamicKeymapSetKeycode = 0x05
+    /// `id_dynamic_keymap_reset`.
     case dynamicKeymapReset = 0x06
+    /// `id_dynamic_keymap_macro_get_count`.
     case macroGetCount = 0x0C
+    /// `id_dynamic_keymap_macro_get_buffer_size`.
     case macroGetBufferSize = 0x0D
+    /// `id_dynamic_keymap_macro_get_buffer`.
     case macroGetBuffer = 0x0E
+    /// `id_dynamic_keymap_macro_set_buffer`.
     case macroSetBuffer = 0x0F
+    /// `id_dynamic_keymap_macro_reset`.
     case macroReset = 0x10
+    /// `id_dynamic_keymap_get_layer_count`.
     case getLayerCount = 0x11
+    /// `id_dynamic_keymap_get_buffer`.
     case dynamicKeymapGetBuffer = 0x12
+    /// `id_dynamic_keymap_set_buffer`.
     case dynamicKeymapSetBuffer = 0x13
     /// Byte 0 of the reply to a command the keyboard does not handle.
     case unhandled = 0xFF

@@ -2,16 +2,26 @@
 public struct StudioHIDUsage: Hashable, Sendable, CustomStringConvertible {
     /// Modifier bits ZMK applies with the key (`LC(...)`, `LS(...)`, ...).
     public struct Modifiers: OptionSet, Hashable, Sendable {
+        /// The modifier byte.
         public let rawValue: UInt8
+        /// Wraps a modifier byte.
         public init(rawValue: UInt8) { self.rawValue = rawValue }
 
+        /// Bit 0x01.
         public static let leftControl = Modifiers(rawValue: 0x01)
+        /// Bit 0x02.
         public static let leftShift = Modifiers(rawValue: 0x02)
+        /// Bit 0x04.
         public static let leftAlt = Modifiers(rawValue: 0x04)
+        /// Bit 0x08.
         public static let leftGUI = Modifiers(rawValue: 0x08)
+        /// Bit 0x10.
         public static let rightControl = Modifiers(rawValue: 0x10)
+        /// Bit 0x20.
         public static let rightShift = Modifiers(rawValue: 0x20)
+        /// Bit 0x40.
         public static let rightAlt = Modifiers(rawValue: 0x40)
+        /// Bit 0x80.
         public static let rightGUI = Modifiers(rawValue: 0x80)
     }
 

@@ -15,11 +15,17 @@ public struct SimulatedVIAKeyboard: Sendable {
 
     /// A state change the keyboard accepted, in order.
     public enum Write: Hashable, Sendable {
+        /// `dynamic_keymap_set_keycode` at a position inside the keymap.
         case keycode(VIAKeyPosition, UInt16)
+        /// `dynamic_keymap_set_buffer`.
         case keymapBuffer(offset: Int, bytes: [UInt8])
+        /// `dynamic_keymap_macro_set_buffer`.
         case macroBuffer(offset: Int, bytes: [UInt8])
+        /// `set_keyboard_value` for a settable value.
         case keyboardValue(VIAKeyboardValueID, UInt32)
+        /// `dynamic_keymap_reset`.
         case keymapReset
+        /// `dynamic_keymap_macro_reset`.
         case macroReset
     }
 
