@@ -1,0 +1,62 @@
+import Glibc
+
+/// Finds hidraw nodes in sysfs: all of them, or the VIA raw HID interface of one keyboard.
+public struct HIDRawDiscovery: Sendable {
+    /// Why sysfs could not be read.
+    public struct Failure: Error, Equatable, Sendable, CustomStringConvertible {
+        /// What failed, with the path and the system's reason.
+        public var description: String
+    }
+
+    /// The class directory, `/sys/class/hidraw` on a real system (a temporary tree in tests).
+    public var sysfsRoot: String
+    /// Where the device nodes live, `/dev`.
+    public var deviceDirectory: String
+
+    /// Creates a discovery over `sysfsRoot`.
+    public init(sysfsRoot: String = "/sys/class/hidraw", deviceDirectory: String = "/dev") {
+        self.sysfsRoot = sysfsRoot
+        self.deviceDirectory = deviceDirectory
+    }
+
+    /// Every hidraw node whose uevent names a HID device, by entry name. An absent class directory (no hidraw
+    /// support loaded) means no nodes; entries without a readable uevent are skipped.
+    /// - Throws: Failure when the class directory exists but cannot be listed.
+    public func allNodes() throws(Failure) -> [HIDRawNode] {
+        let names: [String]
+        do {
+            names = try VIAPosix.listDirectory(sysfsRoot)
+        } catch .systemCall(_, _, let code) where code == ENOENT {
+            return []
+        } catch {
+            throw Failure(description: "cannot list \(sysfsRoot): \(error)")
+        }
+        return names.filter { $0.hasPrefix("hidraw") }.compactMap(node(named:))
+            .sorted { $0.name.count != $1.name.count ? $0.name.count < $1.name.count : $0.name < $1.name }
+    }
+
+    /// The VIA raw HID nodes (usage page 0xFF60, usage 0x61) of the keyboard that `match` describes.
+    /// - Throws: Failure when the class directory cannot be listed.
+    public func viaNodes(matching match: HIDRawMatch) throws(Failure) -> [HIDRawNode] {
+        try allNodes().filter { match.matches($0) && $0.isVIAInterface }
+    }
+
+    private func node(named name: String) -> HIDRawNode? {
+        let device = sysfsRoot + "/" + name + "/device"
+        guard let ueventBytes = try? VIAPosix.readFile(device + "/uevent") else { return nil }
+        let fields = HIDRawNode.parseUevent(String(decoding: ueventBytes, as: UTF8.self))
+        guard let hidID = fields["HID_ID"].flatMap(HIDRawNode.parseHIDID) else { return nil }
+        var collections: [HIDReportDescriptor.Usage?] = []
+        var problem: String?
+        do {
+            let bytes = try VIAPosix.readFile(device + "/report_descriptor")
+            collections = try HIDReportDescriptor(bytes: bytes).applicationCollections
+        } catch {
+            problem = "\(error)"
+        }
+        return HIDRawNode(
+            name: name, devicePath: deviceDirectory + "/" + name, busType: hidID.bus, vendorID: hidID.vendor,
+            productID: hidID.product, hidName: fields["HID_NAME"] ?? "", uniqueID: fields["HID_UNIQ"] ?? "",
+            applicationCollections: collections, descriptorProblem: problem)
+    }
+}

@@ -1,0 +1,62 @@
+/// `zmk.behaviors.Response`.
+public enum StudioBehaviorsResponse: ProtobufMessage, Equatable {
+    /// Field 1: `ListAllBehaviorsResponse { 1 behaviors: repeated uint32 }`, the behaviours' local ids.
+    case behaviorIDs([UInt32])
+    /// Field 2: the answer to `getBehaviorDetails`.
+    case behaviorDetails(StudioBehaviorDetails)
+    /// A member this code does not know (its field number).
+    case unrecognized(field: Int)
+
+    public func encode(to writer: inout ProtobufWriter) {
+        switch self {
+        case .behaviorIDs(let ids): writer.writeMessage(IDList(ids: ids), field: 1)
+        case .behaviorDetails(let details): writer.writeMessage(details, field: 2)
+        case .unrecognized: break
+        }
+    }
+
+    /// - Throws: ProtobufError.missingField when the response is empty.
+    public init(from reader: inout ProtobufReader) throws(ProtobufError) {
+        var decoded: StudioBehaviorsResponse?
+        var unknownField: Int?
+        while let field = try reader.nextField() {
+            switch field {
+            case 1:
+                let list: IDList = try reader.readMessage()
+                decoded = .behaviorIDs(list.ids)
+            case 2: decoded = .behaviorDetails(try reader.readMessage())
+            default: unknownField = unknownField ?? field
+            }
+        }
+        if let decoded {
+            self = decoded
+        } else if let unknownField {
+            self = .unrecognized(field: unknownField)
+        } else {
+            throw .missingField(message: "zmk.behaviors.Response", field: "response_type")
+        }
+    }
+
+    /// `ListAllBehaviorsResponse`. ZMK writes the ids unpacked (one tag each, from a nanopb callback), proto3
+    /// encoders write them packed; the reader accepts both, and this encoder writes them unpacked like ZMK.
+    private struct IDList: ProtobufMessage {
+        var ids: [UInt32]
+
+        init(ids: [UInt32]) {
+            self.ids = ids
+        }
+
+        func encode(to writer: inout ProtobufWriter) {
+            for id in ids {
+                writer.writeUInt32(id, field: 1, emitDefault: true)
+            }
+        }
+
+        init(from reader: inout ProtobufReader) throws(ProtobufError) {
+            ids = []
+            while let field = try reader.nextField() {
+                if field == 1 { try reader.readRepeatedUInt32s(into: &ids) }
+            }
+        }
+    }
+}

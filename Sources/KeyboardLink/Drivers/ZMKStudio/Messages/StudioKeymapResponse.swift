@@ -1,0 +1,60 @@
+/// `zmk.keymap.Response` (the members kblink uses).
+public enum StudioKeymapResponse: ProtobufMessage, Equatable {
+    /// Field 1: the answer to `getKeymap`.
+    case keymap(StudioKeymap)
+    /// Field 2: the outcome of `setLayerBinding`.
+    case setLayerBinding(StudioSetLayerBindingResult)
+    /// Field 3: whether staged changes exist.
+    case unsavedChanges(Bool)
+    /// Field 4: the outcome of `saveChanges`.
+    case saveChanges(StudioSaveChangesResult)
+    /// Field 5: whether `discardChanges` succeeded.
+    case discardChanges(Bool)
+    /// Field 6: the answer to `getPhysicalLayouts`.
+    case physicalLayouts(StudioPhysicalLayouts)
+    /// A member this code does not know (its field number).
+    case unrecognized(field: Int)
+
+    public func encode(to writer: inout ProtobufWriter) {
+        switch self {
+        case .keymap(let keymap): writer.writeMessage(keymap, field: 1)
+        case .setLayerBinding(let result): writer.writeEnum(result, field: 2, emitDefault: true)
+        case .unsavedChanges(let flag): writer.writeBool(flag, field: 3, emitDefault: true)
+        case .saveChanges(let result): writer.writeMessage(result, field: 4)
+        case .discardChanges(let flag): writer.writeBool(flag, field: 5, emitDefault: true)
+        case .physicalLayouts(let layouts): writer.writeMessage(layouts, field: 6)
+        case .unrecognized: break
+        }
+    }
+
+    /// Decodes the response. `save_changes` was a plain `bool` in ZMK firmware of 2024 and is a
+    /// `SaveChangesResponse` message since; both are accepted.
+    /// - Throws: ProtobufError.missingField when the response is empty.
+    public init(from reader: inout ProtobufReader) throws(ProtobufError) {
+        var decoded: StudioKeymapResponse?
+        var unknownField: Int?
+        while let field = try reader.nextField() {
+            switch field {
+            case 1: decoded = .keymap(try reader.readMessage())
+            case 2: decoded = .setLayerBinding(try reader.readEnum())
+            case 3: decoded = .unsavedChanges(try reader.readBool())
+            case 4:
+                if reader.currentWireType == .varint {
+                    decoded = .saveChanges(try reader.readBool() ? .ok : .failed(.generic))
+                } else {
+                    decoded = .saveChanges(try reader.readMessage())
+                }
+            case 5: decoded = .discardChanges(try reader.readBool())
+            case 6: decoded = .physicalLayouts(try reader.readMessage())
+            default: unknownField = unknownField ?? field
+            }
+        }
+        if let decoded {
+            self = decoded
+        } else if let unknownField {
+            self = .unrecognized(field: unknownField)
+        } else {
+            throw .missingField(message: "zmk.keymap.Response", field: "response_type")
+        }
+    }
+}

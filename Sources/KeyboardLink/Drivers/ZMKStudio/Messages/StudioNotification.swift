@@ -1,0 +1,37 @@
+/// `zmk.studio.Notification`: an event the keyboard sends without being asked.
+public enum StudioNotification: ProtobufMessage, Equatable {
+    /// Field 2: a core event (lock state changed).
+    case core(StudioCoreNotification)
+    /// Field 5: a keymap event (unsaved changes status).
+    case keymap(StudioKeymapNotification)
+    /// A subsystem this code does not know (its field number).
+    case unrecognized(field: Int)
+
+    public func encode(to writer: inout ProtobufWriter) {
+        switch self {
+        case .core(let notification): writer.writeMessage(notification, field: 2)
+        case .keymap(let notification): writer.writeMessage(notification, field: 5)
+        case .unrecognized: break
+        }
+    }
+
+    /// - Throws: ProtobufError.missingField when the notification is empty.
+    public init(from reader: inout ProtobufReader) throws(ProtobufError) {
+        var decoded: StudioNotification?
+        var unknownField: Int?
+        while let field = try reader.nextField() {
+            switch field {
+            case 2: decoded = .core(try reader.readMessage())
+            case 5: decoded = .keymap(try reader.readMessage())
+            default: unknownField = unknownField ?? field
+            }
+        }
+        if let decoded {
+            self = decoded
+        } else if let unknownField {
+            self = .unrecognized(field: unknownField)
+        } else {
+            throw .missingField(message: "zmk.studio.Notification", field: "subsystem")
+        }
+    }
+}

@@ -1,0 +1,7 @@
+/// A proto3 enum: open, so values this code does not know survive decoding and re-encoding.
+public protocol ProtobufEnum: Hashable, Sendable {
+    /// Maps any wire value, known or not, to a case.
+    init(protobufValue: Int32)
+    /// The value written on the wire.
+    var protobufValue: Int32 { get }
+}

@@ -1,0 +1,307 @@
+/// A pure simulation of ZMK Studio's RPC side, for the simulator and tests: it consumes request payloads (or the
+/// framed bytes a GATT characteristic carries) and produces responses and notifications like ZMK does.
+///
+/// Modelled on ZMK's `app/src/studio`: only `get_device_info`, `get_lock_state`, `list_all_behaviors` and `lock`
+/// work while locked, the rest answer `UNLOCK_REQUIRED`; `set_layer_binding` stages an edit and raises
+/// `unsaved_changes_status_changed(true)` before its answer; `save_changes` and `discard_changes` raise it with
+/// false. Layer ids equal layer indices. Faults are one-shot and counted from creation.
+public struct SimulatedStudioFirmware: Sendable {
+    /// A fault to inject.
+    public enum Fault: Hashable, Sendable {
+        /// The `call`-th `set_layer_binding` (1-based) answers `meta.simple_error = GENERIC` and stages nothing.
+        case failSetLayerBinding(call: Int)
+        /// After answering the `afterRequests`-th request, the link drops: nothing more is answered until
+        /// `reconnect()`.
+        case dropConnection(afterRequests: Int)
+    }
+
+    /// The keyboard name `get_device_info` reports.
+    public let name: String
+    /// The serial number `get_device_info` reports.
+    public let serialNumber: [UInt8]
+    /// The behaviours the firmware offers: the standard ones, then one per firmware macro.
+    public let behaviors: [SimulatedStudioBehavior]
+    /// Layer names, by index.
+    public let layerNames: [String]
+    /// Bindings per layer.
+    public let keyCount: Int
+    /// The physical layout `get_physical_layouts` reports.
+    public let physicalLayout: StudioPhysicalLayout
+    /// Whether losing the link locks the keyboard (ZMK's `CONFIG_ZMK_STUDIO_LOCK_ON_DISCONNECT`).
+    public let locksOnDisconnect: Bool
+
+    /// The current lock state.
+    public private(set) var lockState: StudioLockState = .locked
+    /// What is in flash: the keymap after the last save.
+    public private(set) var savedKeymap: [[StudioBehaviorBinding]]
+    /// What the keyboard uses now: the saved keymap plus staged edits.
+    public private(set) var activeKeymap: [[StudioBehaviorBinding]]
+    /// Whether edits are staged (set by any accepted `set_layer_binding`, cleared by save and discard).
+    public private(set) var hasUnsavedChanges = false
+    /// Whether the simulated link is up.
+    public private(set) var isConnected = true
+    /// Every request decoded so far, in order (including those answered with errors).
+    public private(set) var requestLog: [StudioRequest] = []
+    /// Request payloads that did not decode; ZMK logs them and answers nothing.
+    public private(set) var undecodableRequestCount = 0
+
+    private let defaultKeymap: [[StudioBehaviorBinding]]
+    private var faults: Set<Fault>
+    private var setLayerBindingCalls = 0
+    private var decoder = StudioFrameDecoder()
+
+    /// Creates a keyboard.
+    /// - Parameters:
+    ///   - keymap: the firmware's default keymap, one array of bindings per layer (all the same length); nil for
+    ///     `layerCount` layers of `keyCount` keys: layer 0 types letters and digits, the others are transparent.
+    ///   - macroBehaviorNames: display names of firmware macro behaviours (ZMK has no runtime macros).
+    /// - Precondition: the layers of `keymap` have equal length (this is test setup, not peer input).
+    public init(
+        name: String = "Aula F87", serialNumber: [UInt8] = [0xF8, 0x70, 0x00, 0x01], layerCount: Int = 4,
+        keyCount: Int = 87, keymap: [[StudioBehaviorBinding]]? = nil, layerNames: [String]? = nil,
+        macroBehaviorNames: [String] = [], physicalLayout: StudioPhysicalLayout? = nil,
+        faults: Set<Fault> = [], locksOnDisconnect: Bool = true
+    ) {
+        var behaviors = SimulatedStudioBehavior.standard()
+        let nextID = (behaviors.map(\.id).max() ?? 0) + 1
+        for (offset, macro) in macroBehaviorNames.enumerated() {
+            behaviors.append(.init(id: nextID + UInt32(offset), displayName: macro, parameters: .none))
+        }
+        self.name = name
+        self.serialNumber = serialNumber
+        self.behaviors = behaviors
+        self.faults = faults
+        self.locksOnDisconnect = locksOnDisconnect
+        let keyPress = Int32(behaviors[0].id)
+        let transparent = Int32(behaviors[2].id)
+        let defaultKeymap =
+            keymap
+            ?? (0..<max(1, layerCount)).map { layer in
+                (0..<max(1, keyCount)).map { position in
+                    guard layer == 0 else { return StudioBehaviorBinding(behaviorID: transparent) }
+                    // Usages 0x04...0x27 are A-Z and 1-0 on the keyboard page.
+                    let usage = StudioHIDUsage(page: StudioHIDUsage.keyboardPage, id: UInt16(0x04 + position % 36))
+                    return StudioBehaviorBinding(behaviorID: keyPress, param1: usage.param1)
+                }
+            }
+        precondition(Set(defaultKeymap.map(\.count)).count <= 1, "every layer needs the same number of bindings")
+        self.defaultKeymap = defaultKeymap
+        savedKeymap = defaultKeymap
+        activeKeymap = defaultKeymap
+        self.keyCount = defaultKeymap.first?.count ?? 0
+        self.layerNames =
+            layerNames ?? defaultKeymap.indices.map { $0 == 0 ? "Base" : "Layer \($0)" }
+        self.physicalLayout = physicalLayout ?? Self.gridLayout(keyCount: defaultKeymap.first?.count ?? 0)
+    }
+
+    /// A plain grid of 1u keys, 18 to a row.
+    private static func gridLayout(keyCount: Int) -> StudioPhysicalLayout {
+        var keys: [StudioKeyPhysicalAttributes] = []
+        for position in 0..<keyCount {
+            let column = Int32(position % 18)
+            let row = Int32(position / 18)
+            keys.append(StudioKeyPhysicalAttributes(width: 100, height: 100, x: column * 100, y: row * 100))
+        }
+        return StudioPhysicalLayout(name: "Default", keys: keys)
+    }
+
+    /// The id of the behaviour with this display name.
+    public func behaviorID(named displayName: String) -> UInt32? {
+        behaviors.first { $0.displayName == displayName }?.id
+    }
+
+    // MARK: User and link events
+
+    /// The user pressed the key bound to `&studio_unlock`: unlocks and returns the `lock_state_changed`
+    /// notification (none when already unlocked).
+    public mutating func unlock() -> [StudioResponse] {
+        setLockState(.unlocked)
+    }
+
+    /// The keyboard locked itself (idle timeout): returns the notification (none when already locked).
+    public mutating func lock() -> [StudioResponse] {
+        setLockState(.locked)
+    }
+
+    /// The link came back after a drop. Staged edits survive, as they do in ZMK's RAM.
+    public mutating func reconnect() {
+        isConnected = true
+        decoder.reset()
+    }
+
+    /// The link dropped (from outside, e.g. the simulated radio): staged edits survive; the keyboard locks
+    /// if `locksOnDisconnect`.
+    public mutating func disconnect() {
+        isConnected = false
+        decoder.reset()
+        if locksOnDisconnect { lockState = .locked }
+    }
+
+    // MARK: Requests
+
+    /// Consumes bytes written to the characteristic (any chunking) and returns the framed bytes to indicate back:
+    /// notifications and answers, in the order ZMK sends them.
+    public mutating func receive(bytes: some Collection<UInt8>) -> [UInt8] {
+        guard isConnected else { return [] }
+        decoder.append(bytes)
+        var output: [UInt8] = []
+        while isConnected {
+            let payload: [UInt8]?
+            do {
+                payload = try decoder.nextPayload()
+            } catch {
+                continue  // ZMK drops a broken frame and waits for the next start byte.
+            }
+            guard let payload else { break }
+            for response in handle(requestPayload: payload) {
+                output += StudioFrameCodec.encode(response.serializedBytes())
+            }
+        }
+        return output
+    }
+
+    /// Handles one request payload (unframed); returns nothing for a payload that does not decode or when the
+    /// link is down.
+    public mutating func handle(requestPayload: [UInt8]) -> [StudioResponse] {
+        guard isConnected else { return [] }
+        guard let request = try? StudioRequest(serializedBytes: requestPayload) else {
+            undecodableRequestCount += 1
+            return []
+        }
+        return handle(request)
+    }
+
+    /// Handles one request; returns the notifications it raised followed by its answer.
+    public mutating func handle(_ request: StudioRequest) -> [StudioResponse] {
+        guard isConnected else { return [] }
+        requestLog.append(request)
+        var notifications: [StudioResponse] = []
+        let payload = answer(request.subsystem, notifications: &notifications)
+        let output = notifications + [.requestResponse(.init(requestID: request.requestID, payload: payload))]
+        let dropAfter = faults.compactMap { fault -> Int? in
+            if case .dropConnection(let count) = fault, count <= requestLog.count { return count }
+            return nil
+        }
+        if let count = dropAfter.first {
+            faults.remove(.dropConnection(afterRequests: count))
+            disconnect()
+        }
+        return output
+    }
+
+    private mutating func answer(
+        _ subsystem: StudioRequest.Subsystem?, notifications: inout [StudioResponse]
+    ) -> StudioRequestResponse.Payload {
+        guard let subsystem else { return .meta(.simpleError(.rpcNotFound)) }
+        if lockState != .unlocked && !Self.allowedWhileLocked(subsystem) {
+            return .meta(.simpleError(.unlockRequired))
+        }
+        switch subsystem {
+        case .core(.getDeviceInfo):
+            return .core(.deviceInfo(.init(name: name, serialNumber: serialNumber)))
+        case .core(.getLockState):
+            return .core(.lockState(lockState))
+        case .core(.lock):
+            notifications += setLockState(.locked)
+            return .meta(.noResponse)
+        case .core(.resetSettings):
+            savedKeymap = defaultKeymap
+            activeKeymap = defaultKeymap
+            hasUnsavedChanges = false
+            return .core(.resetSettings(true))
+        case .behaviors(.listAllBehaviors):
+            return .behaviors(.behaviorIDs(behaviors.map(\.id)))
+        case .behaviors(.getBehaviorDetails(let id)):
+            guard let behavior = behaviors.first(where: { $0.id == id }) else { return .meta(.simpleError(.generic)) }
+            return .behaviors(.behaviorDetails(.init(id: behavior.id, displayName: behavior.displayName)))
+        case .keymap(.getKeymap):
+            return .keymap(.keymap(currentKeymap()))
+        case .keymap(.setLayerBinding(let request)):
+            return setLayerBinding(request, notifications: &notifications)
+        case .keymap(.checkUnsavedChanges):
+            return .keymap(.unsavedChanges(hasUnsavedChanges))
+        case .keymap(.saveChanges):
+            savedKeymap = activeKeymap
+            hasUnsavedChanges = false
+            notifications.append(.notification(.keymap(.unsavedChangesStatusChanged(false))))
+            return .keymap(.saveChanges(.ok))
+        case .keymap(.discardChanges):
+            activeKeymap = savedKeymap
+            hasUnsavedChanges = false
+            notifications.append(.notification(.keymap(.unsavedChangesStatusChanged(false))))
+            return .keymap(.discardChanges(true))
+        case .keymap(.getPhysicalLayouts):
+            return .keymap(.physicalLayouts(.init(activeLayoutIndex: 0, layouts: [physicalLayout])))
+        case .keymap(.setActivePhysicalLayout):
+            // Not modelled: one layout only, and its response type is not decoded by kblink.
+            return .meta(.simpleError(.rpcNotFound))
+        }
+    }
+
+    private static func allowedWhileLocked(_ subsystem: StudioRequest.Subsystem) -> Bool {
+        switch subsystem {
+        case .core(.getDeviceInfo), .core(.getLockState), .core(.lock), .behaviors(.listAllBehaviors): true
+        default: false
+        }
+    }
+
+    private mutating func setLayerBinding(
+        _ request: StudioSetLayerBindingRequest, notifications: inout [StudioResponse]
+    ) -> StudioRequestResponse.Payload {
+        setLayerBindingCalls += 1
+        if faults.remove(.failSetLayerBinding(call: setLayerBindingCalls)) != nil {
+            return .meta(.simpleError(.generic))
+        }
+        let layer = Int(request.layerID)
+        let position = Int(request.keyPosition)
+        guard activeKeymap.indices.contains(layer), position >= 0, position < keyCount else {
+            return .keymap(.setLayerBinding(.invalidLocation))
+        }
+        let binding = request.binding
+        guard binding.behaviorID >= 0, let behavior = behaviors.first(where: { $0.id == UInt32(binding.behaviorID) })
+        else {
+            return .keymap(.setLayerBinding(.invalidBehavior))
+        }
+        guard parametersAreValid(binding, for: behavior) else {
+            return .keymap(.setLayerBinding(.invalidParameters))
+        }
+        activeKeymap[layer][position] = binding
+        hasUnsavedChanges = true
+        notifications.append(.notification(.keymap(.unsavedChangesStatusChanged(true))))
+        return .keymap(.setLayerBinding(.ok))
+    }
+
+    private func parametersAreValid(_ binding: StudioBehaviorBinding, for behavior: SimulatedStudioBehavior) -> Bool {
+        switch behavior.parameters {
+        case .none:
+            return binding.param1 == 0 && binding.param2 == 0
+        case .layer:
+            return binding.param1 < UInt32(activeKeymap.count) && binding.param2 == 0
+        case .hidUsage:
+            let usage = StudioHIDUsage(param1: binding.param1)
+            let idIsValid =
+                switch usage.page {
+                case StudioHIDUsage.keyboardPage: usage.id <= 0xFF
+                case StudioHIDUsage.consumerPage: usage.id <= 0xFFF
+                default: false
+                }
+            return idIsValid && binding.param2 == 0
+        }
+    }
+
+    private func currentKeymap() -> StudioKeymap {
+        StudioKeymap(
+            layers: activeKeymap.enumerated().map { index, bindings in
+                StudioLayer(
+                    id: UInt32(index), name: layerNames.indices.contains(index) ? layerNames[index] : "",
+                    bindings: bindings)
+            },
+            availableLayers: 0, maxLayerNameLength: 20)
+    }
+
+    private mutating func setLockState(_ state: StudioLockState) -> [StudioResponse] {
+        guard lockState != state else { return [] }
+        lockState = state
+        return [.notification(.core(.lockStateChanged(state)))]
+    }
+}

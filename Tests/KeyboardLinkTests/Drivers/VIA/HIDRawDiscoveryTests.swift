@@ -1,0 +1,121 @@
+import FoundationEssentials
+import Testing
+
+@testable import KeyboardLink
+
+@Suite("hidraw discovery in sysfs")
+struct HIDRawDiscoveryTests {
+    /// A fake `/sys/class/hidraw` under a temporary directory.
+    private final class FakeSysfs {
+        let root: String
+
+        init() throws {
+            root = FileManager.default.temporaryDirectory.path + "/kblink-hidraw-\(UInt64.random(in: 0 ... .max))"
+            try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        }
+
+        deinit {
+            try? FileManager.default.removeItem(atPath: root)
+        }
+
+        func add(_ name: String, uevent: String?, descriptor: [UInt8]?) throws {
+            let device = root + "/" + name + "/device"
+            try FileManager.default.createDirectory(atPath: device, withIntermediateDirectories: true)
+            if let uevent {
+                #expect(FileManager.default.createFile(atPath: device + "/uevent", contents: Data(uevent.utf8)))
+            }
+            if let descriptor {
+                #expect(
+                    FileManager.default.createFile(atPath: device + "/report_descriptor", contents: Data(descriptor)))
+            }
+        }
+    }
+
+    private func uevent(id: String, name: String, uniq: String) -> String {
+        "DRIVER=hid-generic\nHID_ID=\(id)\nHID_NAME=\(name)\nHID_PHYS=00:11:22:33:44:55\nHID_UNIQ=\(uniq)\n"
+            + "MODALIAS=hid:b0005g0001v0000320Fp00005088\n"
+    }
+
+    private func makeTree() throws -> FakeSysfs {
+        let sysfs = try FakeSysfs()
+        let bluetooth = "0005:0000320F:00005088"
+        try sysfs.add(
+            "hidraw0", uevent: uevent(id: "0003:0000046D:0000C52B", name: "Logitech Receiver", uniq: ""),
+            descriptor: HIDReportDescriptorTests.keyboard)
+        try sysfs.add(
+            "hidraw1", uevent: uevent(id: bluetooth, name: "VGN 98Pro", uniq: "aa:bb:cc:dd:ee:ff"),
+            descriptor: HIDReportDescriptorTests.qmkRawHID)
+        try sysfs.add(
+            "hidraw2", uevent: uevent(id: bluetooth, name: "VGN 98Pro", uniq: "aa:bb:cc:dd:ee:ff"),
+            descriptor: HIDReportDescriptorTests.keyboard)
+        try sysfs.add(
+            "hidraw10", uevent: uevent(id: "0003:00003434:00000361", name: "Keychron", uniq: ""),
+            descriptor: HIDReportDescriptorTests.keyboard + HIDReportDescriptorTests.qmkRawHID)
+        try sysfs.add("hidraw3", uevent: nil, descriptor: HIDReportDescriptorTests.qmkRawHID)
+        try sysfs.add(
+            "hidraw4", uevent: uevent(id: "0003:00003434:00000362", name: "Broken", uniq: ""), descriptor: [0x06, 0x60])
+        try sysfs.add(
+            "not-hidraw", uevent: uevent(id: bluetooth, name: "x", uniq: "aa:bb:cc:dd:ee:ff"), descriptor: nil)
+        return sysfs
+    }
+
+    @Test("Every node with a HID uevent is listed, in numeric order, with its parsed fields")
+    func allNodes() throws {
+        let sysfs = try makeTree()
+        let nodes = try HIDRawDiscovery(sysfsRoot: sysfs.root, deviceDirectory: "/dev").allNodes()
+        #expect(nodes.map(\.name) == ["hidraw0", "hidraw1", "hidraw2", "hidraw4", "hidraw10"])
+        let vgn = nodes[1]
+        #expect(vgn.devicePath == "/dev/hidraw1")
+        #expect(vgn.busType == 0x0005)
+        #expect(vgn.vendorID == 0x320F)
+        #expect(vgn.productID == 0x5088)
+        #expect(vgn.hidName == "VGN 98Pro")
+        #expect(vgn.uniqueID == "aa:bb:cc:dd:ee:ff")
+        #expect(vgn.isVIAInterface)
+        #expect(!nodes[2].isVIAInterface)
+        #expect(nodes[3].descriptorProblem != nil)
+        #expect(!nodes[3].isVIAInterface)
+    }
+
+    @Test("A Bluetooth keyboard's VIA node is found by its address, in any case")
+    func byAddress() throws {
+        let sysfs = try makeTree()
+        let discovery = HIDRawDiscovery(sysfsRoot: sysfs.root)
+        #expect(try discovery.viaNodes(matching: .uniqueID("AA:BB:CC:DD:EE:FF")).map(\.name) == ["hidraw1"])
+        #expect(try discovery.viaNodes(matching: .uniqueID("aa:bb:cc:dd:ee:00")).isEmpty)
+        #expect(try discovery.viaNodes(matching: .uniqueID("")).isEmpty)
+    }
+
+    @Test("A keyboard's VIA node is found by vendor and product, optionally on one bus")
+    func byIDs() throws {
+        let sysfs = try makeTree()
+        let discovery = HIDRawDiscovery(sysfsRoot: sysfs.root)
+        #expect(
+            try discovery.viaNodes(matching: .deviceIDs(vendor: 0x3434, product: 0x0361, bus: nil)).map(\.name) == [
+                "hidraw10"
+            ])
+        #expect(try discovery.viaNodes(matching: .deviceIDs(vendor: 0x3434, product: 0x0361, bus: 0x0003)).count == 1)
+        #expect(try discovery.viaNodes(matching: .deviceIDs(vendor: 0x3434, product: 0x0361, bus: 0x0005)).isEmpty)
+        #expect(
+            try discovery.viaNodes(matching: .deviceIDs(vendor: 0x320F, product: 0x5088, bus: 0x0005)).map(\.name) == [
+                "hidraw1"
+            ])
+    }
+
+    @Test("No hidraw class directory means no nodes")
+    func missingRoot() throws {
+        #expect(try HIDRawDiscovery(sysfsRoot: "/nonexistent/kblink/hidraw").allNodes().isEmpty)
+    }
+
+    @Test("uevent and HID_ID parsing")
+    func parsing() {
+        let fields = HIDRawNode.parseUevent("A=1\nHID_UNIQ=\nHID_NAME=Name=With=Equals\nnoequals\n")
+        #expect(fields == ["A": "1", "HID_UNIQ": "", "HID_NAME": "Name=With=Equals"])
+        let id = HIDRawNode.parseHIDID("0005:0000320F:00005088")
+        #expect(id?.bus == 5)
+        #expect(id?.vendor == 0x320F)
+        #expect(id?.product == 0x5088)
+        #expect(HIDRawNode.parseHIDID("0005:320F") == nil)
+        #expect(HIDRawNode.parseHIDID("zz:0:0") == nil)
+    }
+}
