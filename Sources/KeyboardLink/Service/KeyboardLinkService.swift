@@ -18,9 +18,9 @@ public actor KeyboardLinkService {
     public let connection: BusConnection
     public let bluez: BlueZModel
     public private(set) var options: Options
-    private let log: @Sendable (LogLevel, String) -> Void
-    private var keyboards: [BluetoothAddress: KeyboardState] = [:]
-    private var snapshot = BlueZModel.Snapshot()
+    let log: @Sendable (LogLevel, String) -> Void
+    var keyboards: [BluetoothAddress: KeyboardState] = [:]
+    var snapshot = BlueZModel.Snapshot()
     private var evdevDevices: [InputDevice] = []
     private var modelTask: Task<Void, Never>?
     private var discoveryStopper: Task<Void, Never>?
@@ -138,7 +138,7 @@ public actor KeyboardLinkService {
         ).isKeyboard
     }
 
-    private func updateProperties(of state: KeyboardState) async {
+    func updateProperties(of state: KeyboardState) async {
         let path = KBlink.keyboardPath(state.address)
         for (name, value) in state.propertyValues {
             try? await connection.setProperty(
@@ -192,7 +192,7 @@ public actor KeyboardLinkService {
         throw KBlinkError.invalidArgs("\"\(text)\" matches several keyboards: \(names); give the address")
     }
 
-    private func requireBlueZ(_ action: String) throws {
+    func requireBlueZ(_ action: String) throws {
         guard snapshot.isBlueZRunning else {
             throw KBlinkError.failed(
                 "cannot \(action): BlueZ is not running; start it with 'systemctl start bluetooth'")

@@ -19,17 +19,17 @@ public actor SimulatedBlueZ {
     }
 
     public let bus: BusAddress
-    private(set) var connection: BusConnection?
-    private var adapters: [Adapter]
-    private var entries: [BluetoothAddress: Entry] = [:]
+    var connection: BusConnection?
+    var adapters: [Adapter]
+    var entries: [BluetoothAddress: Entry] = [:]
     /// Devices each adapter finds when it discovers.
-    private var discoverable: [ObjectPath: [SimulatedDevice]] = [:]
-    private var discoveryTasks: [ObjectPath: Task<Void, Never>] = [:]
+    var discoverable: [ObjectPath: [SimulatedDevice]] = [:]
+    var discoveryTasks: [ObjectPath: Task<Void, Never>] = [:]
     /// How long a scan takes to find a device.
     public var discoveryDelay: Duration = .milliseconds(300)
     /// Registered agents by the registering connection.
-    private(set) var agents: [BusName: (path: ObjectPath, capability: String)] = [:]
-    private(set) var defaultAgent: BusName?
+    var agents: [BusName: (path: ObjectPath, capability: String)] = [:]
+    var defaultAgent: BusName?
 
     /// A simulated machine with `adapterCount` adapters (`hci0`, ...) holding `devices` on the first adapter.
     public init(bus: BusAddress, adapterCount: Int = 1, devices: [SimulatedDevice]) {
@@ -160,7 +160,7 @@ public actor SimulatedBlueZ {
 
     // MARK: Objects
 
-    private func update(_ address: BluetoothAddress, _ change: (inout SimulatedDevice) -> Void) async throws {
+    func update(_ address: BluetoothAddress, _ change: (inout SimulatedDevice) -> Void) async throws {
         guard var entry = entries[address] else {
             throw DBusError(BlueZ.Error.doesNotExist, "no device \(address)")
         }
@@ -202,7 +202,7 @@ public actor SimulatedBlueZ {
         try await connection?.setProperty(MemberName(trusted: name), of: BlueZ.adapterInterface, at: path, to: value)
     }
 
-    private func exportDevice(_ entry: Entry) async throws {
+    func exportDevice(_ entry: Entry) async throws {
         guard let connection else { return }
         let path = entry.device.address.devicePath(adapter: entry.adapter)
         try await connection.export(deviceInterface(entry), at: path)
@@ -380,7 +380,7 @@ public actor SimulatedBlueZ {
         await remove(address)
     }
 
-    private func deviceInterface(_ entry: Entry) -> DBusInterface {
+    func deviceInterface(_ entry: Entry) -> DBusInterface {
         let device = entry.device
         let address = device.address
         var properties: [DBusProperty] = [
