@@ -124,3 +124,57 @@ struct ResolveInsetsTests {
         }
     }
 }
+
+@Suite("One request, three ways: library, daemon, CLI")
+struct InsetsConsistencyTests {
+    @Test("the library, the daemon and the CLI (local and through the daemon) give the same numbers")
+    func sameNumbers() async throws {
+        // Stage Manager-like window, a keyboard covering its bottom, a focused field, hardware keyboard off.
+        var request = InsetRequest(
+            screen: Size(width: 1366, height: 1024), window: Rect(x: 100, y: 80, width: 900, height: 800))
+        request.safeAreaBottom = 12
+        request.event = KeyboardEvent(kind: .willShow, endFrame: Rect(x: 0, y: 690, width: 1366, height: 334), duration: 0.3)
+        request.focus(frame: Rect(x: 40, y: 600, width: 300, height: 40))
+        request.topLimit = 30
+        request.options.keyboardDismissPadding = 8
+        let library = InsetResolver.resolve(request)
+        #expect(library.reservedInset == 190 - 12)
+
+        let arguments = [
+            "insets", "--screen", "1366x1024", "--window", "100,80,900,800", "--safe-bottom", "12", "--keyboard",
+            "0,690,1366,334", "--duration", "0.3", "--focused", "40,600,300,40", "--top-limit", "30", "--dismiss-padding", "8",
+            "--hardware-keyboard", "no", "--json",
+        ]
+        func numbers(_ output: String) throws -> [String: Double] {
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any])
+            let answer = try #require(object["answer"] as? [String: Any])
+            var result: [String: Double] = [:]
+            for key in ["overlap", "inset", "guide-top", "guide-height", "dismiss-threshold", "slide"] {
+                result[key] = (answer[key] as? NSNumber)?.doubleValue
+            }
+            return result
+        }
+        let expected: [String: Double] = [
+            "overlap": library.overlap, "inset": library.reservedInset, "guide-top": library.guideTop,
+            "guide-height": library.guideHeight, "dismiss-threshold": library.dismissThreshold, "slide": library.slide,
+        ]
+        let local = try await runProcess(DaemonHarness.binary("kblink"), arguments + ["--local"])
+        #expect(local.status == 0, "\(local.standardError)")
+        #expect(try numbers(local.standardOutput) == expected)
+        try await withDaemon { harness in
+            let viaDaemon = try await harness.kblink(arguments)
+            #expect(viaDaemon.standardOutput.contains("\"source\":\"daemon\""))
+            #expect(try numbers(viaDaemon.standardOutput) == expected)
+            let client = try await harness.client()
+            let dictionary = try InsetsArguments.request(
+                try ParsedArguments(Array(arguments.dropFirst()), flags: InsetsArguments.flags.union(["--json"]), options: InsetsArguments.options))
+            let answer = try await client.manager.call(
+                try MemberName("ResolveInsets"),
+                [.dictionary(key: .string, value: .variant, dictionary.map { DBusDictionaryEntry(key: .string($0.key), value: .variant($0.value)) })],
+                returning: [String: DBusValue].self)
+            #expect(answer["slide"]?.unwrapped == .double(library.slide))
+            #expect(answer["inset"]?.unwrapped == .double(library.reservedInset))
+            await client.close()
+        }
+    }
+}
