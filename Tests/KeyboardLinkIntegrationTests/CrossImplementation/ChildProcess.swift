@@ -30,10 +30,16 @@ final class ChildProcess: Sendable {
     let commandLine: String
     private let process: Process
     private let output = OutputBuffer()
+    /// A temporary directory that belongs to this child (its script), removed with it.
+    private let temporaryDirectory: URL?
 
     /// Starts `executable` with `arguments`; `environment` replaces the child's environment when given.
     /// - Throws: ``Failure`` when the executable cannot be started.
-    init(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) throws {
+    init(
+        _ executable: String, _ arguments: [String], environment: [String: String]? = nil,
+        removingWhenDone temporaryDirectory: URL? = nil
+    ) throws {
+        self.temporaryDirectory = temporaryDirectory
         commandLine = ([executable] + arguments).joined(separator: " ")
         process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
@@ -58,6 +64,7 @@ final class ChildProcess: Sendable {
 
     deinit {
         kill()
+        if let temporaryDirectory { try? FileManager.default.removeItem(at: temporaryDirectory) }
     }
 
     /// The child's process id.
