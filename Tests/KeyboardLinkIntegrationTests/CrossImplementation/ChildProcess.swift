@@ -7,8 +7,8 @@ import Glibc
 
 /// A tool from another D-Bus implementation (gdbus, busctl, a python3-dbus script) run as a child process.
 ///
-/// Its standard output is collected line by line as it arrives and its standard error whole, on plain dispatch
-/// threads (never a Swift concurrency thread). It is stopped with SIGKILL by pid: a child started from a Swift
+/// Its standard output is collected line by line as it arrives and its standard error whole, each on a thread of
+/// its own (never a Swift concurrency or dispatch pool thread). It is stopped with SIGKILL by pid: a child started from a Swift
 /// concurrency thread may inherit a signal mask that blocks SIGTERM (swift-corelibs-foundation issue 4772).
 final class ChildProcess: Sendable {
     /// Why a child did not give what a test waited for.
@@ -86,10 +86,13 @@ final class ChildProcess: Sendable {
         func withLock<T>(_ body: (inout Output) -> T) -> T { state.withLock { body(&$0) } }
     }
 
-    /// Reads a pipe to its end on a dispatch thread, storing lines (stdout) or bytes (stderr).
+    /// Reads a pipe to its end on a thread of its own, storing lines (stdout) or bytes (stderr).
+    ///
+    /// Not on a dispatch global queue: blocked reads there starve the pool that Swift concurrency shares on
+    /// Linux, and libdispatch only adds threads after seconds.
     private static func drain(_ handle: FileHandle, into output: OutputBuffer, isError: Bool) {
         let fd = handle.fileDescriptor
-        DispatchQueue.global().async {
+        Thread.detachNewThread {
             var buffer = [UInt8](repeating: 0, count: 65_536)
             while true {
                 let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
