@@ -13,6 +13,8 @@ enum BenchCommand {
           --calls N              roundtrip calls per round with one in flight (3000)
           --pipelined-calls N    roundtrip calls per round with many in flight (12000)
           --in-flight N          outstanding calls in the concurrent mode (64)
+          --pairs LIST           roundtrip client-server pairs, e.g. swift-swift,c-c (all four)
+          --sequential-only      roundtrip with one call in flight only (for profiling)
           --devices N            managed-objects devices (1000)
           --iterations N         managed-objects timed replies (30)
         Build with -c release; a debug build's numbers mean nothing.
@@ -42,6 +44,14 @@ enum BenchCommand {
             case "--calls": parsed = value().map { roundTrip.sequentialCalls = $0; return $0 }
             case "--pipelined-calls": parsed = value().map { roundTrip.pipelinedCalls = $0; return $0 }
             case "--in-flight": parsed = value().map { roundTrip.inFlight = $0; return $0 }
+            case "--pairs":
+                index += 1
+                let pairs = index < arguments.count ? RoundTripBenchmark.parsePairs(arguments[index]) : nil
+                if let pairs { roundTrip.pairs = pairs }
+                parsed = pairs == nil ? nil : 1
+            case "--sequential-only":
+                roundTrip.sequentialOnly = true
+                parsed = 1
             case "--devices": parsed = value().map { managedObjects.devices = $0; return $0 }
             case "--iterations": parsed = value().map { managedObjects.iterations = $0; return $0 }
             default: parsed = nil

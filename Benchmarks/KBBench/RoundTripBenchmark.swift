@@ -13,10 +13,27 @@ struct RoundTripBenchmark: Sendable {
     var pipelinedCalls = 12_000
     /// Outstanding calls in the concurrent mode.
     var inFlight = 64
+    /// The client -> server pairs to run (all four by default; fewer for profiling).
+    var pairs: [(client: Side, server: Side)] = [(.c, .c), (.swift, .swift), (.swift, .c), (.c, .swift)]
+    /// Only one call in flight (for profiling).
+    var sequentialOnly = false
+    /// The in-flight counts to run.
+    var flights: [Int] { sequentialOnly ? [1] : [1, inFlight] }
 
     enum Side: String, Sendable {
         case c = "C"
         case swift = "Swift"
+    }
+
+    /// Parses `swift-swift,c-c` (client-server pairs).
+    static func parsePairs(_ text: String) -> [(client: Side, server: Side)]? {
+        var pairs: [(client: Side, server: Side)] = []
+        for item in text.split(separator: ",") {
+            let sides = item.lowercased().split(separator: "-").map { $0 == "c" ? Side.c : $0 == "swift" ? .swift : nil }
+            guard sides.count == 2, let client = sides[0], let server = sides[1] else { return nil }
+            pairs.append((client, server))
+        }
+        return pairs.isEmpty ? nil : pairs
     }
 
     struct Configuration: Hashable, Sendable {
@@ -63,8 +80,8 @@ struct RoundTripBenchmark: Sendable {
         let servers: [Side: BusName] = [.swift: swiftServer.uniqueName, .c: cServerName]
 
         var configurations: [Configuration] = []
-        for flight in [1, inFlight] {
-            for (client, server) in [(Side.c, Side.c), (.swift, .swift), (.swift, .c), (.c, .swift)] {
+        for flight in flights {
+            for (client, server) in pairs {
                 configurations.append(Configuration(client: client, server: server, inFlight: flight))
             }
         }
