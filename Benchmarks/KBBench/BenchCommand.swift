@@ -25,49 +25,50 @@ enum BenchCommand {
         var managedObjects = ManagedObjectsBenchmark()
         var name = "all"
         var index = 0
-        func value() -> Int? {
-            index += 1
-            guard index < arguments.count, let number = Int(arguments[index]), number > 0 else { return nil }
-            return number
-        }
         while index < arguments.count {
             let argument = arguments[index]
-            let parsed: Int?
+            index += 1
+            let operand = index < arguments.count ? arguments[index] : ""
             switch argument {
             case "roundtrip", "managed-objects", "all":
                 name = argument
-                parsed = 1
+                continue
             case "-h", "--help":
                 print(usage)
                 return 0
-            case "--rounds": parsed = value().map { roundTrip.rounds = $0; return $0 }
-            case "--calls": parsed = value().map { roundTrip.sequentialCalls = $0; return $0 }
-            case "--pipelined-calls": parsed = value().map { roundTrip.pipelinedCalls = $0; return $0 }
-            case "--in-flight": parsed = value().map { roundTrip.inFlight = $0; return $0 }
-            case "--pairs":
-                index += 1
-                let pairs = index < arguments.count ? RoundTripBenchmark.parsePairs(arguments[index]) : nil
-                if let pairs { roundTrip.pairs = pairs }
-                parsed = pairs == nil ? nil : 1
             case "--sequential-only":
                 roundTrip.sequentialOnly = true
-                parsed = 1
-            case "--devices": parsed = value().map { managedObjects.devices = $0; return $0 }
-            case "--iterations": parsed = value().map { managedObjects.iterations = $0; return $0 }
-            default: parsed = nil
+                continue
+            case "--pairs":
+                guard let pairs = RoundTripBenchmark.parsePairs(operand) else { break }
+                roundTrip.pairs = pairs
+                index += 1
+                continue
+            default:
+                guard let number = Int(operand), number > 0 else { break }
+                var known = true
+                switch argument {
+                case "--rounds": roundTrip.rounds = number
+                case "--calls": roundTrip.sequentialCalls = number
+                case "--pipelined-calls": roundTrip.pipelinedCalls = number
+                case "--in-flight": roundTrip.inFlight = number
+                case "--devices": managedObjects.devices = number
+                case "--iterations": managedObjects.iterations = number
+                default: known = false
+                }
+                guard known else { break }
+                index += 1
+                continue
             }
-            guard parsed != nil else {
-                print("kblink-bench: cannot use '\(argument)' here (a positive number is expected after options)")
-                print(usage)
-                return 2
-            }
-            index += 1
+            print("kblink-bench: unknown argument '\(argument)', or it needs a positive number or a pair list after it")
+            print(usage)
+            return 2
         }
 
         #if DEBUG
-        let build = "debug (numbers are not meaningful: use swift run -c release kblink-bench)"
+            let build = "debug (numbers are not meaningful: use swift run -c release kblink-bench)"
         #else
-        let build = "release"
+            let build = "release"
         #endif
         print("kblink-bench: \(Machine.current().description); build \(build)\n")
         do {

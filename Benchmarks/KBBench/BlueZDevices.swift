@@ -27,7 +27,9 @@ enum BlueZDevices {
             [
                 DBusDictionaryEntry(
                     key: .uint16(0x004C),
-                    value: .variant(.array(.byte, [0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, UInt8(index & 0xFF)].map { .byte($0) })))
+                    value: .variant(
+                        .array(
+                            .byte, [0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, UInt8(index & 0xFF)].map { .byte($0) })))
             ])
         let properties: [(String, DBusType, DBusValue)] = [
             ("Address", .string, .string(address)),

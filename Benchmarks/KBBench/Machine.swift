@@ -39,7 +39,8 @@ struct Machine: Sendable {
         var parts = tm()
         gmtime_r(&now, &parts)
         let date =
-            "\(parts.tm_year + 1900)-" + String(parts.tm_mon + 1).leftPadded(2) + "-" + String(parts.tm_mday).leftPadded(2)
+            "\(parts.tm_year + 1900)-" + String(parts.tm_mon + 1).leftPadded(2) + "-"
+            + String(parts.tm_mday).leftPadded(2)
         var averages = [Double](repeating: 0, count: 3)
         let loadCount = getloadavg(&averages, 3)
         let load = averages.prefix(Int(max(0, loadCount))).map { Format.number($0, decimals: 2) }.joined(separator: " ")

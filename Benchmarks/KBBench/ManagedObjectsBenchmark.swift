@@ -112,7 +112,9 @@ struct ManagedObjectsBenchmark: Sendable {
                     row("Swift: call + typed decode", samples.map { $0.swiftCall + $0.swiftTyped }),
                     row("C: call, reply received (no decoding)", samples.map(\.cReceive)),
                     row("C: call, every value read with DBusMessageIter", samples.map(\.cWalk)),
-                    row("Swift decode to DBusValue (Swift call - C receive)", samples.map { $0.swiftCall - $0.cReceive }),
+                    row(
+                        "Swift decode to DBusValue (Swift call - C receive)", samples.map { $0.swiftCall - $0.cReceive }
+                    ),
                     row(
                         "Swift decode, typed (the above + typed step)",
                         samples.map { $0.swiftCall - $0.cReceive + $0.swiftTyped }),

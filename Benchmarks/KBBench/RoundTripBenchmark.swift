@@ -29,7 +29,9 @@ struct RoundTripBenchmark: Sendable {
     static func parsePairs(_ text: String) -> [(client: Side, server: Side)]? {
         var pairs: [(client: Side, server: Side)] = []
         for item in text.split(separator: ",") {
-            let sides = item.lowercased().split(separator: "-").map { $0 == "c" ? Side.c : $0 == "swift" ? .swift : nil }
+            let sides = item.lowercased().split(separator: "-").map {
+                $0 == "c" ? Side.c : $0 == "swift" ? .swift : nil
+            }
             guard sides.count == 2, let client = sides[0], let server = sides[1] else { return nil }
             pairs.append((client, server))
         }
@@ -118,12 +120,13 @@ struct RoundTripBenchmark: Sendable {
             let summary = Summary(rates[configuration] ?? [])
             let reference = Configuration(client: .c, server: .c, inFlight: configuration.inFlight)
             let referenceSummary = Summary(rates[reference] ?? [])
+            let hasReference = !referenceSummary.samples.isEmpty
             rows.append([
                 configuration.name, "\(configuration.inFlight)", Format.number(Double(calls(for: configuration))),
                 Format.number(summary.min), Format.number(summary.median), Format.number(summary.mean),
-                Format.number(summary.median / referenceSummary.median, decimals: 2),
+                hasReference ? Format.number(summary.median / referenceSummary.median, decimals: 2) : "-",
             ])
-            if configuration.client == .swift && configuration.server == .swift {
+            if hasReference && configuration.client == .swift && configuration.server == .swift {
                 // Rounds are interleaved, so round i of each pair ran under the same load: compare them pairwise.
                 let paired = Summary(
                     zip(rates[configuration] ?? [], rates[reference] ?? []).map { swift, c in swift / c })
@@ -135,7 +138,10 @@ struct RoundTripBenchmark: Sendable {
             }
         }
         let table = Format.table(
-            ["client -> server", "in flight", "calls/round", "min calls/s", "median calls/s", "mean calls/s", "vs C->C"],
+            [
+                "client -> server", "in flight", "calls/round", "min calls/s", "median calls/s", "mean calls/s",
+                "vs C->C",
+            ],
             rows)
         return "Method-call round trips, Add(ii) -> i through a private dbus-daemon (\(rounds) rounds, interleaved)\n"
             + table + "\n" + ratios.joined(separator: "\n") + "\nGoal: Swift pair >= 0.90 of the C pair.\n"

@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A tool from another D-Bus implementation (gdbus, busctl, a python3-dbus script) run as a child process.

@@ -48,10 +48,15 @@ extension CrossImplementation {
 
                 let target = DBusProxy(
                     connection: client, destination: Self.busName, path: Self.path, interface: Self.interface)
-                #expect(try await target.call(try MemberName("Multiply"), [.int32(6), .int32(-7)], returning: Int32.self) == -42)
+                #expect(
+                    try await target.call(try MemberName("Multiply"), [.int32(6), .int32(-7)], returning: Int32.self)
+                        == -42)
                 let described = try await target.call(
                     try MemberName("Describe"),
-                    [(["rssi": .int16(-60), "name": .string("kb"), "paired": .boolean(true)] as [String: DBusValue]).dbusValue],
+                    [
+                        (["rssi": .int16(-60), "name": .string("kb"), "paired": .boolean(true)] as [String: DBusValue])
+                            .dbusValue
+                    ],
                     returning: String.self)
                 #expect(described == "name=String,paired=Boolean,rssi=Int16")
                 #expect(try await target.property(try MemberName("Model")) == .string("Aula F87"))

@@ -75,12 +75,15 @@ extension CrossImplementation {
                     ], "\(output)")
                 // The standard interfaces the object server answers itself are declared too.
                 for standard in [
-                    "org.freedesktop.DBus.Peer", "org.freedesktop.DBus.Introspectable", "org.freedesktop.DBus.Properties",
+                    "org.freedesktop.DBus.Peer", "org.freedesktop.DBus.Introspectable",
+                    "org.freedesktop.DBus.Properties",
                 ] {
                     #expect(output.contains("interface \(standard) {"), "\(standard) missing from \(output)")
                 }
                 let properties = Self.gdbusSections(output, interface: "org.freedesktop.DBus.Properties")
-                #expect(properties["methods"]?.contains("Get(in s interface_name, in s property_name, out v value);") == true)
+                #expect(
+                    properties["methods"]?.contains("Get(in s interface_name, in s property_name, out v value);")
+                        == true)
                 #expect(
                     properties["signals"] == [
                         "PropertiesChanged(s interface_name, a{sv} changed_properties, as invalidated_properties);"
@@ -133,7 +136,9 @@ extension CrossImplementation {
                     "/usr/bin/busctl",
                     ["--address=\(bus.address)", "introspect", Self.busName.rawValue, EchoService.path.rawValue])
                 let rows = Self.busctlRows(output)
-                let echo = rows.drop { $0.name != "com.example.Echo" }.prefix { $0.name.hasPrefix(".") || $0.name == "com.example.Echo" }
+                let echo = rows.drop { $0.name != "com.example.Echo" }.prefix {
+                    $0.name.hasPrefix(".") || $0.name == "com.example.Echo"
+                }
                 // busctl sorts members by name within an interface.
                 #expect(
                     Array(echo) == [
@@ -143,11 +148,15 @@ extension CrossImplementation {
                         BusctlRow(name: ".Echo", type: "method", signature: "v", value: "v", flags: "-"),
                         BusctlRow(name: ".Fail", type: "method", signature: "s", value: "-", flags: "-"),
                         BusctlRow(name: ".Slow", type: "method", signature: "u", value: "b", flags: "-"),
-                        BusctlRow(name: ".Name", type: "property", signature: "s", value: "\"echo\"", flags: "emits-change"),
-                        BusctlRow(name: ".Secret", type: "property", signature: "s", value: "\"a\"", flags: "emits-invalidation"),
+                        BusctlRow(
+                            name: ".Name", type: "property", signature: "s", value: "\"echo\"", flags: "emits-change"),
+                        BusctlRow(
+                            name: ".Secret", type: "property", signature: "s", value: "\"a\"",
+                            flags: "emits-invalidation"),
                         BusctlRow(name: ".Serial", type: "property", signature: "s", value: "\"S-1\"", flags: "const"),
                         BusctlRow(
-                            name: ".Volume", type: "property", signature: "u", value: "5", flags: "emits-change writable"),
+                            name: ".Volume", type: "property", signature: "u", value: "5",
+                            flags: "emits-change writable"),
                         BusctlRow(name: ".Pinged", type: "signal", signature: "u", value: "-", flags: "-"),
                     ], "\(output)")
                 #expect(rows.contains { $0.name == "org.freedesktop.DBus.Properties" && $0.type == "interface" })

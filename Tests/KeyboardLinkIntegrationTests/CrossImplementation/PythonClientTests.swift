@@ -22,7 +22,9 @@ extension CrossImplementation {
                 #expect(try await python.nextJSON() == ["step": "concat", "kind": "String", "value": "kblink"])
                 #expect(try await python.nextJSON() == ["step": "add", "kind": "Int32", "value": 42])
                 #expect(
-                    try await python.nextJSON() == ["step": "echo-int", "kind": "Int32", "variant_level": 1, "value": 7])
+                    try await python.nextJSON() == [
+                        "step": "echo-int", "kind": "Int32", "variant_level": 1, "value": 7,
+                    ])
                 #expect(
                     try await python.nextJSON() == [
                         "step": "echo-dict", "kind": "Dictionary", "signature": "sv",
