@@ -94,26 +94,31 @@ struct RoundTripBenchmark: Sendable {
                 servers: servers)
         }
         var rates: [Configuration: [Double]] = [:]
+        var cpu: [Configuration: [Double]] = [:]
         for _ in 0..<rounds {
             for configuration in configurations {
                 let count = calls(for: configuration)
+                let before = ProcessCPU.now()
                 let seconds = try await measure(
                     configuration, calls: count, swiftClient: swiftClient, cClient: cClient, servers: servers)
                 rates[configuration, default: []].append(Double(count) / seconds)
+                cpu[configuration, default: []].append((ProcessCPU.now() - before) / Double(count))
             }
         }
         let pending = await swiftClient.pendingCallCount
         await swiftClient.close()
         await swiftServer.close()
         guard pending == 0 else { throw BenchError("\(pending) Swift calls still pending after the run") }
-        return report(configurations, rates)
+        return report(configurations, rates, cpu)
     }
 
     private func calls(for configuration: Configuration) -> Int {
         configuration.inFlight <= 1 ? sequentialCalls : pipelinedCalls
     }
 
-    private func report(_ configurations: [Configuration], _ rates: [Configuration: [Double]]) -> String {
+    private func report(
+        _ configurations: [Configuration], _ rates: [Configuration: [Double]], _ cpu: [Configuration: [Double]]
+    ) -> String {
         var rows: [[String]] = []
         var ratios: [String] = []
         for configuration in configurations {
@@ -125,6 +130,7 @@ struct RoundTripBenchmark: Sendable {
                 configuration.name, "\(configuration.inFlight)", Format.number(Double(calls(for: configuration))),
                 Format.number(summary.min), Format.number(summary.median), Format.number(summary.mean),
                 hasReference ? Format.number(summary.median / referenceSummary.median, decimals: 2) : "-",
+                Format.number(Summary(cpu[configuration] ?? []).median * 1e6, decimals: 1),
             ])
             if hasReference && configuration.client == .swift && configuration.server == .swift {
                 // Rounds are interleaved, so round i of each pair ran under the same load: compare them pairwise.
@@ -140,11 +146,13 @@ struct RoundTripBenchmark: Sendable {
         let table = Format.table(
             [
                 "client -> server", "in flight", "calls/round", "min calls/s", "median calls/s", "mean calls/s",
-                "vs C->C",
+                "vs C->C", "CPU us/call",
             ],
             rows)
         return "Method-call round trips, Add(ii) -> i through a private dbus-daemon (\(rounds) rounds, interleaved)\n"
-            + table + "\n" + ratios.joined(separator: "\n") + "\nGoal: Swift pair >= 0.90 of the C pair.\n"
+            + table + "\n" + ratios.joined(separator: "\n")
+            + "\nCPU us/call: user + system time of this process (client and server, not the dbus-daemon) per call,"
+            + " median over rounds.\nGoal: Swift pair >= 0.90 of the C pair.\n"
     }
 
     /// Runs one round and returns its wall-clock time in seconds.
