@@ -176,19 +176,35 @@ final class ChildProcess: Sendable {
         process.waitUntilExit()
     }
 
+    /// What a command that ran to its end left.
+    struct Outcome: Sendable {
+        var status: Int32
+        var output: String
+        var error: String
+    }
+
+    /// Runs a command to its end, whatever its exit status.
+    /// - Throws: ``Failure`` when it cannot start or runs longer than `timeout` (it is then killed).
+    static func outcome(_ executable: String, _ arguments: [String], timeout: Duration = .seconds(15)) async throws
+        -> Outcome
+    {
+        let child = try ChildProcess(executable, arguments)
+        let status = try await child.waitForExit(timeout: timeout)
+        return Outcome(status: status, output: child.standardOutput, error: child.standardError)
+    }
+
     /// Runs a command to its end.
     /// - Returns: the child's standard output.
     /// - Throws: ``Failure`` when it cannot start, exits with a non-zero status, or runs longer than `timeout`.
     static func run(_ executable: String, _ arguments: [String], timeout: Duration = .seconds(15)) async throws
         -> String
     {
-        let child = try ChildProcess(executable, arguments)
-        let status = try await child.waitForExit(timeout: timeout)
-        guard status == 0 else {
+        let result = try await outcome(executable, arguments, timeout: timeout)
+        guard result.status == 0 else {
             throw Failure(
-                description: "\(child.commandLine) exited with status \(status); "
-                    + "stdout: \(child.standardOutput); stderr: \(child.standardError)")
+                description: "\(([executable] + arguments).joined(separator: " ")) exited with status "
+                    + "\(result.status); stdout: \(result.output); stderr: \(result.error)")
         }
-        return child.standardOutput
+        return result.output
     }
 }
