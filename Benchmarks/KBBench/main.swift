@@ -1,1 +1,5 @@
-print("bench")
+import Glibc
+
+// kblink-bench: `swift run -c release kblink-bench [roundtrip|managed-objects|all] [options]`; `--help` lists them.
+let status = await BenchCommand.run(Array(CommandLine.arguments.dropFirst()))
+exit(status)

@@ -1,0 +1,234 @@
+import CReference
+import KeyboardLink
+
+/// Method-call round trips per second through a private dbus-daemon: the Swift client and server against the C
+/// reference pair, plus the two mixed pairs that show which side costs what.
+struct RoundTripBenchmark: Sendable {
+    /// Rounds per configuration; configurations are interleaved round by round so that load changes on a shared
+    /// machine hit every pair alike.
+    var rounds = 5
+    /// Calls per round with one call in flight.
+    var sequentialCalls = 3_000
+    /// Calls per round with ``inFlight`` calls in flight.
+    var pipelinedCalls = 12_000
+    /// Outstanding calls in the concurrent mode.
+    var inFlight = 64
+    /// The client -> server pairs to run (all four by default; fewer for profiling).
+    var pairs: [(client: Side, server: Side)] = [(.c, .c), (.swift, .swift), (.swift, .c), (.c, .swift)]
+    /// Only one call in flight (for profiling).
+    var sequentialOnly = false
+    /// The in-flight counts to run.
+    var flights: [Int] { sequentialOnly ? [1] : [1, inFlight] }
+
+    enum Side: String, Sendable {
+        case c = "C"
+        case swift = "Swift"
+    }
+
+    /// Parses `swift-swift,c-c` (client-server pairs).
+    static func parsePairs(_ text: String) -> [(client: Side, server: Side)]? {
+        var pairs: [(client: Side, server: Side)] = []
+        for item in text.split(separator: ",") {
+            let sides = item.lowercased().split(separator: "-").map {
+                $0 == "c" ? Side.c : $0 == "swift" ? .swift : nil
+            }
+            guard sides.count == 2, let client = sides[0], let server = sides[1] else { return nil }
+            pairs.append((client, server))
+        }
+        return pairs.isEmpty ? nil : pairs
+    }
+
+    struct Configuration: Hashable, Sendable {
+        var client: Side
+        var server: Side
+        var inFlight: Int
+
+        var name: String { "\(client.rawValue) -> \(server.rawValue)" }
+    }
+
+    static let path = try! ObjectPath(KBREF_BENCH_PATH)
+    static let interface = try! InterfaceName(KBREF_BENCH_INTERFACE)
+    static let member = try! MemberName(KBREF_BENCH_MEMBER)
+
+    /// The Swift server's interface: the same Add(ii) -> i the C server answers.
+    static func declaration() -> DBusInterface {
+        DBusInterface(
+            interface,
+            methods: [
+                DBusMethod(
+                    KBREF_BENCH_MEMBER, inputs: [DBusArgument("a", .int32), DBusArgument("b", .int32)],
+                    outputs: [DBusArgument("sum", .int32)]
+                ) { call in
+                    let (a, b) = try call.decode(Int32.self, Int32.self)
+                    return [.int32(a &+ b)]
+                }
+            ])
+    }
+
+    /// Runs every configuration and returns the report.
+    func run() async throws -> String {
+        let daemon = try PrivateBusDaemon()
+        defer { daemon.stop() }
+        let address = daemon.address
+        let swiftServer = try await BusConnection.connect(to: .address(address), label: "kblink-bench.server")
+        try await swiftServer.export(Self.declaration(), at: Self.path)
+        let swiftClient = try await BusConnection.connect(to: .address(address), label: "kblink-bench.client")
+        let (cServer, cServerName) = try await Self.startCServer(address)
+        let cClient = try await Self.openCClient(address)
+        defer {
+            kbref_client_close(cClient.pointer)
+            kbref_server_stop(cServer.pointer)
+        }
+        let servers: [Side: BusName] = [.swift: swiftServer.uniqueName, .c: cServerName]
+
+        var configurations: [Configuration] = []
+        for flight in flights {
+            for (client, server) in pairs {
+                configurations.append(Configuration(client: client, server: server, inFlight: flight))
+            }
+        }
+        // Warm-up: connections, caches, the cooperative pool.
+        for configuration in configurations {
+            _ = try await measure(
+                configuration, calls: calls(for: configuration) / 10, swiftClient: swiftClient, cClient: cClient,
+                servers: servers)
+        }
+        var rates: [Configuration: [Double]] = [:]
+        var cpu: [Configuration: [Double]] = [:]
+        for _ in 0..<rounds {
+            for configuration in configurations {
+                let count = calls(for: configuration)
+                let before = ProcessCPU.now()
+                let seconds = try await measure(
+                    configuration, calls: count, swiftClient: swiftClient, cClient: cClient, servers: servers)
+                rates[configuration, default: []].append(Double(count) / seconds)
+                cpu[configuration, default: []].append((ProcessCPU.now() - before) / Double(count))
+            }
+        }
+        let pending = await swiftClient.pendingCallCount
+        await swiftClient.close()
+        await swiftServer.close()
+        guard pending == 0 else { throw BenchError("\(pending) Swift calls still pending after the run") }
+        return report(configurations, rates, cpu)
+    }
+
+    private func calls(for configuration: Configuration) -> Int {
+        configuration.inFlight <= 1 ? sequentialCalls : pipelinedCalls
+    }
+
+    private func report(
+        _ configurations: [Configuration], _ rates: [Configuration: [Double]], _ cpu: [Configuration: [Double]]
+    ) -> String {
+        var rows: [[String]] = []
+        var ratios: [String] = []
+        for configuration in configurations {
+            let summary = Summary(rates[configuration] ?? [])
+            let reference = Configuration(client: .c, server: .c, inFlight: configuration.inFlight)
+            let referenceSummary = Summary(rates[reference] ?? [])
+            let hasReference = !referenceSummary.samples.isEmpty
+            rows.append([
+                configuration.name, "\(configuration.inFlight)", Format.number(Double(calls(for: configuration))),
+                Format.number(summary.min), Format.number(summary.median), Format.number(summary.mean),
+                hasReference ? Format.number(summary.median / referenceSummary.median, decimals: 2) : "-",
+                Format.number(Summary(cpu[configuration] ?? []).median * 1e6, decimals: 1),
+            ])
+            if hasReference && configuration.client == .swift && configuration.server == .swift {
+                // Rounds are interleaved, so round i of each pair ran under the same load: compare them pairwise.
+                let paired = Summary(
+                    zip(rates[configuration] ?? [], rates[reference] ?? []).map { swift, c in swift / c })
+                ratios.append(
+                    "Swift pair / C pair, \(configuration.inFlight) in flight: median of rates "
+                        + Format.number(summary.median / referenceSummary.median, decimals: 2)
+                        + "; per round min/median/mean " + Format.number(paired.min, decimals: 2) + " / "
+                        + Format.number(paired.median, decimals: 2) + " / " + Format.number(paired.mean, decimals: 2))
+            }
+        }
+        let table = Format.table(
+            [
+                "client -> server", "in flight", "calls/round", "min calls/s", "median calls/s", "mean calls/s",
+                "vs C->C", "CPU us/call",
+            ],
+            rows)
+        return "Method-call round trips, Add(ii) -> i through a private dbus-daemon (\(rounds) rounds, interleaved)\n"
+            + table + "\n" + ratios.joined(separator: "\n")
+            + "\nCPU us/call: user + system time of this process (client and server, not the dbus-daemon) per call,"
+            + " median over rounds.\nGoal: Swift pair >= 0.90 of the C pair.\n"
+    }
+
+    /// Runs one round and returns its wall-clock time in seconds.
+    private func measure(
+        _ configuration: Configuration, calls: Int, swiftClient: BusConnection, cClient: CHandle,
+        servers: [Side: BusName]
+    ) async throws -> Double {
+        guard let destination = servers[configuration.server] else { throw BenchError("no server") }
+        switch configuration.client {
+        case .swift:
+            let proxy = DBusProxy(
+                connection: swiftClient, destination: destination, path: Self.path, interface: Self.interface)
+            let clock = ContinuousClock()
+            let start = clock.now
+            try await Self.swiftCalls(proxy, count: calls, inFlight: configuration.inFlight)
+            return (clock.now - start).seconds
+        case .c:
+            let flight = Int32(configuration.inFlight)
+            let (answered, seconds) = await blocking { () -> (Int64, Double) in
+                let clock = ContinuousClock()
+                let start = clock.now
+                let answered = kbref_client_add_calls(cClient.pointer, destination.rawValue, Int64(calls), flight)
+                return (answered, (clock.now - start).seconds)
+            }
+            guard answered == Int64(calls) else {
+                throw BenchError("the C client got \(answered) correct answers of \(calls) from \(configuration.name)")
+            }
+            return seconds
+        }
+    }
+
+    /// Makes `count` checked Add calls, one at a time or from `inFlight` concurrent tasks.
+    static func swiftCalls(_ proxy: DBusProxy, count: Int, inFlight: Int) async throws {
+        @Sendable func call(_ index: Int) async throws {
+            let a = Int32(truncatingIfNeeded: index)
+            let sum = try await proxy.call(member, [.int32(a), .int32(1)], returning: Int32.self)
+            guard sum == a &+ 1 else { throw BenchError("Add(\(a), 1) answered \(sum)") }
+        }
+        if inFlight <= 1 {
+            for index in 0..<count { try await call(index) }
+            return
+        }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for worker in 0..<inFlight {
+                group.addTask {
+                    for index in stride(from: worker, to: count, by: inFlight) { try await call(index) }
+                }
+            }
+            try await group.waitForAll()
+        }
+    }
+
+    static func startCServer(_ address: String) async throws -> (CHandle, BusName) {
+        let started = await blocking { () -> (CHandle?, String) in
+            var error = [CChar](repeating: 0, count: 512)
+            guard let server = kbref_server_start(address, &error, error.count) else {
+                return (nil, cText(error))
+            }
+            return (CHandle(pointer: server), String(cString: kbref_server_unique_name(server)))
+        }
+        guard let handle = started.0 else { throw BenchError("C server: \(started.1)") }
+        return (handle, try BusName(started.1))
+    }
+
+    static func openCClient(_ address: String) async throws -> CHandle {
+        let opened = await blocking { () -> (CHandle?, String) in
+            var error = [CChar](repeating: 0, count: 512)
+            guard let client = kbref_client_open(address, &error, error.count) else { return (nil, cText(error)) }
+            return (CHandle(pointer: client), "")
+        }
+        guard let handle = opened.0 else { throw BenchError("C client: \(opened.1)") }
+        return handle
+    }
+}
+
+/// The text of a NUL-terminated C buffer.
+func cText(_ buffer: [CChar]) -> String {
+    String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+}
