@@ -15,14 +15,14 @@ extension CrossImplementation {
             }
         }
 
-        private func busctl(_ bus: TestBus, _ arguments: [String]) async throws -> ChildProcess.Outcome {
-            try await ChildProcess.outcome("/usr/bin/busctl", ["--address=\(bus.address)"] + arguments)
+        private func busctl(_ bus: TestBus, _ arguments: [String]) async throws -> ToolProcess.Outcome {
+            try await ToolProcess.outcome("/usr/bin/busctl", ["--address=\(bus.address)"] + arguments)
         }
 
         private func gdbusCall(_ bus: TestBus, _ method: String, _ arguments: [String]) async throws
-            -> ChildProcess.Outcome
+            -> ToolProcess.Outcome
         {
-            try await ChildProcess.outcome(
+            try await ToolProcess.outcome(
                 "/usr/bin/gdbus",
                 [
                     "call", "--address", bus.address, "--dest", Self.busName.rawValue, "--object-path",
@@ -83,7 +83,7 @@ extension CrossImplementation {
                 let unknown = try await gdbusCall(bus, "com.example.Echo.Missing", [])
                 #expect(
                     unknown.error.contains("GDBus.Error:org.freedesktop.DBus.Error.UnknownMethod"), "\(unknown.error)")
-                let noObject = try await ChildProcess.outcome(
+                let noObject = try await ToolProcess.outcome(
                     "/usr/bin/gdbus",
                     [
                         "call", "--address", bus.address, "--dest", Self.busName.rawValue, "--object-path",

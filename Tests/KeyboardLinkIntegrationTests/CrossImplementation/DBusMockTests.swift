@@ -15,7 +15,7 @@ extension CrossImplementation {
         func dbusmock() async throws {
             try await withBus { bus, _, client in
                 // dbusmock has no address option: it takes the session bus, so its environment names our bus.
-                let mock = try ChildProcess(
+                let mock = try ToolProcess(
                     CrossImplementation.python,
                     ["-m", "dbusmock", Self.busName.rawValue, Self.path.rawValue, Self.interface.rawValue],
                     environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address, "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"])

@@ -49,7 +49,7 @@ extension CrossImplementation {
         @Test("gdbus introspect lists our methods, signals and properties with values")
         func gdbusIntrospect() async throws {
             try await withEchoService { bus, _ in
-                let output = try await ChildProcess.run(
+                let output = try await ToolProcess.run(
                     "/usr/bin/gdbus",
                     [
                         "introspect", "--address", bus.address, "--dest", Self.busName.rawValue,
@@ -94,7 +94,7 @@ extension CrossImplementation {
         @Test("gdbus introspect --recurse follows our child nodes")
         func gdbusRecurse() async throws {
             try await withEchoService { bus, _ in
-                let output = try await ChildProcess.run(
+                let output = try await ToolProcess.run(
                     "/usr/bin/gdbus",
                     [
                         "introspect", "--address", bus.address, "--dest", Self.busName.rawValue,
@@ -132,7 +132,7 @@ extension CrossImplementation {
         @Test("busctl introspect lists our members with signatures, values and flags")
         func busctlIntrospect() async throws {
             try await withEchoService { bus, _ in
-                let output = try await ChildProcess.run(
+                let output = try await ToolProcess.run(
                     "/usr/bin/busctl",
                     ["--address=\(bus.address)", "introspect", Self.busName.rawValue, EchoService.path.rawValue])
                 let rows = Self.busctlRows(output)
@@ -167,7 +167,7 @@ extension CrossImplementation {
         @Test("busctl tree walks our child nodes")
         func busctlTree() async throws {
             try await withEchoService { bus, _ in
-                let output = try await ChildProcess.run(
+                let output = try await ToolProcess.run(
                     "/usr/bin/busctl", ["--address=\(bus.address)", "--list", "tree", Self.busName.rawValue])
                 let paths = output.split(separator: "\n").map { String($0) }
                 #expect(paths == ["/", "/com", "/com/example", "/com/example/echo"], "\(output)")

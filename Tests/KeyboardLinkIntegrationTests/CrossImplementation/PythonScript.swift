@@ -10,13 +10,13 @@ struct PythonScript: Sendable {
 
     /// Writes the script to a fresh temporary directory and starts it with ``CrossImplementation/python``.
     /// - Throws: when the file cannot be written or the interpreter cannot start.
-    func start(_ arguments: [String], environment: [String: String]? = nil) throws -> ChildProcess {
+    func start(_ arguments: [String], environment: [String: String]? = nil) throws -> ToolProcess {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "kblink-python-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let file = directory.appendingPathComponent(name)
         try Data(source.utf8).write(to: file)
-        return try ChildProcess(
+        return try ToolProcess(
             CrossImplementation.python, ["-u", file.path] + arguments, environment: environment,
             removingWhenDone: directory)
     }

@@ -10,7 +10,7 @@ import Synchronization
 /// Its standard output is collected line by line as it arrives and its standard error whole, each on a thread of
 /// its own (never a Swift concurrency or dispatch pool thread). It is stopped with SIGKILL by pid: a child started from a Swift
 /// concurrency thread may inherit a signal mask that blocks SIGTERM (swift-corelibs-foundation issue 4772).
-final class ChildProcess: Sendable {
+final class ToolProcess: Sendable {
     /// Why a child did not give what a test waited for.
     struct Failure: Error, CustomStringConvertible {
         var description: String
@@ -188,7 +188,7 @@ final class ChildProcess: Sendable {
     static func outcome(_ executable: String, _ arguments: [String], timeout: Duration = .seconds(15)) async throws
         -> Outcome
     {
-        let child = try ChildProcess(executable, arguments)
+        let child = try ToolProcess(executable, arguments)
         let status = try await child.waitForExit(timeout: timeout)
         return Outcome(status: status, output: child.standardOutput, error: child.standardError)
     }

@@ -1,21 +1,21 @@
 import Foundation
 
 /// One JSON value printed by a Python helper script, decoded for assertions.
-enum JSONValue: Equatable, Sendable, Decodable, CustomStringConvertible {
+enum DecodedJSON: Equatable, Sendable, Decodable, CustomStringConvertible {
     case null
     case bool(Bool)
     case number(Double)
     case string(String)
-    case array([JSONValue])
-    case object([String: JSONValue])
+    case array([DecodedJSON])
+    case object([String: DecodedJSON])
 
     /// Parses one line of JSON text.
-    /// - Throws: ``ChildProcess/Failure`` naming the line when it is not JSON.
+    /// - Throws: ``ToolProcess/Failure`` naming the line when it is not JSON.
     init(line: String) throws {
         do {
-            self = try JSONDecoder().decode(JSONValue.self, from: Data(line.utf8))
+            self = try JSONDecoder().decode(DecodedJSON.self, from: Data(line.utf8))
         } catch {
-            throw ChildProcess.Failure(description: "not a JSON line: \(line) (\(error))")
+            throw ToolProcess.Failure(description: "not a JSON line: \(line) (\(error))")
         }
     }
 
@@ -29,21 +29,21 @@ enum JSONValue: Equatable, Sendable, Decodable, CustomStringConvertible {
             self = .number(number)
         } else if let text = try? container.decode(String.self) {
             self = .string(text)
-        } else if let items = try? container.decode([JSONValue].self) {
+        } else if let items = try? container.decode([DecodedJSON].self) {
             self = .array(items)
         } else {
-            self = .object(try container.decode([String: JSONValue].self))
+            self = .object(try container.decode([String: DecodedJSON].self))
         }
     }
 
     /// A member of an object; `.null` when absent or not an object.
-    subscript(key: String) -> JSONValue {
+    subscript(key: String) -> DecodedJSON {
         if case .object(let members) = self { return members[key] ?? .null }
         return .null
     }
 
     /// An element of an array; `.null` when out of range or not an array.
-    subscript(index: Int) -> JSONValue {
+    subscript(index: Int) -> DecodedJSON {
         if case .array(let items) = self, items.indices.contains(index) { return items[index] }
         return .null
     }
@@ -71,21 +71,21 @@ enum JSONValue: Equatable, Sendable, Decodable, CustomStringConvertible {
     }
 }
 
-extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByBooleanLiteral,
+extension DecodedJSON: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByBooleanLiteral,
     ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral
 {
     init(stringLiteral value: String) { self = .string(value) }
     init(integerLiteral value: Int) { self = .number(Double(value)) }
     init(booleanLiteral value: Bool) { self = .bool(value) }
-    init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
-    init(dictionaryLiteral elements: (String, JSONValue)...) {
+    init(arrayLiteral elements: DecodedJSON...) { self = .array(elements) }
+    init(dictionaryLiteral elements: (String, DecodedJSON)...) {
         self = .object(Dictionary(elements, uniquingKeysWith: { _, last in last }))
     }
 }
 
-extension ChildProcess {
+extension ToolProcess {
     /// The next standard-output line, parsed as JSON.
-    func nextJSON(timeout: Duration = .seconds(15)) async throws -> JSONValue {
-        try JSONValue(line: try await nextLine(timeout: timeout))
+    func nextJSON(timeout: Duration = .seconds(15)) async throws -> DecodedJSON {
+        try DecodedJSON(line: try await nextLine(timeout: timeout))
     }
 }
