@@ -1,7 +1,7 @@
 /// A D-Bus value of any type: the dynamic form every message body is made of.
 ///
 /// Containers carry their element types so that an empty array still has a signature.
-public indirect enum DBusValue: Hashable, Sendable {
+public enum DBusValue: Hashable, Sendable {
     case byte(UInt8)
     case boolean(Bool)
     case int16(Int16)
@@ -16,7 +16,7 @@ public indirect enum DBusValue: Hashable, Sendable {
     case signature(Signature)
     /// A file descriptor owned by the message; duplicate it to keep it.
     case unixFD(Int32)
-    case variant(DBusValue)
+    indirect case variant(DBusValue)
     /// An array with its element type.
     case array(DBusType, [DBusValue])
     /// A dictionary (`a{kv}`) with its key and value types; entries keep their wire order.

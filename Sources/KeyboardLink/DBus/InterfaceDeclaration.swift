@@ -26,10 +26,13 @@ public struct DBusMethod: Sendable {
         self.inputs = inputs
         self.outputs = outputs
         self.handler = handler
+        self.inputSignature = Signature(inputs.map(\.type))
+        self.outputSignature = Signature(outputs.map(\.type))
     }
 
-    var inputSignature: Signature { Signature(inputs.map(\.type)) }
-    var outputSignature: Signature { Signature(outputs.map(\.type)) }
+    /// Computed once: the server compares every call's arguments against it.
+    let inputSignature: Signature
+    let outputSignature: Signature
 }
 
 /// One exported property.

@@ -27,6 +27,11 @@ public struct InterfaceName: Hashable, Comparable, Sendable, CustomStringConvert
         self.rawValue = rawValue
     }
 
+    /// For text libdbus has already validated (names in received messages): no second check.
+    init(unchecked rawValue: String) {
+        self.rawValue = rawValue
+    }
+
     public var description: String { rawValue }
 
     public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }

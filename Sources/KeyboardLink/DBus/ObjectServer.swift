@@ -189,8 +189,10 @@ final class ObjectServer {
                     "no method \(member) on \(call.interface?.rawValue ?? "any interface") at \(path)"))
         }
         let expected = method.inputSignature
-        let signature = call.signature
-        guard signature == expected else {
+        guard call.body.count == expected.types.count,
+            zip(call.body, expected.types).allSatisfy({ $0.0.type == $0.1 })
+        else {
+            let signature = call.signature
             return reply(
                 call,
                 error: .invalidArgs("\(member) takes arguments '\(expected.rawValue)', got '\(signature.rawValue)'"))
@@ -217,7 +219,8 @@ final class ObjectServer {
                 answer = .error(to: call, .failed("\(error)"))
             }
             guard !call.noReplyExpected else { return }
-            try? await connection.send(answer)
+            // No await: the reply is queued for the connection's queue and this task ends.
+            connection.queue.async { _ = connection.sendNow(answer) }
         }
     }
 

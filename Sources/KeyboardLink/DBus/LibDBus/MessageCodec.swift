@@ -83,41 +83,48 @@ enum MessageCodec {
         }
     }
 
-    /// Refuses what libdbus would abort on: strings with NUL, array elements of another type, deep nesting.
-    static func checkEncodable(_ value: DBusValue, depth: Int = 0) throws {
-        if depth > 64 { throw DBusError.invalidArgs("a value nests deeper than D-Bus allows (64)") }
-        switch value {
-        case .string(let text):
-            if let reason = NameValidation.checkStringPayload(text) { throw DBusError.invalidArgs(reason) }
-        case .variant(let inner):
-            try checkEncodable(inner, depth: depth + 1)
-        case .array(let element, let values):
-            for item in values {
-                guard item.conforms(to: element) else {
-                    throw DBusError.invalidArgs(
-                        "an array of '\(element.signature)' holds a '\(item.type.signature)'")
-                }
-                try checkEncodable(item, depth: depth + 1)
-            }
-        case .dictionary(let key, let valueType, let entries):
-            guard key.isBasic else { throw DBusError.invalidArgs("a dictionary key must be a basic type") }
-            for entry in entries {
-                guard entry.key.conforms(to: key), entry.value.conforms(to: valueType) else {
-                    throw DBusError.invalidArgs(
-                        "a dictionary 'a{\(key.signature)\(valueType.signature)}' holds an entry of another type")
-                }
-                try checkEncodable(entry.key, depth: depth + 1)
-                try checkEncodable(entry.value, depth: depth + 1)
-            }
-        case .structure(let fields):
-            if fields.isEmpty { throw DBusError.invalidArgs("a struct cannot be empty") }
-            for field in fields { try checkEncodable(field, depth: depth + 1) }
-        default:
-            break
-        }
-        if depth == 0 && value.type.signature.utf8.count > 255 {
+    /// Refuses what libdbus would abort on: strings with NUL, container elements of another type than
+    /// declared, empty structs, nesting deeper than the specification allows. One pass over the value.
+    static func checkEncodable(_ value: DBusValue) throws {
+        let type = value.type
+        if type.signature.utf8.count > 255 {
             throw DBusError.invalidArgs("a value's signature is longer than 255 bytes")
         }
+        try check(value, as: type, depth: 0)
+    }
+
+    private static func check(_ value: DBusValue, as expected: DBusType, depth: Int) throws {
+        if depth > 64 { throw DBusError.invalidArgs("a value nests deeper than D-Bus allows (64)") }
+        switch (value, expected) {
+        case (.string(let text), .string):
+            if let reason = NameValidation.checkStringPayload(text) { throw DBusError.invalidArgs(reason) }
+        case (.variant(let inner), .variant):
+            try check(inner, as: inner.type, depth: depth + 1)
+        case (.array(let element, let values), .array(let expectedElement)):
+            guard element == expectedElement else { throw mismatch(value, expected) }
+            for item in values { try check(item, as: element, depth: depth + 1) }
+        case (.dictionary(let key, let valueType, let entries), .dictionary(let expectedKey, let expectedValue)):
+            guard key == expectedKey, valueType == expectedValue else { throw mismatch(value, expected) }
+            guard key.isBasic else { throw DBusError.invalidArgs("a dictionary key must be a basic type") }
+            for entry in entries {
+                try check(entry.key, as: key, depth: depth + 1)
+                try check(entry.value, as: valueType, depth: depth + 1)
+            }
+        case (.structure(let fields), .structure(let expectedFields)):
+            if fields.isEmpty { throw DBusError.invalidArgs("a struct cannot be empty") }
+            guard fields.count == expectedFields.count else { throw mismatch(value, expected) }
+            for (field, fieldType) in zip(fields, expectedFields) { try check(field, as: fieldType, depth: depth + 1) }
+        case (.byte, .byte), (.boolean, .boolean), (.int16, .int16), (.uint16, .uint16), (.int32, .int32),
+            (.uint32, .uint32), (.int64, .int64), (.uint64, .uint64), (.double, .double), (.objectPath, .objectPath),
+            (.signature, .signature), (.unixFD, .unixFD):
+            break
+        default:
+            throw mismatch(value, expected)
+        }
+    }
+
+    private static func mismatch(_ value: DBusValue, _ expected: DBusType) -> DBusError {
+        .invalidArgs("a container of '\(expected.signature)' holds a '\(value.type.signature)'")
     }
 
     private static func appendBasic<T>(_ iterator: inout DBusMessageIter, _ code: Int32, _ value: T) -> Bool {
@@ -203,22 +210,27 @@ enum MessageCodec {
         let replySerial = dbus_message_get_reply_serial(raw)
         if replySerial != 0 { message.replySerial = replySerial }
         // libdbus validated these header fields when it read the message.
-        if let text = dbus_message_get_path(raw) { message.path = ObjectPath(trusted: String(cString: text)) }
+        if let text = dbus_message_get_path(raw) { message.path = ObjectPath(unchecked: String(cString: text)) }
         if let text = dbus_message_get_interface(raw) {
-            message.interface = InterfaceName(trusted: String(cString: text))
+            message.interface = InterfaceName(unchecked: String(cString: text))
         }
-        if let text = dbus_message_get_member(raw) { message.member = MemberName(trusted: String(cString: text)) }
+        if let text = dbus_message_get_member(raw) { message.member = MemberName(unchecked: String(cString: text)) }
         if let text = dbus_message_get_error_name(raw) {
-            message.errorName = ErrorName(trusted: String(cString: text))
+            message.errorName = ErrorName(unchecked: String(cString: text))
         }
-        if let text = dbus_message_get_sender(raw) { message.sender = BusName(trusted: String(cString: text)) }
+        if let text = dbus_message_get_sender(raw) { message.sender = BusName(unchecked: String(cString: text)) }
         if let text = dbus_message_get_destination(raw) {
-            message.destination = BusName(trusted: String(cString: text))
+            message.destination = BusName(unchecked: String(cString: text))
         }
         message.noReplyExpected = dbus_message_get_no_reply(raw) != 0
 
         guard let signatureText = dbus_message_get_signature(raw) else { return message }
         let signature = try Signature(String(cString: signatureText))
+        if signature.types.isEmpty { return message }
+        if let body = wireDecodedBody(raw, signature) {
+            message.body = body
+            return message
+        }
         var iterator = DBusMessageIter()
         guard dbus_message_iter_init(raw, &iterator) != 0 else { return message }
         message.body.reserveCapacity(signature.types.count)
@@ -227,6 +239,29 @@ enum MessageCodec {
             _ = dbus_message_iter_next(&iterator)
         }
         return message
+    }
+
+    /// Decodes the body from the message's wire bytes (one copy, then plain loads); nil when that is not possible
+    /// (file descriptors, or anything unexpected), and the iterator path decodes instead.
+    private static func wireDecodedBody(_ raw: OpaquePointer, _ signature: Signature) -> [DBusValue]? {
+        if signature.rawValue.utf8.contains(UInt8(ascii: "h")) { return nil }
+        var buffer: UnsafeMutablePointer<CChar>?
+        var length: Int32 = 0
+        guard dbus_message_marshal(raw, &buffer, &length) != 0, let buffer else { return nil }
+        defer { dbus_free(buffer) }
+        let bytes = UnsafeRawBufferPointer(start: buffer, count: Int(length))
+        do {
+            let (bodyOffset, bigEndian) = try WireDecoder.bodyOffset(of: bytes)
+            var decoder = WireDecoder(bytes: bytes, bodyOffset: bodyOffset, bigEndian: bigEndian)
+            var body: [DBusValue] = []
+            body.reserveCapacity(signature.types.count)
+            for type in signature.types {
+                body.append(try decoder.value(type))
+            }
+            return body
+        } catch {
+            return nil
+        }
     }
 
     @inline(__always)
@@ -283,7 +318,7 @@ enum MessageCodec {
             return .string(readCString(&iterator))
         case .objectPath:
             try expect(code, typeObjectPath, type)
-            return .objectPath(ObjectPath(trusted: readCString(&iterator)))
+            return .objectPath(ObjectPath(unchecked: readCString(&iterator)))
         case .signature:
             try expect(code, typeSignature, type)
             return .signature(try Signature(readCString(&iterator)))
