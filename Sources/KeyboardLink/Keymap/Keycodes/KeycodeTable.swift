@@ -32,6 +32,8 @@ struct KeycodeTable: Sendable {
     let byName: [String: KeyPress]
     /// Every name, in table order, for suggestions.
     let allNames: [String]
+    /// Names that the tables give to two different keys (kept for the first); must stay empty.
+    let conflictingNames: [String]
     private let byUsage: [HIDUsage: Int]
     private let byEvdevCode: [UInt16: HIDUsage]
     private let byQMKBasicCode: [UInt16: HIDUsage]
@@ -43,13 +45,16 @@ struct KeycodeTable: Sendable {
         var byEvdevCode: [UInt16: HIDUsage] = [:]
         var byQMKBasicCode: [UInt16: HIDUsage] = [:]
         var order: [String] = []
+        var conflicts: [String] = []
 
         func register(_ name: String, _ press: KeyPress) {
-            // The tables are fixed data: a clash is a programming error caught by the table's own test.
-            if byName[name] == nil {
-                byName[name] = press
-                order.append(name)
+            // The tables are fixed data: a clash is a programming error, reported for the table's own test.
+            if let existing = byName[name] {
+                if existing != press { conflicts.append(name) }
+                return
             }
+            byName[name] = press
+            order.append(name)
         }
 
         for line in Self.namedKeys.split(separator: "\n") {
@@ -83,6 +88,7 @@ struct KeycodeTable: Sendable {
         self.byEvdevCode = byEvdevCode
         self.byQMKBasicCode = byQMKBasicCode
         self.allNames = order
+        self.conflictingNames = conflicts
     }
 
     private static func parseUsage(_ text: String) -> HIDUsage? {

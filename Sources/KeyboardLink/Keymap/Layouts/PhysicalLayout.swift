@@ -7,7 +7,7 @@ public struct PhysicalLayout: Hashable, Sendable {
     public let id: LayoutID
     /// A name for people (`AULA F87`).
     public let name: String
-    /// The keys, in reading order (row by row, left to right).
+    /// The keys, in reading order: by top edge, then by left edge.
     public let keys: [PhysicalKey]
     private let indexByName: [KeyName: Int]
 
@@ -52,8 +52,9 @@ public struct PhysicalLayout: Hashable, Sendable {
         }
         self.id = id
         self.name = name
-        self.keys = keys
-        self.indexByName = indexByName
+        // Reading order (top to bottom, then left to right) whatever order the keys came in.
+        self.keys = keys.sorted { ($0.frame.y, $0.frame.x) < ($1.frame.y, $1.frame.x) }
+        self.indexByName = Dictionary(uniqueKeysWithValues: self.keys.enumerated().map { ($1.name, $0) })
     }
 
     /// The zones this layout defines, in the order standard, number, function, navigation.
