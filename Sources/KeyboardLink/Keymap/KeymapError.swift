@@ -37,7 +37,9 @@ public enum KeymapError: Error, Equatable, Sendable, CustomStringConvertible {
     case macroNotFound(String)
     /// A macro that cannot be removed because keys are bound to it.
     case macroInUse(String, boundTo: [String])
-    /// Undo with nothing to undo, or redo with nothing to redo.
+    /// An edit that is well-formed but makes no sense (copying a layer onto itself, swapping a zone with itself).
+    case invalidEdit(String)
+    /// Undo with nothing to undo.
     case nothingToUndo
     /// Redo with nothing to redo.
     case nothingToRedo
@@ -66,7 +68,7 @@ public enum KeymapError: Error, Equatable, Sendable, CustomStringConvertible {
     public var category: Category {
         switch self {
         case .unknownKeycode, .malformedAction, .invalidKeyName, .keyNotInZone, .unknownZone, .zoneShapeMismatch,
-            .layerOutOfRange, .invalidLayout, .invalidMacroName, .macroSyntax, .invalidMacro, .macroInUse,
+            .layerOutOfRange, .invalidLayout, .invalidMacroName, .invalidEdit, .macroSyntax, .invalidMacro, .macroInUse,
             .invalidInputEvents, .invalidProfile, .invalidAddress:
             return .invalidArgs
         case .unknownKey, .zoneNotInLayout, .unknownLayout, .macroNotFound:
@@ -116,6 +118,8 @@ public enum KeymapError: Error, Equatable, Sendable, CustomStringConvertible {
             return "no macro named '\(Self.printable(name))'; define it first"
         case .macroInUse(let name, let keys):
             return "macro \(name) is still bound to \(keys.joined(separator: ", ")); rebind those keys first"
+        case .invalidEdit(let reason):
+            return "invalid edit: \(reason)"
         case .nothingToUndo:
             return "nothing to undo"
         case .nothingToRedo:
