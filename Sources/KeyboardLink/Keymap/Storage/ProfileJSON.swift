@@ -39,7 +39,44 @@ enum ProfileJSON {
         case is String.Type: return "a string"
         case is Int.Type, is Double.Type: return "a number"
         case is Bool.Type: return "true or false"
-        default: return "\(type)"
+        default:
+            let name = "\(type)"
+            if name.hasPrefix("Array") { return "a list" }
+            if name.hasPrefix("Dictionary") { return "an object" }
+            return "an object"
+        }
+    }
+}
+
+extension ProfileJSON {
+    private struct SchemaProbe: Decodable {
+        var schemaVersion: Int?
+    }
+
+    /// Checks the document's `schemaVersion` before anything else, so that a newer kblink's file is reported as
+    /// such instead of as a pile of decoding errors.
+    static func checkSchema(_ json: [UInt8]) throws(KeymapError) {
+        guard json.count <= FileStore.maximumReadSize else {
+            throw .invalidProfile("the document is larger than \(FileStore.maximumReadSize >> 20) MiB")
+        }
+        let probe = try decode(SchemaProbe.self, from: json)
+        guard let version = probe.schemaVersion else { throw .invalidProfile("the document has no schemaVersion") }
+        guard version >= 1 else { throw .invalidProfile("schemaVersion \(version) is not valid") }
+        guard version <= ProfileDocument.currentSchemaVersion else {
+            throw .invalidProfile(
+                "schemaVersion \(version) was written by a newer kblink; this one reads version "
+                    + "\(ProfileDocument.currentSchemaVersion)")
+        }
+    }
+
+    /// Decodes JSON, turning any failure into `KeymapError.invalidProfile` with a short reason.
+    static func decode<Value: Decodable>(_ type: Value.Type, from json: [UInt8]) throws(KeymapError) -> Value {
+        do {
+            return try JSONDecoder().decode(type, from: Data(json))
+        } catch let error as KeymapError {
+            throw .invalidProfile(error.description)
+        } catch {
+            throw .invalidProfile(describe(error))
         }
     }
 }
