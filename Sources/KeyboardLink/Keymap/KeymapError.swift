@@ -83,7 +83,8 @@ public enum KeymapError: Error, Equatable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .unknownKeycode(let name, let suggestion):
-            let hint = suggestion.map { "; did you mean '\($0)'?" } ?? "; use a QMK (KC_A), ZMK (A) or evdev (KEY_A) name"
+            let hint =
+                suggestion.map { "; did you mean '\($0)'?" } ?? "; use a QMK (KC_A), ZMK (A) or evdev (KEY_A) name"
             return "unknown key code '\(Self.printable(name))'\(hint)"
         case .malformedAction(let text, let reason):
             return "cannot read the action '\(Self.printable(text))': \(reason)"

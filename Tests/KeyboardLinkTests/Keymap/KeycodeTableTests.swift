@@ -29,17 +29,19 @@ struct KeycodeTableTests {
         }
     }
 
-    @Test("evdev codes map to the usages Linux reports", arguments: [
-        (UInt16(30), HIDUsage.keyboard(0x04)),  // KEY_A
-        (UInt16(2), .keyboard(0x1E)),  // KEY_1
-        (UInt16(28), .keyboard(0x28)),  // KEY_ENTER
-        (UInt16(42), .keyboard(0xE1)),  // KEY_LEFTSHIFT
-        (UInt16(79), .keyboard(0x59)),  // KEY_KP1
-        (UInt16(88), .keyboard(0x45)),  // KEY_F12
-        (UInt16(183), .keyboard(0x68)),  // KEY_F13
-        (UInt16(115), .consumer(0xE9)),  // KEY_VOLUMEUP
-        (UInt16(125), .keyboard(0xE3)),  // KEY_LEFTMETA
-    ])
+    @Test(
+        "evdev codes map to the usages Linux reports",
+        arguments: [
+            (UInt16(30), HIDUsage.keyboard(0x04)),  // KEY_A
+            (UInt16(2), .keyboard(0x1E)),  // KEY_1
+            (UInt16(28), .keyboard(0x28)),  // KEY_ENTER
+            (UInt16(42), .keyboard(0xE1)),  // KEY_LEFTSHIFT
+            (UInt16(79), .keyboard(0x59)),  // KEY_KP1
+            (UInt16(88), .keyboard(0x45)),  // KEY_F12
+            (UInt16(183), .keyboard(0x68)),  // KEY_F13
+            (UInt16(115), .consumer(0xE9)),  // KEY_VOLUMEUP
+            (UInt16(125), .keyboard(0xE3)),  // KEY_LEFTMETA
+        ])
     func evdevCodes(code: UInt16, usage: HIDUsage) {
         #expect(table.usage(forEvdevCode: code) == usage)
     }

@@ -49,8 +49,9 @@ struct KeymapEditSessionTests {
             if let expected { model.keymap = expected }
             #expect(session.draftKeymap == model.keymap)
         }
-        #expect(try KeymapEditSession.replay(
-            Array(session.operationLog.applied), onto: session.base, layout: session.layout) == session.draftKeymap)
+        #expect(
+            try KeymapEditSession.replay(
+                Array(session.operationLog.applied), onto: session.base, layout: session.layout) == session.draftKeymap)
     }
 
     @Test("undo and redo over a long random log return to every earlier state exactly")
@@ -127,14 +128,18 @@ struct KeymapEditSessionTests {
         device.setAction(try Self.action("KC_ESC"), layer: 0, key: try Self.key("GRAVE"))
         device.setAction(try Self.action("KC_X"), layer: 0, key: try Self.key("CAPS"))  // hidden by the draft
         try session.setDeviceKeymap(device)
-        #expect(session.diff() == [
-            KeymapDiffEntry(zone: .standard, layer: 0, key: try Self.key("GRAVE"), old: try Self.action("KC_GRV"),
-                new: try Self.action("KC_ESC"), origin: .device),
-            KeymapDiffEntry(zone: .standard, layer: 0, key: try Self.key("CAPS"), old: try Self.action("KC_CAPS"),
-                new: try Self.action("KC_LCTL"), origin: .draft),
-            KeymapDiffEntry(zone: .function, layer: 1, key: try Self.key("F1"), old: .transparent,
-                new: try Self.action("KC_MUTE"), origin: .draft),
-        ])
+        #expect(
+            session.diff() == [
+                KeymapDiffEntry(
+                    zone: .standard, layer: 0, key: try Self.key("GRAVE"), old: try Self.action("KC_GRV"),
+                    new: try Self.action("KC_ESC"), origin: .device),
+                KeymapDiffEntry(
+                    zone: .standard, layer: 0, key: try Self.key("CAPS"), old: try Self.action("KC_CAPS"),
+                    new: try Self.action("KC_LCTL"), origin: .draft),
+                KeymapDiffEntry(
+                    zone: .function, layer: 1, key: try Self.key("F1"), old: .transparent,
+                    new: try Self.action("KC_MUTE"), origin: .draft),
+            ])
         session.markPushed()
         #expect(session.diff().isEmpty && !session.isDirty)
         #expect(try session.action(layer: 0, key: try Self.key("CAPS")) == .key(.keyboard(0xE0)))
@@ -155,7 +160,9 @@ struct KeymapEditSessionTests {
         #expect(try session.action(layer: 0, key: try Self.key("F5")) == .transparent)
         #expect(session.diff().filter { $0.zone == .function }.count == 32)
         #expect(throws: KeymapError.self) { try session.copyZone(.number, from: 1, to: 1) }
-        #expect(throws: KeymapError.self) { try session.swapZones(ZoneSlot(.number, layer: 0), ZoneSlot(.number, layer: 0)) }
+        #expect(throws: KeymapError.self) {
+            try session.swapZones(ZoneSlot(.number, layer: 0), ZoneSlot(.number, layer: 0))
+        }
     }
 
     @Test("swapping two zones needs the same shape")
@@ -175,8 +182,11 @@ struct KeymapEditSessionTests {
         try session.swapZones(ZoneSlot(.number, layer: 0), ZoneSlot(.function, layer: 0))
         #expect(try session.action(layer: 0, key: try Self.key("N1")) == .key(.keyboard(0x3A)))  // F1's action
         #expect(try session.action(layer: 0, key: try Self.key("F9")) == .key(.keyboard(0x26)))  // N9 reads as ZMK's N9
-        #expect(throws: KeymapError.zoneShapeMismatch(first: "number", second: "navigation",
-            reason: "number has 9 keys and navigation has 6")) {
+        #expect(
+            throws: KeymapError.zoneShapeMismatch(
+                first: "number", second: "navigation",
+                reason: "number has 9 keys and navigation has 6")
+        ) {
             try session.swapZones(ZoneSlot(.number, layer: 0), ZoneSlot(.navigation, layer: 0))
         }
     }
@@ -201,8 +211,11 @@ struct KeymapEditSessionTests {
         #expect(throws: KeymapError.macroNotFound("copy")) {
             try session.setBinding(key: try Self.key("A"), action: .macro(try MacroName("copy")), layer: 0)
         }
-        #expect(throws: KeymapError.zoneNotInLayout(zone: "number", layout: "aula-f87",
-            available: ["standard", "function", "navigation"])) {
+        #expect(
+            throws: KeymapError.zoneNotInLayout(
+                zone: "number", layout: "aula-f87",
+                available: ["standard", "function", "navigation"])
+        ) {
             try session.clearZone(.number, layer: 0)
         }
         #expect(throws: KeymapError.macroNotFound("nope")) { try session.removeMacro(try MacroName("nope")) }
@@ -266,9 +279,11 @@ struct EditGenerator {
         self.layout = layout
         self.layerCount = layerCount
         let macroName = (try? MacroName("m1")).map { KeyAction.macro($0) } ?? .none
-        actions = [.none, .transparent, .key(.keyboard(0x04)), .key(.keyboard(0x05)), .key(.consumer(0xE9)),
+        actions = [
+            .none, .transparent, .key(.keyboard(0x04)), .key(.keyboard(0x05)), .key(.consumer(0xE9)),
             .momentaryLayer(1), .toggleLayer(3), .layerTap(layer: 2, tap: KeyPress(.keyboard(0x2C))),
-            .key(KeyPress(.keyboard(0x1E), modifiers: .leftShift)), macroName, .momentaryLayer(9)]
+            .key(KeyPress(.keyboard(0x1E), modifiers: .leftShift)), macroName, .momentaryLayer(9),
+        ]
     }
 
     func next(using random: inout SeededGenerator, macros: [MacroName: Macro]) -> EditOperation {
@@ -279,10 +294,13 @@ struct EditGenerator {
         case 0: return .clearZone(zone, layer: layer)
         case 1: return .copyZone(zone, from: layer, to: Int.random(in: 0..<layerCount, using: &random))
         case 2:
-            return .swapZones(ZoneSlot(zone, layer: layer), ZoneSlot(zone, layer: Int.random(in: 0..<layerCount, using: &random)))
+            return .swapZones(
+                ZoneSlot(zone, layer: layer), ZoneSlot(zone, layer: Int.random(in: 0..<layerCount, using: &random)))
         case 3:
-            let macro = (try? Macro(parsing: ["ctrl+c", "text 'hi'", "delay 5, enter"].randomElement(using: &random) ?? "a"))
-            return .setMacro(names.randomElement(using: &random) ?? names[0], macro ?? Macro(trustedSteps: [.text("x")]))
+            let macro =
+                (try? Macro(parsing: ["ctrl+c", "text 'hi'", "delay 5, enter"].randomElement(using: &random) ?? "a"))
+            return .setMacro(
+                names.randomElement(using: &random) ?? names[0], macro ?? Macro(trustedSteps: [.text("x")]))
         case 4: return .removeMacro(names.randomElement(using: &random) ?? names[0])
         default:
             let key = layout.keys.randomElement(using: &random)?.name ?? layout.keys[0].name

@@ -78,7 +78,8 @@ struct MacroRecorderTests {
         file.key(Self.enter, 1)
         var recorder = MacroRecorder()
         try recorder.feed(bytes: file.bytes)
-        #expect(try recorder.macro().description == "press h, press i, release h, release i, press enter, release enter")
+        #expect(
+            try recorder.macro().description == "press h, press i, release h, release i, press enter, release enter")
     }
 
     @Test("a step can be undone while recording, and the recording lands in the session's log")
@@ -93,8 +94,10 @@ struct MacroRecorderTests {
         recorder.undoLastStep()
         #expect(try recorder.macro().description == "h, i")
 
-        var session = try KeymapEditSession(layout: try PhysicalLayout.builtIn("ansi-60"), base: Keymap(
-            defaultsFor: try PhysicalLayout.builtIn("ansi-60")))
+        var session = try KeymapEditSession(
+            layout: try PhysicalLayout.builtIn("ansi-60"),
+            base: Keymap(
+                defaultsFor: try PhysicalLayout.builtIn("ansi-60")))
         let name = try MacroName("hi")
         try session.apply(try recorder.operation(named: name))
         #expect(session.macros[name]?.description == "h, i")

@@ -9,27 +9,32 @@ struct MacroSyntaxTests {
     @Test("the documented example parses to the expected steps")
     func example() throws {
         let macro = try Macro(parsing: "ctrl+c, delay 50, text 'hello', tap enter, press shift, release shift")
-        #expect(macro.steps == [
-            .tap(KeyPress(.keyboard(0x06), modifiers: .leftControl)),
-            .delay(milliseconds: 50),
-            .text("hello"),
-            .tap(KeyPress(.keyboard(0x28))),
-            .press(Self.shift),
-            .release(Self.shift),
-        ])
+        #expect(
+            macro.steps == [
+                .tap(KeyPress(.keyboard(0x06), modifiers: .leftControl)),
+                .delay(milliseconds: 50),
+                .text("hello"),
+                .tap(KeyPress(.keyboard(0x28))),
+                .press(Self.shift),
+                .release(Self.shift),
+            ])
         #expect(macro.description == "ctrl+c, delay 50, text 'hello', enter, press shift, release shift")
     }
 
-    @Test("keys in any spelling, case-insensitive", arguments: [
-        ("KC_ENT", KeyPress(.keyboard(0x28))), ("Enter", KeyPress(.keyboard(0x28))), ("ret", KeyPress(.keyboard(0x28))),
-        ("kp_1", KeyPress(.keyboard(0x59))), ("KEY_KP1", KeyPress(.keyboard(0x59))), ("f5", KeyPress(.keyboard(0x3E))),
-        ("CTRL+SHIFT+ESC", KeyPress(.keyboard(0x29), modifiers: [.leftControl, .leftShift])),
-        ("rctrl+ralt+del", KeyPress(.keyboard(0x4C), modifiers: [.rightControl, .rightAlt])),
-        ("cmd+space", KeyPress(.keyboard(0x2C), modifiers: .leftGUI)),
-        ("KC_EXLM", KeyPress(.keyboard(0x1E), modifiers: .leftShift)),
-        ("shift", KeyPress(Self.shift)),
-        ("volume_up", KeyPress(.consumer(0xE9))),
-    ])
+    @Test(
+        "keys in any spelling, case-insensitive",
+        arguments: [
+            ("KC_ENT", KeyPress(.keyboard(0x28))), ("Enter", KeyPress(.keyboard(0x28))),
+            ("ret", KeyPress(.keyboard(0x28))),
+            ("kp_1", KeyPress(.keyboard(0x59))), ("KEY_KP1", KeyPress(.keyboard(0x59))),
+            ("f5", KeyPress(.keyboard(0x3E))),
+            ("CTRL+SHIFT+ESC", KeyPress(.keyboard(0x29), modifiers: [.leftControl, .leftShift])),
+            ("rctrl+ralt+del", KeyPress(.keyboard(0x4C), modifiers: [.rightControl, .rightAlt])),
+            ("cmd+space", KeyPress(.keyboard(0x2C), modifiers: .leftGUI)),
+            ("KC_EXLM", KeyPress(.keyboard(0x1E), modifiers: .leftShift)),
+            ("shift", KeyPress(Self.shift)),
+            ("volume_up", KeyPress(.consumer(0xE9))),
+        ])
     func keys(text: String, press: KeyPress) throws {
         #expect(try Macro(parsing: text).steps == [.tap(press)])
     }
@@ -42,11 +47,13 @@ struct MacroSyntaxTests {
         #expect(try Macro(parsing: macro.description) == macro)
     }
 
-    @Test("printing parses back to the same macro", arguments: [
-        "ctrl+c", "enter", "shift+1", "press shift, a, release shift", "delay 0", "delay 10000",
-        "text ' '", "text 'hello, world'", "gui+r, delay 200, text 'cmd', enter",
-        "ctrl+alt+gui+shift+f24", "rgui+kp_dot", "volume_up, mute, play_pause", "left_bracket, right_bracket",
-    ])
+    @Test(
+        "printing parses back to the same macro",
+        arguments: [
+            "ctrl+c", "enter", "shift+1", "press shift, a, release shift", "delay 0", "delay 10000",
+            "text ' '", "text 'hello, world'", "gui+r, delay 200, text 'cmd', enter",
+            "ctrl+alt+gui+shift+f24", "rgui+kp_dot", "volume_up, mute, play_pause", "left_bracket, right_bracket",
+        ])
     func roundTrip(text: String) throws {
         let macro = try Macro(parsing: text)
         #expect(try Macro(parsing: macro.description) == macro)
@@ -61,11 +68,13 @@ struct MacroSyntaxTests {
         }
     }
 
-    @Test("malformed macros are refused with the place of the problem", arguments: [
-        ("", 0), ("ctrl+", 5), ("ctrl+c,", 7), ("delay", 5), ("delay -5", 6), ("delay x", 6),
-        ("text hello", 5), ("text 'unterminated", 5), ("c+ctrl", 0), ("press ctrl+c", 6), ("tap", 3),
-        ("ctrl+c;", 6), ("a b", 2), (#"text 'a\q'"#, 7), ("enterr", 0),
-    ])
+    @Test(
+        "malformed macros are refused with the place of the problem",
+        arguments: [
+            ("", 0), ("ctrl+", 5), ("ctrl+c,", 7), ("delay", 5), ("delay -5", 6), ("delay x", 6),
+            ("text hello", 5), ("text 'unterminated", 5), ("c+ctrl", 0), ("press ctrl+c", 6), ("tap", 3),
+            ("ctrl+c;", 6), ("a b", 2), (#"text 'a\q'"#, 7), ("enterr", 0),
+        ])
     func syntaxErrors(text: String, offset: Int) {
         #expect {
             try Macro(parsing: text)
@@ -77,40 +86,50 @@ struct MacroSyntaxTests {
 
     @Test("unknown keys suggest a name")
     func unknownKey() {
-        #expect(throws: KeymapError.macroSyntax("entr", offset: 0, reason: "unknown key 'entr'; did you mean 'enter'?")) {
+        #expect(throws: KeymapError.macroSyntax("entr", offset: 0, reason: "unknown key 'entr'; did you mean 'enter'?"))
+        {
             try Macro(parsing: "entr")
         }
     }
 
-    @Test("well-formed steps that break a rule are refused", arguments: [
-        "delay 10001", "text ''", "text 'héllo'", "text 'tab\there'", "HID(0x0C, 0x123)", "mo1",
-    ])
+    @Test(
+        "well-formed steps that break a rule are refused",
+        arguments: [
+            "delay 10001", "text ''", "text 'héllo'", "text 'tab\there'", "HID(0x0C, 0x123)", "mo1",
+        ])
     func ruleErrors(text: String) {
         #expect(throws: KeymapError.self) { try Macro(parsing: text) }
     }
 
-    @Test("names follow [A-Za-z0-9_-]{1,32}", arguments: [
-        ("copy", true), ("Copy_Line-2", true), (String(repeating: "m", count: 32), true),
-        ("", false), ("has space", false), (String(repeating: "m", count: 33), false), ("ü", false), ("a.b", false),
-    ])
+    @Test(
+        "names follow [A-Za-z0-9_-]{1,32}",
+        arguments: [
+            ("copy", true), ("Copy_Line-2", true), (String(repeating: "m", count: 32), true),
+            ("", false), ("has space", false), (String(repeating: "m", count: 33), false), ("ü", false),
+            ("a.b", false),
+        ])
     func names(text: String, valid: Bool) {
         #expect(((try? MacroName(text)) != nil) == valid)
     }
 
     @Test("canonical form folds chords and joins neighbours")
     func normalization() throws {
-        let macro = try Macro(parsing: "press ctrl, press shift, t, release shift, release ctrl, delay 6000, delay 6000, "
-            + "text 'ab', text 'cd', press ctrl, x, release shift")
-        #expect(macro.normalized().description
-            == "ctrl+shift+t, delay 10000, delay 2000, text 'abcd', press ctrl, x, release shift")
+        let macro = try Macro(
+            parsing: "press ctrl, press shift, t, release shift, release ctrl, delay 6000, delay 6000, "
+                + "text 'ab', text 'cd', press ctrl, x, release shift")
+        #expect(
+            macro.normalized().description
+                == "ctrl+shift+t, delay 10000, delay 2000, text 'abcd', press ctrl, x, release shift")
     }
 }
 
 /// Random valid macro steps for property tests.
 enum MacroSteps {
-    static let keys: [HIDUsage] = [.keyboard(0x04), .keyboard(0x1E), .keyboard(0x28), .keyboard(0x2C),
+    static let keys: [HIDUsage] = [
+        .keyboard(0x04), .keyboard(0x1E), .keyboard(0x28), .keyboard(0x2C),
         .keyboard(0x3A), .keyboard(0x59), .keyboard(0xE0), .keyboard(0xE1), .keyboard(0xE6), .consumer(0xE9),
-        .keyboard(0x2F), .keyboard(0x34)]
+        .keyboard(0x2F), .keyboard(0x34),
+    ]
 
     static func random(using random: inout SeededGenerator) -> [MacroStep] {
         let count = Int.random(in: 1...8, using: &random)

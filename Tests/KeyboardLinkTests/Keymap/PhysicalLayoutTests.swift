@@ -31,7 +31,8 @@ struct PhysicalLayoutTests {
             for j in keys.indices where j > i {
                 let a = keys[i].frame
                 let b = keys[j].frame
-                let separate = a.x + a.width <= b.x + 1e-9 || b.x + b.width <= a.x + 1e-9
+                let separate =
+                    a.x + a.width <= b.x + 1e-9 || b.x + b.width <= a.x + 1e-9
                     || a.y + a.height <= b.y + 1e-9 || b.y + b.height <= a.y + 1e-9
                 #expect(separate, "\(keys[i].name) and \(keys[j].name) overlap")
                 #expect(keys[i].name != keys[j].name)
@@ -78,8 +79,11 @@ struct PhysicalLayoutTests {
         #expect(throws: KeymapError.unknownKey("ESCC", layout: "tkl-ansi", suggestion: "ESC")) {
             try layout.key(named: "ESCC")
         }
-        #expect(throws: KeymapError.zoneNotInLayout(zone: "number", layout: "tkl-ansi",
-            available: ["standard", "function", "navigation"])) {
+        #expect(
+            throws: KeymapError.zoneNotInLayout(
+                zone: "number", layout: "tkl-ansi",
+                available: ["standard", "function", "navigation"])
+        ) {
             try layout.keys(in: .number)
         }
         #expect(throws: KeymapError.unknownZone("numbers")) { try ZoneID(parsing: "numbers") }

@@ -142,22 +142,42 @@ struct ProfileStoreTests {
             return
         }
         #expect(second.preservedAt.hasSuffix(".corrupt-1700000000-2"))
-        #expect(directory.list().sorted() == [
-            "AA_BB_CC_DD_EE_0F.json.corrupt-1700000000", "AA_BB_CC_DD_EE_0F.json.corrupt-1700000000-2",
-        ])
+        #expect(
+            directory.list().sorted() == [
+                "AA_BB_CC_DD_EE_0F.json.corrupt-1700000000", "AA_BB_CC_DD_EE_0F.json.corrupt-1700000000-2",
+            ])
         try store.save(try Self.editedSession(), for: Self.address)
         #expect(directory.list().count == 3)
     }
 
+    /// A stored-profile document with the given parts (JSON text each).
+    static func stored(
+        address: String = #""AA:BB:CC:DD:EE:0F""#, layout: String = #""x""#,
+        base: String = #"{"layers": [{"A": "KC_A"}]}"#, cursor: Int = 0, operations: String = "[]"
+    ) -> String {
+        #"{"schemaVersion": 1, "address": \#(address), "layout": \#(layout), "base": \#(base), "#
+            + #""draft": {"currentZone": "standard", "cursor": \#(cursor), "operations": \#(operations)}}"#
+    }
+
     static let hostile: [String] = [
         String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000),
-        #"{"schemaVersion": 1, "address": "AA:BB:CC:DD:EE:0F", "layout": "\#(String(repeating: "x", count: 3_000_000))", "base": {"layers": []}, "draft": {"currentZone": "standard", "cursor": 0, "operations": []}}"#,
+        String(repeating: #"{"a":"#, count: 50_000) + "1" + String(repeating: "}", count: 50_000),
+        stored(layout: "\"" + String(repeating: "x", count: 3_000_000) + "\""),
+        stored(base: "\"" + String(repeating: "y", count: 3_000_000) + "\""),
         #"{"schemaVersion": "1"}"#,
         #"{"schemaVersion": 99, "address": 5}"#,
-        #"{"schemaVersion": 1, "address": "AA:BB:CC:DD:EE:0F", "layout": "x", "base": {"layers": [{"A": 5}]}, "draft": {"currentZone": "standard", "cursor": 0, "operations": []}}"#,
-        #"{"schemaVersion": 1, "address": "AA:BB:CC:DD:EE:0F", "layout": "x", "base": {"layers": [{"A": "KC_A"}]}, "draft": {"currentZone": "standard", "cursor": 5, "operations": []}}"#,
-        #"{"schemaVersion": 1, "address": "AA:BB:CC:DD:EE:0F", "layout": "x", "base": {"layers": [{"A": "KC_A"}]}, "draft": {"currentZone": "standard", "cursor": 1, "operations": [{"op": "explode"}]}}"#,
-        #"{"schemaVersion": 1, "address": "11:22:33:44:55:66", "layout": "x", "base": {"layers": [{"A": "KC_A"}]}, "draft": {"currentZone": "standard", "cursor": 0, "operations": []}}"#,
+        stored(address: "5"),
+        stored(base: #"{"layers": []}"#),
+        stored(base: #"{"layers": [{"A": 5}]}"#),
+        stored(
+            base: #"{"layers": [{"A": ""# + String(repeating: "LSFT(", count: 13) + "KC_A"
+                + String(repeating: ")", count: 13) + #""}]}"#),
+        stored(cursor: 5),
+        stored(cursor: -1),
+        stored(cursor: 1, operations: #"[{"op": "explode"}]"#),
+        stored(cursor: 1, operations: #"[{"op": "setBinding", "layer": 0, "key": "A"}]"#),
+        stored(cursor: 1, operations: #"[{"op": "setMacro", "name": "m", "definition": "delay 1e9"}]"#),
+        stored(address: #""11:22:33:44:55:66""#),
         "\u{0}\u{1}\u{2}",
         "",
     ]
@@ -171,7 +191,8 @@ struct ProfileStoreTests {
             Issue.record("a hostile file must be reported as corrupt")
             return
         }
-        #expect(corrupt.reason.description.count < 600, "messages stay short: \(corrupt.reason.description.prefix(200))")
+        #expect(
+            corrupt.reason.description.count < 600, "messages stay short: \(corrupt.reason.description.prefix(200))")
         #expect(directory.list() == ["AA_BB_CC_DD_EE_0F.json.corrupt-7"])
     }
 
@@ -184,14 +205,17 @@ struct ProfileStoreTests {
             Issue.record("expected corrupt")
             return
         }
-        #expect(corrupt.reason == .invalidProfile(
-            "schemaVersion 2 was written by a newer kblink; this one reads version 1"))
+        #expect(
+            corrupt.reason
+                == .invalidProfile(
+                    "schemaVersion 2 was written by a newer kblink; this one reads version 1"))
     }
 
     @Test("user layouts load from a directory; bad files are reported and skipped")
     func userLayouts() throws {
         let directory = try TemporaryDirectory()
-        try directory.write(String(decoding: try PhysicalLayout.builtIn("ansi-75").jsonData(), as: UTF8.self), to: "a.json")
+        try directory.write(
+            String(decoding: try PhysicalLayout.builtIn("ansi-75").jsonData(), as: UTF8.self), to: "a.json")
         try directory.write(LayoutImportTests.raw60, to: "sixty.kle")
         try directory.write("{}", to: "broken.json")
         try directory.write("ignored", to: "notes.txt")

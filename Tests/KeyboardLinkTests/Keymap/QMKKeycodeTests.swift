@@ -70,14 +70,16 @@ struct QMKKeycodeTests {
         }
     }
 
-    @Test("what QMK cannot say is refused with a reason", arguments: [
-        KeyAction.key(KeyPress(.keyboard(0x04), modifiers: [.leftControl, .rightShift])),
-        .momentaryLayer(32),
-        .layerTap(layer: 16, tap: KeyPress(.keyboard(0x04))),
-        .layerTap(layer: 1, tap: KeyPress(.keyboard(0x04), modifiers: .leftShift)),
-        .modTap(modifiers: [], tap: KeyPress(.keyboard(0x04))),
-        .key(.consumer(0x123)),
-    ])
+    @Test(
+        "what QMK cannot say is refused with a reason",
+        arguments: [
+            KeyAction.key(KeyPress(.keyboard(0x04), modifiers: [.leftControl, .rightShift])),
+            .momentaryLayer(32),
+            .layerTap(layer: 16, tap: KeyPress(.keyboard(0x04))),
+            .layerTap(layer: 1, tap: KeyPress(.keyboard(0x04), modifiers: .leftShift)),
+            .modTap(modifiers: [], tap: KeyPress(.keyboard(0x04))),
+            .key(.consumer(0x123)),
+        ])
     func notEncodable(action: KeyAction) {
         #expect {
             try action.qmkKeycode()

@@ -9,7 +9,9 @@ final class TemporaryDirectory {
 
     init() throws {
         var template = Array("/tmp/kblink-keymap-XXXXXX".utf8CString)
-        guard let made = mkdtemp(&template) else { throw KeymapError.io(operation: "mkdtemp", path: "/tmp", errno: errno) }
+        guard let made = mkdtemp(&template) else {
+            throw KeymapError.io(operation: "mkdtemp", path: "/tmp", errno: errno)
+        }
         path = String(cString: made)
     }
 

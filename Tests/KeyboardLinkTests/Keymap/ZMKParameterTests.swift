@@ -6,18 +6,20 @@ import Testing
 /// page 0x07 keyboard, 0x0C consumer; modifier bits 0x01 LCtrl, 0x02 LShift, 0x04 LAlt, 0x08 LGUI, 0x40 RAlt.
 @Suite("ZMK key-press parameters")
 struct ZMKParameterTests {
-    @Test("key presses encode to param1 and decode back", arguments: [
-        ("&kp A", UInt32(0x0007_0004)),
-        ("&kp N1", 0x0007_001E),
-        ("&kp LS(N1)", 0x0207_001E),
-        ("&kp LC(C)", 0x0107_0006),
-        ("&kp LC(LS(A))", 0x0307_0004),
-        ("&kp RA(Q)", 0x4007_0014),
-        ("&kp C_VOL_UP", 0x000C_00E9),
-        ("&kp C_AL_CALC", 0x000C_0192),
-        ("&kp KP_N1", 0x0007_0059),
-        ("&kp LGUI", 0x0007_00E3),
-    ])
+    @Test(
+        "key presses encode to param1 and decode back",
+        arguments: [
+            ("&kp A", UInt32(0x0007_0004)),
+            ("&kp N1", 0x0007_001E),
+            ("&kp LS(N1)", 0x0207_001E),
+            ("&kp LC(C)", 0x0107_0006),
+            ("&kp LC(LS(A))", 0x0307_0004),
+            ("&kp RA(Q)", 0x4007_0014),
+            ("&kp C_VOL_UP", 0x000C_00E9),
+            ("&kp C_AL_CALC", 0x000C_0192),
+            ("&kp KP_N1", 0x0007_0059),
+            ("&kp LGUI", 0x0007_00E3),
+        ])
     func param1(text: String, value: UInt32) throws {
         guard case .key(let press) = try KeyAction(parsing: text) else {
             Issue.record("\(text) is not a key press")

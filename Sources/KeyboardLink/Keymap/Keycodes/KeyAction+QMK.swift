@@ -25,7 +25,8 @@ extension KeyAction {
             self = table.usage(forQMKBasicCode: code).map { .key($0) } ?? .qmkKeycode(code)
         case 0x0100...0x1FFF:
             let modifiers = ModifierSet(qmkBits: (code >> 8) & 0x1F)
-            self = table.usage(forQMKBasicCode: basic).map { .key(KeyPress($0, modifiers: modifiers)) }
+            self =
+                table.usage(forQMKBasicCode: basic).map { .key(KeyPress($0, modifiers: modifiers)) }
                 ?? .qmkKeycode(code)
         case 0x2000...0x3FFF:
             let modifiers = ModifierSet(qmkBits: (code >> 8) & 0x1F)
@@ -36,7 +37,8 @@ extension KeyAction {
             }
         case 0x4000...0x4FFF:
             let layer = Int((code >> 8) & 0x0F)
-            self = table.usage(forQMKBasicCode: basic).map { .layerTap(layer: layer, tap: KeyPress($0)) }
+            self =
+                table.usage(forQMKBasicCode: basic).map { .layerTap(layer: layer, tap: KeyPress($0)) }
                 ?? .qmkKeycode(code)
         case 0x5200...0x521F:
             self = .toLayer(Int(code & 0x1F))

@@ -162,8 +162,9 @@ struct KeyActionParser {
                 let modName = try word("a modifier such as MOD_LCTL").uppercased()
                 guard let bits = Self.modMasks[modName] else {
                     let hint = EditDistance.nearest(to: modName, in: Self.modMasks.keys.sorted())
-                    throw malformed("unknown modifier '\(KeymapError.printable(modName))'"
-                        + (hint.map { "; did you mean \($0)?" } ?? ""))
+                    throw malformed(
+                        "unknown modifier '\(KeymapError.printable(modName))'"
+                            + (hint.map { "; did you mean \($0)?" } ?? ""))
                 }
                 modifiers.formUnion(bits)
             } while peek == .symbol("|")
@@ -195,7 +196,8 @@ struct KeyActionParser {
             return .qmkKeycode(KeyAction.qmkMacroBase + UInt16(index))
         }
         if upper.allSatisfy(\.isNumber) {
-            throw .malformedAction(text, reason: "a bare number is not a key; for the digit use KC_\(upper) or N\(upper)")
+            throw .malformedAction(
+                text, reason: "a bare number is not a key; for the digit use KC_\(upper) or N\(upper)")
         }
         let suggestion = EditDistance.nearest(to: upper, in: Self.specialNames + table.allNames)
         throw .unknownKeycode(name, suggestion: suggestion)
@@ -223,8 +225,9 @@ struct KeyActionParser {
         case "none": return .none
         default:
             guard peek == nil else {
-                throw malformed("unknown behaviour &\(KeymapError.printable(behaviour)) with parameters; "
-                    + "known: &kp, &mo, &tog, &to, &lt, &mt, &trans, &none, or &macro_name alone")
+                throw malformed(
+                    "unknown behaviour &\(KeymapError.printable(behaviour)) with parameters; "
+                        + "known: &kp, &mo, &tog, &to, &lt, &mt, &trans, &none, or &macro_name alone")
             }
             // ZMK binds macros as behaviours of their own name (`&my_macro`).
             return .macro(try MacroName(behaviour))
@@ -257,7 +260,8 @@ struct KeyActionParser {
         "RCTL_T": .rightControl, "RSFT_T": .rightShift,
         "RALT_T": .rightAlt, "ROPT_T": .rightAlt, "ALGR_T": .rightAlt,
         "RGUI_T": .rightGUI, "RCMD_T": .rightGUI, "RWIN_T": .rightGUI,
-        "HYPR_T": [.leftControl, .leftShift, .leftAlt, .leftGUI], "ALL_T": [.leftControl, .leftShift, .leftAlt, .leftGUI],
+        "HYPR_T": [.leftControl, .leftShift, .leftAlt, .leftGUI],
+        "ALL_T": [.leftControl, .leftShift, .leftAlt, .leftGUI],
         "MEH_T": [.leftControl, .leftShift, .leftAlt],
         "C_S_T": [.leftControl, .leftShift],
     ]

@@ -72,7 +72,8 @@ struct KLEReader {
         case "[":
             return .array(try list(close: "]") { (reader: inout KLEReader) throws(KeymapError) in try reader.value() })
         case "{":
-            return .object(try list(close: "}") { (reader: inout KLEReader) throws(KeymapError) in try reader.member() })
+            return .object(
+                try list(close: "}") { (reader: inout KLEReader) throws(KeymapError) in try reader.member() })
         case "\"":
             return .string(try string())
         default:
@@ -134,7 +135,8 @@ struct KLEReader {
         var word = ""
         while index < scalars.count {
             let scalar = scalars[index]
-            guard scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "+-._".unicodeScalars.contains(scalar)
+            guard
+                scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "+-._".unicodeScalars.contains(scalar)
             else { break }
             word.unicodeScalars.append(scalar)
             index += 1

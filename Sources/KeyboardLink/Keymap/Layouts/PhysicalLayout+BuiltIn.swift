@@ -15,8 +15,10 @@ extension PhysicalLayout {
     public static func builtIn(_ id: String) throws(KeymapError) -> PhysicalLayout {
         switch id.lowercased() {
         case "aula-f87": return try tenkeyless(id: "aula-f87", name: "AULA F87", rightGUI: "FN", numberPad: false)
-        case "tkl-ansi": return try tenkeyless(id: "tkl-ansi", name: "ANSI TKL (87 keys)", rightGUI: "RGUI", numberPad: false)
-        case "full-ansi": return try tenkeyless(id: "full-ansi", name: "ANSI full size (104 keys)", rightGUI: "RGUI", numberPad: true)
+        case "tkl-ansi":
+            return try tenkeyless(id: "tkl-ansi", name: "ANSI TKL (87 keys)", rightGUI: "RGUI", numberPad: false)
+        case "full-ansi":
+            return try tenkeyless(id: "full-ansi", name: "ANSI full size (104 keys)", rightGUI: "RGUI", numberPad: true)
         case "ansi-60": return try ansi60()
         case "ansi-75": return try ansi75()
         case "vgn-98pro": return try vgn98Pro()
@@ -49,7 +51,8 @@ extension PhysicalLayout {
         try builder.row(4, y: 4.5, .standard, shiftRow + " RSFT:2.75")
         try builder.row(4, y: 4.5, x: 16.25, .navigation, "UP")
         try builder.row(
-            5, y: 5.5, .standard, "LCTL:1.25 LGUI:1.25 LALT:1.25 SPACE:6.25 RALT:1.25 \(rightGUI):1.25 APP:1.25 RCTL:1.25")
+            5, y: 5.5, .standard,
+            "LCTL:1.25 LGUI:1.25 LALT:1.25 SPACE:6.25 RALT:1.25 \(rightGUI):1.25 APP:1.25 RCTL:1.25")
         try builder.row(5, y: 5.5, x: 15.25, .navigation, "LEFT DOWN RIGHT")
         if numberPad {
             try builder.row(1, y: 1.5, x: 18.5, .number, "NUM KP_SLASH KP_ASTERISK KP_MINUS")
@@ -67,7 +70,8 @@ extension PhysicalLayout {
         try builder.row(1, y: 1, .standard, topRow)
         try builder.row(2, y: 2, .standard, homeRow)
         try builder.row(3, y: 3, .standard, shiftRow + " RSFT:2.75")
-        try builder.row(4, y: 4, .standard, "LCTL:1.25 LGUI:1.25 LALT:1.25 SPACE:6.25 RALT:1.25 RGUI:1.25 APP:1.25 RCTL:1.25")
+        try builder.row(
+            4, y: 4, .standard, "LCTL:1.25 LGUI:1.25 LALT:1.25 SPACE:6.25 RALT:1.25 RGUI:1.25 APP:1.25 RCTL:1.25")
         return try builder.build(id: "ansi-60", name: "ANSI 60% (61 keys)")
     }
 

@@ -74,7 +74,8 @@ extension PhysicalLayout {
                     height = 1
                     decal = false
                 default:
-                    throw .invalidLayout("KLE row \(rowIndex + 1) holds something that is neither a label nor properties")
+                    throw .invalidLayout(
+                        "KLE row \(rowIndex + 1) holds something that is neither a label nor properties")
                 }
             }
             y += 1

@@ -56,7 +56,8 @@ extension Macro {
                 let total = previous + next
                 result[result.count - 1] = .delay(milliseconds: min(total, maximumDelay))
                 if total > maximumDelay { result.append(.delay(milliseconds: total - maximumDelay)) }
-            case (.text(let previous)?, .text(let next)) where previous.utf8.count + next.utf8.count <= maximumTextLength:
+            case (.text(let previous)?, .text(let next))
+            where previous.utf8.count + next.utf8.count <= maximumTextLength:
                 result[result.count - 1] = .text(previous + next)
             default:
                 result.append(step)

@@ -191,7 +191,8 @@ struct MacroSyntaxParser {
         case "delay":
             position += 1
             guard position < tokens.count, case .word(let number) = tokens[position].kind else {
-                throw error(at: position < tokens.count ? tokens[position].offset : endOffset,
+                throw error(
+                    at: position < tokens.count ? tokens[position].offset : endOffset,
                     "delay needs a number of milliseconds")
             }
             guard number.count <= 9, number.allSatisfy(\.isNumber), let milliseconds = Int(number) else {
@@ -202,7 +203,8 @@ struct MacroSyntaxParser {
         case "text":
             position += 1
             guard position < tokens.count, case .quoted(let text) = tokens[position].kind else {
-                throw error(at: position < tokens.count ? tokens[position].offset : endOffset,
+                throw error(
+                    at: position < tokens.count ? tokens[position].offset : endOffset,
                     "text needs quoted text, such as text 'hello'")
             }
             position += 1
@@ -239,6 +241,7 @@ struct MacroSyntaxParser {
         if let press = table.byName[upper] ?? table.byName["KC_" + upper] { return press }
         let candidates = table.entries.map(\.macroName) + ["ctrl", "shift", "alt", "gui", "rctrl", "rshift", "ralt"]
         let hint = EditDistance.nearest(to: word, in: candidates)
-        throw error(at: offset, "unknown key '\(KeymapError.printable(word))'" + (hint.map { "; did you mean '\($0)'?" } ?? ""))
+        throw error(
+            at: offset, "unknown key '\(KeymapError.printable(word))'" + (hint.map { "; did you mean '\($0)'?" } ?? ""))
     }
 }

@@ -92,7 +92,8 @@ public enum ViaMacroCodec {
                     guard index + 2 < data.count else { throw .invalidMacro("the macro ends before a keycode") }
                     let usage = try usage(forKeycode: data[index + 2])
                     flushText()
-                    steps.append(code == tapCode ? .tap(KeyPress(usage)) : code == downCode ? .press(usage) : .release(usage))
+                    steps.append(
+                        code == tapCode ? .tap(KeyPress(usage)) : code == downCode ? .press(usage) : .release(usage))
                     index += 3
                 case delayCode:
                     var digits = ""

@@ -8,7 +8,8 @@ public struct KeyboardAddress: Hashable, Comparable, Sendable, CustomStringConve
     /// Validates and normalizes an address.
     /// - Throws: `KeymapError.invalidAddress`.
     public init(_ text: String) throws(KeymapError) {
-        let parts = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == ":" || $0 == "-" || $0 == "_" })
+        let parts = text.split(
+            omittingEmptySubsequences: false, whereSeparator: { $0 == ":" || $0 == "-" || $0 == "_" })
         guard parts.count == 6,
             parts.allSatisfy({ $0.count == 2 && $0.allSatisfy { $0.isHexDigit && $0.isASCII } })
         else { throw .invalidAddress(text) }

@@ -54,7 +54,9 @@ public struct ProfileDocument: Hashable, Sendable {
     public func json() -> [UInt8] {
         let raw = KeymapJSON.raw(keymap)
         return ProfileJSON.encode(
-            Raw(schemaVersion: Self.currentSchemaVersion, layout: layout.rawValue, layers: raw.layers, macros: raw.macros))
+            Raw(
+                schemaVersion: Self.currentSchemaVersion, layout: layout.rawValue, layers: raw.layers,
+                macros: raw.macros))
     }
 }
 
@@ -74,7 +76,8 @@ extension KeymapEditSession {
     ///   keyboard, or names keys this layout lacks.
     public mutating func importProfile(_ document: ProfileDocument) throws(KeymapError) {
         guard document.layout == layout.id else {
-            throw .invalidProfile("the profile is for layout \(document.layout); this keyboard's layout is \(layout.id)")
+            throw .invalidProfile(
+                "the profile is for layout \(document.layout); this keyboard's layout is \(layout.id)")
         }
         do {
             try apply(.importProfile(document.keymap))

@@ -28,7 +28,8 @@ extension EditOperation: CustomStringConvertible {
         case .swapZones(let first, let second): return "swap the \(first) with the \(second)"
         case .setMacro(let name, let macro): return "set macro \(name) to \(macro)"
         case .removeMacro(let name): return "remove macro \(name)"
-        case .importProfile(let keymap): return "import a profile with \(keymap.layerCount) layers and \(keymap.macros.count) macros"
+        case .importProfile(let keymap):
+            return "import a profile with \(keymap.layerCount) layers and \(keymap.macros.count) macros"
         case .recordMacro(let name, let macro): return "record macro \(name) as \(macro)"
         }
     }

@@ -55,7 +55,8 @@ public struct EvdevEvent: Hashable, Sendable {
             }
             let event = EvdevEvent(
                 seconds: Int64(bitPattern: integer(0, 8)), microseconds: Int64(bitPattern: integer(8, 8)),
-                type: UInt16(integer(16, 2)), code: UInt16(integer(18, 2)), value: Int32(bitPattern: UInt32(integer(20, 4))))
+                type: UInt16(integer(16, 2)), code: UInt16(integer(18, 2)),
+                value: Int32(bitPattern: UInt32(integer(20, 4))))
             guard (0..<1_000_000).contains(event.microseconds), (0...(1 << 40)).contains(event.seconds) else {
                 throw .invalidInputEvents("event \(events.count + 1) has an invalid timestamp")
             }

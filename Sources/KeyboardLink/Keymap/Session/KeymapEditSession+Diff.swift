@@ -12,7 +12,8 @@ extension KeymapEditSession {
                     let old = base.layers[layer][key.name] ?? Keymap.clearedAction(layer: layer)
                     if let new = draft[key.name] {
                         entries.append(
-                            KeymapDiffEntry(zone: zone, layer: layer, key: key.name, old: old, new: new, origin: .draft))
+                            KeymapDiffEntry(zone: zone, layer: layer, key: key.name, old: old, new: new, origin: .draft)
+                        )
                     } else if let device = deviceKeymap?.action(layer: layer, key: key.name), device != old {
                         entries.append(
                             KeymapDiffEntry(

@@ -63,7 +63,8 @@ extension KeymapEditSession {
                 }
             }
             let current = macros
-            for name in Set(current.keys).union(target.macros.keys).sorted() where current[name] != target.macros[name] {
+            for name in Set(current.keys).union(target.macros.keys).sorted() where current[name] != target.macros[name]
+            {
                 change.macros.append(.init(name: name, old: current[name], new: target.macros[name]))
             }
         }

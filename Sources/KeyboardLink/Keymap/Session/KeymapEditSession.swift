@@ -43,7 +43,8 @@ public struct KeymapEditSession: Sendable {
                 try apply(operation)
             } catch {
                 if index < cursor {
-                    throw .invalidProfile("saved edit \(index + 1) (\(operation)) no longer applies: \(error.description)")
+                    throw .invalidProfile(
+                        "saved edit \(index + 1) (\(operation)) no longer applies: \(error.description)")
                 }
                 break
             }

@@ -28,7 +28,9 @@ struct FileStore: Sendable {
         var offset = 0
         while failure == nil, offset < bytes.count {
             let written = bytes.withUnsafeBytes { buffer in
-                FileSyscalls.retryingInterrupted { syscalls.write(fd, UnsafeRawBufferPointer(rebasing: buffer[offset...])) }
+                FileSyscalls.retryingInterrupted {
+                    syscalls.write(fd, UnsafeRawBufferPointer(rebasing: buffer[offset...]))
+                }
             }
             if written < 0 {
                 failure = .io(operation: "writing", path: path, errno: Int32(-written))
@@ -87,7 +89,9 @@ struct FileStore: Sendable {
     /// Creates a directory (mode 0700) unless it exists.
     func makeDirectory(_ path: String) throws(KeymapError) {
         let result = FileSyscalls.retryingInterrupted { syscalls.mkdir(path, 0o700) }
-        if result < 0 && result != -EEXIST { throw .io(operation: "creating the directory", path: path, errno: -result) }
+        if result < 0 && result != -EEXIST {
+            throw .io(operation: "creating the directory", path: path, errno: -result)
+        }
     }
 
     /// Moves a file to `<path><suffix>` (or `<path><suffix>-2`, `-3`, ... when taken), never replacing a file.

@@ -16,13 +16,15 @@ extension PhysicalLayout {
         for (keyA, keyB) in zip(a, b) {
             let frameA = keyA.frame
             let frameB = keyB.frame
-            let same = abs((frameA.x - originA.x) - (frameB.x - originB.x)) < 1e-6
+            let same =
+                abs((frameA.x - originA.x) - (frameB.x - originB.x)) < 1e-6
                 && abs((frameA.y - originA.y) - (frameB.y - originB.y)) < 1e-6
                 && abs(frameA.width - frameB.width) < 1e-6 && abs(frameA.height - frameB.height) < 1e-6
             guard same else {
                 throw .zoneShapeMismatch(
                     first: first.rawValue, second: second.rawValue,
-                    reason: "\(keyA.name) and \(keyB.name), the keys in the same place in reading order, differ in place or size")
+                    reason: "\(keyA.name) and \(keyB.name), the keys in the same place in reading order, "
+                        + "differ in place or size")
             }
             pairs.append((keyA.name, keyB.name))
         }
