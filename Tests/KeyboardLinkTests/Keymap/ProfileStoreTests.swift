@@ -196,6 +196,21 @@ struct ProfileStoreTests {
         #expect(directory.list() == ["AA_BB_CC_DD_EE_0F.json.corrupt-7"])
     }
 
+    @Test("a file too large to be a profile is set aside too; parents of the directory are created")
+    func tooLarge() throws {
+        let directory = try TemporaryDirectory()
+        let store = ProfileStore(directory: directory.path + "/state/profiles", files: FileStore(), clock: { 9 })
+        try store.save(try Self.editedSession(), for: Self.address)
+        try directory.write(
+            String(repeating: " ", count: FileStore.maximumReadSize + 1), to: "state/profiles/AA_BB_CC_DD_EE_0F.json")
+        guard case .corrupt(let corrupt) = try store.load(Self.address) else {
+            Issue.record("expected corrupt")
+            return
+        }
+        #expect(corrupt.reason == .invalidProfile("the file is larger than 16 MiB"))
+        #expect(directory.list("state/profiles") == ["AA_BB_CC_DD_EE_0F.json.corrupt-9"])
+    }
+
     @Test("a file from a newer kblink says so")
     func newerSchema() throws {
         let directory = try TemporaryDirectory()

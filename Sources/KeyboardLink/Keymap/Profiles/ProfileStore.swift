@@ -51,7 +51,16 @@ public struct ProfileStore: Sendable {
     ///   is the `.corrupt` result).
     public func load(_ address: KeyboardAddress) throws(KeymapError) -> LoadResult {
         let path = path(for: address)
-        guard let bytes = try files.read(path) else { return .notFound }
+        let contents: [UInt8]?
+        do {
+            contents = try files.read(path)
+        } catch .io(_, _, EFBIG) {
+            // Too large to be a profile kblink wrote: as unreadable as a parse failure.
+            let preserved = try files.setAside(path, suffix: ".corrupt-\(clock())")
+            let reason = KeymapError.invalidProfile("the file is larger than \(FileStore.maximumReadSize >> 20) MiB")
+            return .corrupt(CorruptProfile(path: path, preservedAt: preserved, reason: reason))
+        }
+        guard let bytes = contents else { return .notFound }
         do throws(KeymapError) {
             let profile = try StoredProfile(json: bytes)
             guard profile.address == address else {

@@ -86,11 +86,15 @@ struct FileStore: Sendable {
         }
     }
 
-    /// Creates a directory (mode 0700) unless it exists.
+    /// Creates a directory and any missing parents (mode 0700) unless they exist.
     func makeDirectory(_ path: String) throws(KeymapError) {
-        let result = FileSyscalls.retryingInterrupted { syscalls.mkdir(path, 0o700) }
-        if result < 0 && result != -EEXIST {
-            throw .io(operation: "creating the directory", path: path, errno: -result)
+        var prefix = path.hasPrefix("/") ? "" : "."
+        for component in path.split(separator: "/") {
+            prefix += "/" + component
+            let result = FileSyscalls.retryingInterrupted { syscalls.mkdir(prefix, 0o700) }
+            if result < 0 && result != -EEXIST {
+                throw .io(operation: "creating the directory", path: prefix, errno: -result)
+            }
         }
     }
 
