@@ -33,9 +33,9 @@ struct KeymapEditSessionTests {
     @Test("1,000 random zone switches between random edits keep exactly the applied edits")
     func randomZoneSwitching() throws {
         var session = try Self.session("vgn-98pro")
-        var model = ReferenceModel(session.base)
-        var random = SeededGenerator(seed: 1)
-        let generator = EditGenerator(layout: session.layout, layerCount: session.layerCount)
+        var model = KeymapReferenceModel(session.base)
+        var random = KeymapRandom(seed: 1)
+        let generator = KeymapEditGenerator(layout: session.layout, layerCount: session.layerCount)
         for _ in 0..<1_000 {
             try session.selectZone(session.zones.randomElement(using: &random) ?? .standard)
             let operation = generator.next(using: &random, macros: model.keymap.macros)
@@ -57,8 +57,8 @@ struct KeymapEditSessionTests {
     @Test("undo and redo over a long random log return to every earlier state exactly")
     func undoRedo() throws {
         var session = try Self.session()
-        var random = SeededGenerator(seed: 2)
-        let generator = EditGenerator(layout: session.layout, layerCount: session.layerCount)
+        var random = KeymapRandom(seed: 2)
+        let generator = KeymapEditGenerator(layout: session.layout, layerCount: session.layerCount)
         var states = [session.draftKeymap]
         while states.count < 400 {
             let operation = generator.next(using: &random, macros: session.macros)
@@ -239,8 +239,8 @@ struct KeymapEditSessionTests {
     @Test("a saved draft restores the same draft, undo history and zone")
     func restore() throws {
         var session = try Self.session()
-        var random = SeededGenerator(seed: 3)
-        let generator = EditGenerator(layout: session.layout, layerCount: session.layerCount)
+        var random = KeymapRandom(seed: 3)
+        let generator = KeymapEditGenerator(layout: session.layout, layerCount: session.layerCount)
         for _ in 0..<200 { _ = try? session.apply(generator.next(using: &random, macros: session.macros)) }
         for _ in 0..<30 { try session.undo() }
         try session.selectZone(.navigation)
@@ -270,7 +270,7 @@ struct KeymapEditSessionTests {
 }
 
 /// Random edits for property tests: mostly valid, some invalid on purpose.
-struct EditGenerator {
+struct KeymapEditGenerator {
     let layout: PhysicalLayout
     let layerCount: Int
     let actions: [KeyAction]
@@ -286,7 +286,7 @@ struct EditGenerator {
         ]
     }
 
-    func next(using random: inout SeededGenerator, macros: [MacroName: Macro]) -> EditOperation {
+    func next(using random: inout KeymapRandom, macros: [MacroName: Macro]) -> EditOperation {
         let layer = Int.random(in: 0..<layerCount, using: &random)
         let zone = layout.zones.randomElement(using: &random) ?? .standard
         let names = ["m1", "m2"].compactMap { try? MacroName($0) }
@@ -310,7 +310,7 @@ struct EditGenerator {
 }
 
 /// An independent, naive model of what edits do, to check the session against.
-struct ReferenceModel {
+struct KeymapReferenceModel {
     var keymap: Keymap
 
     init(_ keymap: Keymap) {

@@ -61,9 +61,9 @@ struct MacroSyntaxTests {
 
     @Test("random macros round-trip through their text form")
     func randomRoundTrip() throws {
-        var random = SeededGenerator(seed: 7)
+        var random = KeymapRandom(seed: 7)
         for _ in 0..<300 {
-            let macro = try Macro(steps: MacroSteps.random(using: &random))
+            let macro = try Macro(steps: RandomMacroSteps.random(using: &random))
             #expect(try Macro(parsing: macro.description) == macro, "\(macro)")
         }
     }
@@ -124,14 +124,14 @@ struct MacroSyntaxTests {
 }
 
 /// Random valid macro steps for property tests.
-enum MacroSteps {
+enum RandomMacroSteps {
     static let keys: [HIDUsage] = [
         .keyboard(0x04), .keyboard(0x1E), .keyboard(0x28), .keyboard(0x2C),
         .keyboard(0x3A), .keyboard(0x59), .keyboard(0xE0), .keyboard(0xE1), .keyboard(0xE6), .consumer(0xE9),
         .keyboard(0x2F), .keyboard(0x34),
     ]
 
-    static func random(using random: inout SeededGenerator) -> [MacroStep] {
+    static func random(using random: inout KeymapRandom) -> [MacroStep] {
         let count = Int.random(in: 1...8, using: &random)
         return (0..<count).map { _ in
             let key = keys.randomElement(using: &random) ?? .keyboard(0x04)

@@ -31,7 +31,7 @@ struct ProfileStoreTests {
 
     @Test("a saved draft comes back after a restart: same draft, undo history and zone")
     func saveAndRestore() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try ScratchDirectory()
         let store = ProfileStore(directory: directory.path + "/profiles")
         let session = try Self.editedSession()
         try store.save(session, for: Self.address)
@@ -54,12 +54,12 @@ struct ProfileStoreTests {
 
     @Test("every acknowledged edit survives: saving after each edit, the last file holds them all")
     func saveAfterEachEdit() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try ScratchDirectory()
         let store = ProfileStore(directory: directory.path)
         let layout = try PhysicalLayout.builtIn("aula-f87")
         var session = try KeymapEditSession(layout: layout, base: Keymap(defaultsFor: layout))
-        var random = SeededGenerator(seed: 11)
-        let generator = EditGenerator(layout: layout, layerCount: session.layerCount)
+        var random = KeymapRandom(seed: 11)
+        let generator = KeymapEditGenerator(layout: layout, layerCount: session.layerCount)
         for _ in 0..<60 {
             guard (try? session.apply(generator.next(using: &random, macros: session.macros))) == true else { continue }
             try store.save(session, for: Self.address)
@@ -74,7 +74,7 @@ struct ProfileStoreTests {
 
     @Test("a full disk gives a clear error and leaves the previous profile intact")
     func fullDisk() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try ScratchDirectory()
         let good = ProfileStore(directory: directory.path)
         var session = try Self.editedSession()
         try good.save(session, for: Self.address)
@@ -103,8 +103,8 @@ struct ProfileStoreTests {
 
     @Test("short writes and EINTR are retried until the whole file is written")
     func shortWritesAndInterrupts() throws {
-        let directory = try TemporaryDirectory()
-        let calls = CallCounter()
+        let directory = try ScratchDirectory()
+        let calls = SyscallCounter()
         var syscalls = FileSyscalls.system
         syscalls.write = { fd, bytes in
             // Every third call is interrupted; the others write at most 7 bytes.
@@ -123,7 +123,7 @@ struct ProfileStoreTests {
 
     @Test("a profile that does not parse is moved aside with a timestamp and reported, never overwritten")
     func corrupt() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try ScratchDirectory()
         let store = ProfileStore(directory: directory.path, files: FileStore(), clock: { 1_700_000_000 })
         try directory.write("{ not json", to: "AA_BB_CC_DD_EE_0F.json")
         guard case .corrupt(let corrupt) = try store.load(Self.address) else {
@@ -184,7 +184,7 @@ struct ProfileStoreTests {
 
     @Test("hostile files are reported as corrupt without crashing", arguments: hostile)
     func hostileFiles(text: String) throws {
-        let directory = try TemporaryDirectory()
+        let directory = try ScratchDirectory()
         let store = ProfileStore(directory: directory.path, files: FileStore(), clock: { 7 })
         try directory.write(text, to: "AA_BB_CC_DD_EE_0F.json")
         guard case .corrupt(let corrupt) = try store.load(Self.address) else {
@@ -198,7 +198,7 @@ struct ProfileStoreTests {
 
     @Test("a file too large to be a profile is set aside too; parents of the directory are created")
     func tooLarge() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try ScratchDirectory()
         let store = ProfileStore(directory: directory.path + "/state/profiles", files: FileStore(), clock: { 9 })
         try store.save(try Self.editedSession(), for: Self.address)
         try directory.write(
@@ -213,7 +213,7 @@ struct ProfileStoreTests {
 
     @Test("a file from a newer kblink says so")
     func newerSchema() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try ScratchDirectory()
         let store = ProfileStore(directory: directory.path, files: FileStore(), clock: { 7 })
         try directory.write(#"{"schemaVersion": 2}"#, to: "AA_BB_CC_DD_EE_0F.json")
         guard case .corrupt(let corrupt) = try store.load(Self.address) else {
@@ -228,7 +228,7 @@ struct ProfileStoreTests {
 
     @Test("user layouts load from a directory; bad files are reported and skipped")
     func userLayouts() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try ScratchDirectory()
         try directory.write(
             String(decoding: try PhysicalLayout.builtIn("ansi-75").jsonData(), as: UTF8.self), to: "a.json")
         try directory.write(LayoutImportTests.raw60, to: "sixty.kle")

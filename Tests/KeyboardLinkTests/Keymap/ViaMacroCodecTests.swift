@@ -45,9 +45,9 @@ struct ViaMacroCodecTests {
 
     @Test("random macros decode to their canonical form")
     func randomRoundTrip() throws {
-        var random = SeededGenerator(seed: 42)
+        var random = KeymapRandom(seed: 42)
         for _ in 0..<500 {
-            let macro = try Macro(steps: MacroSteps.random(using: &random))
+            let macro = try Macro(steps: RandomMacroSteps.random(using: &random))
             let bytes = try ViaMacroCodec.encode(macro)
             #expect(!bytes.contains(0), "a NUL inside a macro would end it early")
             #expect(try ViaMacroCodec.decode(bytes) == macro.normalized(), "\(macro)")

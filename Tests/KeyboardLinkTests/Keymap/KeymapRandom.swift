@@ -1,5 +1,5 @@
 /// A small deterministic random number generator (SplitMix64) so that property tests repeat exactly.
-struct SeededGenerator: RandomNumberGenerator {
+struct KeymapRandom: RandomNumberGenerator {
     private var state: UInt64
 
     init(seed: UInt64) {

@@ -4,7 +4,7 @@ import Synchronization
 @testable import KeyboardLink
 
 /// A fresh directory under /tmp for one test, removed with its files when the test drops it.
-final class TemporaryDirectory {
+final class ScratchDirectory {
     let path: String
 
     init() throws {
@@ -43,7 +43,7 @@ final class TemporaryDirectory {
 }
 
 /// A thread-safe counter for injected system calls.
-final class CallCounter: Sendable {
+final class SyscallCounter: Sendable {
     private let count = Atomic<Int>(0)
 
     /// Counts one call and returns how many came before it.
