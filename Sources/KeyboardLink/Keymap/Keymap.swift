@@ -39,7 +39,7 @@ public struct Keymap: Hashable, Sendable {
     }
 
     /// Sets what a key does on an existing layer (nothing happens for a layer that does not exist).
-    mutating func setAction(_ action: KeyAction, layer: Int, key: KeyName) {
+    public mutating func setAction(_ action: KeyAction, layer: Int, key: KeyName) {
         guard layers.indices.contains(layer) else { return }
         layers[layer][key] = action
     }
