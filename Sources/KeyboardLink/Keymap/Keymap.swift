@@ -1,0 +1,90 @@
+/// The bindings of every layer and the macros: what a keyboard does, for one layout.
+///
+/// Layers are dense: every layer has an action for every key of the layout it was made for. Make one with
+/// `Keymap(defaultsFor:)` or `Keymap(layers:macros:)` followed by `validated(for:)`.
+public struct Keymap: Hashable, Sendable {
+    /// Per layer, the action of every key.
+    public private(set) var layers: [[KeyName: KeyAction]]
+    /// The macros, by name.
+    public var macros: [MacroName: Macro]
+
+    /// The most layers a keymap may have (QMK's limit).
+    public static let maximumLayers = 32
+
+    /// Creates a keymap from its parts, unchecked; see `validated(for:)`.
+    public init(layers: [[KeyName: KeyAction]], macros: [MacroName: Macro] = [:]) {
+        self.layers = layers
+        self.macros = macros
+    }
+
+    /// The default keymap of a layout: layer 0 says what the keycaps say, the layers above are transparent.
+    public init(defaultsFor layout: PhysicalLayout, layerCount: Int = 4) {
+        let count = min(max(layerCount, 1), Self.maximumLayers)
+        var layers: [[KeyName: KeyAction]] = []
+        for layer in 0..<count {
+            var bindings: [KeyName: KeyAction] = [:]
+            for key in layout.keys { bindings[key.name] = layer == 0 ? key.defaultAction : .transparent }
+            layers.append(bindings)
+        }
+        self.init(layers: layers)
+    }
+
+    /// The number of layers.
+    public var layerCount: Int { layers.count }
+
+    /// What a key does on a layer; nil when the layer or key is missing.
+    public func action(layer: Int, key: KeyName) -> KeyAction? {
+        guard layers.indices.contains(layer) else { return nil }
+        return layers[layer][key]
+    }
+
+    /// Sets what a key does on an existing layer (nothing happens for a layer that does not exist).
+    public mutating func setAction(_ action: KeyAction, layer: Int, key: KeyName) {
+        guard layers.indices.contains(layer) else { return }
+        layers[layer][key] = action
+    }
+
+    /// The action a layer gives keys that are cleared: nothing on layer 0, fall through above it.
+    public static func clearedAction(layer: Int) -> KeyAction { layer == 0 ? .none : .transparent }
+
+    /// This keymap checked against a layout, with keys the keymap lacks filled with cleared actions.
+    /// - Throws: `KeymapError` for no layers or too many, keys the layout does not have, layer switches to layers
+    ///   that do not exist, and bindings to macros that are not defined.
+    public func validated(for layout: PhysicalLayout) throws(KeymapError) -> Keymap {
+        guard (1...Self.maximumLayers).contains(layers.count) else {
+            throw .invalidProfile("a keymap needs 1 to \(Self.maximumLayers) layers, this one has \(layers.count)")
+        }
+        var result = self
+        for (layer, bindings) in layers.enumerated() {
+            for (key, action) in bindings {
+                _ = try layout.key(named: key)
+                try Self.check(action, layerCount: layers.count, macros: macros)
+            }
+            for key in layout.keys where bindings[key.name] == nil {
+                result.layers[layer][key.name] = Self.clearedAction(layer: layer)
+            }
+        }
+        return result
+    }
+
+    /// Checks that an action only refers to layers and macros that exist.
+    static func check(_ action: KeyAction, layerCount: Int, macros: [MacroName: Macro]) throws(KeymapError) {
+        if let layer = action.referencedLayer, !(0..<layerCount).contains(layer) {
+            throw .layerOutOfRange(layer, layerCount: layerCount)
+        }
+        if let macro = action.referencedMacro, macros[macro] == nil {
+            throw .macroNotFound(macro.rawValue)
+        }
+    }
+
+    /// The keys bound to a macro, as `layer/KEY` texts, in layer then key order.
+    func keys(boundTo macro: MacroName) -> [String] {
+        var result: [String] = []
+        for (layer, bindings) in layers.enumerated() {
+            for (key, action) in bindings.sorted(by: { $0.key < $1.key }) where action.referencedMacro == macro {
+                result.append("\(key) on layer \(layer)")
+            }
+        }
+        return result
+    }
+}

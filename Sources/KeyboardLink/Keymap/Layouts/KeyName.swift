@@ -1,0 +1,32 @@
+/// The stable name of a physical key in a layout (`ESC`, `F1`, `A`, `1`, `KP_1`, `LSFT`, `FN`).
+///
+/// Names are 1 to 32 of `A-Z 0-9 _`; lower-case input is upper-cased, so `esc` names `ESC`.
+public struct KeyName: Hashable, Comparable, Sendable, CustomStringConvertible, Codable {
+    /// The validated, upper-case text.
+    public let rawValue: String
+
+    /// Validates and upper-cases a key name.
+    /// - Throws: `KeymapError.invalidKeyName`.
+    public init(_ text: String) throws(KeymapError) {
+        let upper = text.uppercased()
+        guard !upper.isEmpty else { throw .invalidKeyName(text, reason: "it is empty") }
+        guard upper.utf8.count <= 32 else { throw .invalidKeyName(text, reason: "longer than 32 characters") }
+        guard upper.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || $0 == 0x5F }) else {
+            throw .invalidKeyName(text, reason: "use letters, digits and '_' only")
+        }
+        rawValue = upper
+    }
+
+    public var description: String { rawValue }
+
+    public static func < (lhs: KeyName, rhs: KeyName) -> Bool { lhs.rawValue < rhs.rawValue }
+
+    public init(from decoder: any Decoder) throws {
+        try self.init(try decoder.singleValueContainer().decode(String.self))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(rawValue)
+    }
+}

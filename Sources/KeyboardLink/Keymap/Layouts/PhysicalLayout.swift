@@ -1,0 +1,114 @@
+/// A keyboard's physical layout: its keys with names, zones, places and matrix positions.
+///
+/// Creating one checks it: at least one key, at most 512, unique names, unique matrix positions, finite places with
+/// positive sizes, and no two keys sharing area.
+public struct PhysicalLayout: Hashable, Sendable {
+    /// The layout id (`aula-f87`).
+    public let id: LayoutID
+    /// A name for people (`AULA F87`).
+    public let name: String
+    /// The keys, in reading order: by top edge, then by left edge.
+    public let keys: [PhysicalKey]
+    private let indexByName: [KeyName: Int]
+
+    /// The most keys a layout may have.
+    public static let maximumKeys = 512
+
+    /// Creates and checks a layout.
+    /// - Throws: `KeymapError.invalidLayout` naming the problem (duplicate key, overlapping keys, ...).
+    public init(id: LayoutID, name: String, keys: [PhysicalKey]) throws(KeymapError) {
+        guard !keys.isEmpty else { throw .invalidLayout("\(id) has no keys") }
+        guard keys.count <= Self.maximumKeys else {
+            throw .invalidLayout("\(id) has \(keys.count) keys; at most \(Self.maximumKeys) are allowed")
+        }
+        guard name.utf8.count <= 128 else { throw .invalidLayout("the name of \(id) is longer than 128 bytes") }
+        var indexByName: [KeyName: Int] = [:]
+        var matrixOwners: [MatrixPosition: KeyName] = [:]
+        for (index, key) in keys.enumerated() {
+            if indexByName[key.name] != nil { throw .invalidLayout("\(id) has two keys named \(key.name)") }
+            indexByName[key.name] = index
+            if let other = matrixOwners[key.matrix] {
+                throw .invalidLayout("\(id): keys \(other) and \(key.name) share matrix position \(key.matrix)")
+            }
+            guard key.matrix.row >= 0, key.matrix.column >= 0, key.matrix.row < 256, key.matrix.column < 256 else {
+                throw .invalidLayout("\(id): key \(key.name) has matrix position \(key.matrix) outside 0-255")
+            }
+            matrixOwners[key.matrix] = key.name
+            let frame = key.frame
+            guard [frame.x, frame.y, frame.width, frame.height].allSatisfy({ $0.isFinite && abs($0) <= 1_000 }),
+                frame.width > 0, frame.height > 0
+            else { throw .invalidLayout("\(id): key \(key.name) has an invalid place or size") }
+        }
+        // Keys are few (at most 512): sorting by x and sweeping keeps the check cheap anyway.
+        let sorted = keys.sorted { $0.frame.x < $1.frame.x }
+        for (index, key) in sorted.enumerated() {
+            var next = index + 1
+            while next < sorted.count, sorted[next].frame.x < key.frame.x + key.frame.width - 1e-6 {
+                if key.frame.overlaps(sorted[next].frame) {
+                    throw .invalidLayout("\(id): keys \(key.name) and \(sorted[next].name) overlap")
+                }
+                next += 1
+            }
+        }
+        self.id = id
+        self.name = name
+        // Reading order (top to bottom, then left to right) whatever order the keys came in.
+        self.keys = keys.sorted { ($0.frame.y, $0.frame.x) < ($1.frame.y, $1.frame.x) }
+        self.indexByName = Dictionary(uniqueKeysWithValues: self.keys.enumerated().map { ($1.name, $0) })
+    }
+
+    /// The zones this layout defines, in the order standard, number, function, navigation.
+    public var zones: [ZoneID] {
+        let present = Set(keys.map(\.zone))
+        return ZoneID.allCases.filter(present.contains)
+    }
+
+    /// The key with this name.
+    /// - Throws: `KeymapError.unknownKey` with the nearest key name of this layout.
+    public func key(named name: KeyName) throws(KeymapError) -> PhysicalKey {
+        guard let index = indexByName[name] else {
+            throw .unknownKey(
+                name.rawValue, layout: id.rawValue,
+                suggestion: EditDistance.nearest(to: name.rawValue, in: keys.map(\.name.rawValue)))
+        }
+        return keys[index]
+    }
+
+    /// The key with this name, read from text.
+    /// - Throws: `KeymapError.invalidKeyName` or `.unknownKey`.
+    public func key(named text: String) throws(KeymapError) -> PhysicalKey {
+        do {
+            return try key(named: try KeyName(text))
+        } catch .invalidKeyName {
+            throw .unknownKey(
+                text, layout: id.rawValue, suggestion: EditDistance.nearest(to: text, in: keys.map(\.name.rawValue)))
+        }
+    }
+
+    /// Whether the layout has a key with this name.
+    public func contains(_ name: KeyName) -> Bool { indexByName[name] != nil }
+
+    /// The keys of a zone, in reading order.
+    /// - Throws: `KeymapError.zoneNotInLayout` when the layout has no such zone.
+    public func keys(in zone: ZoneID) throws(KeymapError) -> [PhysicalKey] {
+        let result = keys.filter { $0.zone == zone }
+        guard !result.isEmpty else {
+            throw .zoneNotInLayout(zone: zone.rawValue, layout: id.rawValue, available: zones.map(\.rawValue))
+        }
+        return result
+    }
+
+    /// The zone of a key of this layout, nil for names it does not have.
+    public func zone(of name: KeyName) -> ZoneID? {
+        indexByName[name].map { keys[$0].zone }
+    }
+
+    public static func == (lhs: PhysicalLayout, rhs: PhysicalLayout) -> Bool {
+        lhs.id == rhs.id && lhs.name == rhs.name && lhs.keys == rhs.keys
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(id)
+        hasher.combine(keys)
+    }
+}

@@ -1,0 +1,108 @@
+/// What the daemon keeps per keyboard: the base keymap and the draft (the operation log), so that a restart or a
+/// crash never loses an edit.
+///
+/// ```json
+/// {
+///   "schemaVersion": 1,
+///   "address": "AA:BB:CC:DD:EE:FF",
+///   "layout": "aula-f87",
+///   "base": { "layers": [ { "A": "KC_A", ... } ], "macros": { } },
+///   "draft": {
+///     "currentZone": "number",
+///     "cursor": 1,
+///     "operations": [
+///       { "op": "setBinding", "layer": 0, "key": "CAPS", "action": "KC_LCTL" },
+///       { "op": "clearZone", "zone": "number", "layer": 1 }
+///     ]
+///   }
+/// }
+/// ```
+///
+/// Operations: `setBinding` (layer, key, action), `clearZone` (zone, layer), `copyZone` (zone, from, to),
+/// `swapZones` (first and second: {zone, layer}), `setMacro` and `recordMacro` (name, definition), `removeMacro`
+/// (name), `importProfile` (keymap: {layers, macros}). `cursor` counts the applied operations; the rest is the
+/// redo tail.
+public struct StoredProfile: Hashable, Sendable {
+    /// The keyboard.
+    public var address: KeyboardAddress
+    /// Its layout.
+    public var layout: LayoutID
+    /// The keymap the draft applies to.
+    public var base: Keymap
+    /// The draft.
+    public var draft: DraftRecord
+
+    /// Creates a stored profile.
+    public init(address: KeyboardAddress, layout: LayoutID, base: Keymap, draft: DraftRecord) {
+        self.address = address
+        self.layout = layout
+        self.base = base
+        self.draft = draft
+    }
+
+    /// What to store for a session.
+    public init(address: KeyboardAddress, session: KeymapEditSession) {
+        self.init(address: address, layout: session.layout.id, base: session.base, draft: session.draftRecord)
+    }
+
+    /// The session this profile describes, replayed onto its base.
+    /// - Throws: `KeymapError` when the layout is not the profile's or the draft does not replay.
+    public func session(layout physical: PhysicalLayout) throws(KeymapError) -> KeymapEditSession {
+        guard physical.id == layout else {
+            throw .invalidProfile("the profile is for layout \(layout), not \(physical.id)")
+        }
+        return try KeymapEditSession(layout: physical, base: base, draft: draft)
+    }
+
+    struct Raw: Codable {
+        var schemaVersion: Int
+        var address: String
+        var layout: String
+        var base: KeymapJSON.RawKeymap
+        var draft: RawDraft
+    }
+
+    struct RawDraft: Codable {
+        var currentZone: String
+        var cursor: Int
+        var operations: [KeymapJSON.RawOperation]
+    }
+
+    /// Reads and checks the stored form.
+    /// - Throws: `KeymapError.invalidProfile` naming the problem and where it is.
+    init(json: [UInt8]) throws(KeymapError) {
+        try ProfileJSON.checkSchema(json)
+        let raw = try ProfileJSON.decode(Raw.self, from: json)
+        address = try KeyboardAddress(raw.address)
+        layout = try LayoutID(raw.layout)
+        do {
+            base = try KeymapJSON.keymap(raw.base)
+        } catch {
+            throw .invalidProfile("base: \(error.description)")
+        }
+        var operations: [EditOperation] = []
+        for (index, operation) in raw.draft.operations.enumerated() {
+            do {
+                operations.append(try KeymapJSON.operation(operation))
+            } catch {
+                throw .invalidProfile("draft operation \(index + 1): \(error.description)")
+            }
+        }
+        guard (0...operations.count).contains(raw.draft.cursor) else {
+            throw .invalidProfile("draft cursor \(raw.draft.cursor) is outside 0 to \(operations.count)")
+        }
+        draft = DraftRecord(
+            currentZone: try ZoneID(parsing: raw.draft.currentZone), operations: operations, cursor: raw.draft.cursor)
+    }
+
+    /// The stored form, keys sorted.
+    func json() -> [UInt8] {
+        ProfileJSON.encode(
+            Raw(
+                schemaVersion: ProfileDocument.currentSchemaVersion, address: address.rawValue, layout: layout.rawValue,
+                base: KeymapJSON.raw(base),
+                draft: RawDraft(
+                    currentZone: draft.currentZone.rawValue, cursor: draft.cursor,
+                    operations: draft.operations.map(KeymapJSON.raw))))
+    }
+}

@@ -1,0 +1,33 @@
+/// What one operation changed, old and new values side by side, so that undo and redo restore exactly.
+struct EditChange: Hashable, Sendable {
+    struct Binding: Hashable, Sendable {
+        var layer: Int
+        var key: KeyName
+        var old: KeyAction
+        var new: KeyAction
+    }
+
+    struct MacroChange: Hashable, Sendable {
+        var name: MacroName
+        var old: Macro?
+        var new: Macro?
+    }
+
+    var bindings: [Binding] = []
+    var macros: [MacroChange] = []
+
+    var isEmpty: Bool { bindings.isEmpty && macros.isEmpty }
+
+    /// The change that undoes this one.
+    var reversed: EditChange {
+        EditChange(
+            bindings: bindings.reversed().map { Binding(layer: $0.layer, key: $0.key, old: $0.new, new: $0.old) },
+            macros: macros.reversed().map { MacroChange(name: $0.name, old: $0.new, new: $0.old) })
+    }
+}
+
+/// An operation with the change it made, as the session's log keeps it.
+struct LoggedEdit: Hashable, Sendable {
+    var operation: EditOperation
+    var change: EditChange
+}

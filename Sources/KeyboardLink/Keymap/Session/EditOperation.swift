@@ -1,0 +1,36 @@
+/// One edit of a keymap session, as kept in the operation log and saved with the draft.
+public enum EditOperation: Hashable, Sendable {
+    /// Binds a key on a layer to an action.
+    case setBinding(layer: Int, key: KeyName, action: KeyAction)
+    /// Clears every key of a zone on a layer (nothing on layer 0, transparent above).
+    case clearZone(ZoneID, layer: Int)
+    /// Copies a zone's bindings from one layer to another.
+    case copyZone(ZoneID, from: Int, to: Int)
+    /// Swaps the bindings of two zone slots of equal shape (two zones, or one zone on two layers).
+    case swapZones(ZoneSlot, ZoneSlot)
+    /// Defines or replaces a macro.
+    case setMacro(MacroName, Macro)
+    /// Removes a macro that no key is bound to.
+    case removeMacro(MacroName)
+    /// Replaces every binding and macro with an imported profile's.
+    case importProfile(Keymap)
+    /// Records a macro from input events: stored like `setMacro`, named apart so the log says where it came from.
+    case recordMacro(MacroName, Macro)
+}
+
+extension EditOperation: CustomStringConvertible {
+    /// A one-line description for logs and the CLI.
+    public var description: String {
+        switch self {
+        case .setBinding(let layer, let key, let action): return "set \(key) on layer \(layer) to \(action)"
+        case .clearZone(let zone, let layer): return "clear the \(zone) zone on layer \(layer)"
+        case .copyZone(let zone, let from, let to): return "copy the \(zone) zone from layer \(from) to layer \(to)"
+        case .swapZones(let first, let second): return "swap the \(first) with the \(second)"
+        case .setMacro(let name, let macro): return "set macro \(name) to \(macro)"
+        case .removeMacro(let name): return "remove macro \(name)"
+        case .importProfile(let keymap):
+            return "import a profile with \(keymap.layerCount) layers and \(keymap.macros.count) macros"
+        case .recordMacro(let name, let macro): return "record macro \(name) as \(macro)"
+        }
+    }
+}

@@ -1,0 +1,47 @@
+/// The session in the strings the `org.kblink1.Keymap` D-Bus interface and the CLI carry; every method validates
+/// its text and throws a `KeymapError` that says what is wrong.
+extension KeymapEditSession {
+    /// `GetBindings(s zone, u layer) -> a(ss)`: key name and QMK-spelled action for each key of a zone.
+    public func bindingTexts(zone: String, layer: Int) throws(KeymapError) -> [(key: String, action: String)] {
+        try bindings(zone: try ZoneID(parsing: zone), layer: layer).map { ($0.key.rawValue, $0.action.description) }
+    }
+
+    /// `SetBinding(s zone, u layer, s key, s action)`: the action in any spelling; an empty zone accepts a key of
+    /// any zone.
+    /// - Returns: whether anything changed.
+    @discardableResult
+    public mutating func setBinding(zone: String, layer: Int, key: String, action: String) throws(KeymapError) -> Bool {
+        let zoneID = zone.isEmpty ? nil : try ZoneID(parsing: zone)
+        let physical = try layout.key(named: key)
+        return try setBinding(key: physical.name, action: try KeyAction(parsing: action), layer: layer, zone: zoneID)
+    }
+
+    /// Writing `CurrentZone`.
+    public mutating func selectZone(named zone: String) throws(KeymapError) {
+        try selectZone(try ZoneID(parsing: zone))
+    }
+
+    /// `SetMacro(s name, s definition)`.
+    @discardableResult
+    public mutating func setMacro(name: String, definition: String) throws(KeymapError) -> Bool {
+        try setMacro(try MacroName(name), try Macro(parsing: definition))
+    }
+
+    /// `RemoveMacro(s name)`.
+    @discardableResult
+    public mutating func removeMacro(name: String) throws(KeymapError) -> Bool {
+        try removeMacro(try MacroName(name))
+    }
+
+    /// The `Macros` property (`a{ss}`): name to definition text.
+    public var macroTexts: [String: String] {
+        Dictionary(uniqueKeysWithValues: macros.map { ($0.key.rawValue, $0.value.description) })
+    }
+
+    /// `Diff() -> a(sussss)`: zone, layer, key, old action, new action, origin (`draft` or `device`).
+    public func diffTexts() -> [(zone: String, layer: Int, key: String, old: String, new: String, origin: String)] {
+        diff().map {
+            ($0.zone.rawValue, $0.layer, $0.key.rawValue, $0.old.description, $0.new.description, $0.origin.rawValue)
+        }
+    }
+}

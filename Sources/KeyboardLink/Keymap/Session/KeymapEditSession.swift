@@ -1,0 +1,267 @@
+/// The edit session of one keyboard: a base keymap (what the keyboard holds, or what was pushed last), a draft
+/// kept per zone and layer, the zone on show, and an operation log with undo and redo.
+///
+/// Switching `currentZone` only changes what is shown; every zone's draft stays. Every change goes through
+/// `apply(_:)` (or the shorthands `setBinding`, `clearZone`, ...), which validates it, records what it changed in
+/// the log, and leaves the session untouched when it throws. A value type: hold it where the daemon keeps its
+/// state and mutate it in place.
+public struct KeymapEditSession: Sendable {
+    /// The keyboard's layout.
+    public let layout: PhysicalLayout
+    /// The keymap the draft is measured against: the keyboard's, or the last pushed.
+    public private(set) var base: Keymap
+    /// What the keyboard was last read to hold, when that differs from the base.
+    public private(set) var deviceKeymap: Keymap?
+    /// The zone the editor shows.
+    public private(set) var currentZone: ZoneID
+
+    private var log = OperationLog<LoggedEdit>()
+    /// Per zone and layer, the keys whose draft action differs from the base.
+    private var drafts: [ZoneSlot: [KeyName: KeyAction]] = [:]
+    /// Macros whose draft differs from the base; a nil value is a removed macro.
+    private var macroDrafts: [MacroName: Macro?] = [:]
+
+    /// Starts a session with an empty draft.
+    /// - Parameter base: checked against the layout; keys it lacks are filled with cleared actions.
+    /// - Throws: `KeymapError` when the base does not fit the layout.
+    public init(layout: PhysicalLayout, base: Keymap) throws(KeymapError) {
+        self.layout = layout
+        self.base = try base.validated(for: layout)
+        self.currentZone = layout.zones.first ?? .standard
+    }
+
+    /// Restores a session saved as a draft record: replays its applied operations onto the base and rebuilds the
+    /// redo tail.
+    /// - Throws: `KeymapError` when the base does not fit the layout or an applied operation no longer applies.
+    ///   Redo entries that no longer apply are dropped instead.
+    public init(layout: PhysicalLayout, base: Keymap, draft: DraftRecord) throws(KeymapError) {
+        try self.init(layout: layout, base: base)
+        if layout.zones.contains(draft.currentZone) { currentZone = draft.currentZone }
+        let cursor = min(max(draft.cursor, 0), draft.operations.count)
+        for (index, operation) in draft.operations.enumerated() {
+            do {
+                try apply(operation)
+            } catch {
+                if index < cursor {
+                    throw .invalidProfile(
+                        "saved edit \(index + 1) (\(operation)) no longer applies: \(error.description)")
+                }
+                break
+            }
+        }
+        while log.cursor > cursor { try undo() }
+    }
+
+    // MARK: State
+
+    /// The number of layers.
+    public var layerCount: Int { base.layerCount }
+
+    /// The zones of the layout.
+    public var zones: [ZoneID] { layout.zones }
+
+    /// Shows another zone; the drafts of all zones stay as they are.
+    /// - Throws: `KeymapError.zoneNotInLayout`.
+    public mutating func selectZone(_ zone: ZoneID) throws(KeymapError) {
+        guard layout.zones.contains(zone) else {
+            throw .zoneNotInLayout(zone: zone.rawValue, layout: layout.id.rawValue, available: zones.map(\.rawValue))
+        }
+        currentZone = zone
+    }
+
+    /// What a key does in the draft.
+    /// - Throws: `KeymapError.layerOutOfRange` or `.unknownKey`.
+    public func action(layer: Int, key: KeyName) throws(KeymapError) -> KeyAction {
+        try checkLayer(layer)
+        let physical = try layout.key(named: key)
+        return effectiveAction(layer: layer, key: key, zone: physical.zone)
+    }
+
+    /// The bindings of a zone on a layer, in reading order, with whether the draft changed each.
+    public func bindings(zone: ZoneID, layer: Int) throws(KeymapError) -> [KeyBinding] {
+        try checkLayer(layer)
+        let slot = ZoneSlot(zone, layer: layer)
+        return try layout.keys(in: zone).map { key in
+            let draft = drafts[slot]?[key.name]
+            return KeyBinding(
+                key: key.name, action: draft ?? base.layers[layer][key.name] ?? .none, isChanged: draft != nil)
+        }
+    }
+
+    /// The draft of one zone on one layer: only the keys it changes, with their new actions.
+    public func draft(zone: ZoneID, layer: Int) -> [KeyName: KeyAction] {
+        drafts[ZoneSlot(zone, layer: layer)] ?? [:]
+    }
+
+    /// The macros of the draft.
+    public var macros: [MacroName: Macro] {
+        var result = base.macros
+        for (name, macro) in macroDrafts { result[name] = macro }
+        return result
+    }
+
+    /// The whole draft as a keymap: what a push would write.
+    public var draftKeymap: Keymap {
+        var keymap = base
+        for (slot, keys) in drafts {
+            for (key, action) in keys { keymap.setAction(action, layer: slot.layer, key: key) }
+        }
+        keymap.macros = macros
+        return keymap
+    }
+
+    /// Whether the draft differs from the base.
+    public var isDirty: Bool { !drafts.isEmpty || !macroDrafts.isEmpty }
+    /// Whether there is an edit to undo.
+    public var canUndo: Bool { log.canUndo }
+    /// Whether there is an undone edit to redo.
+    public var canRedo: Bool { log.canRedo }
+
+    /// The operation log (applied operations first, then the redo tail).
+    public var operationLog: OperationLog<EditOperation> { log.map(\.operation) }
+
+    /// The draft as saved: the operation log and the zone on show.
+    public var draftRecord: DraftRecord {
+        DraftRecord(currentZone: currentZone, operations: log.entries.map(\.operation), cursor: log.cursor)
+    }
+
+    // MARK: Editing
+
+    /// Applies an edit and logs it, dropping the redo tail. An edit that changes nothing is not logged.
+    /// - Returns: whether anything changed.
+    /// - Throws: `KeymapError` when the edit is invalid; the session is then unchanged.
+    @discardableResult
+    public mutating func apply(_ operation: EditOperation) throws(KeymapError) -> Bool {
+        let edit = try changes(for: operation)
+        guard !edit.isEmpty else { return false }
+        perform(edit)
+        log.append(LoggedEdit(operation: operation, change: edit))
+        return true
+    }
+
+    /// Binds a key to an action on a layer.
+    /// - Parameter zone: when given, the key must belong to it (a check for callers that edit zone by zone).
+    @discardableResult
+    public mutating func setBinding(key: KeyName, action: KeyAction, layer: Int, zone: ZoneID? = nil)
+        throws(KeymapError) -> Bool
+    {
+        if let zone {
+            let physical = try layout.key(named: key)
+            guard physical.zone == zone else {
+                throw .keyNotInZone(key: key.rawValue, zone: zone.rawValue, actualZone: physical.zone.rawValue)
+            }
+        }
+        return try apply(.setBinding(layer: layer, key: key, action: action))
+    }
+
+    /// Clears a zone on a layer.
+    @discardableResult
+    public mutating func clearZone(_ zone: ZoneID, layer: Int) throws(KeymapError) -> Bool {
+        try apply(.clearZone(zone, layer: layer))
+    }
+
+    /// Copies a zone from one layer to another.
+    @discardableResult
+    public mutating func copyZone(_ zone: ZoneID, from: Int, to: Int) throws(KeymapError) -> Bool {
+        try apply(.copyZone(zone, from: from, to: to))
+    }
+
+    /// Swaps two zone slots of equal shape.
+    @discardableResult
+    public mutating func swapZones(_ first: ZoneSlot, _ second: ZoneSlot) throws(KeymapError) -> Bool {
+        try apply(.swapZones(first, second))
+    }
+
+    /// Defines or replaces a macro.
+    @discardableResult
+    public mutating func setMacro(_ name: MacroName, _ macro: Macro) throws(KeymapError) -> Bool {
+        try apply(.setMacro(name, macro))
+    }
+
+    /// Removes a macro no key is bound to.
+    @discardableResult
+    public mutating func removeMacro(_ name: MacroName) throws(KeymapError) -> Bool {
+        try apply(.removeMacro(name))
+    }
+
+    /// Undoes the last applied edit.
+    /// - Throws: `KeymapError.nothingToUndo`.
+    public mutating func undo() throws(KeymapError) {
+        guard let entry = log.undo() else { throw .nothingToUndo }
+        perform(entry.change.reversed)
+    }
+
+    /// Redoes the last undone edit.
+    /// - Throws: `KeymapError.nothingToRedo`.
+    public mutating func redo() throws(KeymapError) {
+        guard let entry = log.redo() else { throw .nothingToRedo }
+        perform(entry.change)
+    }
+
+    /// Drops the draft and the operation log: the session holds the base again.
+    public mutating func discard() {
+        drafts.removeAll()
+        macroDrafts.removeAll()
+        log.removeAll()
+    }
+
+    /// Records what the keyboard holds now, for `diff()` to list what differs from the base (origin `device`).
+    /// - Throws: `KeymapError` when the keymap does not fit the layout.
+    public mutating func setDeviceKeymap(_ keymap: Keymap?) throws(KeymapError) {
+        deviceKeymap = try keymap.map { keymap throws(KeymapError) in try keymap.validated(for: layout) }
+    }
+
+    /// After a successful push: the draft becomes the base (and what the keyboard holds), the log starts afresh.
+    public mutating func markPushed() {
+        base = draftKeymap
+        deviceKeymap = nil
+        discard()
+    }
+
+    /// Replays the applied operations onto a new base (a fresh read of the keyboard), keeping the redo tail where
+    /// it still applies.
+    /// - Throws: `KeymapError` when an applied operation does not apply to the new base; the session is then
+    ///   unchanged.
+    public mutating func rebase(onto newBase: Keymap) throws(KeymapError) {
+        self = try KeymapEditSession(layout: layout, base: newBase, draft: draftRecord)
+    }
+
+    /// The keymap that replaying operations onto a base gives, without a session.
+    public static func replay(_ operations: [EditOperation], onto base: Keymap, layout: PhysicalLayout)
+        throws(KeymapError) -> Keymap
+    {
+        var session = try KeymapEditSession(layout: layout, base: base)
+        for operation in operations { try session.apply(operation) }
+        return session.draftKeymap
+    }
+
+    // MARK: Internals
+
+    func checkLayer(_ layer: Int) throws(KeymapError) {
+        guard (0..<layerCount).contains(layer) else { throw .layerOutOfRange(layer, layerCount: layerCount) }
+    }
+
+    func effectiveAction(layer: Int, key: KeyName, zone: ZoneID) -> KeyAction {
+        drafts[ZoneSlot(zone, layer: layer)]?[key] ?? base.layers[layer][key] ?? Keymap.clearedAction(layer: layer)
+    }
+
+    private mutating func perform(_ change: EditChange) {
+        for binding in change.bindings {
+            guard let zone = layout.zone(of: binding.key) else { continue }
+            let slot = ZoneSlot(zone, layer: binding.layer)
+            if base.layers[binding.layer][binding.key] == binding.new {
+                drafts[slot]?[binding.key] = nil
+                if drafts[slot]?.isEmpty == true { drafts[slot] = nil }
+            } else {
+                drafts[slot, default: [:]][binding.key] = binding.new
+            }
+        }
+        for macro in change.macros {
+            if base.macros[macro.name] == macro.new {
+                macroDrafts[macro.name] = nil
+            } else {
+                macroDrafts[macro.name] = .some(macro.new)
+            }
+        }
+    }
+}

@@ -1,0 +1,140 @@
+import Glibc
+
+/// Reads, writes atomically, lists and sets files aside, for profiles and layouts.
+///
+/// An atomic write puts the bytes in a temporary file in the target's directory, `fsync`s it, renames it over the
+/// target and `fsync`s the directory, so that after a crash the target holds either the old or the new bytes,
+/// never a mix. A failed write removes its temporary file and leaves the target untouched.
+struct FileStore: Sendable {
+    let syscalls: FileSyscalls
+
+    init(syscalls: FileSyscalls = .system) {
+        self.syscalls = syscalls
+    }
+
+    /// The largest file read, so that a hostile or broken file cannot exhaust memory.
+    static let maximumReadSize = 16 << 20
+
+    /// Writes `bytes` to `path` atomically.
+    /// - Throws: `KeymapError.io` naming the step that failed and its errno.
+    func writeAtomically(_ bytes: [UInt8], to path: String) throws(KeymapError) {
+        let (directory, base) = Self.split(path)
+        let temporary = "\(directory)/.\(base).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let fd = FileSyscalls.retryingInterrupted {
+            syscalls.open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        }
+        guard fd >= 0 else { throw .io(operation: "creating a temporary file for", path: path, errno: -fd) }
+        var failure: KeymapError?
+        var offset = 0
+        while failure == nil, offset < bytes.count {
+            let written = bytes.withUnsafeBytes { buffer in
+                FileSyscalls.retryingInterrupted {
+                    syscalls.write(fd, UnsafeRawBufferPointer(rebasing: buffer[offset...]))
+                }
+            }
+            if written < 0 {
+                failure = .io(operation: "writing", path: path, errno: Int32(-written))
+            } else if written == 0 {
+                failure = .io(operation: "writing", path: path, errno: ENOSPC)
+            } else {
+                offset += written
+            }
+        }
+        if failure == nil {
+            let synced = FileSyscalls.retryingInterrupted { syscalls.fsync(fd) }
+            if synced < 0 { failure = .io(operation: "syncing", path: path, errno: -synced) }
+        }
+        let closed = syscalls.close(fd)
+        if failure == nil, closed < 0 { failure = .io(operation: "closing", path: path, errno: -closed) }
+        if failure == nil {
+            let renamed = FileSyscalls.retryingInterrupted { syscalls.rename(temporary, path) }
+            if renamed < 0 { failure = .io(operation: "renaming the new file over", path: path, errno: -renamed) }
+        }
+        if let failure {
+            _ = FileSyscalls.retryingInterrupted { syscalls.unlink(temporary) }
+            throw failure
+        }
+        try syncDirectory(directory)
+    }
+
+    /// `fsync`s a directory so that a rename in it survives a crash.
+    func syncDirectory(_ directory: String) throws(KeymapError) {
+        let fd = FileSyscalls.retryingInterrupted { syscalls.open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0) }
+        guard fd >= 0 else { throw .io(operation: "opening the directory", path: directory, errno: -fd) }
+        let synced = FileSyscalls.retryingInterrupted { syscalls.fsync(fd) }
+        _ = syscalls.close(fd)
+        if synced < 0 { throw .io(operation: "syncing the directory", path: directory, errno: -synced) }
+    }
+
+    /// The bytes of a file; nil when it does not exist.
+    /// - Throws: `KeymapError.io`, also with `EFBIG` for files over `maximumReadSize`.
+    func read(_ path: String) throws(KeymapError) -> [UInt8]? {
+        let fd = FileSyscalls.retryingInterrupted { syscalls.open(path, O_RDONLY | O_CLOEXEC, 0) }
+        if fd == -ENOENT { return nil }
+        guard fd >= 0 else { throw .io(operation: "opening", path: path, errno: -fd) }
+        defer { _ = syscalls.close(fd) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { buffer in
+                FileSyscalls.retryingInterrupted { syscalls.read(fd, buffer) }
+            }
+            if count < 0 { throw .io(operation: "reading", path: path, errno: Int32(-count)) }
+            if count == 0 { return bytes }
+            bytes += chunk[0..<count]
+            if bytes.count > Self.maximumReadSize { throw .io(operation: "reading", path: path, errno: EFBIG) }
+        }
+    }
+
+    /// Creates a directory and any missing parents (mode 0700) unless they exist.
+    func makeDirectory(_ path: String) throws(KeymapError) {
+        var prefix = path.hasPrefix("/") ? "" : "."
+        for component in path.split(separator: "/") {
+            prefix += "/" + component
+            let result = FileSyscalls.retryingInterrupted { syscalls.mkdir(prefix, 0o700) }
+            if result < 0 && result != -EEXIST {
+                throw .io(operation: "creating the directory", path: prefix, errno: -result)
+            }
+        }
+    }
+
+    /// Moves a file to `<path><suffix>` (or `<path><suffix>-2`, `-3`, ... when taken), never replacing a file.
+    /// - Returns: the new path.
+    func setAside(_ path: String, suffix: String) throws(KeymapError) -> String {
+        for attempt in 1...100 {
+            let target = attempt == 1 ? path + suffix : "\(path)\(suffix)-\(attempt)"
+            // link() refuses an existing target, which rename() would silently replace.
+            let linked = FileSyscalls.retryingInterrupted { syscalls.link(path, target) }
+            if linked == -EEXIST { continue }
+            if linked < 0 { throw .io(operation: "setting aside", path: path, errno: -linked) }
+            let removed = FileSyscalls.retryingInterrupted { syscalls.unlink(path) }
+            if removed < 0 { throw .io(operation: "setting aside", path: path, errno: -removed) }
+            try syncDirectory(Self.split(path).directory)
+            return target
+        }
+        throw .io(operation: "setting aside", path: path, errno: EEXIST)
+    }
+
+    /// The names in a directory, without `.` and `..`, sorted.
+    func list(_ directory: String) throws(KeymapError) -> [String] {
+        guard let handle = opendir(directory) else {
+            throw .io(operation: "listing", path: directory, errno: errno)
+        }
+        defer { closedir(handle) }
+        var names: [String] = []
+        while let entry = readdir(handle) {
+            let name = withUnsafePointer(to: entry.pointee.d_name) { pointer in
+                pointer.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names.sorted()
+    }
+
+    /// Splits a path into its directory (`.` when none) and last element.
+    static func split(_ path: String) -> (directory: String, base: String) {
+        guard let slash = path.lastIndex(of: "/") else { return (".", path) }
+        let directory = String(path[..<slash])
+        return (directory.isEmpty ? "/" : directory, String(path[path.index(after: slash)...]))
+    }
+}

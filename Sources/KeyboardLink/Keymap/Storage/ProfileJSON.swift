@@ -1,0 +1,82 @@
+import FoundationEssentials
+
+/// The JSON settings shared by profiles, drafts and layouts: sorted keys and indentation for files people read
+/// and diff, and short descriptions of decoding errors.
+enum ProfileJSON {
+    /// Encodes a value as pretty, key-sorted JSON followed by a newline.
+    static func encode(_ value: some Encodable) -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        // Our document types hold only strings, numbers, arrays and dictionaries: encoding cannot fail.
+        guard let data = try? encoder.encode(value) else { return Array("{}\n".utf8) }
+        return Array(data) + [0x0A]
+    }
+
+    /// A one-line description of a decoding error: what was wrong and where.
+    static func describe(_ error: any Error) -> String {
+        guard let decoding = error as? DecodingError else { return "\(error)" }
+        func path(_ context: DecodingError.Context) -> String {
+            let text = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? "." + $0.stringValue }.joined()
+            return text.isEmpty ? "the document" : String(text.drop(while: { $0 == "." }))
+        }
+        switch decoding {
+        case .typeMismatch(let type, let context):
+            return "\(path(context)) should be \(Self.typeName(type))"
+        case .valueNotFound(let type, let context):
+            return "\(path(context)) is missing a \(Self.typeName(type))"
+        case .keyNotFound(let key, let context):
+            return "\(path(context)) lacks '\(key.stringValue)'"
+        case .dataCorrupted(let context):
+            let underlying = context.underlyingError.map { ": \($0)" } ?? ""
+            return "\(path(context)): \(context.debugDescription)\(underlying)"
+        @unknown default:
+            return "\(error)"
+        }
+    }
+
+    private static func typeName(_ type: Any.Type) -> String {
+        switch type {
+        case is String.Type: return "a string"
+        case is Int.Type, is Double.Type: return "a number"
+        case is Bool.Type: return "true or false"
+        default:
+            let name = "\(type)"
+            if name.hasPrefix("Array") { return "a list" }
+            if name.hasPrefix("Dictionary") { return "an object" }
+            return "an object"
+        }
+    }
+}
+
+extension ProfileJSON {
+    private struct SchemaProbe: Decodable {
+        var schemaVersion: Int?
+    }
+
+    /// Checks the document's `schemaVersion` before anything else, so that a newer kblink's file is reported as
+    /// such instead of as a pile of decoding errors.
+    static func checkSchema(_ json: [UInt8]) throws(KeymapError) {
+        guard json.count <= FileStore.maximumReadSize else {
+            throw .invalidProfile("the document is larger than \(FileStore.maximumReadSize >> 20) MiB")
+        }
+        let probe = try decode(SchemaProbe.self, from: json)
+        guard let version = probe.schemaVersion else { throw .invalidProfile("the document has no schemaVersion") }
+        guard version >= 1 else { throw .invalidProfile("schemaVersion \(version) is not valid") }
+        guard version <= ProfileDocument.currentSchemaVersion else {
+            throw .invalidProfile(
+                "schemaVersion \(version) was written by a newer kblink; this one reads version "
+                    + "\(ProfileDocument.currentSchemaVersion)")
+        }
+    }
+
+    /// Decodes JSON, turning any failure into `KeymapError.invalidProfile` with a short reason.
+    static func decode<Value: Decodable>(_ type: Value.Type, from json: [UInt8]) throws(KeymapError) -> Value {
+        do {
+            return try JSONDecoder().decode(type, from: Data(json))
+        } catch let error as KeymapError {
+            throw .invalidProfile(error.description)
+        } catch {
+            throw .invalidProfile(describe(error))
+        }
+    }
+}
