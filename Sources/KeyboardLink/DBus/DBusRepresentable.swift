@@ -13,116 +13,152 @@ public protocol DBusRepresentable: Sendable {
 /// A D-Bus basic type, usable as a dictionary key.
 public protocol DBusBasicRepresentable: DBusRepresentable, Hashable {}
 
-@inline(__always)
+@usableFromInline
 func typeMismatch(_ expected: DBusType, _ got: DBusValue) -> DBusError {
     .invalidArgs("expected a value of type '\(expected.signature)', got '\(got.type.signature)'")
 }
 
 extension UInt8: DBusBasicRepresentable {
+    @inlinable
     public static var dbusType: DBusType { .byte }
+    @inlinable
     public init(dbusValue: DBusValue) throws {
         guard case .byte(let v) = dbusValue else { throw typeMismatch(.byte, dbusValue) }
         self = v
     }
+    @inlinable
     public var dbusValue: DBusValue { .byte(self) }
 }
 
 extension Bool: DBusBasicRepresentable {
+    @inlinable
     public static var dbusType: DBusType { .boolean }
+    @inlinable
     public init(dbusValue: DBusValue) throws {
         guard case .boolean(let v) = dbusValue else { throw typeMismatch(.boolean, dbusValue) }
         self = v
     }
+    @inlinable
     public var dbusValue: DBusValue { .boolean(self) }
 }
 
 extension Int16: DBusBasicRepresentable {
+    @inlinable
     public static var dbusType: DBusType { .int16 }
+    @inlinable
     public init(dbusValue: DBusValue) throws {
         guard case .int16(let v) = dbusValue else { throw typeMismatch(.int16, dbusValue) }
         self = v
     }
+    @inlinable
     public var dbusValue: DBusValue { .int16(self) }
 }
 
 extension UInt16: DBusBasicRepresentable {
+    @inlinable
     public static var dbusType: DBusType { .uint16 }
+    @inlinable
     public init(dbusValue: DBusValue) throws {
         guard case .uint16(let v) = dbusValue else { throw typeMismatch(.uint16, dbusValue) }
         self = v
     }
+    @inlinable
     public var dbusValue: DBusValue { .uint16(self) }
 }
 
 extension Int32: DBusBasicRepresentable {
+    @inlinable
     public static var dbusType: DBusType { .int32 }
+    @inlinable
     public init(dbusValue: DBusValue) throws {
         guard case .int32(let v) = dbusValue else { throw typeMismatch(.int32, dbusValue) }
         self = v
     }
+    @inlinable
     public var dbusValue: DBusValue { .int32(self) }
 }
 
 extension UInt32: DBusBasicRepresentable {
+    @inlinable
     public static var dbusType: DBusType { .uint32 }
+    @inlinable
     public init(dbusValue: DBusValue) throws {
         guard case .uint32(let v) = dbusValue else { throw typeMismatch(.uint32, dbusValue) }
         self = v
     }
+    @inlinable
     public var dbusValue: DBusValue { .uint32(self) }
 }
 
 extension Int64: DBusBasicRepresentable {
+    @inlinable
     public static var dbusType: DBusType { .int64 }
+    @inlinable
     public init(dbusValue: DBusValue) throws {
         guard case .int64(let v) = dbusValue else { throw typeMismatch(.int64, dbusValue) }
         self = v
     }
+    @inlinable
     public var dbusValue: DBusValue { .int64(self) }
 }
 
 extension UInt64: DBusBasicRepresentable {
+    @inlinable
     public static var dbusType: DBusType { .uint64 }
+    @inlinable
     public init(dbusValue: DBusValue) throws {
         guard case .uint64(let v) = dbusValue else { throw typeMismatch(.uint64, dbusValue) }
         self = v
     }
+    @inlinable
     public var dbusValue: DBusValue { .uint64(self) }
 }
 
 extension Double: DBusBasicRepresentable {
+    @inlinable
     public static var dbusType: DBusType { .double }
+    @inlinable
     public init(dbusValue: DBusValue) throws {
         guard case .double(let v) = dbusValue else { throw typeMismatch(.double, dbusValue) }
         self = v
     }
+    @inlinable
     public var dbusValue: DBusValue { .double(self) }
 }
 
 extension String: DBusBasicRepresentable {
+    @inlinable
     public static var dbusType: DBusType { .string }
+    @inlinable
     public init(dbusValue: DBusValue) throws {
         guard case .string(let v) = dbusValue else { throw typeMismatch(.string, dbusValue) }
         self = v
     }
+    @inlinable
     public var dbusValue: DBusValue { .string(self) }
 }
 
 extension ObjectPath: DBusBasicRepresentable {
+    @inlinable
     public static var dbusType: DBusType { .objectPath }
+    @inlinable
     public init(dbusValue: DBusValue) throws {
         guard case .objectPath(let v) = dbusValue else { throw typeMismatch(.objectPath, dbusValue) }
         self = v
     }
+    @inlinable
     public var dbusValue: DBusValue { .objectPath(self) }
 }
 
 extension Signature: DBusBasicRepresentable {
+    @inlinable
     public static var dbusType: DBusType { .signature }
+    @inlinable
     public init(dbusValue: DBusValue) throws {
         guard case .signature(let v) = dbusValue else { throw typeMismatch(.signature, dbusValue) }
         self = v
     }
+    @inlinable
     public var dbusValue: DBusValue { .signature(self) }
 }
 
@@ -130,35 +166,46 @@ extension Signature: DBusBasicRepresentable {
 public struct UnixFileDescriptor: DBusBasicRepresentable {
     public var rawValue: Int32
     public init(_ rawValue: Int32) { self.rawValue = rawValue }
+    @inlinable
     public static var dbusType: DBusType { .unixFD }
+    @inlinable
     public init(dbusValue: DBusValue) throws {
         guard case .unixFD(let v) = dbusValue else { throw typeMismatch(.unixFD, dbusValue) }
         rawValue = v
     }
+    @inlinable
     public var dbusValue: DBusValue { .unixFD(rawValue) }
 }
 
 /// `DBusValue` itself is the Swift form of a variant (`v`).
 extension DBusValue: DBusRepresentable {
+    @inlinable
     public static var dbusType: DBusType { .variant }
+    @inlinable
     public init(dbusValue: DBusValue) throws {
         guard case .variant(let inner) = dbusValue else { throw typeMismatch(.variant, dbusValue) }
         self = inner
     }
+    @inlinable
     public var dbusValue: DBusValue { .variant(self) }
 }
 
 extension Array: DBusRepresentable where Element: DBusRepresentable {
+    @inlinable
     public static var dbusType: DBusType { .array(Element.dbusType) }
+    @inlinable
     public init(dbusValue: DBusValue) throws {
         guard case .array(_, let values) = dbusValue else { throw typeMismatch(Self.dbusType, dbusValue) }
         self = try values.map { try Element(dbusValue: $0) }
     }
+    @inlinable
     public var dbusValue: DBusValue { .array(Element.dbusType, map(\.dbusValue)) }
 }
 
 extension Dictionary: DBusRepresentable where Key: DBusBasicRepresentable, Value: DBusRepresentable {
+    @inlinable
     public static var dbusType: DBusType { .dictionary(key: Key.dbusType, value: Value.dbusType) }
+    @inlinable
     public init(dbusValue: DBusValue) throws {
         guard case .dictionary(_, _, let entries) = dbusValue else { throw typeMismatch(Self.dbusType, dbusValue) }
         var result: [Key: Value] = [:]
@@ -168,6 +215,7 @@ extension Dictionary: DBusRepresentable where Key: DBusBasicRepresentable, Value
         }
         self = result
     }
+    @inlinable
     public var dbusValue: DBusValue {
         // Sorted by key text so that the wire form is deterministic.
         let entries = map { DBusDictionaryEntry(key: $0.key.dbusValue, value: $0.value.dbusValue) }
@@ -185,6 +233,7 @@ public struct DBusStruct<each Field: DBusRepresentable>: DBusRepresentable {
         self.fields = (repeat each fields)
     }
 
+    @inlinable
     public static var dbusType: DBusType {
         var types: [DBusType] = []
         for fieldType in repeat (each Field).self {
@@ -193,6 +242,7 @@ public struct DBusStruct<each Field: DBusRepresentable>: DBusRepresentable {
         return .structure(types)
     }
 
+    @inlinable
     public init(dbusValue: DBusValue) throws {
         guard case .structure(let values) = dbusValue, case .structure(let types) = Self.dbusType,
             values.count == types.count
@@ -201,6 +251,7 @@ public struct DBusStruct<each Field: DBusRepresentable>: DBusRepresentable {
         self.fields = (repeat try reader.next((each Field).self))
     }
 
+    @inlinable
     public var dbusValue: DBusValue {
         var values: [DBusValue] = []
         for field in repeat each fields {
@@ -212,13 +263,15 @@ public struct DBusStruct<each Field: DBusRepresentable>: DBusRepresentable {
 
 /// Reads typed values one after another from a list of dynamic values (a struct's fields or a message body).
 public struct DBusValueReader {
-    let values: [DBusValue]
-    var index = 0
+    @usableFromInline let values: [DBusValue]
+    @usableFromInline var index = 0
 
+    @inlinable
     public init(_ values: [DBusValue]) { self.values = values }
 
     /// Decodes the next value as `type`.
     /// - Throws: ``DBusError`` (`InvalidArgs`) when no value is left or its type differs.
+    @inlinable
     public mutating func next<T: DBusRepresentable>(_ type: T.Type) throws -> T {
         guard index < values.count else {
             throw DBusError.invalidArgs("expected another argument of type '\(T.dbusType.signature)'")
@@ -228,5 +281,6 @@ public struct DBusValueReader {
     }
 
     /// Whether every value has been read.
+    @inlinable
     public var isAtEnd: Bool { index >= values.count }
 }

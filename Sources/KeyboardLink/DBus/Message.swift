@@ -24,6 +24,7 @@ public struct Message: Sendable {
     public var noReplyExpected = false
 
     /// The body's signature.
+    @inlinable
     public var signature: Signature { Signature(body.map(\.type)) }
 
     init(kind: Kind, body: [DBusValue] = []) {
@@ -76,6 +77,7 @@ public struct Message: Sendable {
 
     /// Decodes the whole body as the given types, in order.
     /// - Throws: ``DBusError`` (`InvalidArgs`) when the body has another signature.
+    @inlinable
     public func decode<each T: DBusRepresentable>(_ types: repeat (each T).Type) throws -> (repeat each T) {
         var expected: [DBusType] = []
         for type in repeat (each T).self {
