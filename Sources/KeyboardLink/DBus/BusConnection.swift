@@ -8,12 +8,12 @@ import Synchronization
 /// dispatch sources on that queue, public methods hop onto it, and nothing ever blocks a Swift concurrency
 /// thread. Call ``close()`` when done.
 public final class BusConnection: @unchecked Sendable {
-    // Why @unchecked Sendable is safe: every stored `var` below, and every use of `raw`, happens on `queue`
-    // (each entry point hops there with `queue.async`; the C callbacks run from dispatch sources whose target
-    // is `queue`). `uniqueName` and `queue` are immutable; `ids` is a Mutex.
+    // Why @unchecked Sendable is safe: every stored `var` below, and every use of `raw`, happens on the loop
+    // thread (each entry point hops there with `loop.async`; libdbus's callbacks come from calls made there).
+    // `uniqueName`, `address` and `loop` are immutable; `ids` is a Mutex.
 
-    /// The serial queue all libdbus calls for this connection run on.
-    let queue: DispatchQueue
+    /// The thread all libdbus calls for this connection run on.
+    let loop: ConnectionLoop
     let raw: OpaquePointer
     /// This connection's unique name on the bus, such as `:1.42`.
     public let uniqueName: BusName
@@ -24,8 +24,6 @@ public final class BusConnection: @unchecked Sendable {
 
     // Queue-confined state.
     var isOpen = true
-    var watches: [OpaquePointer: WatchSource] = [:]
-    var timeouts: [OpaquePointer: TimeoutSource] = [:]
     var pendingCalls: [UInt64: PendingCall] = [:]
     var callsCanceledEarly: Set<UInt64> = []
     var subscriptions: [UInt64: SignalSubscriber] = [:]
@@ -35,9 +33,9 @@ public final class BusConnection: @unchecked Sendable {
     var dispatchScheduled = false
     lazy var objectServer = ObjectServer(connection: self)
 
-    init(raw: OpaquePointer, queue: DispatchQueue, address: BusAddress) {
+    init(raw: OpaquePointer, loop: ConnectionLoop, address: BusAddress) {
         self.raw = raw
-        self.queue = queue
+        self.loop = loop
         self.address = address
         if let name = dbus_bus_get_unique_name(raw) {
             self.uniqueName = BusName(trusted: String(cString: name))
@@ -47,10 +45,13 @@ public final class BusConnection: @unchecked Sendable {
     }
 
     deinit {
-        // No closure holds the connection any more (they all capture it), so nothing else touches libdbus here.
+        // Every job holds the connection strongly and the loop's hooks hold it weakly, so no job of ours is
+        // pending; run the shutdown on the loop thread (which owns the watch tables) and wait for it.
         if isOpen {
-            shutDown(reason: "the connection was released")
+            let unowned = UnownedConnection(connection: Unmanaged.passUnretained(self))
+            loop.sync { unowned.connection.takeUnretainedValue().shutDown(reason: "the connection was released") }
         }
+        loop.stop()
     }
 
     func nextID() -> UInt64 {
@@ -65,15 +66,16 @@ public final class BusConnection: @unchecked Sendable {
     /// The blocking parts of opening run on the connection's own queue, never on a Swift concurrency thread.
     /// - Throws: ``DBusError`` when the bus cannot be reached, with what to check.
     public static func connect(to address: BusAddress, label: String = "kblink.dbus") async throws -> BusConnection {
-        let queue = DispatchQueue(label: label)
+        let loop = ConnectionLoop(name: label)
         return try await withCheckedThrowingContinuation { continuation in
-            queue.async {
+            loop.async {
                 do {
                     let raw = try openRaw(address)
-                    let connection = BusConnection(raw: raw, queue: queue, address: address)
+                    let connection = BusConnection(raw: raw, loop: loop, address: address)
                     connection.installMainLoop()
                     continuation.resume(returning: connection)
                 } catch {
+                    loop.stop()
                     continuation.resume(throwing: error)
                 }
             }
@@ -82,13 +84,13 @@ public final class BusConnection: @unchecked Sendable {
 
     /// Whether the connection is still open and connected.
     public var isConnected: Bool {
-        queue.sync { isOpen && dbus_connection_get_is_connected(raw) != 0 }
+        loop.sync { self.isOpen && dbus_connection_get_is_connected(self.raw) != 0 }
     }
 
     /// Closes the connection: pending calls fail with `Disconnected`, signal streams finish, exported objects go.
     public func close() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            queue.async {
+            loop.async {
                 if self.isOpen { self.shutDown(reason: "the connection was closed") }
                 continuation.resume()
             }
@@ -103,12 +105,12 @@ public final class BusConnection: @unchecked Sendable {
     /// Runs `body` on the connection's queue.
     func onQueue<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
         await withCheckedContinuation { continuation in
-            queue.async { continuation.resume(returning: body()) }
+            loop.async { continuation.resume(returning: body()) }
         }
     }
 
     func assertOnQueue() {
-        dispatchPrecondition(condition: .onQueue(queue))
+        assert(loop.isCurrent || loop.hasStopped, "connection state used off the connection's loop thread")
     }
 }
 
@@ -129,12 +131,12 @@ extension BusConnection {
         let id = nextID()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Message, Error>) in
-                queue.async {
+                loop.async {
                     self.startCall(id: id, message: message, timeout: timeout, continuation: continuation)
                 }
             }
         } onCancel: {
-            queue.async { self.cancelCall(id: id) }
+            loop.async { self.cancelCall(id: id) }
         }
     }
 
@@ -265,6 +267,13 @@ extension BusConnection {
     }
 }
 
+/// The connection, borrowed by its own deinit for a synchronous shutdown on the loop thread.
+struct UnownedConnection: @unchecked Sendable {
+    // Why @unchecked Sendable is safe: deinit waits (`loop.sync`) until the job that uses it has finished, so the
+    // object is alive and nothing else touches it meanwhile.
+    let connection: Unmanaged<BusConnection>
+}
+
 /// A method call waiting for its reply.
 struct PendingCall {
     let raw: OpaquePointer
@@ -341,10 +350,9 @@ extension BusConnection {
         dbus_connection_set_watch_functions(raw, nil, nil, nil, nil, nil)
         dbus_connection_set_timeout_functions(raw, nil, nil, nil, nil, nil)
         dbus_connection_set_dispatch_status_function(raw, nil, nil, nil)
-        for (_, watch) in watches { watch.cancel() }
-        watches.removeAll()
-        for (_, timeout) in timeouts { timeout.cancel() }
-        timeouts.removeAll()
+        loop.watches.removeAll()
+        loop.timeouts.removeAll()
         dbus_connection_unref(raw)
+        loop.stop()
     }
 }

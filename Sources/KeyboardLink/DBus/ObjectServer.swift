@@ -199,7 +199,8 @@ final class ObjectServer {
         }
         let connection = self.connection
         let invocation = MethodInvocation(message: call, connection: connection)
-        Task {
+        // The handler starts on the connection's own thread; it replies there unless it hops elsewhere.
+        Task(executorPreference: connection.loop) {
             let answer: Message
             do {
                 let outputs = try await method.handler(invocation)
@@ -220,7 +221,11 @@ final class ObjectServer {
             }
             guard !call.noReplyExpected else { return }
             // No await: the reply is queued for the connection's queue and this task ends.
-            connection.queue.async { _ = connection.sendNow(answer) }
+            if connection.loop.isCurrent {
+                _ = connection.sendNow(answer)
+            } else {
+                connection.loop.async { _ = connection.sendNow(answer) }
+            }
         }
     }
 

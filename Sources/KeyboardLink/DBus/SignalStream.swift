@@ -30,7 +30,7 @@ extension BusConnection {
         await onQueue { self.subscriptions[id] = SignalSubscriber(rule: rule, continuation: continuation) }
         continuation.onTermination = { [weak self] _ in
             guard let self else { return }
-            self.queue.async { self.removeSubscription(id) }
+            self.loop.async { self.removeSubscription(id) }
         }
         do {
             _ = try await callBus("AddMatch", [.string(rule.description)])

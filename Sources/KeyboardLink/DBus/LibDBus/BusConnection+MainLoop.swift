@@ -12,59 +12,6 @@ struct QueueConfinedPointer: @unchecked Sendable {
     let pointer: OpaquePointer
 }
 
-/// A libdbus watch (a file descriptor it wants watched) as dispatch sources on the connection's queue.
-final class WatchSource {
-    let watch: OpaquePointer
-    private var sources: [(source: any DispatchSourceProtocol, suspended: Bool)] = []
-
-    init(watch: OpaquePointer, sources: [any DispatchSourceProtocol]) {
-        self.watch = watch
-        self.sources = sources.map { ($0, true) }  // sources are created suspended
-    }
-
-    /// Resumes or suspends, keeping resume/suspend balanced (an over-resume traps).
-    func setEnabled(_ enabled: Bool) {
-        for index in sources.indices {
-            if enabled && sources[index].suspended {
-                sources[index].source.resume()
-                sources[index].suspended = false
-            } else if !enabled && !sources[index].suspended {
-                sources[index].source.suspend()
-                sources[index].suspended = true
-            }
-        }
-    }
-
-    /// Cancels; a suspended source must be resumed before it is cancelled.
-    func cancel() {
-        for index in sources.indices {
-            sources[index].source.cancel()
-            if sources[index].suspended {
-                sources[index].source.resume()
-                sources[index].suspended = false
-            }
-        }
-        sources.removeAll()
-    }
-}
-
-/// A libdbus timeout as a repeating dispatch timer on the connection's queue.
-final class TimeoutSource {
-    let timeout: OpaquePointer
-    var timer: (any DispatchSourceTimer)?
-
-    init(timeout: OpaquePointer) { self.timeout = timeout }
-
-    func cancel() {
-        timer?.cancel()
-        timer = nil
-    }
-}
-
-// libdbus's DBusWatchFlags.
-private let watchReadable: UInt32 = 1
-private let watchWritable: UInt32 = 2
-
 extension BusConnection {
     /// Opens the raw connection; runs on the new connection's queue (it blocks for `Hello`).
     static func openRaw(_ address: BusAddress) throws -> OpaquePointer {
@@ -110,10 +57,19 @@ extension BusConnection {
         }
     }
 
-    /// Hooks libdbus into dispatch: watches, timeouts, dispatch status and the message filter.
+    /// Hooks libdbus into the connection's loop: watches, timeouts, dispatch status and the message filter.
     func installMainLoop() {
         assertOnQueue()
         let context = Unmanaged.passUnretained(self).toOpaque()
+        loop.handleWatch = { [weak self] watch, flags in
+            guard let self, self.isOpen else { return }
+            _ = dbus_watch_handle(watch, flags)
+        }
+        loop.handleTimeout = { [weak self] timeout in
+            guard let self, self.isOpen else { return }
+            _ = dbus_timeout_handle(timeout)
+        }
+        loop.afterIO = { [weak self] in self?.dispatchAll() }
         dbus_connection_set_watch_functions(
             raw,
             { watch, data in
@@ -122,11 +78,12 @@ extension BusConnection {
             },
             { watch, data in
                 guard let watch, let data else { return }
-                Unmanaged<BusConnection>.fromOpaque(data).takeUnretainedValue().removeWatch(watch)
+                Unmanaged<BusConnection>.fromOpaque(data).takeUnretainedValue().loop.watches[watch] = nil
             },
             { watch, data in
                 guard let watch, let data else { return }
-                Unmanaged<BusConnection>.fromOpaque(data).takeUnretainedValue().toggleWatch(watch)
+                Unmanaged<BusConnection>.fromOpaque(data).takeUnretainedValue().loop.watches[watch]?.enabled =
+                    dbus_watch_get_enabled(watch) != 0
             },
             context, nil)
         dbus_connection_set_timeout_functions(
@@ -138,11 +95,11 @@ extension BusConnection {
             },
             { timeout, data in
                 guard let timeout, let data else { return }
-                Unmanaged<BusConnection>.fromOpaque(data).takeUnretainedValue().removeTimeout(timeout)
+                Unmanaged<BusConnection>.fromOpaque(data).takeUnretainedValue().loop.timeouts[timeout] = nil
             },
             { timeout, data in
                 guard let timeout, let data else { return }
-                Unmanaged<BusConnection>.fromOpaque(data).takeUnretainedValue().toggleTimeout(timeout)
+                Unmanaged<BusConnection>.fromOpaque(data).takeUnretainedValue().addTimeout(timeout)
             },
             context, nil)
         dbus_connection_set_dispatch_status_function(
@@ -163,18 +120,13 @@ extension BusConnection {
         scheduleDispatch()
     }
 
-    /// Dispatches later on the queue; libdbus may call this with its lock held, so never dispatch inline.
+    /// Makes the loop dispatch soon. libdbus may call this with its lock held, so never dispatch inline: the
+    /// loop dispatches after every round of jobs and I/O, and an empty job wakes it from another thread.
     func scheduleDispatch() {
-        guard !dispatchScheduled else { return }
-        dispatchScheduled = true
-        queue.async {
-            self.dispatchScheduled = false
-            self.dispatchAll()
-        }
+        if !loop.isCurrent { loop.async {} }
     }
 
     func dispatchAll() {
-        assertOnQueue()
         guard isOpen else { return }
         while isOpen && dbus_connection_dispatch(raw) == DBUS_DISPATCH_DATA_REMAINS {}
     }
@@ -182,73 +134,19 @@ extension BusConnection {
     private func addWatch(_ watch: OpaquePointer) -> Bool {
         let fd = dbus_watch_get_unix_fd(watch)
         guard fd >= 0 else { return false }
-        let flags = dbus_watch_get_flags(watch)
-        let handle = QueueConfinedPointer(pointer: watch)
-        var sources: [any DispatchSourceProtocol] = []
-        if flags & watchReadable != 0 {
-            let source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)
-            source.setEventHandler { [weak self] in self?.handleWatch(handle.pointer, flags: watchReadable) }
-            sources.append(source)
-        }
-        if flags & watchWritable != 0 {
-            let source = DispatchSource.makeWriteSource(fileDescriptor: fd, queue: queue)
-            source.setEventHandler { [weak self] in self?.handleWatch(handle.pointer, flags: watchWritable) }
-            sources.append(source)
-        }
-        let entry = WatchSource(watch: watch, sources: sources)
-        watches[watch] = entry
-        entry.setEnabled(dbus_watch_get_enabled(watch) != 0)
+        loop.watches[watch] = ConnectionLoop.WatchEntry(
+            fd: fd, flags: dbus_watch_get_flags(watch), enabled: dbus_watch_get_enabled(watch) != 0)
         return true
     }
 
-    private func removeWatch(_ watch: OpaquePointer) {
-        watches.removeValue(forKey: watch)?.cancel()
-    }
-
-    private func toggleWatch(_ watch: OpaquePointer) {
-        watches[watch]?.setEnabled(dbus_watch_get_enabled(watch) != 0)
-    }
-
-    private func handleWatch(_ watch: OpaquePointer, flags: UInt32) {
-        assertOnQueue()
-        // The watch may have been removed by an earlier handler in this turn: only touch live ones.
-        guard isOpen, watches[watch] != nil else { return }
-        _ = dbus_watch_handle(watch, flags)
-        dispatchAll()
-    }
-
     private func addTimeout(_ timeout: OpaquePointer) {
-        let entry = TimeoutSource(timeout: timeout)
-        timeouts[timeout] = entry
-        arm(entry)
+        let interval = Int(max(1, dbus_timeout_get_interval(timeout)))
+        loop.timeouts[timeout] = ConnectionLoop.TimeoutEntry(
+            interval: interval, enabled: dbus_timeout_get_enabled(timeout) != 0,
+            deadline: ContinuousClock.now.advanced(by: .milliseconds(interval)))
     }
 
-    private func removeTimeout(_ timeout: OpaquePointer) {
-        timeouts.removeValue(forKey: timeout)?.cancel()
-    }
-
-    private func toggleTimeout(_ timeout: OpaquePointer) {
-        guard let entry = timeouts[timeout] else { return }
-        entry.cancel()
-        arm(entry)
-    }
-
-    private func arm(_ entry: TimeoutSource) {
-        guard dbus_timeout_get_enabled(entry.timeout) != 0 else { return }
-        let interval = Int(max(1, dbus_timeout_get_interval(entry.timeout)))
-        let timer = DispatchSource.makeTimerSource(queue: queue)
-        let handle = QueueConfinedPointer(pointer: entry.timeout)
-        timer.schedule(deadline: .now() + .milliseconds(interval), repeating: .milliseconds(interval))
-        timer.setEventHandler { [weak self] in
-            guard let self, self.isOpen, self.timeouts[handle.pointer] != nil else { return }
-            _ = dbus_timeout_handle(handle.pointer)
-            self.dispatchAll()
-        }
-        entry.timer = timer
-        timer.resume()
-    }
-
-    /// Every incoming message passes here, on the queue, during `dbus_connection_dispatch`.
+    /// Every incoming message passes here, on the loop, during `dbus_connection_dispatch`.
     private func filter(_ rawMessage: OpaquePointer) -> DBusHandlerResult {
         let message: Message
         do {
