@@ -19,6 +19,8 @@ struct ManagedObjectsBenchmark: Sendable {
     private struct Sample {
         var swiftCall: Double
         var swiftTyped: Double
+        /// `Message(marshalled:)` on the reply's bytes: libdbus's validation and our decoding, no bus.
+        var swiftDecodeOnly: Double
         var cReceive: Double
         var cWalk: Double
         /// The C walk alone, timed inside the C function.
@@ -89,10 +91,15 @@ struct ManagedObjectsBenchmark: Sendable {
         let objects = try reply.decode(ManagedObjects.self)
         let swiftTyped = (clock.now - start).seconds
         guard objects.count == devices else { throw BenchError("\(objects.count) devices in a reply") }
+        let bytes = try reply.marshalled()
+        start = clock.now
+        let decoded = try Message(marshalled: bytes)
+        let swiftDecodeOnly = (clock.now - start).seconds
+        guard decoded.body == reply.body else { throw BenchError("the demarshalled reply differs") }
         let (cReceive, _) = try await Self.timeC(cClient, destination, walk: false)
         let (cWalk, cWalkOnly) = try await Self.timeC(cClient, destination, walk: true)
         return Sample(
-            swiftCall: swiftCall, swiftTyped: swiftTyped, cReceive: cReceive, cWalk: cWalk, cWalkOnly: cWalkOnly)
+            swiftCall: swiftCall, swiftTyped: swiftTyped, swiftDecodeOnly: swiftDecodeOnly, cReceive: cReceive, cWalk: cWalk, cWalkOnly: cWalkOnly)
     }
 
     private func report(_ samples: [Sample], server: String) -> String {
@@ -109,6 +116,7 @@ struct ManagedObjectsBenchmark: Sendable {
                 [
                     row("Swift: call, reply decoded to DBusValue", samples.map(\.swiftCall)),
                     row("Swift: DBusValue -> [ObjectPath: [String: [String: DBusValue]]]", samples.map(\.swiftTyped)),
+                    row("Swift: decode alone, Message(marshalled:) of the reply bytes", samples.map(\.swiftDecodeOnly)),
                     row("Swift: call + typed decode", samples.map { $0.swiftCall + $0.swiftTyped }),
                     row("C: call, reply received (no decoding)", samples.map(\.cReceive)),
                     row("C: call, every value read with DBusMessageIter", samples.map(\.cWalk)),

@@ -93,8 +93,16 @@ struct WireDecoder {
         case .signature: return .signature(try Signature(try readText(lengthBytes: 1)))
         case .unixFD: throw Self.malformed("file descriptors are decoded through libdbus")
         case .variant:
-            let text = try readText(lengthBytes: 1)
-            let inner = try variantType(text)
+            // Most variants hold one basic type: read its code without building a String.
+            let length = Int(try read(UInt8.self))
+            let inner: DBusType
+            if length == 1, offset + 2 <= bytes.count, let basic = Self.basicType(bytes[offset]) {
+                inner = basic
+                offset += 2
+            } else {
+                offset -= 1
+                inner = try variantType(try readText(lengthBytes: 1))
+            }
             return .variant(try value(inner, depth: depth + 1))
         case .array(let element):
             let length = Int(try read(UInt32.self))
@@ -129,6 +137,26 @@ struct WireDecoder {
                 values.append(try value(field, depth: depth + 1))
             }
             return .structure(values)
+        }
+    }
+
+    @inline(__always)
+    static func basicType(_ code: UInt8) -> DBusType? {
+        switch code {
+        case UInt8(ascii: "y"): .byte
+        case UInt8(ascii: "b"): .boolean
+        case UInt8(ascii: "n"): .int16
+        case UInt8(ascii: "q"): .uint16
+        case UInt8(ascii: "i"): .int32
+        case UInt8(ascii: "u"): .uint32
+        case UInt8(ascii: "x"): .int64
+        case UInt8(ascii: "t"): .uint64
+        case UInt8(ascii: "d"): .double
+        case UInt8(ascii: "s"): .string
+        case UInt8(ascii: "o"): .objectPath
+        case UInt8(ascii: "g"): .signature
+        case UInt8(ascii: "v"): .variant
+        default: nil
         }
     }
 

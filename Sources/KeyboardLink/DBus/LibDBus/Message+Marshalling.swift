@@ -1,0 +1,36 @@
+internal import CBlueZ
+
+extension Message {
+    /// The message in the D-Bus wire format (header and body), as libdbus would send it.
+    /// - Throws: ``DBusError`` when the message cannot be built (see ``BusConnection/send(_:)``).
+    public func marshalled() throws -> [UInt8] {
+        let raw = try MessageCodec.makeMessage(self)
+        defer { dbus_message_unref(raw) }
+        if serial != 0 { dbus_message_set_serial(raw, serial) } else { dbus_message_set_serial(raw, 1) }
+        var buffer: UnsafeMutablePointer<CChar>?
+        var length: Int32 = 0
+        guard dbus_message_marshal(raw, &buffer, &length) != 0, let buffer else {
+            throw DBusError.failed("out of memory marshalling a message")
+        }
+        defer { dbus_free(buffer) }
+        return Array(UnsafeRawBufferPointer(start: buffer, count: Int(length)))
+    }
+
+    /// Reads a message from its wire format: libdbus validates it (`dbus_message_demarshal`), then it is
+    /// decoded exactly as a received message is.
+    /// - Throws: ``DBusError`` (`InvalidArgs`) when the bytes are not a valid message.
+    public init(marshalled bytes: [UInt8]) throws {
+        var error = CBlueZ.DBusError()
+        dbus_error_init(&error)
+        defer { dbus_error_free(&error) }
+        let raw = bytes.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { dbus_message_demarshal($0.baseAddress, Int32(clamping: $0.count), &error) }
+        }
+        guard let raw else {
+            let detail = error.message.map { String(cString: $0) } ?? "not a D-Bus message"
+            throw DBusError.invalidArgs("cannot read the message: \(detail)")
+        }
+        defer { dbus_message_unref(raw) }
+        self = try MessageCodec.decode(raw)
+    }
+}
