@@ -28,7 +28,6 @@ extension PairingCoordinator {
         let result = await task.result
         callerWatch?.cancel()
         let session = sessions[address]
-        if session?.id == id { sessions[address] = nil }
         let keyboard = KBlink.keyboardPath(address)
         let finished: PairingFinishedSignal
         switch result {
@@ -43,8 +42,10 @@ extension PairingCoordinator {
                 keyboard: keyboard, ok: false, error: failure.name.rawValue, message: failure.message)
             log(.notice, "pairing \(address) failed: \(failure.message)")
         }
+        // Sent before the session ends, so a new pairing of the same keyboard never sees this one's end.
         try? await connection.emitSignal(
             PairingSignals.finished, of: KBlink.managerInterface, at: KBlink.managerPath, finished.body)
+        if sessions[address]?.id == id { sessions[address] = nil }
         return try result.get()
     }
 
