@@ -26,24 +26,16 @@ struct PairingAgentTests {
 
     @Test(
         "requests about a device kblinkd is not pairing are rejected",
-        arguments: [
-            ("RequestPinCode", [DBusValue.objectPath(try! ObjectPath("/org/bluez/hci0/dev_00_0A_95_00_00_01"))]),
-            (
-                "RequestConfirmation",
-                [.objectPath(try! ObjectPath("/org/bluez/hci0/dev_00_0A_95_00_00_01")), .uint32(123_456)]
-            ),
-            (
-                "AuthorizeService",
-                [
-                    .objectPath(try! ObjectPath("/org/bluez/hci0/dev_00_0A_95_00_00_01")),
-                    .string("00001124-0000-1000-8000-00805f9b34fb"),
-                ]
-            ),
-            ("RequestPasskey", [.objectPath(try! ObjectPath("/org/bluez/hci0/dev_00_0A_95_00_00_01"))]),
-            ("RequestAuthorization", [.objectPath(try! ObjectPath("/org/bluez/hci0/dev_00_0A_95_00_00_01"))]),
-        ])
-    func rejectsOthers(_ member: String, _ arguments: [DBusValue]) async throws {
+        arguments: ["RequestPinCode", "RequestConfirmation", "AuthorizeService", "RequestPasskey", "RequestAuthorization"])
+    func rejectsOthers(_ member: String) async throws {
         try await withDaemon(devices: PairingFixtures.all) { harness in
+            let device = DBusValue.objectPath(try #require(await harness.bluez.path(of: PairingFixtures.legacyPin.address)))
+            let arguments: [DBusValue] =
+                switch member {
+                case "RequestConfirmation": [device, .uint32(123_456)]
+                case "AuthorizeService": [device, .string("00001124-0000-1000-8000-00805f9b34fb")]
+                default: [device]
+                }
             let daemon = harness.serviceConnection.uniqueName
             #expect(await eventually { await harness.bluez.registeredAgents[daemon] != nil })
             await #expect {

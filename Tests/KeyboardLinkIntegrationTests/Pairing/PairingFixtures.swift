@@ -32,6 +32,9 @@ enum PairingFixtures {
     }
     /// A BLE keyboard that rejects whatever is typed.
     static var rejecting: SimulatedDevice { keyboard("C0:FF:EE:00:00:02", "Rejecting Board", .failsAuthentication) }
+    /// The passkey the simulated BlueZ shows for ``rejecting``: its address's last three bytes, modulo 10^6
+    /// (0x000002 is 2).
+    static let rejectingPasskey = "000002"
     /// A keyboard that is not in pairing mode: BlueZ times out.
     static var silent: SimulatedDevice { keyboard("C0:FF:EE:00:00:03", "Sleeping Board", .neverAnswers) }
     /// A keyboard that needs no prompt.
