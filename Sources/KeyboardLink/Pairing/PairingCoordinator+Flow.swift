@@ -164,11 +164,18 @@ extension PairingCoordinator {
         try Task.checkCancellation()
 
         update(address) { $0.step = .finishing }
-        let now = PairingDeviceFlags(properties: try await proxy.allProperties().values)
-        guard now.isComplete else {
-            throw KBlinkError.failed(
-                "\(device.alias) did not end paired, trusted and connected (paired \(now.paired), trusted \(now.trusted), connected \(now.connected)); the pairing was removed: run 'kblink pair \(address)' again"
-            )
+        // BlueZ announces the changes as signals (which the model follows) and answers GetAll: either showing
+        // the keyboard paired, trusted and connected is enough.
+        let settled = try await waitForDevice(address, timeout: options.settleTimeout) {
+            PairingDeviceFlags(paired: $0.paired, trusted: $0.trusted, connected: $0.connected).isComplete
+        }
+        if settled == nil {
+            let now = PairingDeviceFlags(properties: try await proxy.allProperties().values)
+            guard now.isComplete else {
+                throw KBlinkError.failed(
+                    "\(device.alias) did not end paired, trusted and connected (paired \(now.paired), trusted \(now.trusted), connected \(now.connected)); kblink undid what this pairing changed: run 'kblink pair \(address)' again"
+                )
+            }
         }
         try Task.checkCancellation()
     }
@@ -264,7 +271,7 @@ extension PairingCoordinator {
                     // Someone (maybe our own scan) is discovering on it already: not ours to stop.
                 }
             }
-            let found = try await waitForDevice(address, timeout: timeout)
+            let found = try await waitForDevice(address, timeout: timeout) { _ in true }
             await stopDiscovery(started)
             guard let found else {
                 throw KBlinkError.notFound(
@@ -295,13 +302,15 @@ extension PairingCoordinator {
         }.value
     }
 
-    /// The device once the model has it, or nil after `timeout`.
-    private func waitForDevice(_ address: BluetoothAddress, timeout: Duration) async throws -> BlueZDevice? {
+    /// The device once the model has it in a state that satisfies `condition`, or nil after `timeout`.
+    private func waitForDevice(
+        _ address: BluetoothAddress, timeout: Duration, until condition: @escaping @Sendable (BlueZDevice) -> Bool
+    ) async throws -> BlueZDevice? {
         let updates = await model.updates()
         return try await withThrowingTaskGroup(of: BlueZDevice?.self) { group in
             group.addTask {
                 for await update in updates {
-                    if let device = Self.find(address, in: update.snapshot) { return device }
+                    if let device = Self.find(address, in: update.snapshot), condition(device) { return device }
                 }
                 return nil
             }

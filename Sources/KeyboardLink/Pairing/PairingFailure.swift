@@ -83,11 +83,11 @@ public enum PairingFailure {
                 "BlueZ is already pairing \(name) for another program: finish or cancel it there first")
         case (.connecting, _):
             return KBlinkError.failed(
-                "\(name) paired but did not connect (\(Self.detail(error))); the pairing was removed so nothing is half-done: wake the keyboard with a key press and \(retry)"
+                "\(name) did not connect (\(Self.detail(error))); kblink undid what this pairing changed: wake the keyboard with a key press and \(retry)"
             )
         case (.trusting, _):
             return KBlinkError.failed(
-                "\(name) paired but could not be trusted (\(Self.detail(error))); the pairing was removed: \(retry)")
+                "\(name) could not be trusted (\(Self.detail(error))); kblink undid what this pairing changed: \(retry)")
         case (_, .noReply), (_, .disconnected), (_, .serviceUnknown), (_, .nameHasNoOwner):
             return KBlinkError.failed(
                 "BlueZ did not answer while pairing with \(name); nothing was kept: check 'systemctl status bluetooth', then \(retry)"

@@ -12,6 +12,8 @@ public struct PairingOptions: Sendable, Equatable {
     public var connectTimeout: Duration = .seconds(30)
     /// How long any other BlueZ call may take (trust, cancel, remove).
     public var callTimeout: Duration = .seconds(10)
+    /// How long BlueZ may take to report the keyboard paired, trusted and connected once `Connect` returned.
+    public var settleTimeout: Duration = .seconds(5)
 
     /// The documented defaults.
     public init() {}
