@@ -19,9 +19,8 @@ extension PairingCoordinator {
         }
         nextSessionID += 1
         let id = nextSessionID
-        let known = await device(at: address)
-        sessions[address] = PairingSession(
-            id: id, address: address, caller: caller, name: known?.alias ?? address.description)
+        // The session is in place before the first suspension, so a concurrent Pair sees it and gets Busy.
+        sessions[address] = PairingSession(id: id, address: address, caller: caller, name: address.description)
         let task = Task { try await self.flow(address, discoveryTimeout: discoveryTimeout) }
         sessions[address]?.task = task
         let callerWatch = caller.map { watch(caller: $0, address: address, id: id) }
@@ -108,7 +107,12 @@ extension PairingCoordinator {
             throw KBlinkError.failed("cannot pair: BlueZ is not running; start it with 'systemctl start bluetooth'")
         }
         update(address) { $0.blueZOwner = owner }
+        if pendingRepairs[address] != nil {
+            // An earlier pairing of this keyboard was cut short by BlueZ stopping: finish its undo first.
+            await repairPending(address)
+        }
         var found = await device(at: address)
+        if let found { update(address) { $0.name = found.alias } }
         if found == nil {
             found = try await discover(address, timeout: discoveryTimeout)
         }
@@ -221,14 +225,6 @@ extension PairingCoordinator {
         }
     }
 
-    private func repairPending(_ address: BluetoothAddress) async {
-        guard let pending = pendingRepairs[address] else { return }
-        guard let now = try? await deviceProxy(pending.path).allProperties().values else { return }
-        pendingRepairs[address] = nil
-        await perform(
-            PairingRepair.repairs(before: pending.before, now: PairingDeviceFlags(properties: now)), on: pending.path,
-            address: address)
-    }
 
     // MARK: Devices and discovery
 

@@ -150,23 +150,30 @@ public actor PairingCoordinator {
 
     /// Repairs the devices whose pairing was cut short by BlueZ stopping, now that it is back.
     private func repairInterruptedPairings() async {
-        for (address, pending) in pendingRepairs where sessions[address] == nil {
-            let device = deviceProxy(pending.path)
-            let now: PairingDeviceFlags
-            do {
-                now = PairingDeviceFlags(properties: try await device.allProperties().values)
-            } catch let error as DBusError
-                where error.name == .unknownObject || error.name == .unknownMethod
-                    || error.name == BlueZ.Error.doesNotExist
-            {
-                pendingRepairs[address] = nil
-                continue
-            } catch {
-                continue
-            }
-            pendingRepairs[address] = nil
-            await perform(PairingRepair.repairs(before: pending.before, now: now), on: pending.path, address: address)
+        for address in Array(pendingRepairs.keys) {
+            await repairPending(address)
         }
+    }
+
+    /// Undoes what an interrupted pairing of `address` left, if BlueZ can be asked; keeps it for later if not.
+    func repairPending(_ address: BluetoothAddress) async {
+        guard let pending = pendingRepairs[address] else { return }
+        let now: PairingDeviceFlags
+        do {
+            now = PairingDeviceFlags(properties: try await deviceProxy(pending.path).allProperties().values)
+        } catch let error as DBusError
+            where error.name == .unknownObject || error.name == .unknownMethod || error.name == .unknownInterface
+                || error.name == BlueZ.Error.doesNotExist
+        {
+            // BlueZ no longer knows the device: nothing is left of the pairing.
+            pendingRepairs[address] = nil
+            return
+        } catch {
+            return
+        }
+        guard pendingRepairs[address] != nil else { return }
+        pendingRepairs[address] = nil
+        await perform(PairingRepair.repairs(before: pending.before, now: now), on: pending.path, address: address)
     }
 
     // MARK: Helpers

@@ -108,4 +108,33 @@ struct PairingAgentTests {
             await client.close()
         }
     }
+
+    @Test("a bond BlueZ kept from a pairing it was killed in is removed once BlueZ is back")
+    func interruptedBondIsRemoved() async throws {
+        var slow = SimulatedBlueZ.PairingTimings.fast
+        slow.keypress = .seconds(2)
+        try await withDaemon(devices: PairingFixtures.all) { harness in
+            await harness.bluez.setPairingTimings(slow)
+            let client = try await harness.client()
+            var device = PairingFixtures.slowPasskey
+            let stream = try await client.pairing(
+                try await client.pairingTarget(device.address.description), timeout: .seconds(30))
+            var iterator = stream.makeAsyncIterator()
+            _ = await iterator.next()
+            await harness.bluez.kill()
+            // bluetoothd had stored the bond just before it died.
+            device.paired = true
+            try await harness.bluez.add(device)
+            let address = device.address
+            var end: PairingResult?
+            while let event = await iterator.next() {
+                if case .ended(let result) = event { end = result }
+            }
+            #expect(end?.error?.message.contains("BlueZ stopped") == true)
+            try await harness.bluez.start()
+            #expect(await eventually { await harness.bluez.device(address) == nil }, "the half bond is removed")
+            #expect(await eventually { await harness.service.pairing.isAgentRegistered })
+            await client.close()
+        }
+    }
 }
