@@ -265,6 +265,10 @@ extension PairingCoordinator {
                     started.append(adapter.path)
                 } catch let error as DBusError where error.name == BlueZ.Error.inProgress {
                     // Someone (maybe our own scan) is discovering on it already: not ours to stop.
+                } catch is CancellationError {
+                    // Canceled while BlueZ was starting the scan: it may well have started.
+                    started.append(adapter.path)
+                    throw CancellationError()
                 }
             }
             let found = try await waitForDevice(address, timeout: timeout) { _ in true }

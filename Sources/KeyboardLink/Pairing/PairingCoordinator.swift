@@ -5,8 +5,10 @@
 /// The agent and `Device1.Pair` share one connection on purpose: BlueZ sends the agent calls of a pairing to
 /// the agent registered by the connection that called `Pair`.
 public actor PairingCoordinator {
+    /// The daemon's connection: the agent is exported on it and `Device1.Pair` is called from it.
     public let connection: BusConnection
     let model: BlueZModel
+    /// Timeouts, agent path and whether to be the default agent.
     public let options: PairingOptions
     let log: @Sendable (LogLevel, String) -> Void
 

@@ -1,9 +1,13 @@
 /// The parts of a device's BlueZ state that a pairing changes.
 public struct PairingDeviceFlags: Sendable, Equatable {
+    /// `Device1.Paired`.
     public var paired: Bool
+    /// `Device1.Trusted`.
     public var trusted: Bool
+    /// `Device1.Connected`.
     public var connected: Bool
 
+    /// Flags as given.
     public init(paired: Bool, trusted: Bool, connected: Bool = false) {
         self.paired = paired
         self.trusted = trusted

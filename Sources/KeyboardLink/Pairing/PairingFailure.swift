@@ -4,12 +4,15 @@ public enum PairingFailure {
     public struct Context: Sendable, Equatable {
         /// The keyboard's name (or its address when BlueZ has no name for it).
         public var name: String
+        /// The keyboard's address, for the command to run again.
         public var address: BluetoothAddress
+        /// The step the pairing was at.
         public var step: PairingStep
         /// The last prompt shown, if any: it tells a rejected passkey from a rejected PIN, and a keyboard that
         /// never answered from a code that was not typed in time.
         public var lastPrompt: PairingPromptKind?
 
+        /// A context as given.
         public init(name: String, address: BluetoothAddress, step: PairingStep, lastPrompt: PairingPromptKind? = nil) {
             self.name = name
             self.address = address

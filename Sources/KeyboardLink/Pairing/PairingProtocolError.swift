@@ -8,5 +8,6 @@ public struct PairingProtocolError: Error, Equatable, Sendable, CustomStringConv
         self.message = message
     }
 
+    /// The message.
     public var description: String { message }
 }

@@ -1,6 +1,8 @@
 /// The Manager's pairing signals (docs/dbus-api.md): their names and declarations.
 public enum PairingSignals {
+    /// `PairingPrompt`.
     public static let prompt = MemberName(trusted: "PairingPrompt")
+    /// `PairingFinished`.
     public static let finished = MemberName(trusted: "PairingFinished")
 
     /// The declarations added to `org.kblink1.Manager`.
@@ -22,9 +24,12 @@ public enum PairingSignals {
 
 /// `PairingPrompt(o keyboard, s kind, s code, q entered)`.
 public struct PairingPromptSignal: Sendable, Equatable {
+    /// The keyboard's object path.
     public var keyboard: ObjectPath
+    /// What to show.
     public var prompt: PairingPromptRelay
 
+    /// A signal as given.
     public init(keyboard: ObjectPath, prompt: PairingPromptRelay) {
         self.keyboard = keyboard
         self.prompt = prompt
@@ -52,12 +57,16 @@ public struct PairingPromptSignal: Sendable, Equatable {
 
 /// `PairingFinished(o keyboard, b ok, s error, s message)`; `error` is empty when `ok`.
 public struct PairingFinishedSignal: Sendable, Equatable {
+    /// The keyboard's object path.
     public var keyboard: ObjectPath
+    /// The keyboard ended paired, trusted and connected.
     public var ok: Bool
     /// The `org.kblink1.Error.*` name, empty on success.
     public var error: String
+    /// What happened, for people.
     public var message: String
 
+    /// A signal as given.
     public init(keyboard: ObjectPath, ok: Bool, error: String, message: String) {
         self.keyboard = keyboard
         self.ok = ok

@@ -21,5 +21,6 @@ public struct Passkey: Hashable, Sendable, CustomStringConvertible {
         return String(repeating: "0", count: max(0, 6 - text.count)) + text
     }
 
+    /// The six digits.
     public var description: String { digits }
 }

@@ -40,5 +40,6 @@ public struct PinCode: Hashable, Sendable, CustomStringConvertible {
         text.utf8.count == 6 && text.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
     }
 
+    /// The PIN.
     public var description: String { text }
 }

@@ -22,7 +22,7 @@ extension KeyboardLinkService {
     func pair(_ text: String, caller: BusName?) async throws -> ObjectPath {
         let address = try pairingAddress(text)
         let path = try await pairing.pair(address, caller: caller, discoveryTimeout: options.discoveryTimeout)
-        await waitUntilExported(address) { $0.paired && $0.trusted && $0.connected }
+        await waitUntilExported(path, ["Paired", "Trusted", "Connected"])
         return path
     }
 
@@ -52,13 +52,18 @@ extension KeyboardLinkService {
         }
     }
 
-    /// Waits (briefly) until the exported keyboard shows what BlueZ already said, so that a client reading the
-    /// object right after `Pair` returns sees it paired, trusted and connected.
-    private func waitUntilExported(_ address: BluetoothAddress, _ condition: (KeyboardState) -> Bool) async {
+    /// Waits (briefly) until the exported keyboard object shows what BlueZ already said, so that a client reading
+    /// it right after `Pair` returns sees it paired, trusted and connected: the reply leaves after these values.
+    private func waitUntilExported(_ path: ObjectPath, _ flags: [String]) async {
         let clock = ContinuousClock()
-        let deadline = clock.now.advanced(by: .seconds(2))
+        let deadline = clock.now.advanced(by: .seconds(5))
         while clock.now < deadline {
-            if let state = keyboards[address], condition(state) { return }
+            var all = true
+            for flag in flags {
+                let value = await connection.property(MemberName(trusted: flag), of: KBlink.keyboardInterface, at: path)
+                if value?.boolValue != true { all = false }
+            }
+            if all { return }
             try? await Task.sleep(for: .milliseconds(10))
         }
     }

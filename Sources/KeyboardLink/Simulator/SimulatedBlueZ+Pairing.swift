@@ -17,7 +17,7 @@ extension SimulatedBlueZ {
         /// Timings for tests: fast typing and a short timeout.
         public static var fast: PairingTimings {
             var timings = PairingTimings()
-            timings.keypress = .milliseconds(60)
+            timings.keypress = .milliseconds(100)
             timings.authenticationTimeout = .seconds(1)
             timings.agentTimeout = .seconds(5)
             return timings
@@ -28,7 +28,9 @@ extension SimulatedBlueZ {
     public struct AgentCall: Sendable, Equatable {
         /// The connection the agent is registered by.
         public var agent: BusName
+        /// The `org.bluez.Agent1` member called.
         public var member: String
+        /// The arguments sent.
         public var arguments: [DBusValue]
         /// `sent` for calls that expect no reply (`DisplayPasskey`, `Cancel`), `ok`, or the error name.
         public var outcome: String

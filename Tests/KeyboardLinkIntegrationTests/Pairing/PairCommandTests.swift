@@ -124,7 +124,7 @@ struct PairCommandTests {
     @Test("a second kblink pair for the same keyboard while one runs gets Busy; the first ends paired")
     func busy() async throws {
         var timings = SimulatedBlueZ.PairingTimings.fast
-        timings.keypress = .milliseconds(400)
+        timings.keypress = .seconds(1)
         try await Self.withPairingDaemon(timings: timings) { harness in
             let device = PairingFixtures.slowPasskey
             let first = try Self.child(harness, ["pair", device.address.description, "--json"])

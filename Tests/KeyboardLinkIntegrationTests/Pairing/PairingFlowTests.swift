@@ -189,7 +189,7 @@ extension PairingFlowTests {
     @Test("a second Pair for the same keyboard while one runs gets Busy; the first still succeeds")
     func busy() async throws {
         var slow = SimulatedBlueZ.PairingTimings.fast
-        slow.keypress = .milliseconds(300)
+        slow.keypress = .milliseconds(500)
         try await Self.withPairingDaemon(timings: slow) { harness in
             let client = try await harness.client()
             let other = try await harness.client()

@@ -12,13 +12,16 @@ public struct PairingView: Sendable, Equatable {
     /// The braille spinner's frames.
     public static let spinner: [String] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"]
 
+    /// The keyboard being paired.
     public var target: PairingTarget
+    /// What is shown now.
     public var phase: Phase = .waiting
     /// Advanced by a timer while waiting.
     public var spinnerFrame = 0
     /// A note under the view, such as "Canceling…".
     public var note: String?
 
+    /// A view waiting for the first prompt.
     public init(target: PairingTarget) {
         self.target = target
     }

@@ -4,6 +4,7 @@ public struct TerminalFrame: Sendable, Equatable {
     /// How many lines the last frame wrote.
     public private(set) var lineCount = 0
 
+    /// A frame with nothing drawn yet.
     public init() {}
 
     /// The text that replaces the previous frame with `lines` (each ended by a newline).
