@@ -91,7 +91,8 @@ struct PairCommand {
             output.writeRaw("\u{1B}[?25l")
         } else if !output.json {
             let known = target.name != target.address.description
-            output.line("Pairing with \(known ? "\(target.name) (\(target.address))" : "\(target.address)")… Ctrl-C cancels.")
+            output.line(
+                "Pairing with \(known ? "\(target.name) (\(target.address))" : "\(target.address)")… Ctrl-C cancels.")
         }
         draw()
 
@@ -136,11 +137,15 @@ struct PairCommand {
     }
 
     /// Prints the end and picks the exit status.
-    private func finish(_ result: PairingResult?, cancelCause: Input?, view: inout PairingView, frame: inout TerminalFrame)
+    private func finish(
+        _ result: PairingResult?, cancelCause: Input?, view: inout PairingView, frame: inout TerminalFrame
+    )
         async throws -> ExitStatus
     {
-        var result = result ?? PairingResult(
-            keyboard: target.keyboard, error: KBlinkError.canceled("stopped waiting; kblinkd cancels the pairing"))
+        var result =
+            result
+            ?? PairingResult(
+                keyboard: target.keyboard, error: KBlinkError.canceled("stopped waiting; kblinkd cancels the pairing"))
         if cancelCause?.isTimeout == true, result.error?.name == KBlinkError.canceled {
             result.error = KBlinkError.canceled(
                 "no pairing within \(Int(seconds)) s, so it was canceled and nothing was kept: put the keyboard in pairing mode and try again (or give more time with --timeout)"

@@ -77,7 +77,9 @@ extension KBlinkClient {
             loop: for await item in inputs {
                 switch item {
                 case .signal(let message):
-                    if message.member == PairingSignals.prompt, let signal = try? PairingPromptSignal(body: message.body) {
+                    if message.member == PairingSignals.prompt,
+                        let signal = try? PairingPromptSignal(body: message.body)
+                    {
                         output.yield(.prompt(signal.prompt))
                     } else if message.member == PairingSignals.finished {
                         finished = true

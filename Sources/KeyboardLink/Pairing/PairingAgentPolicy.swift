@@ -31,7 +31,8 @@ public enum PairingAgentPolicy {
         guard pairingThroughUs else { return .reject(notOurs) }
         switch request {
         case .displayPasskey(_, let passkey, let entered):
-            return .accept([], prompt: PairingPromptRelay(kind: .displayPasskey, code: passkey.digits, entered: min(entered, 6)))
+            return .accept(
+                [], prompt: PairingPromptRelay(kind: .displayPasskey, code: passkey.digits, entered: min(entered, 6)))
         case .requestPinCode:
             let pin = newPin()
             return .accept([.string(pin.text)], prompt: PairingPromptRelay(kind: .displayPinCode, code: pin.text))

@@ -225,7 +225,6 @@ extension PairingCoordinator {
         }
     }
 
-
     // MARK: Devices and discovery
 
     static func isKeyboard(_ device: BlueZDevice) -> Bool {
@@ -253,7 +252,8 @@ extension PairingCoordinator {
             throw KBlinkError.failed(
                 snapshot.adapters.isEmpty
                     ? "cannot look for \(address): no Bluetooth adapter is present"
-                    : "cannot look for \(address): the Bluetooth adapter is off; power it on with 'bluetoothctl power on'")
+                    : "cannot look for \(address): the Bluetooth adapter is off; power it on with 'bluetoothctl power on'"
+            )
         }
         log(.info, "looking for \(address) before pairing")
         var started: [ObjectPath] = []

@@ -126,7 +126,8 @@ public actor PairingCoordinator {
         guard agentRegisteredWith != owner else { return }
         do {
             try await agentManager.call(
-                MemberName(trusted: "RegisterAgent"), [.objectPath(options.agentPath), .string(PairingAgent.capability)],
+                MemberName(trusted: "RegisterAgent"),
+                [.objectPath(options.agentPath), .string(PairingAgent.capability)],
                 timeout: options.callTimeout)
         } catch let error as DBusError where error.name == BlueZ.Error.alreadyExists {
             // Registered already by this connection (a concurrent attempt won): that is what we want.
@@ -165,7 +166,7 @@ public actor PairingCoordinator {
             now = PairingDeviceFlags(properties: try await deviceProxy(pending.path).allProperties().values)
         } catch let error as DBusError
             where error.name == .unknownObject || error.name == .unknownMethod || error.name == .unknownInterface
-                || error.name == BlueZ.Error.doesNotExist
+            || error.name == BlueZ.Error.doesNotExist
         {
             // BlueZ no longer knows the device: nothing is left of the pairing.
             pendingRepairs[address] = nil

@@ -90,7 +90,8 @@ public enum PairingFailure {
             )
         case (.trusting, _):
             return KBlinkError.failed(
-                "\(name) could not be trusted (\(Self.detail(error))); kblink undid what this pairing changed: \(retry)")
+                "\(name) could not be trusted (\(Self.detail(error))); kblink undid what this pairing changed: \(retry)"
+            )
         case (_, .noReply), (_, .disconnected), (_, .serviceUnknown), (_, .nameHasNoOwner):
             return KBlinkError.failed(
                 "BlueZ did not answer while pairing with \(name); nothing was kept: check 'systemctl status bluetooth', then \(retry)"

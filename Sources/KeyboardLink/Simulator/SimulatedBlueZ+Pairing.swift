@@ -154,7 +154,8 @@ extension SimulatedBlueZ {
             // A classic HID keyboard opens its HID channels right after bonding; bluetoothd asks the agent to
             // authorize the service while the device is not trusted yet.
             if let agent, !device.trusted, device.uuids.contains(SimulatedDevice.hid) {
-                _ = try? await requestAgent(agent, "AuthorizeService", [.objectPath(path), .string(SimulatedDevice.hid)])
+                _ = try? await requestAgent(
+                    agent, "AuthorizeService", [.objectPath(path), .string(SimulatedDevice.hid)])
             }
             return .success(())
         } catch is CancellationError {

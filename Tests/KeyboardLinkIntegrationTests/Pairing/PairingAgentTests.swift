@@ -26,10 +26,13 @@ struct PairingAgentTests {
 
     @Test(
         "requests about a device kblinkd is not pairing are rejected",
-        arguments: ["RequestPinCode", "RequestConfirmation", "AuthorizeService", "RequestPasskey", "RequestAuthorization"])
+        arguments: [
+            "RequestPinCode", "RequestConfirmation", "AuthorizeService", "RequestPasskey", "RequestAuthorization",
+        ])
     func rejectsOthers(_ member: String) async throws {
         try await withDaemon(devices: PairingFixtures.all) { harness in
-            let device = DBusValue.objectPath(try #require(await harness.bluez.path(of: PairingFixtures.legacyPin.address)))
+            let device = DBusValue.objectPath(
+                try #require(await harness.bluez.path(of: PairingFixtures.legacyPin.address)))
             let arguments: [DBusValue] =
                 switch member {
                 case "RequestConfirmation": [device, .uint32(123_456)]
@@ -63,7 +66,8 @@ struct PairingAgentTests {
             await #expect {
                 try await intruder.call(
                     destination: harness.serviceConnection.uniqueName, path: try ObjectPath("/org/kblink/agent"),
-                    interface: BlueZ.agentInterface, member: try MemberName("RequestPinCode"), [.objectPath(devicePath)])
+                    interface: BlueZ.agentInterface, member: try MemberName("RequestPinCode"), [.objectPath(devicePath)]
+                )
             } throws: { error in
                 let error = error as? DBusError
                 return error?.name == BlueZ.Error.rejected && error?.message.contains("only BlueZ") == true

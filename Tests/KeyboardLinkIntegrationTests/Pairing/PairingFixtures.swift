@@ -7,7 +7,9 @@ enum PairingFixtures {
         return address
     }
 
-    static func keyboard(_ address: String, _ name: String, _ behavior: SimulatedDevice.PairingBehavior, ble: Bool = true)
+    static func keyboard(
+        _ address: String, _ name: String, _ behavior: SimulatedDevice.PairingBehavior, ble: Bool = true
+    )
         -> SimulatedDevice
     {
         var device = SimulatedDevice(address: Self.address(address), name: name)

@@ -15,7 +15,9 @@ struct PairingFlowTests {
     }
 
     /// Collects every event of one pairing.
-    static func events(_ stream: AsyncStream<PairingEvent>) async -> (prompts: [PairingPromptRelay], end: PairingResult?) {
+    static func events(_ stream: AsyncStream<PairingEvent>) async -> (
+        prompts: [PairingPromptRelay], end: PairingResult?
+    ) {
         var prompts: [PairingPromptRelay] = []
         for await event in stream {
             switch event {

@@ -32,7 +32,11 @@ import Testing
     @Test func declaresTheAgent1Signatures() {
         let signatures = Dictionary(
             uniqueKeysWithValues: AgentRequest.members.map { member in
-                (member.name, Signature(member.inputs.map(\.type)).rawValue + "->" + Signature(member.outputs.map(\.type)).rawValue)
+                (
+                    member.name,
+                    Signature(member.inputs.map(\.type)).rawValue + "->"
+                        + Signature(member.outputs.map(\.type)).rawValue
+                )
             })
         #expect(signatures.count == 9)
         #expect(signatures["DisplayPasskey"] == "ouq->")

@@ -12,18 +12,21 @@ import Testing
     }
 
     @Test func displayPasskeyIsRelayedZeroPaddedWithTheDigitsTyped() throws {
-        let decision = try Self.decide(.displayPasskey(device: Self.device, passkey: try Passkey(4_821), entered: 2), ours: true)
+        let decision = try Self.decide(
+            .displayPasskey(device: Self.device, passkey: try Passkey(4_821), entered: 2), ours: true)
         #expect(decision == .accept([], prompt: PairingPromptRelay(kind: .displayPasskey, code: "004821", entered: 2)))
     }
 
     @Test func enteredCountsAboveSixAreShownAsSix() throws {
-        let decision = try Self.decide(.displayPasskey(device: Self.device, passkey: try Passkey(1), entered: 9), ours: true)
+        let decision = try Self.decide(
+            .displayPasskey(device: Self.device, passkey: try Passkey(1), entered: 9), ours: true)
         #expect(decision == .accept([], prompt: PairingPromptRelay(kind: .displayPasskey, code: "000001", entered: 6)))
     }
 
     @Test func requestPinCodeAnswersTheGeneratedPinAndShowsIt() throws {
         let decision = try Self.decide(.requestPinCode(device: Self.device), ours: true)
-        #expect(decision == .accept([.string("042042")], prompt: PairingPromptRelay(kind: .displayPinCode, code: "042042")))
+        #expect(
+            decision == .accept([.string("042042")], prompt: PairingPromptRelay(kind: .displayPinCode, code: "042042")))
     }
 
     @Test func displayPinCodeShowsBlueZsPin() throws {
@@ -79,4 +82,3 @@ import Testing
         #expect(try Self.decide(.cancel, ours: false) == .accept([], prompt: nil))
     }
 }
-

@@ -4,7 +4,9 @@ import Testing
 
 /// Passkeys and PINs: zero-padding, ranges, validation, random PINs.
 @Suite struct PairingCodeTests {
-    @Test(arguments: [(UInt32(0), "000000"), (4_821, "004821"), (123_456, "123456"), (999_999, "999999"), (7, "000007")])
+    @Test(arguments: [
+        (UInt32(0), "000000"), (4_821, "004821"), (123_456, "123456"), (999_999, "999999"), (7, "000007"),
+    ])
     func passkeyIsZeroPaddedToSixDigits(value: UInt32, digits: String) throws {
         #expect(try Passkey(value).digits == digits)
     }

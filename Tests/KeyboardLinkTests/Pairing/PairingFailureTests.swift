@@ -18,8 +18,10 @@ import Testing
 
     @Test(
         arguments: [
-            (BlueZ.Error.authenticationFailed, PairingPromptKind.displayPasskey, KBlinkError.authenticationFailed,
-                "rejected the passkey: type the 6 digits on the keyboard, then Enter"),
+            (
+                BlueZ.Error.authenticationFailed, PairingPromptKind.displayPasskey, KBlinkError.authenticationFailed,
+                "rejected the passkey: type the 6 digits on the keyboard, then Enter"
+            ),
             (BlueZ.Error.authenticationFailed, .displayPinCode, KBlinkError.authenticationFailed, "rejected the PIN"),
             (BlueZ.Error.authenticationRejected, nil, KBlinkError.authenticationFailed, "put it in pairing mode again"),
             (BlueZ.Error.authenticationTimeout, nil, KBlinkError.authenticationFailed, "not in pairing mode"),
@@ -44,7 +46,9 @@ import Testing
             (.blueZStopped, KBlinkError.failed, "BlueZ stopped"),
         ])
     func outsideReasonsWinOverTheErrorTheyCaused(reason: PairingEndReason, expected: ErrorName, text: String) {
-        for cause in [CancellationError() as Error, Self.bluez(.noReply), Self.bluez(BlueZ.Error.authenticationCanceled)] {
+        for cause in [
+            CancellationError() as Error, Self.bluez(.noReply), Self.bluez(BlueZ.Error.authenticationCanceled),
+        ] {
             let error = Self.map(cause, reason: reason)
             #expect(error.name == expected)
             #expect(error.message.contains(text), "\(error.message)")

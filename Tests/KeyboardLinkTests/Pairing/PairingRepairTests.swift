@@ -33,7 +33,9 @@ import Testing
     }
 
     @Test func flagsFromDeviceProperties() {
-        let flags = Flags(properties: ["Paired": .boolean(true), "Trusted": .boolean(false), "Connected": .boolean(true)])
+        let flags = Flags(properties: [
+            "Paired": .boolean(true), "Trusted": .boolean(false), "Connected": .boolean(true),
+        ])
         #expect(flags == Flags(paired: true, trusted: false, connected: true))
         #expect(!flags.isComplete)
         #expect(Flags(properties: [:]) == Flags(paired: false, trusted: false, connected: false))

@@ -15,7 +15,8 @@ import Testing
     }
 
     @Test func finishedRoundTrip() throws {
-        let signal = PairingFinishedSignal(keyboard: Self.keyboard, ok: false, error: "org.kblink1.Error.Canceled", message: "m")
+        let signal = PairingFinishedSignal(
+            keyboard: Self.keyboard, ok: false, error: "org.kblink1.Error.Canceled", message: "m")
         #expect(Signature(signal.body.map(\.type)).rawValue == "obss")
         #expect(try PairingFinishedSignal(body: signal.body) == signal)
     }
@@ -37,7 +38,10 @@ import Testing
     }
 
     @Test func everyKindHasItsWireName() throws {
-        #expect(PairingPromptKind.allCases.map(\.rawValue) == ["display-passkey", "display-pincode", "confirm-passkey", "unlock"])
+        #expect(
+            PairingPromptKind.allCases.map(\.rawValue) == [
+                "display-passkey", "display-pincode", "confirm-passkey", "unlock",
+            ])
         for kind in PairingPromptKind.allCases {
             #expect(try PairingPromptKind(wire: kind.rawValue) == kind)
         }

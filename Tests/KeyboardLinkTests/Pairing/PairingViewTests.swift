@@ -44,7 +44,9 @@ import Testing
         var view = PairingView(target: Self.target)
         var lines: [String] = []
         for entered in UInt16(0)...6 {
-            if let line = view.apply(.prompt(PairingPromptRelay(kind: .displayPasskey, code: "004821", entered: entered))) {
+            if let line = view.apply(
+                .prompt(PairingPromptRelay(kind: .displayPasskey, code: "004821", entered: entered)))
+            {
                 lines.append(line)
             }
         }
@@ -55,15 +57,21 @@ import Testing
         #expect(lines.first == "Type 004821 on the keyboard, then press Enter.")
         #expect(lines.count == 7)
         #expect(lines.last == "  6 of 6 typed: press Enter")
-        #expect(view.apply(.prompt(PairingPromptRelay(kind: .displayPinCode, code: "123456"))) == "Type the PIN 123456 on the keyboard, then press Enter.")
+        #expect(
+            view.apply(.prompt(PairingPromptRelay(kind: .displayPinCode, code: "123456")))
+                == "Type the PIN 123456 on the keyboard, then press Enter.")
     }
 
     @Test func theEndReplacesTheDigits() {
         var view = PairingView(target: Self.target)
         view.apply(.prompt(PairingPromptRelay(kind: .displayPasskey, code: "004821")))
         view.note = "Canceling…"
-        view.apply(.ended(PairingResult(keyboard: Self.target.keyboard, error: KBlinkError.canceled("nothing was kept"))))
-        #expect(view.terminalLines(color: false) == ["Pairing with Keychron K3 (DC:2C:26:00:00:03)", "", "✗ nothing was kept"])
+        view.apply(
+            .ended(PairingResult(keyboard: Self.target.keyboard, error: KBlinkError.canceled("nothing was kept"))))
+        #expect(
+            view.terminalLines(color: false) == [
+                "Pairing with Keychron K3 (DC:2C:26:00:00:03)", "", "✗ nothing was kept",
+            ])
         view.apply(.ended(PairingResult(keyboard: Self.target.keyboard, error: nil)))
         #expect(view.terminalLines(color: false).last == "✓ Keychron K3 is paired, trusted and connected.")
     }

@@ -43,7 +43,9 @@ public enum BlockDigits {
         var rows = Array(repeating: "", count: height)
         for (index, digit) in digits.enumerated() {
             guard let glyph = glyph(digit) else { return nil }
-            let gap = index == 0 ? 0 : column(of: index, count: digits.count) - column(of: index - 1, count: digits.count) - width
+            let gap =
+                index == 0
+                ? 0 : column(of: index, count: digits.count) - column(of: index - 1, count: digits.count) - width
             for row in 0..<height {
                 rows[row] += String(repeating: " ", count: gap) + style(index, glyph[row])
             }
