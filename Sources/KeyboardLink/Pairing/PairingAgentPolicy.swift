@@ -25,10 +25,15 @@ public enum PairingAgentPolicy {
             // keyboard for the person.
             return .reject(
                 "kblinkd cannot type a passkey for the keyboard: it shows the passkey to type on the keyboard instead")
-        default:
-            break
+        case .displayPasskey, .requestPinCode, .displayPinCode, .requestConfirmation, .requestAuthorization,
+            .authorizeService:
+            guard pairingThroughUs else { return .reject(notOurs) }
+            return decideForOurPairing(request, newPin: newPin)
         }
-        guard pairingThroughUs else { return .reject(notOurs) }
+    }
+
+    /// The answer to a request about a device kblinkd is pairing.
+    private static func decideForOurPairing(_ request: AgentRequest, newPin: () -> PinCode) -> AgentDecision {
         switch request {
         case .displayPasskey(_, let passkey, let entered):
             return .accept(
@@ -52,6 +57,7 @@ public enum PairingAgentPolicy {
             }
             return .accept([], prompt: nil)
         case .release, .cancel, .requestPasskey:
+            // Answered by decide(_:pairingThroughUs:newPin:) before it gets here.
             return .accept([], prompt: nil)
         }
     }

@@ -3,7 +3,7 @@ import KeyboardLink
 import Testing
 
 /// The real `kblink pair` binary against kblinkd's service and the simulated BlueZ on a private bus.
-@Suite("kblink pair")
+@Suite("kblink pair", .serialized)
 struct PairCommandTests {
     /// The `--json` lines of a run, parsed.
     static func objects(_ output: String) throws -> [[String: Any]] {

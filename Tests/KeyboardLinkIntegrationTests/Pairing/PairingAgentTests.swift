@@ -3,7 +3,7 @@ import KeyboardLink
 import Testing
 
 /// kblinkd's `org.bluez.Agent1`: registration with BlueZ, who may call it, and about which devices.
-@Suite("kblinkd's pairing agent")
+@Suite("kblinkd's pairing agent", .serialized)
 struct PairingAgentTests {
     @Test("registered by the daemon's connection with KeyboardDisplay, not as the default agent")
     func registeredNotDefault() async throws {

@@ -3,7 +3,7 @@ import KeyboardLink
 import Testing
 
 /// The daemon's Pair/CancelPairing through the client library, against the simulated BlueZ.
-@Suite("Pairing through the client: prompts, ends and undo")
+@Suite("Pairing through the client: prompts, ends and undo", .serialized)
 struct PairingFlowTests {
     static func withPairingDaemon<T>(
         timings: SimulatedBlueZ.PairingTimings = .fast, _ body: (DaemonHarness) async throws -> T
