@@ -4,6 +4,7 @@ import KeyboardLink
 enum Commands {
     static let all: [Command] = [
         status, list, scan, info, connect, disconnect, trust, untrust, forget, watch, insets,
+        pair,
     ]
 
     static let status = Command(

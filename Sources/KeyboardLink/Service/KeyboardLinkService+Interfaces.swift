@@ -30,7 +30,7 @@ extension KeyboardLinkService {
                     let request = try InsetRequestCodec.request(from: dictionary, hardwareKeyboard: attached)
                     return [InsetRequestCodec.dictionary(from: InsetResolver.resolve(request))]
                 },
-            ],
+            ] + pairingMethods(),
             properties: [
                 DBusProperty("Version", type: .string, changes: .const, initial: .string(KBlink.version)),
                 DBusProperty("HardwareKeyboardAttached", type: .boolean, initial: .boolean(false)),
@@ -41,7 +41,7 @@ extension KeyboardLinkService {
                 DBusProperty("BlueZRunning", type: .boolean, initial: .boolean(false)),
                 DBusProperty("Discovering", type: .boolean, initial: .boolean(false)),
             ],
-            signals: [])
+            signals: PairingSignals.declarations)
     }
 
     /// `org.kblink1.Keyboard` for one keyboard.

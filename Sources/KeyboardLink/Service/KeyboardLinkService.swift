@@ -9,6 +9,8 @@ public actor KeyboardLinkService {
         public var presencePolicy: PresencePolicy = .external
         /// How long `StartDiscovery` keeps looking when nobody stops it.
         public var discoveryTimeout: Duration = .seconds(20)
+        /// How keyboards are paired (`[Pairing] DefaultAgent` sets `pairing.requestDefaultAgent`).
+        public var pairing = PairingOptions()
 
         public init(stateDirectory: String) {
             self.stateDirectory = stateDirectory
@@ -17,6 +19,8 @@ public actor KeyboardLinkService {
 
     public let connection: BusConnection
     public let bluez: BlueZModel
+    /// Our BlueZ agent and the pairing flows (KeyboardLinkService+Pairing.swift).
+    public let pairing: PairingCoordinator
     public private(set) var options: Options
     let log: @Sendable (LogLevel, String) -> Void
     var keyboards: [BluetoothAddress: KeyboardState] = [:]
@@ -28,7 +32,9 @@ public actor KeyboardLinkService {
     /// - Parameter log: where the service reports what it does.
     public init(connection: BusConnection, options: Options, log: @escaping @Sendable (LogLevel, String) -> Void) {
         self.connection = connection
-        self.bluez = BlueZModel(connection: connection)
+        let model = BlueZModel(connection: connection)
+        self.bluez = model
+        self.pairing = PairingCoordinator(connection: connection, model: model, options: options.pairing, log: log)
         self.options = options
         self.log = log
     }
@@ -40,6 +46,7 @@ public actor KeyboardLinkService {
         await connection.addObjectManager(at: KBlink.managerPath)
         try await connection.export(managerInterface(), at: KBlink.managerPath)
         try await bluez.start()
+        try await pairing.start()
         let updates = await bluez.updates()
         var iterator = updates.makeAsyncIterator()
         if let first = await iterator.next() {
@@ -62,6 +69,7 @@ public actor KeyboardLinkService {
 
     /// Releases the name and stops following BlueZ.
     public func stop() async {
+        await pairing.stop()
         modelTask?.cancel()
         discoveryStopper?.cancel()
         await bluez.stop()

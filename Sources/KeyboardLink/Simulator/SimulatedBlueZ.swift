@@ -30,6 +30,11 @@ public actor SimulatedBlueZ {
     /// Registered agents by the registering connection.
     var agents: [BusName: (path: ObjectPath, capability: String)] = [:]
     var defaultAgent: BusName?
+    /// Pairings in progress, their timings and every agent call made (SimulatedBlueZ+Pairing.swift).
+    var pairings: [BluetoothAddress: Pairing] = [:]
+    var nextPairingID: UInt64 = 0
+    var pairingTimings = PairingTimings()
+    var agentLog: [AgentCall] = []
 
     /// A simulated machine with `adapterCount` adapters (`hci0`, ...) holding `devices` on the first adapter.
     public init(bus: BusAddress, adapterCount: Int = 1, devices: [SimulatedDevice]) {
@@ -89,6 +94,7 @@ public actor SimulatedBlueZ {
         for task in discoveryTasks.values { task.cancel() }
         discoveryTasks.removeAll()
         for index in adapters.indices { adapters[index].discovering = false }
+        abortPairings()
         agents.removeAll()
         defaultAgent = nil
         await connection?.close()
@@ -453,16 +459,5 @@ public actor SimulatedBlueZ {
             throw DBusError(BlueZ.Error.failed, "Connection refused: the device is not in range")
         }
         try await setConnected(address, true)
-    }
-
-    /// Pairing as bluetoothd does it; the pairing issue adds the agent conversation per behaviour.
-    func pair(_ address: BluetoothAddress, caller: BusName?) async throws {
-        guard let entry = entries[address] else { throw DBusError(BlueZ.Error.doesNotExist, "Does Not Exist") }
-        guard !entry.device.paired else { throw DBusError(BlueZ.Error.alreadyExists, "Already Exists") }
-        try await update(address) { device in device.paired = true }
-    }
-
-    func cancelPairing(_ address: BluetoothAddress) async throws {
-        guard entries[address] != nil else { throw DBusError(BlueZ.Error.doesNotExist, "Does Not Exist") }
     }
 }

@@ -1,0 +1,128 @@
+extension KBlinkClient {
+    /// The keyboard that `text` (an address, or the start of a known keyboard's name) designates for pairing.
+    /// An address kblinkd does not know yet is fine: the daemon looks for it.
+    /// - Throws: ``KBlinkClient/Failure`` `notFound` or `ambiguous` for a name.
+    public func pairingTarget(_ text: String) async throws -> PairingTarget {
+        let known = try await keyboards()
+        if let address = BluetoothAddress(validating: text) {
+            let name = known.first { BluetoothAddress(validating: $0.address) == address }?.alias
+            return PairingTarget(address: address, name: name ?? address.description)
+        }
+        let keyboard: KeyboardInfo
+        do {
+            keyboard = try Self.match(text, in: known)
+        } catch Failure.notFound {
+            throw Failure.notFound(
+                "no keyboard called \"\(text)\" is known: put it in pairing mode and find it with 'kblink scan', or give its address"
+            )
+        }
+        guard let address = BluetoothAddress(validating: keyboard.address) else {
+            throw Failure.notFound("kblinkd gave \(keyboard.alias) an invalid address \(keyboard.address)")
+        }
+        return PairingTarget(address: address, name: keyboard.alias)
+    }
+
+    /// Calls `Pair` and waits for the end (no prompts): returns the keyboard's object path.
+    /// - Throws: ``DBusError`` with kblinkd's error.
+    public func pair(_ device: String, timeout: Duration = .seconds(150)) async throws -> ObjectPath {
+        try await manager.call(
+            MemberName(trusted: "Pair"), [.string(device)], returning: ObjectPath.self, timeout: timeout)
+    }
+
+    /// Calls `CancelPairing`; returns once the pairing has ended and been undone.
+    /// - Throws: ``DBusError`` (`NotFound` when no pairing of that device runs).
+    public func cancelPairing(_ device: String) async throws {
+        try await manager.call(MemberName(trusted: "CancelPairing"), [.string(device)], timeout: .seconds(30))
+    }
+
+    /// Every `PairingPrompt` and `PairingFinished` signal, for every keyboard.
+    public func pairingSignals() async throws -> SignalStream {
+        try await connection.subscribe(
+            to: MatchRule(sender: KBlink.service, path: KBlink.managerPath, interface: KBlink.managerInterface))
+    }
+
+    /// Pairs `target` and streams what happens: its prompts in order, then exactly one `.ended`.
+    ///
+    /// The signals are subscribed before `Pair` is called, and the end waits for this pairing's
+    /// `PairingFinished` (sent before the reply), so no prompt is reported after the end.
+    /// - Parameter timeout: how long the `Pair` call may take; cancel earlier with ``cancelPairing(_:)``.
+    /// - Throws: ``DBusError`` when the signals cannot be subscribed.
+    public func pairing(_ target: PairingTarget, timeout: Duration) async throws -> AsyncStream<PairingEvent> {
+        let signals = try await pairingSignals()
+        let keyboard = target.keyboard
+        let (inputs, input) = AsyncStream<PairingInput>.makeStream()
+        let (events, output) = AsyncStream<PairingEvent>.makeStream()
+        let forwarder = Task {
+            for await message in signals {
+                guard message.body.first == .objectPath(keyboard) else { continue }
+                input.yield(.signal(message))
+            }
+        }
+        let device = target.address.description
+        let caller = Task {
+            do {
+                input.yield(.reply(.success(try await pair(device, timeout: timeout))))
+            } catch let error as DBusError {
+                input.yield(.reply(.failure(error)))
+            } catch is CancellationError {
+                input.yield(.reply(.failure(KBlinkError.canceled("stopped waiting for the pairing"))))
+            } catch {
+                input.yield(.reply(.failure(KBlinkError.failed("\(error)"))))
+            }
+        }
+        let consumer = Task {
+            var reply: Result<ObjectPath, DBusError>?
+            var finished = false
+            var grace: Task<Void, Never>?
+            loop: for await item in inputs {
+                switch item {
+                case .signal(let message):
+                    if message.member == PairingSignals.prompt,
+                        let signal = try? PairingPromptSignal(body: message.body)
+                    {
+                        output.yield(.prompt(signal.prompt))
+                    } else if message.member == PairingSignals.finished {
+                        finished = true
+                        if reply != nil { break loop }
+                    }
+                case .reply(let result):
+                    reply = result
+                    if finished { break loop }
+                    if case .failure(let error) = result, !PairingResult.daemonSendsFinished(before: error) {
+                        break loop
+                    }
+                    // The end signal left before the reply; give the forwarder a moment to hand it over.
+                    grace = Task {
+                        try? await Task.sleep(for: .seconds(2))
+                        input.yield(.graceOver)
+                    }
+                case .graceOver:
+                    break loop
+                }
+            }
+            grace?.cancel()
+            forwarder.cancel()
+            let error: DBusError?
+            switch reply {
+            case .success?: error = nil
+            case .failure(let failure)?: error = failure
+            case nil: error = KBlinkError.canceled("stopped waiting for the pairing")
+            }
+            output.yield(.ended(PairingResult(keyboard: keyboard, error: error)))
+            output.finish()
+        }
+        output.onTermination = { _ in
+            consumer.cancel()
+            forwarder.cancel()
+            caller.cancel()
+        }
+        return events
+    }
+}
+
+/// What the pairing stream is made of, before it becomes ``PairingEvent``s.
+enum PairingInput: Sendable {
+    case signal(Message)
+    case reply(Result<ObjectPath, DBusError>)
+    case graceOver
+}

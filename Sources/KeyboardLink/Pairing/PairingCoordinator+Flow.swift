@@ -1,0 +1,327 @@
+extension PairingCoordinator {
+    /// Pairs, trusts and connects the device at `address`; returns its keyboard object path once it is all three.
+    ///
+    /// Discovers first when BlueZ does not know the device. Prompts are relayed as `PairingPrompt` while this
+    /// runs; `PairingFinished` is emitted before it returns or throws. On failure nothing is left half-done:
+    /// a device this pairing bonded is removed again, and one it trusted is untrusted.
+    /// - Parameters:
+    ///   - caller: who asked; the pairing is canceled if it leaves the bus.
+    ///   - discoveryTimeout: how long to look for a device BlueZ does not know.
+    /// - Throws: ``DBusError`` with an `org.kblink1.Error.*` name: `Busy` when this device is being paired
+    ///   already, `NotFound` when discovery did not find it, `Canceled`, `AuthenticationFailed`, `Failed`, ...
+    public func pair(_ address: BluetoothAddress, caller: BusName?, discoveryTimeout: Duration) async throws
+        -> ObjectPath
+    {
+        if let running = sessions[address] {
+            throw KBlinkError.busy(
+                "\(running.name) is being paired already (\(running.step.rawValue)): wait for it to end, or cancel it with Ctrl-C in the 'kblink pair' that started it"
+            )
+        }
+        nextSessionID += 1
+        let id = nextSessionID
+        // The session is in place before the first suspension, so a concurrent Pair sees it and gets Busy.
+        sessions[address] = PairingSession(id: id, address: address, caller: caller, name: address.description)
+        let task = Task { try await self.flow(address, discoveryTimeout: discoveryTimeout) }
+        sessions[address]?.task = task
+        let callerWatch = caller.map { watch(caller: $0, address: address, id: id) }
+        let result = await task.result
+        callerWatch?.cancel()
+        let session = sessions[address]
+        let keyboard = KBlink.keyboardPath(address)
+        let finished: PairingFinishedSignal
+        switch result {
+        case .success:
+            finished = PairingFinishedSignal(
+                keyboard: keyboard, ok: true, error: "",
+                message: "\(session?.name ?? address.description) is paired, trusted and connected")
+            log(.notice, "paired \(address)")
+        case .failure(let error):
+            let failure = error as? DBusError ?? KBlinkError.failed("\(error)")
+            finished = PairingFinishedSignal(
+                keyboard: keyboard, ok: false, error: failure.name.rawValue, message: failure.message)
+            log(.notice, "pairing \(address) failed: \(failure.message)")
+        }
+        // Sent before the session ends, so a new pairing of the same keyboard never sees this one's end.
+        try? await connection.emitSignal(
+            PairingSignals.finished, of: KBlink.managerInterface, at: KBlink.managerPath, finished.body)
+        if sessions[address]?.id == id { sessions[address] = nil }
+        return try result.get()
+    }
+
+    /// Cancels the pairing of `address` at whatever step it is, and returns once it has ended and been undone.
+    /// - Throws: ``DBusError`` (`org.kblink1.Error.NotFound`) when no pairing of that device is running.
+    public func cancel(_ address: BluetoothAddress) async throws {
+        guard let session = sessions[address] else {
+            throw KBlinkError.notFound("no pairing of \(address) is running")
+        }
+        requestEnd(address, reason: .canceledByUser)
+        _ = await session.task?.result
+    }
+
+    /// Marks a pairing as stopped from outside and cancels its flow; the flow undoes what it did.
+    func requestEnd(_ address: BluetoothAddress, reason: PairingEndReason) {
+        guard var session = sessions[address] else { return }
+        if session.endReason == nil { session.endReason = reason }
+        sessions[address] = session
+        session.task?.cancel()
+    }
+
+    /// Cancels the pairing when the program that asked for it leaves the bus.
+    private func watch(caller: BusName, address: BluetoothAddress, id: UInt64) -> Task<Void, Never> {
+        Task { [weak self] in
+            guard let self, let owners = try? await self.connection.ownerChanges(of: caller) else { return }
+            for await owner in owners where owner == nil {
+                await self.callerLeft(address: address, id: id)
+                return
+            }
+        }
+    }
+
+    private func callerLeft(address: BluetoothAddress, id: UInt64) {
+        guard sessions[address]?.id == id else { return }
+        log(.notice, "the program pairing \(address) left the bus: canceling")
+        requestEnd(address, reason: .callerLeft)
+    }
+
+    func update(_ address: BluetoothAddress, _ change: (inout PairingSession) -> Void) {
+        guard var session = sessions[address] else { return }
+        change(&session)
+        sessions[address] = session
+    }
+
+    // MARK: The flow
+
+    private func flow(_ address: BluetoothAddress, discoveryTimeout: Duration) async throws -> ObjectPath {
+        do {
+            try await steps(address, discoveryTimeout: discoveryTimeout)
+            return KBlink.keyboardPath(address)
+        } catch {
+            // This task may be canceled, and the undo must still reach BlueZ: it runs in a task of its own.
+            let failure = await Task { await self.endFailed(address, error: error) }.value
+            throw failure
+        }
+    }
+
+    private func steps(_ address: BluetoothAddress, discoveryTimeout: Duration) async throws {
+        guard let owner = blueZOwner else {
+            throw KBlinkError.failed("cannot pair: BlueZ is not running; start it with 'systemctl start bluetooth'")
+        }
+        update(address) { $0.blueZOwner = owner }
+        if pendingRepairs[address] != nil {
+            // An earlier pairing of this keyboard was cut short by BlueZ stopping: finish its undo first.
+            await repairPending(address)
+        }
+        var found = await device(at: address)
+        if let found { update(address) { $0.name = found.alias } }
+        if found == nil {
+            found = try await discover(address, timeout: discoveryTimeout)
+        }
+        guard let device = found else { throw KBlinkError.notFound("BlueZ does not know \(address)") }
+        try Task.checkCancellation()
+        guard Self.isKeyboard(device) else {
+            throw KBlinkError.notSupported(
+                "\(device.alias) (\(address)) is not a keyboard: pair it with your desktop's Bluetooth settings or bluetoothctl"
+            )
+        }
+        let path = device.path
+        let proxy = deviceProxy(path)
+        // The state to return to comes from BlueZ itself, not from the model, which may lag a little.
+        let before = PairingDeviceFlags(properties: try await proxy.allProperties().values)
+        update(address) {
+            $0.devicePath = path
+            $0.before = before
+            $0.name = device.alias
+        }
+        try Task.checkCancellation()
+
+        if !before.paired {
+            try await registerAgent()
+            update(address) {
+                $0.step = .pairing
+                $0.pairCallRunning = true
+            }
+            do {
+                try await proxy.call(MemberName(trusted: "Pair"), timeout: options.pairTimeout)
+                update(address) { $0.pairCallRunning = false }
+            } catch is CancellationError {
+                // We stopped waiting; BlueZ may still be pairing: the undo cancels it there.
+                throw CancellationError()
+            } catch {
+                update(address) { $0.pairCallRunning = false }
+                throw error
+            }
+        }
+        try Task.checkCancellation()
+
+        update(address) { $0.step = .trusting }
+        if !before.trusted {
+            try await proxy.setProperty(MemberName(trusted: "Trusted"), to: .boolean(true))
+        }
+        try Task.checkCancellation()
+
+        update(address) { $0.step = .connecting }
+        do {
+            try await proxy.call(MemberName(trusted: "Connect"), timeout: options.connectTimeout)
+        } catch let error as DBusError where error.name == BlueZ.Error.alreadyConnected {
+            // Keyboards often connect by themselves right after pairing.
+        }
+        try Task.checkCancellation()
+
+        update(address) { $0.step = .finishing }
+        // BlueZ announces the changes as signals (which the model follows) and answers GetAll: either showing
+        // the keyboard paired, trusted and connected is enough.
+        let settled = try await waitForDevice(address, timeout: options.settleTimeout) {
+            PairingDeviceFlags(paired: $0.paired, trusted: $0.trusted, connected: $0.connected).isComplete
+        }
+        if settled == nil {
+            let now = PairingDeviceFlags(properties: try await proxy.allProperties().values)
+            guard now.isComplete else {
+                throw KBlinkError.failed(
+                    "\(device.alias) did not end paired, trusted and connected (paired \(now.paired), trusted \(now.trusted), connected \(now.connected)); kblink undid what this pairing changed: run 'kblink pair \(address)' again"
+                )
+            }
+        }
+        try Task.checkCancellation()
+    }
+
+    /// Undoes what the pairing did and says why it failed.
+    private func endFailed(_ address: BluetoothAddress, error: Error) async -> DBusError {
+        guard var session = sessions[address] else {
+            return PairingFailure.error(
+                for: error, reason: nil,
+                context: PairingFailure.Context(name: address.description, address: address, step: .starting))
+        }
+        if session.endReason == nil, let owner = session.blueZOwner,
+            (try? await connection.nameOwner(of: BlueZ.service)) != owner
+        {
+            // BlueZ left (or was replaced) before we heard about it: that is the cause, not the error it caused.
+            update(address) { $0.endReason = .blueZStopped }
+            session.endReason = .blueZStopped
+        }
+        if let path = session.devicePath, let before = session.before {
+            if session.endReason == .blueZStopped {
+                pendingRepairs[address] = (path, before)
+                if blueZOwner != nil, blueZOwner != session.blueZOwner {
+                    // It is back already: repair now rather than at the next restart.
+                    await repairPending(address)
+                }
+            } else {
+                await undo(session, path: path, before: before)
+            }
+        }
+        return PairingFailure.error(for: error, reason: session.endReason, context: session.failureContext)
+    }
+
+    private func undo(_ session: PairingSession, path: ObjectPath, before: PairingDeviceFlags) async {
+        if PairingRepair.needsCancel(step: session.step, pairCallRunning: session.pairCallRunning) {
+            await perform([.cancelPairing], on: path, address: session.address)
+        }
+        do {
+            let now = PairingDeviceFlags(properties: try await deviceProxy(path).allProperties().values)
+            await perform(PairingRepair.repairs(before: before, now: now), on: path, address: session.address)
+        } catch {
+            pendingRepairs[session.address] = (path, before)
+            log(.warning, "cannot read \(session.address) to undo its pairing now (\(error)); will retry")
+        }
+    }
+
+    // MARK: Devices and discovery
+
+    static func isKeyboard(_ device: BlueZDevice) -> Bool {
+        KeyboardClassifier.classify(
+            DeviceTraits(
+                classOfDevice: device.classOfDevice, appearance: device.appearance, icon: device.icon,
+                uuidStrings: device.uuids)
+        ).isKeyboard
+    }
+
+    func device(at address: BluetoothAddress) async -> BlueZDevice? {
+        Self.find(address, in: await model.current())
+    }
+
+    static func find(_ address: BluetoothAddress, in snapshot: BlueZModel.Snapshot) -> BlueZDevice? {
+        snapshot.devices.values.filter { BluetoothAddress(validating: $0.address) == address }.min { $0.path < $1.path }
+    }
+
+    /// Scans until the device appears, for at most `timeout`; stops the scans it started in every case.
+    private func discover(_ address: BluetoothAddress, timeout: Duration) async throws -> BlueZDevice {
+        update(address) { $0.step = .discovering }
+        let snapshot = await model.current()
+        let powered = snapshot.adapters.values.filter(\.powered).sorted { $0.path < $1.path }
+        guard !powered.isEmpty else {
+            throw KBlinkError.failed(
+                snapshot.adapters.isEmpty
+                    ? "cannot look for \(address): no Bluetooth adapter is present"
+                    : "cannot look for \(address): the Bluetooth adapter is off; power it on with 'bluetoothctl power on'"
+            )
+        }
+        log(.info, "looking for \(address) before pairing")
+        var started: [ObjectPath] = []
+        do {
+            for adapter in powered where !adapter.discovering {
+                do {
+                    try await adapterProxy(adapter.path).call(
+                        MemberName(trusted: "StartDiscovery"), timeout: options.callTimeout)
+                    started.append(adapter.path)
+                } catch let error as DBusError where error.name == BlueZ.Error.inProgress {
+                    // Someone (maybe our own scan) is discovering on it already: not ours to stop.
+                } catch is CancellationError {
+                    // Canceled while BlueZ was starting the scan: it may well have started.
+                    started.append(adapter.path)
+                    throw CancellationError()
+                }
+            }
+            let found = try await waitForDevice(address, timeout: timeout) { _ in true }
+            await stopDiscovery(started)
+            guard let found else {
+                throw KBlinkError.notFound(
+                    "no device \(address) answered within \(timeout.components.seconds) s: put the keyboard in pairing mode (hold its Bluetooth or pairing key until it blinks) and run 'kblink pair \(address)' again"
+                )
+            }
+            return found
+        } catch let error as DBusError where error.name.rawValue.hasPrefix("org.kblink1.") {
+            await stopDiscovery(started)
+            throw error
+        } catch is CancellationError {
+            await stopDiscovery(started)
+            throw CancellationError()
+        } catch {
+            await stopDiscovery(started)
+            throw KBlinkError.fromBlueZ(error, while: "look for \(address)")
+        }
+    }
+
+    /// Stops the scans we started, even when the flow was canceled.
+    private func stopDiscovery(_ adapters: [ObjectPath]) async {
+        guard !adapters.isEmpty else { return }
+        await Task {
+            for adapter in adapters {
+                _ = try? await self.adapterProxy(adapter).call(
+                    MemberName(trusted: "StopDiscovery"), timeout: self.options.callTimeout)
+            }
+        }.value
+    }
+
+    /// The device once the model has it in a state that satisfies `condition`, or nil after `timeout`.
+    private func waitForDevice(
+        _ address: BluetoothAddress, timeout: Duration, until condition: @escaping @Sendable (BlueZDevice) -> Bool
+    ) async throws -> BlueZDevice? {
+        let updates = await model.updates()
+        return try await withThrowingTaskGroup(of: BlueZDevice?.self) { group in
+            group.addTask {
+                for await update in updates {
+                    if let device = Self.find(address, in: update.snapshot), condition(device) { return device }
+                }
+                return nil
+            }
+            group.addTask {
+                try await Task.sleep(for: timeout)
+                return nil
+            }
+            let result = try await group.next() ?? nil
+            group.cancelAll()
+            try Task.checkCancellation()
+            return result
+        }
+    }
+}

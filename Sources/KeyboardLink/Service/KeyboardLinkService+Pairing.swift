@@ -1,0 +1,70 @@
+extension KeyboardLinkService {
+    /// `Pair` and `CancelPairing` of `org.kblink1.Manager` (docs/pairing.md).
+    func pairingMethods() -> [DBusMethod] {
+        [
+            DBusMethod(
+                "Pair", inputs: [DBusArgument("device", .string)], outputs: [DBusArgument("keyboard", .objectPath)]
+            ) { [weak self] call in
+                let text = try Self.deviceArgument(call)
+                guard let self else { throw KBlinkError.failed("kblinkd is stopping") }
+                return [.objectPath(try await self.pair(text, caller: call.sender))]
+            },
+            DBusMethod("CancelPairing", inputs: [DBusArgument("device", .string)]) { [weak self] call in
+                let text = try Self.deviceArgument(call)
+                guard let self else { throw KBlinkError.failed("kblinkd is stopping") }
+                try await self.cancelPairing(text)
+                return []
+            },
+        ]
+    }
+
+    /// Pairs, trusts and connects a keyboard given by address or known name; returns its object path.
+    func pair(_ text: String, caller: BusName?) async throws -> ObjectPath {
+        let address = try pairingAddress(text)
+        let path = try await pairing.pair(address, caller: caller, discoveryTimeout: options.discoveryTimeout)
+        await waitUntilExported(path, ["Paired", "Trusted", "Connected"])
+        return path
+    }
+
+    /// Cancels the running pairing of a keyboard given by address or name.
+    func cancelPairing(_ text: String) async throws {
+        let address = try BluetoothAddress(validating: text) ?? keyboard(matching: text).address
+        try await pairing.cancel(address)
+    }
+
+    /// The address to pair: any address (an unknown one is looked for first), or the keyboard a known name
+    /// designates.
+    func pairingAddress(_ text: String) throws -> BluetoothAddress {
+        if let address = BluetoothAddress(validating: text) {
+            if let device = PairingCoordinator.find(address, in: snapshot), !Self.isKeyboard(device) {
+                throw KBlinkError.notSupported(
+                    "\(device.alias) (\(address)) is not a keyboard: pair it with your desktop's Bluetooth settings or bluetoothctl"
+                )
+            }
+            return address
+        }
+        do {
+            return try keyboard(matching: text).address
+        } catch let error as DBusError where error.name == KBlinkError.notFound {
+            throw KBlinkError.notFound(
+                "no keyboard called \"\(text)\" is known: put it in pairing mode and find it with 'kblink scan', or give its address"
+            )
+        }
+    }
+
+    /// Waits (briefly) until the exported keyboard object shows what BlueZ already said, so that a client reading
+    /// it right after `Pair` returns sees it paired, trusted and connected: the reply leaves after these values.
+    private func waitUntilExported(_ path: ObjectPath, _ flags: [String]) async {
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: .seconds(5))
+        while clock.now < deadline {
+            var all = true
+            for flag in flags {
+                let value = await connection.property(MemberName(trusted: flag), of: KBlink.keyboardInterface, at: path)
+                if value?.boolValue != true { all = false }
+            }
+            if all { return }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+    }
+}

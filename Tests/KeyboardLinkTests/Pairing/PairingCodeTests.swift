@@ -1,0 +1,55 @@
+import Testing
+
+@testable import KeyboardLink
+
+/// Passkeys and PINs: zero-padding, ranges, validation, random PINs.
+@Suite struct PairingCodeTests {
+    @Test(arguments: [
+        (UInt32(0), "000000"), (4_821, "004821"), (123_456, "123456"), (999_999, "999999"), (7, "000007"),
+    ])
+    func passkeyIsZeroPaddedToSixDigits(value: UInt32, digits: String) throws {
+        #expect(try Passkey(value).digits == digits)
+    }
+
+    @Test(arguments: [UInt32(1_000_000), 4_294_967_295])
+    func passkeyAboveSixDigitsIsRefused(value: UInt32) {
+        #expect(throws: PairingProtocolError.self) { try Passkey(value) }
+    }
+
+    @Test(arguments: ["0000", "123456", "1234567890123456", "abc-DEF"])
+    func validPins(text: String) throws {
+        #expect(try PinCode(text).text == text)
+    }
+
+    @Test(arguments: ["", "12345678901234567", "12 34", "12\u{7F}", "pïn"])
+    func invalidPinsAreRefused(text: String) {
+        #expect(throws: PairingProtocolError.self) { try PinCode(text) }
+    }
+
+    /// SplitMix64, for repeatable random PINs.
+    struct SeededGenerator: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
+    @Test func randomPinsAreSixDigitsAndVary() {
+        var generator = SeededGenerator(state: 42)
+        let pins = (0..<500).map { _ in PinCode.random(using: &generator) }
+        #expect(pins.allSatisfy { $0.isSixDigits })
+        #expect(Set(pins).count > 490, "500 draws from a million values almost never repeat")
+        let leadingZero = pins.filter { $0.text.hasPrefix("0") }
+        #expect(!leadingZero.isEmpty, "about one PIN in ten starts with 0 and keeps it")
+        #expect(leadingZero.allSatisfy { $0.text.count == 6 })
+    }
+
+    @Test(arguments: [("123456", true), ("012345", true), ("12345", false), ("1234567", false), ("12345a", false)])
+    func sixDigitPins(text: String, expected: Bool) throws {
+        #expect(try PinCode(text).isSixDigits == expected)
+    }
+}
