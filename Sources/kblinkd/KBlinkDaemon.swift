@@ -151,6 +151,7 @@ struct KBlinkDaemon {
         var serviceOptions = KeyboardLinkService.Options(stateDirectory: stateDirectory)
         serviceOptions.presencePolicy = configuration.presencePolicy
         serviceOptions.discoveryTimeout = configuration.discoveryTimeout
+        serviceOptions.pairing.requestDefaultAgent = configuration.defaultAgent
         let service = KeyboardLinkService(
             connection: connection, options: serviceOptions, log: { level, message in logger.log(level, message) })
         do {

@@ -31,8 +31,11 @@ struct ServiceModelTests {
             #expect(try await client.keyboards().count == 2)
             await harness.bluez.kill()
             #expect(try await eventually(timeout: .seconds(2)) { try await client.keyboards().isEmpty })
-            let down = try await client.status()
-            #expect(!down.blueZRunning && !down.bluetoothAvailable && !down.hardwareKeyboardAttached)
+            #expect(
+                try await eventually(timeout: .seconds(2)) {
+                    let down = try await client.status()
+                    return !down.blueZRunning && !down.bluetoothAvailable && !down.hardwareKeyboardAttached
+                })
             try await harness.bluez.start()
             #expect(try await eventually(timeout: .seconds(2)) { try await client.keyboards().count == 2 })
             #expect(try await eventually(timeout: .seconds(1)) { try await client.status().hardwareKeyboardAttached })
