@@ -14,7 +14,7 @@ struct DBusPolicyTests {
     ]
     /// Probes that change something, or call the agent: root and the kblink group only.
     static let mutations = [
-        "StartDiscovery", "StartDiscoveryWithoutInterface", "Set", "Connect", "SetBinding",
+        "StartDiscovery", "StartDiscoveryWithoutInterface", "Set", "Connect", "SetBinding", "Pair", "CancelPairing",
     ]
 
     static func expected(reads: String, mutations: String, requestName: String, agent: String) -> [String: String] {

@@ -54,6 +54,14 @@ enum PolicyScripts {
             def StartDiscovery(self):
                 self.properties[MANAGER]['Discovering'] = dbus.Boolean(True)
 
+            @dbus.service.method(MANAGER, in_signature='s', out_signature='o')
+            def Pair(self, device):
+                return dbus.ObjectPath(KEYBOARD_PATH)
+
+            @dbus.service.method(MANAGER, in_signature='s', out_signature='')
+            def CancelPairing(self, device):
+                pass
+
             @dbus.service.method(MANAGER, in_signature='a{sv}', out_signature='a{sv}')
             def ResolveInsets(self, request):
                 return {'bottom': dbus.Double(0.0)}
@@ -147,6 +155,8 @@ enum PolicyScripts {
             ('StartDiscoveryWithoutInterface', MANAGER_PATH, None, 'StartDiscovery', '', ()),
             ('Set', KEYBOARD_PATH, PROPS, 'Set', 'ssv', ('org.kblink1.Keymap', 'CurrentZone', dbus.String('number'))),
             ('Connect', KEYBOARD_PATH, 'org.kblink1.Keyboard', 'Connect', '', ()),
+            ('Pair', MANAGER_PATH, 'org.kblink1.Manager', 'Pair', 's', ('AA:BB:CC:DD:EE:FF',)),
+            ('CancelPairing', MANAGER_PATH, 'org.kblink1.Manager', 'CancelPairing', 's', ('AA:BB:CC:DD:EE:FF',)),
             ('SetBinding', KEYBOARD_PATH, 'org.kblink1.Keymap', 'SetBinding', 'suss', ('standard', 0, 'KC_A', 'KC_B')),
             ('AgentRelease', '/org/kblink1/agent', 'org.bluez.Agent1', 'Release', '', ()),
         ]
