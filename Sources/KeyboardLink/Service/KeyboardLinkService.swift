@@ -24,6 +24,8 @@ public actor KeyboardLinkService {
     private var evdevDevices: [InputDevice] = []
     private var modelTask: Task<Void, Never>?
     private var discoveryStopper: Task<Void, Never>?
+    /// The keymap edit sessions and their profiles (`KeyboardLinkService+Keymap.swift`).
+    public let keymaps: KeymapSessions
 
     /// - Parameter log: where the service reports what it does.
     public init(connection: BusConnection, options: Options, log: @escaping @Sendable (LogLevel, String) -> Void) {
@@ -31,6 +33,8 @@ public actor KeyboardLinkService {
         self.bluez = BlueZModel(connection: connection)
         self.options = options
         self.log = log
+        self.keymaps = KeymapSessions(
+            connection: connection, profilesDirectory: options.stateDirectory + "/profiles", log: log)
     }
 
     /// Exports the Manager, loads BlueZ's state, exports the keyboards and then takes `org.kblink1`.
@@ -39,6 +43,7 @@ public actor KeyboardLinkService {
     public func start() async throws {
         await connection.addObjectManager(at: KBlink.managerPath)
         try await connection.export(managerInterface(), at: KBlink.managerPath)
+        await startKeymaps()
         try await bluez.start()
         let updates = await bluez.updates()
         var iterator = updates.makeAsyncIterator()
@@ -109,6 +114,7 @@ public actor KeyboardLinkService {
         for (address, _) in keyboards where wanted[address] == nil {
             keyboards[address] = nil
             await connection.unexport(at: KBlink.keyboardPath(address))
+            await detachKeymap(address)
         }
         for (address, state) in wanted.sorted(by: { $0.key < $1.key }) {
             if let known = keyboards[address] {
@@ -119,6 +125,7 @@ public actor KeyboardLinkService {
                 keyboards[address] = state
                 do {
                     try await connection.export(keyboardInterface(state), at: KBlink.keyboardPath(address))
+                    await attachKeymap(state)
                 } catch {
                     log(.error, "cannot export keyboard \(address): \(error)")
                 }
