@@ -3,7 +3,7 @@ import KeyboardLink
 
 enum Commands {
     static let all: [Command] = [
-        status, list, scan, info, connect, disconnect, trust, untrust, forget, watch, insets,
+        status, list, scan, info, connect, disconnect, trust, untrust, forget, watch, insets, keymap, macro, profile,
     ]
 
     static let status = Command(
