@@ -99,7 +99,8 @@ extension Commands {
             return .success
         }
         let ascii = context.arguments.has("--ascii")
-        var header = "\(output.bold(target.keyboard.alias)) — layout \(state.layout), layer \(layer) of 0-"
+        var header = output.bold(target.keyboard.alias) + (ascii ? " - " : " — ")
+        header += "layout \(state.layout), layer \(layer) of 0-"
         header += "\(max(state.layers - 1, 0))"
         if let zone { header += ", \(zone) zone" }
         header += state.dirty ? "; the draft has changes ('kblink keymap diff')" : "; no changes in the draft"
