@@ -32,8 +32,10 @@ extension Commands {
     ) { context in
         let (subcommand, values) = try KeymapOptions.subcommand(
             context.arguments,
-            ["show": ["DEVICE"], "set": ["DEVICE", "KEY", "ACTION"], "undo": ["DEVICE"], "redo": ["DEVICE"],
-             "discard": ["DEVICE"], "diff": ["DEVICE"]])
+            [
+                "show": ["DEVICE"], "set": ["DEVICE", "KEY", "ACTION"], "undo": ["DEVICE"], "redo": ["DEVICE"],
+                "discard": ["DEVICE"], "diff": ["DEVICE"],
+            ])
         let arguments = context.arguments
         if !["show", "set"].contains(subcommand) {
             for option in ["--zone", "--layer"] where arguments.value(option) != nil {

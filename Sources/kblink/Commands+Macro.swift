@@ -22,8 +22,10 @@ extension Commands {
     ) { context in
         let (subcommand, values) = try KeymapOptions.subcommand(
             context.arguments,
-            ["set": ["DEVICE", "NAME", "DEFINITION"], "list": ["DEVICE"], "remove": ["DEVICE", "NAME"],
-             "record": ["DEVICE", "NAME"]])
+            [
+                "set": ["DEVICE", "NAME", "DEFINITION"], "list": ["DEVICE"], "remove": ["DEVICE", "NAME"],
+                "record": ["DEVICE", "NAME"],
+            ])
         let eventsFile = context.arguments.value("--events")
         if subcommand == "record", eventsFile == nil {
             throw ParsedArguments.UsageError("macro record needs --events FILE")

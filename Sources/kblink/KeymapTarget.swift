@@ -80,7 +80,8 @@ enum KeymapOptions {
         _ arguments: ParsedArguments, _ expected: [String: [String]], optional: [String: [String]] = [:]
     ) throws -> (name: String, values: [String]) {
         guard let name = arguments.positionals.first else {
-            throw ParsedArguments.UsageError("missing the subcommand: \(expected.keys.sorted().joined(separator: ", "))")
+            throw ParsedArguments.UsageError(
+                "missing the subcommand: \(expected.keys.sorted().joined(separator: ", "))")
         }
         guard let names = expected[name] else {
             throw ParsedArguments.UsageError(

@@ -18,13 +18,15 @@ struct KeymapCommandLineTests {
             #expect(lines.contains("Zones: f function, n navigation, untagged standard (tag in the key's top edge)"))
             #expect(!plain.standardOutput.contains("\u{1B}["), "no colours when not a terminal")
 
-            let ascii = try await KeymapCommandRunner.run(harness, ["keymap", "show", "aula", "--ascii", "--layer", "1"])
+            let ascii = try await KeymapCommandRunner.run(
+                harness, ["keymap", "show", "aula", "--ascii", "--layer", "1"])
             #expect(ascii.status == 0)
             #expect(ascii.standardOutput.utf8.allSatisfy { $0 < 0x80 }, "only ASCII")
             #expect(ascii.lines.dropFirst().first?.hasPrefix("+f----+     +f----+f----+") == true)
             #expect(ascii.lines.dropFirst(2).first?.hasPrefix("|trns |     |trns |trns |") == true)
 
-            #expect(try await KeymapCommandRunner.run(harness, ["keymap", "set", "aula", "CAPS", "KC_LCTL"]).status == 0)
+            #expect(
+                try await KeymapCommandRunner.run(harness, ["keymap", "set", "aula", "CAPS", "KC_LCTL"]).status == 0)
             let changed = try await KeymapCommandRunner.run(harness, ["keymap", "show", "aula"])
             #expect(changed.lines.first?.hasSuffix("the draft has changes ('kblink keymap diff')") == true)
             #expect(changed.lines.contains { $0.hasPrefix("│  *LCTL   │  A  │  S  │") })
@@ -35,8 +37,12 @@ struct KeymapCommandLineTests {
     @Test("keymap show --zone --json lists one zone's keys with places and changes")
     func showJSON() async throws {
         try await withDaemon { harness in
-            #expect(try await KeymapCommandRunner.run(harness, ["keymap", "set", "vgn", "KP_5", "KC_UP", "--zone", "numpad"]).status == 0)
-            let result = try await KeymapCommandRunner.run(harness, ["keymap", "show", "vgn", "--zone", "numpad", "--json"])
+            #expect(
+                try await KeymapCommandRunner.run(
+                    harness, ["keymap", "set", "vgn", "KP_5", "KC_UP", "--zone", "numpad"]
+                ).status == 0)
+            let result = try await KeymapCommandRunner.run(
+                harness, ["keymap", "show", "vgn", "--zone", "numpad", "--json"])
             #expect(result.status == 0, "\(result.standardError)")
             let object = try #require(
                 try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
@@ -60,24 +66,31 @@ struct KeymapCommandLineTests {
             let set = try await KeymapCommandRunner.run(harness, ["keymap", "set", "aula", "caps", "LCTRL"])
             #expect(set.status == 0)
             #expect(set.standardOutput == "Aula F87: CAPS on layer 0 now does KC_LCTL (staged in the draft)\n")
-            let setJSON = try await KeymapCommandRunner.run(harness, ["keymap", "set", "aula", "F1", "KEY_MUTE", "--layer", "1", "--json"])
+            let setJSON = try await KeymapCommandRunner.run(
+                harness, ["keymap", "set", "aula", "F1", "KEY_MUTE", "--layer", "1", "--json"])
             #expect(setJSON.standardOutput == "{\"ok\":true,\"key\":\"F1\",\"layer\":1,\"action\":\"KC_MUTE\"}\n")
             let diff = try await KeymapCommandRunner.run(harness, ["keymap", "diff", "aula"])
-            #expect(diff.lines == [
-                "ZONE      LAYER  KEY   OLD      NEW      ORIGIN", "standard  0      CAPS  KC_CAPS  KC_LCTL  draft",
-                "function  1      F1    KC_TRNS  KC_MUTE  draft",
-            ])
+            #expect(
+                diff.lines == [
+                    "ZONE      LAYER  KEY   OLD      NEW      ORIGIN", "standard  0      CAPS  KC_CAPS  KC_LCTL  draft",
+                    "function  1      F1    KC_TRNS  KC_MUTE  draft",
+                ])
             let undo = try await KeymapCommandRunner.run(harness, ["keymap", "undo", "aula", "--json"])
             #expect(undo.standardOutput == "{\"ok\":true,\"canUndo\":true,\"canRedo\":true,\"dirty\":true}\n")
             #expect(try await KeymapCommandRunner.run(harness, ["keymap", "redo", "aula"]).status == 0)
             let diffJSON = try await KeymapCommandRunner.run(harness, ["keymap", "diff", "aula", "--json"])
-            #expect(diffJSON.standardOutput.contains("{\"zone\":\"function\",\"layer\":1,\"key\":\"F1\",\"old\":\"KC_TRNS\",\"new\":\"KC_MUTE\",\"origin\":\"draft\"}"))
+            #expect(
+                diffJSON.standardOutput.contains(
+                    "{\"zone\":\"function\",\"layer\":1,\"key\":\"F1\",\"old\":\"KC_TRNS\",\"new\":\"KC_MUTE\",\"origin\":\"draft\"}"
+                ))
             let discard = try await KeymapCommandRunner.run(harness, ["keymap", "discard", "aula"])
             #expect(discard.standardOutput.contains("draft discarded; can undo: no, can redo: no, draft: clean"))
             let nothing = try await KeymapCommandRunner.run(harness, ["keymap", "undo", "aula"])
             #expect(nothing.status == 1)
             #expect(nothing.standardError == "kblink: nothing to undo\n")
-            #expect(try await KeymapCommandRunner.run(harness, ["keymap", "diff", "aula"]).standardOutput.contains("no changes"))
+            #expect(
+                try await KeymapCommandRunner.run(harness, ["keymap", "diff", "aula"]).standardOutput.contains(
+                    "no changes"))
         }
     }
 
@@ -113,9 +126,11 @@ struct KeymapCommandLineTests {
     @Test("macro set, list, remove, and record from an input_event file")
     func macros() async throws {
         try await withDaemon { harness in
-            let set = try await KeymapCommandRunner.run(harness, ["macro", "set", "aula", "sig", "text 'Regards', ENTER"])
+            let set = try await KeymapCommandRunner.run(
+                harness, ["macro", "set", "aula", "sig", "text 'Regards', ENTER"])
             #expect(set.standardOutput == "Aula F87: macro sig = text 'Regards', enter (staged in the draft)\n")
-            #expect(try await KeymapCommandRunner.run(harness, ["keymap", "set", "aula", "F5", "MACRO(sig)"]).status == 0)
+            #expect(
+                try await KeymapCommandRunner.run(harness, ["keymap", "set", "aula", "F5", "MACRO(sig)"]).status == 0)
             let list = try await KeymapCommandRunner.run(harness, ["macro", "list", "aula"])
             #expect(list.lines == ["NAME  DEFINITION", "sig   text 'Regards', enter"])
             let inUse = try await KeymapCommandRunner.run(harness, ["macro", "remove", "aula", "sig"])
@@ -126,7 +141,8 @@ struct KeymapCommandLineTests {
             defer { try? FileManager.default.removeItem(atPath: file) }
             try Data(Self.events([(0, 1, 29, 1), (0, 0, 0, 0), (10, 1, 46, 1), (20, 1, 46, 0), (30, 1, 29, 0)]))
                 .write(to: URL(fileURLWithPath: file))
-            let recorded = try await KeymapCommandRunner.run(harness, ["macro", "record", "aula", "copy", "--events", file, "--json"])
+            let recorded = try await KeymapCommandRunner.run(
+                harness, ["macro", "record", "aula", "copy", "--events", file, "--json"])
             #expect(recorded.status == 0, "\(recorded.standardError)")
             #expect(recorded.standardOutput == "{\"ok\":true,\"name\":\"copy\",\"definition\":\"ctrl+c\"}\n")
             let json = try await KeymapCommandRunner.run(harness, ["macro", "list", "aula", "--json"])
@@ -177,7 +193,8 @@ struct KeymapCommandLineTests {
             try "{ \"schemaVersion\": 1, ".write(toFile: notJSON, atomically: true, encoding: .utf8)
             let malformed = try await KeymapCommandRunner.run(harness, ["profile", "import", "aula", notJSON])
             #expect(malformed.status == 2 && malformed.standardError.contains("invalid profile"))
-            let unwritable = try await KeymapCommandRunner.run(harness, ["profile", "export", "aula", directory + "/no/such/dir.json"])
+            let unwritable = try await KeymapCommandRunner.run(
+                harness, ["profile", "export", "aula", directory + "/no/such/dir.json"])
             #expect(unwritable.status == 1 && unwritable.standardError.contains("cannot write"))
         }
     }
@@ -187,7 +204,9 @@ struct KeymapCommandLineTests {
         let result = try await runProcess(DaemonHarness.binary("kblink"), [command, "--help"])
         #expect(result.status == 0)
         let expected = [
-            "keymap": ["kblink keymap show DEVICE", "kblink keymap set DEVICE KEY ACTION", "undo|redo|discard", "diff"],
+            "keymap": [
+                "kblink keymap show DEVICE", "kblink keymap set DEVICE KEY ACTION", "undo|redo|discard", "diff",
+            ],
             "macro": ["kblink macro set DEVICE NAME DEFINITION", "macro list", "macro remove", "--events FILE"],
             "profile": ["kblink profile export DEVICE [FILE]", "kblink profile import DEVICE FILE"],
         ]

@@ -36,7 +36,8 @@ enum KeymapCommandRunner {
                 process.waitUntilExit()
                 continuation.resume(
                     returning: ProcessResult(
-                        status: process.terminationStatus, standardOutput: String(decoding: standardOutput, as: UTF8.self),
+                        status: process.terminationStatus,
+                        standardOutput: String(decoding: standardOutput, as: UTF8.self),
                         standardError: String(decoding: standardError.withLock { $0 }, as: UTF8.self)))
             }.start()
         }

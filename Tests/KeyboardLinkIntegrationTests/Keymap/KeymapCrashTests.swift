@@ -14,7 +14,8 @@ struct KeymapCrashTests {
         var action: String
     }
 
-    @Test("SIGKILL right after an acknowledged SetBinding, restart with the same state directory", arguments: [37, 101])
+    @Test(
+        "SIGKILL right after an acknowledged SetBinding, restart with the same state directory", arguments: [37, 101])
     func killNine(killAfter: Int) async throws {
         let bus = try TestBus()
         let directory = try KeymapFixture.stateDirectory()
@@ -63,7 +64,9 @@ struct KeymapCrashTests {
         var served: [Int: [String: String]] = [:]
         for layer in 0..<4 {
             served[layer] = Dictionary(
-                uniqueKeysWithValues: try await keymap.bindings(zone: "standard", layer: layer).map { ($0.key, $0.action) })
+                uniqueKeysWithValues: try await keymap.bindings(zone: "standard", layer: layer).map {
+                    ($0.key, $0.action)
+                })
         }
         for edit in edits {
             #expect(served[edit.layer]?[edit.key] == edit.action, "lost \(edit)")

@@ -1,6 +1,7 @@
 import Foundation
-@testable import KeyboardLink
 import Testing
+
+@testable import KeyboardLink
 
 /// Seeded fuzzing of the profile parser and the macro syntax: mutated and generated inputs never crash, every
 /// failure is a `KeymapError` with a short message, and every success round-trips. `KBLINK_FUZZ_CASES` raises the
@@ -164,9 +165,12 @@ struct KeymapFuzzTests {
                     let mutated = Self.mutate(Array(seed.json.utf8), &random).map { $0 == 0 ? 0x20 : $0 }
                     let profile = String(decoding: mutated, as: UTF8.self)
                     let macro = (0..<6).map { _ in Self.macroWords.randomElement(using: &random) ?? "" }.joined()
-                    for call in [{ try await keymap.importProfile(profile) }, {
-                        try await keymap.setMacro(name: "f\(round % 7)", definition: macro)
-                    }] {
+                    for call in [
+                        { try await keymap.importProfile(profile) },
+                        {
+                            try await keymap.setMacro(name: "f\(round % 7)", definition: macro)
+                        },
+                    ] {
                         do {
                             try await call()
                         } catch let error as DBusError {

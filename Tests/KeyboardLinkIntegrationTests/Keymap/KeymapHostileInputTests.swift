@@ -22,10 +22,14 @@ struct KeymapHostileInputTests {
                 await KeymapFixture.expectError(invalid, containing: ["no key named 'é'"]) {
                     try await keymap.setBinding(layer: 0, key: "é", action: "KC_A")
                 }
-                await KeymapFixture.expectError(invalid, containing: ["CAPS is in the standard zone, not in the function"]) {
+                await KeymapFixture.expectError(
+                    invalid, containing: ["CAPS is in the standard zone, not in the function"]
+                ) {
                     try await keymap.setBinding(zone: "function", layer: 0, key: "CAPS", action: "KC_A")
                 }
-                await KeymapFixture.expectError(invalid, containing: ["CAPS is in the standard zone, not in the number zone"]) {
+                await KeymapFixture.expectError(
+                    invalid, containing: ["CAPS is in the standard zone, not in the number zone"]
+                ) {
                     try await keymap.setBinding(zone: "number", layer: 0, key: "CAPS", action: "KC_A")
                 }
                 await KeymapFixture.expectError(invalid, containing: ["layer 4 does not exist", "layers 0 to 3"]) {
@@ -103,13 +107,19 @@ struct KeymapHostileInputTests {
             ("not json at all", "invalid profile"),
             ("{\(header)}", "layers"),
             ("{\"layout\": \"aula-f87\", \"layers\": [{}]}", "no schemaVersion"),
-            ("{\"schemaVersion\": \"1\", \"layout\": \"aula-f87\", \"layers\": [{}]}", "schemaVersion should be a number"),
+            (
+                "{\"schemaVersion\": \"1\", \"layout\": \"aula-f87\", \"layers\": [{}]}",
+                "schemaVersion should be a number"
+            ),
             ("{\"schemaVersion\": 99, \"layout\": \"aula-f87\", \"layers\": [{}]}", "newer kblink"),
             ("{\(header), \"layers\": \"KC_A\"}", "layers should be a list"),
             ("{\(header), \"layers\": [{\"A\": 4}]}", "should be a string"),
             ("{\(header), \"layers\": [{\"A\": \"KC_A\"}], \"macros\": [\"x\"]}", "macros should be an object"),
             ("{\(header), \"layers\": []}", "1 to 32 layers"),
-            ("{\(header), \"layers\": [\(Array(repeating: "{}", count: 33).joined(separator: ","))]}", "1 to 32 layers"),
+            (
+                "{\(header), \"layers\": [\(Array(repeating: "{}", count: 33).joined(separator: ","))]}",
+                "1 to 32 layers"
+            ),
             ("{\(header), \"layers\": [{\"A\": \"KC_NOPE\"}]}", "layer 0, key A: unknown key code 'KC_NOPE'"),
             ("{\(header), \"layers\": [{\"A\": \"MO(3)\"}]}", "layer 3 does not exist"),
             ("{\(header), \"layers\": [{\"A\": \"MACRO(x)\"}]}", "no macro named 'x'"),
@@ -117,12 +127,19 @@ struct KeymapHostileInputTests {
             ("{\(header), \"layers\": [{\"A\": \"KC_A\"}], \"macros\": {\"m\": \"delay 99999\"}}", "macro 'm'"),
             ("{\"schemaVersion\": 1, \"layout\": \"vgn-98pro\", \"layers\": [{}]}", "for layout vgn-98pro"),
             ("{\(header), \"layers\": [{\"A\": \"KC_A\"}, {}, {}, {}, {}]}", "5 layers and this keyboard 4"),
-            ("{\(header), \"layers\": \(String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000))}",
-             "invalid profile"),
-            ("{\(header), \"layers\": [{\"\(String(repeating: "K", count: 2 << 20))\": \"KC_A\"}]}", "not a valid key name"),
+            (
+                "{\(header), \"layers\": \(String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000))}",
+                "invalid profile"
+            ),
+            (
+                "{\(header), \"layers\": [{\"\(String(repeating: "K", count: 2 << 20))\": \"KC_A\"}]}",
+                "not a valid key name"
+            ),
             ("{\(header), \"layers\": [{\"A\": \"\(String(repeating: "x", count: 2 << 20))\"}]}", "longer than 256"),
-            ("{\(header), \"layers\": [{\"A\": \"KC_A\"}], \"macros\": {\"m\": \"\(String(repeating: "a,", count: 1 << 20))a\"}}",
-             "macro 'm'"),
+            (
+                "{\(header), \"layers\": [{\"A\": \"KC_A\"}], \"macros\": {\"m\": \"\(String(repeating: "a,", count: 1 << 20))a\"}}",
+                "macro 'm'"
+            ),
             ("[\(header)]", "invalid profile"),
             ("{\(header), \"layers\": [{\"A\": null}]}", "invalid profile"),
         ])

@@ -56,7 +56,10 @@ struct KeymapInterfaceTests {
                 #expect(current.first.map { [$0.key, $0.action] } == ["GRAVE", "KC_GRV"])
                 #expect(current.first(where: { $0.key == "FN" })?.action == "MO(1)")
                 let navigation = try await keymap.bindings(zone: "navigation", layer: 3)
-                #expect(navigation.map(\.key) == ["INS", "HOME", "PGUP", "DEL", "END", "PGDN", "UP", "LEFT", "DOWN", "RIGHT"])
+                #expect(
+                    navigation.map(\.key) == [
+                        "INS", "HOME", "PGUP", "DEL", "END", "PGDN", "UP", "LEFT", "DOWN", "RIGHT",
+                    ])
             }
         }
     }
@@ -66,12 +69,18 @@ struct KeymapInterfaceTests {
         try await withDaemon { harness in
             try await KeymapFixture.withKeymap(harness) { keymap in
                 try await keymap.setBinding(zone: "standard", layer: 0, key: "caps", action: "LCTRL")
-                #expect(try await keymap.bindings(zone: "standard", layer: 0).first { $0.key == "CAPS" }?.action == "KC_LCTL")
+                #expect(
+                    try await keymap.bindings(zone: "standard", layer: 0).first { $0.key == "CAPS" }?.action
+                        == "KC_LCTL")
                 var state = try await keymap.state()
                 #expect(state.dirty && state.canUndo && !state.canRedo)
                 #expect(
                     try await keymap.diff()
-                        == [KeymapDiffRow(zone: "standard", layer: 0, key: "CAPS", old: "KC_CAPS", new: "KC_LCTL", origin: "draft")])
+                        == [
+                            KeymapDiffRow(
+                                zone: "standard", layer: 0, key: "CAPS", old: "KC_CAPS", new: "KC_LCTL", origin: "draft"
+                            )
+                        ])
                 try await keymap.setBinding(layer: 2, key: "F5", action: "KEY_MUTE")
                 #expect(try await keymap.diff().map(\.key) == ["CAPS", "F5"])
 
@@ -98,7 +107,9 @@ struct KeymapInterfaceTests {
                 state = try await keymap.state()
                 #expect(!state.dirty && !state.canUndo && !state.canRedo)
                 #expect(try await keymap.diff().isEmpty)
-                #expect(try await keymap.bindings(zone: "standard", layer: 0).first { $0.key == "CAPS" }?.action == "KC_CAPS")
+                #expect(
+                    try await keymap.bindings(zone: "standard", layer: 0).first { $0.key == "CAPS" }?.action
+                        == "KC_CAPS")
             }
         }
     }
@@ -114,7 +125,9 @@ struct KeymapInterfaceTests {
                 try await keymap.selectZone("FUNCTION")
                 #expect(try await keymap.currentZone() == "function")
                 #expect(try await keymap.diff().map(\.key) == ["F1", "INS"])
-                await KeymapFixture.expectError(KBlinkError.invalidArgs, containing: ["has no number zone", "standard"]) {
+                await KeymapFixture.expectError(
+                    KBlinkError.invalidArgs, containing: ["has no number zone", "standard"]
+                ) {
                     try await keymap.selectZone("number")
                 }
                 await KeymapFixture.expectError(KBlinkError.invalidArgs, containing: ["unknown zone 'keys'"]) {
@@ -153,7 +166,8 @@ struct KeymapInterfaceTests {
                 #expect(await seen.last("Dirty") == .boolean(false))
                 try await keymap.setMacro(name: "hi", definition: "text 'hi'")
                 let macros = DBusValue.dictionary(
-                    key: .string, value: .string, [DBusDictionaryEntry(key: .string("hi"), value: .string("text 'hi'"))])
+                    key: .string, value: .string, [DBusDictionaryEntry(key: .string("hi"), value: .string("text 'hi'"))]
+                )
                 #expect(await eventually { await seen.last("Macros") == macros })
                 #expect(await seen.last("CanRedo") == .boolean(false))
             }
@@ -170,7 +184,9 @@ struct KeymapInterfaceTests {
                 try await keymap.setMacro(name: "copy", definition: "ctrl+c")
                 #expect(try await keymap.macros() == ["sig": "text 'Best regards', enter", "copy": "ctrl+c"])
                 try await keymap.setBinding(layer: 1, key: "F2", action: "MACRO(sig)")
-                #expect(try await keymap.bindings(zone: "function", layer: 1).first { $0.key == "F2" }?.action == "MACRO(sig)")
+                #expect(
+                    try await keymap.bindings(zone: "function", layer: 1).first { $0.key == "F2" }?.action
+                        == "MACRO(sig)")
                 await KeymapFixture.expectError(KBlinkError.invalidArgs, containing: ["still bound to F2 on layer 1"]) {
                     try await keymap.removeMacro(name: "sig")
                 }
@@ -231,8 +247,13 @@ struct KeymapInterfaceTests {
                 #expect(keys.count == 87)
                 #expect(keys.first == KeymapKeyInfo(key: "ESC", zone: "function", x: 0, y: 0, width: 1, height: 1))
                 #expect(keys.first { $0.key == "SPACE" }?.width == 6.25)
-                #expect(keys.first { $0.key == "UP" } == KeymapKeyInfo(key: "UP", zone: "navigation", x: 16.25, y: 4.5, width: 1, height: 1))
-                #expect(Dictionary(grouping: keys, by: \.zone).mapValues(\.count) == ["standard": 61, "function": 16, "navigation": 10])
+                #expect(
+                    keys.first { $0.key == "UP" }
+                        == KeymapKeyInfo(key: "UP", zone: "navigation", x: 16.25, y: 4.5, width: 1, height: 1))
+                #expect(
+                    Dictionary(grouping: keys, by: \.zone).mapValues(\.count) == [
+                        "standard": 61, "function": 16, "navigation": 10,
+                    ])
             }
         }
     }

@@ -1,7 +1,8 @@
 import Foundation
-@testable import KeyboardLink
 import Synchronization
 import Testing
+
+@testable import KeyboardLink
 
 /// Profiles on disk: saved before every reply, restored at start, corrupt ones set aside, write errors reported.
 @Suite("Keymap profiles are saved, restored and never lost")

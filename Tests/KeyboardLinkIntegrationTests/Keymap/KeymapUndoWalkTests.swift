@@ -21,11 +21,14 @@ struct KeymapUndoWalkTests {
                         macroNames.append(name)
                     case 1 where !macroNames.isEmpty:
                         let name = macroNames.randomElement(using: &random) ?? ""
-                        try await keymap.setBinding(layer: 1, key: keys.randomElement(using: &random) ?? "A", action: "MACRO(\(name))")
-                    default:
-                        let action = ["KC_B", "KC_TRNS", "MO(2)", "RALT(KC_E)", "KC_NO"].randomElement(using: &random) ?? "KC_B"
                         try await keymap.setBinding(
-                            layer: Int.random(in: 0..<4, using: &random), key: keys.randomElement(using: &random) ?? "A",
+                            layer: 1, key: keys.randomElement(using: &random) ?? "A", action: "MACRO(\(name))")
+                    default:
+                        let action =
+                            ["KC_B", "KC_TRNS", "MO(2)", "RALT(KC_E)", "KC_NO"].randomElement(using: &random) ?? "KC_B"
+                        try await keymap.setBinding(
+                            layer: Int.random(in: 0..<4, using: &random),
+                            key: keys.randomElement(using: &random) ?? "A",
                             action: action)
                     }
                     let profile = try await keymap.exportProfile()

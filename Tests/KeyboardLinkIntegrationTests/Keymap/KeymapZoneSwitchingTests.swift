@@ -30,7 +30,8 @@ struct KeymapZoneSwitchingTests {
                             try model.undo()
                             continue
                         }
-                        let zone = Bool.random(using: &random) ? current : zones.randomElement(using: &random) ?? current
+                        let zone =
+                            Bool.random(using: &random) ? current : zones.randomElement(using: &random) ?? current
                         let key = keysByZone[zone]?.randomElement(using: &random) ?? "A"
                         let layer = Int.random(in: 0..<4, using: &random)
                         let action = Self.actions.randomElement(using: &random) ?? "KC_A"

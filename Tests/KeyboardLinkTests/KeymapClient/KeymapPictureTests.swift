@@ -1,5 +1,6 @@
-@testable import KeyboardLink
 import Testing
+
+@testable import KeyboardLink
 
 /// The terminal picture of `kblink keymap show`: boxes at physical places with shared borders and the right
 /// junctions, short labels, zone tags or colours, change marks.
@@ -48,7 +49,8 @@ struct KeymapPictureTests {
                 "|  SPACE  | |no |",
                 "+---------+ +---+",
             ])
-        #expect(lines.dropFirst(6).first == "Zones: # number, f function, untagged standard (tag in the key's top edge)")
+        #expect(
+            lines.dropFirst(6).first == "Zones: # number, f function, untagged standard (tag in the key's top edge)")
         #expect(lines.joined().utf8.allSatisfy { $0 < 0x80 })
     }
 
@@ -71,7 +73,11 @@ struct KeymapPictureTests {
     @Test("keys without a label are drawn empty (other zones under --zone)")
     func emptyKeys() {
         let picture = KeymapPicture(
-            keys: [KeymapPicture.Key(info: KeymapKeyInfo(key: "A", zone: "standard", x: 0, y: 0, width: 1, height: 1), action: nil, changed: false)],
+            keys: [
+                KeymapPicture.Key(
+                    info: KeymapKeyInfo(key: "A", zone: "standard", x: 0, y: 0, width: 1, height: 1), action: nil,
+                    changed: false)
+            ],
             columnsPerUnit: 4)
         #expect(Array(picture.render().prefix(3)) == ["┌───┐", "│   │", "└───┘"])
     }
@@ -80,7 +86,8 @@ struct KeymapPictureTests {
         "labels leave out KC_ and use symbols for transparent and nothing",
         arguments: [
             ("KC_A", "A", "A"), ("KC_TRNS", "▽", "trns"), ("KC_NO", "✕", "no"), ("LSFT(KC_1)", "LSFT(1)", "LSFT(1)"),
-            ("MACRO(sig)", "M(sig)", "M(sig)"), ("LT(3, KC_SPC)", "LT(3, SPC)", "LT(3, SPC)"), ("MO(1)", "MO(1)", "MO(1)"),
+            ("MACRO(sig)", "M(sig)", "M(sig)"), ("LT(3, KC_SPC)", "LT(3, SPC)", "LT(3, SPC)"),
+            ("MO(1)", "MO(1)", "MO(1)"),
         ])
     func labels(action: String, unicode: String, ascii: String) {
         #expect(KeymapPicture.label(forAction: action, ascii: false) == unicode)
@@ -92,8 +99,10 @@ struct KeymapPictureTests {
         #expect(KeymapPicture.fit("LT(3, SPC)", width: 5, ascii: false) == "LT(3…")
         #expect(KeymapPicture.fit("LT(3, SPC)", width: 5, ascii: true) == "LT(3.")
         #expect(KeymapPicture.fit("A", width: 5, ascii: true) == "A")
-        let tkl = [KeymapKeyInfo(key: "ESC", zone: "function", x: 0, y: 0, width: 1, height: 1),
-                   KeymapKeyInfo(key: "RIGHT", zone: "navigation", x: 17.25, y: 5.5, width: 1, height: 1)]
+        let tkl = [
+            KeymapKeyInfo(key: "ESC", zone: "function", x: 0, y: 0, width: 1, height: 1),
+            KeymapKeyInfo(key: "RIGHT", zone: "navigation", x: 17.25, y: 5.5, width: 1, height: 1),
+        ]
         #expect(KeymapPicture.columnsPerUnit(fitting: tkl, into: 120) == 6)
         #expect(KeymapPicture.columnsPerUnit(fitting: tkl, into: 80) == 4)
         #expect(KeymapPicture.columnsPerUnit(fitting: tkl, into: 300) == 7)
