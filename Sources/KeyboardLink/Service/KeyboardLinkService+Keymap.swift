@@ -6,6 +6,13 @@ extension KeyboardLinkService {
         await keymaps.loadUserLayouts(from: options.stateDirectory + "/layouts")
     }
 
+    /// After keyboard objects were unexported and exported (and the Manager's properties published, so that
+    /// opening profiles never delays them): closes and opens the keyboards' keymap sessions.
+    func updateKeymaps(removed: [BluetoothAddress], added: [KeyboardState]) async {
+        for address in removed { await detachKeymap(address) }
+        for state in added { await attachKeymap(state) }
+    }
+
     /// After a keyboard's object is exported: opens its session (restoring the saved draft) and exports the
     /// `Keymap` interface on the same object.
     func attachKeymap(_ state: KeyboardState) async {

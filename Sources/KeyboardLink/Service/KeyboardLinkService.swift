@@ -111,10 +111,11 @@ public actor KeyboardLinkService {
             }
             wanted[state.address] = state
         }
+        var keymapChanges: (removed: [BluetoothAddress], added: [KeyboardState]) = ([], [])
         for (address, _) in keyboards where wanted[address] == nil {
             keyboards[address] = nil
             await connection.unexport(at: KBlink.keyboardPath(address))
-            await detachKeymap(address)
+            keymapChanges.removed.append(address)
         }
         for (address, state) in wanted.sorted(by: { $0.key < $1.key }) {
             if let known = keyboards[address] {
@@ -125,7 +126,7 @@ public actor KeyboardLinkService {
                 keyboards[address] = state
                 do {
                     try await connection.export(keyboardInterface(state), at: KBlink.keyboardPath(address))
-                    await attachKeymap(state)
+                    keymapChanges.added.append(state)
                 } catch {
                     log(.error, "cannot export keyboard \(address): \(error)")
                 }
@@ -135,6 +136,7 @@ public actor KeyboardLinkService {
         await setManagerProperty("BlueZRunning", .boolean(snapshot.isBlueZRunning))
         await setManagerProperty("Discovering", .boolean(snapshot.isDiscovering))
         await publishPresence()
+        await updateKeymaps(removed: keymapChanges.removed, added: keymapChanges.added)
     }
 
     static func isKeyboard(_ device: BlueZDevice) -> Bool {
