@@ -3,8 +3,8 @@ import KeyboardLink
 
 enum Commands {
     static let all: [Command] = [
-        status, list, scan, info, connect, disconnect, trust, untrust, forget, watch, insets,
-        pair,
+        status, list, scan, info, connect, disconnect, trust, untrust, forget, watch, insets, pair, keymap, macro,
+        profile,
     ]
 
     static let status = Command(

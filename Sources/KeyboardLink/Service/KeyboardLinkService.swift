@@ -28,6 +28,8 @@ public actor KeyboardLinkService {
     private var evdevDevices: [InputDevice] = []
     private var modelTask: Task<Void, Never>?
     private var discoveryStopper: Task<Void, Never>?
+    /// The keymap edit sessions and their profiles (`KeyboardLinkService+Keymap.swift`).
+    public let keymaps: KeymapSessions
 
     /// - Parameter log: where the service reports what it does.
     public init(connection: BusConnection, options: Options, log: @escaping @Sendable (LogLevel, String) -> Void) {
@@ -37,6 +39,8 @@ public actor KeyboardLinkService {
         self.pairing = PairingCoordinator(connection: connection, model: model, options: options.pairing, log: log)
         self.options = options
         self.log = log
+        self.keymaps = KeymapSessions(
+            connection: connection, profilesDirectory: options.stateDirectory + "/profiles", log: log)
     }
 
     /// Exports the Manager, loads BlueZ's state, exports the keyboards and then takes `org.kblink1`.
@@ -45,6 +49,7 @@ public actor KeyboardLinkService {
     public func start() async throws {
         await connection.addObjectManager(at: KBlink.managerPath)
         try await connection.export(managerInterface(), at: KBlink.managerPath)
+        await startKeymaps()
         try await bluez.start()
         try await pairing.start()
         let updates = await bluez.updates()
@@ -114,9 +119,11 @@ public actor KeyboardLinkService {
             }
             wanted[state.address] = state
         }
+        var keymapChanges: (removed: [BluetoothAddress], added: [KeyboardState]) = ([], [])
         for (address, _) in keyboards where wanted[address] == nil {
             keyboards[address] = nil
             await connection.unexport(at: KBlink.keyboardPath(address))
+            keymapChanges.removed.append(address)
         }
         for (address, state) in wanted.sorted(by: { $0.key < $1.key }) {
             if let known = keyboards[address] {
@@ -127,6 +134,7 @@ public actor KeyboardLinkService {
                 keyboards[address] = state
                 do {
                     try await connection.export(keyboardInterface(state), at: KBlink.keyboardPath(address))
+                    keymapChanges.added.append(state)
                 } catch {
                     log(.error, "cannot export keyboard \(address): \(error)")
                 }
@@ -136,6 +144,7 @@ public actor KeyboardLinkService {
         await setManagerProperty("BlueZRunning", .boolean(snapshot.isBlueZRunning))
         await setManagerProperty("Discovering", .boolean(snapshot.isDiscovering))
         await publishPresence()
+        await updateKeymaps(removed: keymapChanges.removed, added: keymapChanges.added)
     }
 
     static func isKeyboard(_ device: BlueZDevice) -> Bool {

@@ -1,0 +1,31 @@
+/// The properties of a keyboard's `org.kblink1.Keymap` interface, read in one `GetAll`.
+public struct KeymapState: Sendable, Equatable {
+    /// The layout id.
+    public var layout: String
+    /// The zones of the layout.
+    public var zones: [String]
+    /// The zone the editor shows.
+    public var currentZone: String
+    /// The number of layers.
+    public var layers: Int
+    /// Whether there is an edit to undo.
+    public var canUndo: Bool
+    /// Whether there is an undone edit to redo.
+    public var canRedo: Bool
+    /// Whether the draft differs from the base.
+    public var dirty: Bool
+    /// The macros, name to definition.
+    public var macros: [String: String]
+
+    /// Reads the properties from a `GetAll` answer; missing or mistyped ones take empty values.
+    public init(properties: [String: DBusValue]) {
+        layout = properties["Layout"]?.stringValue ?? ""
+        zones = (try? [String](dbusValue: properties["Zones"]?.unwrapped ?? .array(.string, []))) ?? []
+        currentZone = properties["CurrentZone"]?.stringValue ?? ""
+        layers = Int(properties["Layers"]?.integerValue ?? 0)
+        canUndo = properties["CanUndo"]?.boolValue ?? false
+        canRedo = properties["CanRedo"]?.boolValue ?? false
+        dirty = properties["Dirty"]?.boolValue ?? false
+        macros = (properties["Macros"]?.stringDictionary ?? [:]).compactMapValues(\.stringValue)
+    }
+}

@@ -1,0 +1,197 @@
+/// `org.kblink1.Keymap` (docs/dbus-api.md): exported beside `org.kblink1.Keyboard` on each keyboard's object when
+/// its layout is known, backed by `KeymapSessions`.
+extension KeyboardLinkService {
+    /// At start: loads the user's layouts from `<state dir>/layouts`.
+    func startKeymaps() async {
+        await keymaps.loadUserLayouts(from: options.stateDirectory + "/layouts")
+    }
+
+    /// After keyboard objects were unexported and exported (and the Manager's properties published, so that
+    /// opening profiles never delays them): closes and opens the keyboards' keymap sessions.
+    func updateKeymaps(removed: [BluetoothAddress], added: [KeyboardState]) async {
+        for address in removed { await detachKeymap(address) }
+        for state in added { await attachKeymap(state) }
+    }
+
+    /// After a keyboard's object is exported: opens its session (restoring the saved draft) and exports the
+    /// `Keymap` interface on the same object.
+    func attachKeymap(_ state: KeyboardState) async {
+        let path = KBlink.keyboardPath(state.address)
+        guard let session = await keymaps.open(state.address, name: state.name, path: path) else { return }
+        do {
+            try await connection.export(Self.keymapInterface(state.address, session, keymaps), at: path)
+        } catch {
+            log(.error, "cannot export the keymap of \(state.address): \(error)")
+            await keymaps.close(state.address)
+        }
+    }
+
+    /// After a keyboard's object is unexported (which removes the `Keymap` interface too): closes its session.
+    func detachKeymap(_ address: BluetoothAddress) async {
+        await keymaps.close(address)
+    }
+
+    /// The `org.kblink1.Keymap` declaration for one keyboard, with the session's current values.
+    static func keymapInterface(
+        _ address: BluetoothAddress, _ session: KeymapEditSession, _ keymaps: KeymapSessions
+    ) -> DBusInterface {
+        let values = Dictionary(uniqueKeysWithValues: KeymapSessions.changingProperties(of: session))
+        func initial(_ name: String) -> DBusValue { values[name] ?? .boolean(false) }
+        let sessions = WeakSessions(keymaps)
+        return DBusInterface(
+            KBlink.keymapInterface,
+            methods: [
+                DBusMethod(
+                    "GetBindings", inputs: [DBusArgument("zone", .string), DBusArgument("layer", .uint32)],
+                    outputs: [DBusArgument("bindings", .array(.structure([.string, .string])))]
+                ) { call in
+                    let (zone, layerValue) = try call.decode(String.self, UInt32.self)
+                    try KeymapArgument.check(zone, "zone", limit: KeymapArgument.zoneLimit, allowsEmpty: true)
+                    let layer = try KeymapArgument.layer(layerValue)
+                    let rows = try await sessions.get().read(address) { session throws(KeymapError) in
+                        try session.bindingTexts(zone: zone.isEmpty ? session.currentZone.rawValue : zone, layer: layer)
+                    }
+                    return [
+                        .array(
+                            .structure([.string, .string]),
+                            rows.map { .structure([.string($0.key), .string($0.action)]) })
+                    ]
+                },
+                DBusMethod(
+                    "SetBinding",
+                    inputs: [
+                        DBusArgument("zone", .string), DBusArgument("layer", .uint32), DBusArgument("key", .string),
+                        DBusArgument("action", .string),
+                    ]
+                ) { call in
+                    let (zone, layerValue, key, action) = try call.decode(
+                        String.self, UInt32.self, String.self, String.self)
+                    try KeymapArgument.check(zone, "zone", limit: KeymapArgument.zoneLimit, allowsEmpty: true)
+                    try KeymapArgument.check(key, "key", limit: KeymapArgument.keyLimit)
+                    try KeymapArgument.check(action, "action", limit: KeymapArgument.actionLimit)
+                    let layer = try KeymapArgument.layer(layerValue)
+                    try await sessions.get().edit(address) { session throws(KeymapError) in
+                        try session.setBinding(zone: zone, layer: layer, key: key, action: action)
+                    }
+                    return []
+                },
+                DBusMethod("Undo") { _ in
+                    try await sessions.get().edit(address) { session throws(KeymapError) in try session.undo() }
+                    return []
+                },
+                DBusMethod("Redo") { _ in
+                    try await sessions.get().edit(address) { session throws(KeymapError) in try session.redo() }
+                    return []
+                },
+                DBusMethod(
+                    "Diff",
+                    outputs: [DBusArgument("changes", .array(Self.diffEntryType))]
+                ) { _ in
+                    let rows = try await sessions.get().read(address) { session in session.diffTexts() }
+                    return [
+                        .array(
+                            Self.diffEntryType,
+                            rows.map {
+                                .structure([
+                                    .string($0.zone), .uint32(UInt32(clamping: $0.layer)), .string($0.key),
+                                    .string($0.old), .string($0.new), .string($0.origin),
+                                ])
+                            })
+                    ]
+                },
+                DBusMethod("Discard") { _ in
+                    try await sessions.get().edit(address) { session in session.discard() }
+                    return []
+                },
+                DBusMethod(
+                    "SetMacro", inputs: [DBusArgument("name", .string), DBusArgument("definition", .string)]
+                ) { call in
+                    let (name, definition) = try call.decode(String.self, String.self)
+                    try KeymapArgument.check(name, "the macro name", limit: KeymapArgument.macroNameLimit)
+                    try KeymapArgument.check(
+                        definition, "the macro definition", limit: KeymapArgument.macroDefinitionLimit)
+                    try await sessions.get().edit(address) { session throws(KeymapError) in
+                        try session.setMacro(name: name, definition: definition)
+                    }
+                    return []
+                },
+                DBusMethod("RemoveMacro", inputs: [DBusArgument("name", .string)]) { call in
+                    let name = try call.decode(String.self)
+                    try KeymapArgument.check(name, "the macro name", limit: KeymapArgument.macroNameLimit)
+                    try await sessions.get().edit(address) { session throws(KeymapError) in
+                        try session.removeMacro(name: name)
+                    }
+                    return []
+                },
+                DBusMethod("ExportProfile", outputs: [DBusArgument("json", .string)]) { _ in
+                    [.string(try await sessions.get().read(address) { session in session.exportProfileJSON() })]
+                },
+                DBusMethod("ImportProfile", inputs: [DBusArgument("json", .string)]) { call in
+                    let json = try call.decode(String.self)
+                    try KeymapArgument.check(json, "the profile", limit: KeymapArgument.profileLimit)
+                    try await sessions.get().edit(address) { session throws(KeymapError) in
+                        try session.importProfile(json: json)
+                    }
+                    return []
+                },
+                DBusMethod("GetKeys", outputs: [DBusArgument("keys", .array(Self.keyEntryType))]) { _ in
+                    let keys = try await sessions.get().read(address) { session in session.layout.keys }
+                    return [
+                        .array(
+                            Self.keyEntryType,
+                            keys.map {
+                                .structure([
+                                    .string($0.name.rawValue), .string($0.zone.rawValue), .double($0.frame.x),
+                                    .double($0.frame.y), .double($0.frame.width), .double($0.frame.height),
+                                ])
+                            })
+                    ]
+                },
+            ],
+            properties: [
+                DBusProperty("Layout", type: .string, changes: .const, initial: .string(session.layout.id.rawValue)),
+                DBusProperty(
+                    "Zones", type: .array(.string), changes: .const,
+                    initial: .array(.string, session.zones.map { .string($0.rawValue) })),
+                DBusProperty(
+                    "CurrentZone", type: .string, access: .readWrite, initial: initial("CurrentZone")
+                ) { value, _ in
+                    let zone = try String(dbusValue: value)
+                    try KeymapArgument.check(zone, "CurrentZone", limit: KeymapArgument.zoneLimit)
+                    let selected = try await sessions.get().edit(address) { session throws(KeymapError) in
+                        try session.selectZone(named: zone)
+                        return session.currentZone.rawValue
+                    }
+                    return .string(selected)
+                },
+                DBusProperty("Layers", type: .uint32, initial: initial("Layers")),
+                DBusProperty("CanUndo", type: .boolean, initial: initial("CanUndo")),
+                DBusProperty("CanRedo", type: .boolean, initial: initial("CanRedo")),
+                DBusProperty("Dirty", type: .boolean, initial: initial("Dirty")),
+                DBusProperty(
+                    "Macros", type: .dictionary(key: .string, value: .string), initial: initial("Macros")),
+            ])
+    }
+
+    /// `Diff()` rows: zone, layer, key, old action, new action, origin.
+    static let diffEntryType = DBusType.structure([.string, .uint32, .string, .string, .string, .string])
+    /// `GetKeys()` rows: key, zone, x, y, width, height (key units, y downwards).
+    static let keyEntryType = DBusType.structure([.string, .string, .double, .double, .double, .double])
+}
+
+/// The sessions as the exported handlers hold them: weakly, because the connection that holds the handlers is
+/// held by the sessions.
+private struct WeakSessions: Sendable {
+    private weak var sessions: KeymapSessions?
+
+    init(_ sessions: KeymapSessions) {
+        self.sessions = sessions
+    }
+
+    /// The sessions.
+    /// - Throws: `org.kblink1.Error.Failed` when the daemon is shutting down.
+    func get() throws -> KeymapSessions {
+        guard let sessions else { throw KBlinkError.failed("kblinkd is stopping") }
+        return sessions
+    }
+}

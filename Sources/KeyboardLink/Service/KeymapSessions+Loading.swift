@@ -1,0 +1,108 @@
+import Glibc
+
+extension KeymapSessions {
+    /// Loads the user's layouts (`*.json` in kblink's format, `*.kle.json`/`*.kle` from keyboard-layout-editor);
+    /// files that do not load are reported and skipped. A missing directory has none.
+    public func loadUserLayouts(from directory: String) {
+        let found = PhysicalLayout.loadUserLayouts(from: directory)
+        for problem in found.problems {
+            log(.warning, "layout \(problem.file) in \(directory) was not loaded: \(problem.error)")
+        }
+        for layout in found.layouts {
+            userLayouts[layout.id] = layout
+        }
+        if !found.layouts.isEmpty {
+            log(.info, "loaded \(found.layouts.count) user layout(s) from \(directory)")
+        }
+    }
+
+    /// A layout by id: the user's first, then the built-in ones.
+    func layout(_ id: LayoutID) -> PhysicalLayout? {
+        userLayouts[id] ?? (try? PhysicalLayout.builtIn(id.rawValue))
+    }
+
+    /// The layout a keyboard's name suggests: `aula-f87` for an AULA F87, `vgn-98pro` for a VGN 98Pro or
+    /// another 98-key board ("98" in the name), `tkl-ansi` otherwise.
+    public static func guessedLayoutID(forName name: String) -> String {
+        let words = name.lowercased().split(whereSeparator: { !$0.isLetter && !$0.isNumber }).map(String.init)
+        if words.contains(where: { $0 == "f87" || $0.hasPrefix("f87") }) { return "aula-f87" }
+        if words.contains(where: { $0 == "vgn" || $0.hasPrefix("98") || Self.endsWithNumber98($0) }) {
+            return "vgn-98pro"
+        }
+        return "tkl-ansi"
+    }
+
+    /// `q98`, `k98`: a model name ending its letters with 98.
+    private static func endsWithNumber98(_ word: String) -> Bool {
+        guard let first = word.first, first.isLetter else { return false }
+        let digits = word.drop(while: { $0.isLetter })
+        return digits.hasPrefix("98") && !digits.dropFirst(2).contains(where: \.isNumber)
+    }
+
+    /// Opens a keyboard's session: its stored profile when there is one (the profile's layout wins), otherwise a
+    /// clean session on the layout the name suggests. A profile that does not parse, is for a layout that is not
+    /// known, or whose draft no longer replays is set aside (kept, renamed) and reported; the keyboard then starts
+    /// clean.
+    /// - Returns: the session, or nil when the profile exists but cannot be read (it is left alone, so that a
+    ///   later save cannot overwrite it).
+    func open(_ address: BluetoothAddress, name: String, path: ObjectPath) -> KeymapEditSession? {
+        if let entry = entries[address] { return entry.session }
+        guard let profileAddress = try? KeyboardAddress(address.description) else { return nil }
+        let label = name.isEmpty ? address.description : "\(name) (\(address))"
+        var session: KeymapEditSession?
+        do {
+            switch try store.load(profileAddress) {
+            case .loaded(let profile):
+                session = try restore(profile, label: label)
+            case .notFound:
+                break
+            case .corrupt(let corrupt):
+                log(
+                    .error,
+                    "the keymap profile of \(label) is corrupt (\(corrupt.reason)); it was set aside as "
+                        + "\(corrupt.preservedAt) and the keyboard starts with a clean keymap")
+            }
+        } catch {
+            log(
+                .error,
+                "cannot read the keymap profile of \(label): \(error); its keymap is not offered until the file "
+                    + "can be read (restart kblinkd then)")
+            return nil
+        }
+        if session == nil {
+            let id = Self.guessedLayoutID(forName: name)
+            guard let layoutID = try? LayoutID(id), let layout = layout(layoutID) else { return nil }
+            session = try? KeymapEditSession(layout: layout, base: Keymap(defaultsFor: layout))
+        }
+        guard let session else { return nil }
+        entries[address] = Entry(profileAddress: profileAddress, path: path, session: session)
+        return session
+    }
+
+    /// The session a loaded profile describes, or nil after setting the profile aside.
+    /// - Throws: `KeymapError.io` when the profile cannot be used nor set aside.
+    private func restore(_ profile: StoredProfile, label: String) throws(KeymapError) -> KeymapEditSession? {
+        let reason: String
+        if let layout = layout(profile.layout) {
+            do {
+                return try profile.session(layout: layout)
+            } catch {
+                reason = "its draft no longer applies: \(error)"
+            }
+        } else {
+            reason = "its layout \(profile.layout) is not known (a user layout that was removed?)"
+        }
+        let preserved = try FileStore().setAside(
+            store.path(for: profile.address), suffix: ".unusable-\(Int64(time(nil)))")
+        log(
+            .error,
+            "the keymap profile of \(label) cannot be used: \(reason); it was set aside as \(preserved) and the "
+                + "keyboard starts with a clean keymap")
+        return nil
+    }
+
+    /// Forgets a keyboard's session (its profile stays on disk for when it comes back).
+    func close(_ address: BluetoothAddress) {
+        entries[address] = nil
+    }
+}

@@ -1,0 +1,179 @@
+/// The keymap edit sessions of the keyboards the daemon exports, with their profiles on disk.
+///
+/// Every edit goes the same way, one at a time per keyboard: it is applied to a copy of the session, the copy is
+/// saved atomically (`ProfileStore`), only then does it replace the session, and the changed properties are
+/// published before the caller gets its answer. So an edit that was answered is on disk (a `kill -9` right after
+/// the reply loses nothing), and an edit that could not be saved changed nothing, in memory or on disk.
+public actor KeymapSessions {
+    /// One keyboard's session and where it is saved.
+    struct Entry {
+        var profileAddress: KeyboardAddress
+        var path: ObjectPath
+        var session: KeymapEditSession
+    }
+
+    let connection: BusConnection
+    let log: @Sendable (LogLevel, String) -> Void
+    /// Where profiles are loaded from and saved to; tests swap in one whose writes fail.
+    var store: ProfileStore
+    /// Layouts loaded from the user's layout directory, by id; they take precedence over built-in ones.
+    var userLayouts: [LayoutID: PhysicalLayout] = [:]
+    var entries: [BluetoothAddress: Entry] = [:]
+    /// Keyboards with an edit in progress, and the edits waiting for them, first come first served.
+    private var busy: Set<BluetoothAddress> = []
+    private var waiting: [BluetoothAddress: [CheckedContinuation<Void, Never>]] = [:]
+
+    /// Creates the sessions of a daemon.
+    /// - Parameters:
+    ///   - connection: where the `org.kblink1.Keymap` properties are published.
+    ///   - profilesDirectory: the profile store's directory, `<state dir>/profiles`.
+    ///   - log: where loading problems (corrupt profiles) are reported.
+    public init(
+        connection: BusConnection, profilesDirectory: String, log: @escaping @Sendable (LogLevel, String) -> Void
+    ) {
+        self.connection = connection
+        self.store = ProfileStore(directory: profilesDirectory)
+        self.log = log
+    }
+
+    /// A copy of a keyboard's session, nil when the keyboard has none.
+    public func session(for address: BluetoothAddress) -> KeymapEditSession? {
+        entries[address]?.session
+    }
+
+    /// The keyboards that have a session.
+    public var addresses: [BluetoothAddress] { entries.keys.sorted() }
+
+    /// Replaces the profile store (tests inject one whose writes fail).
+    func replaceStore(_ store: ProfileStore) {
+        self.store = store
+    }
+
+    // MARK: Reading and editing
+
+    /// Reads from a keyboard's session.
+    /// - Throws: ``DBusError``: `NotFound` when the keyboard has no session, the mapped `KeymapError` otherwise.
+    public func read<Result: Sendable>(
+        _ address: BluetoothAddress, _ body: @Sendable (KeymapEditSession) throws(KeymapError) -> Result
+    ) throws -> Result {
+        let entry = try self.entry(address)
+        do {
+            return try body(entry.session)
+        } catch {
+            throw error.dbusError
+        }
+    }
+
+    /// Applies an edit to a keyboard's session, saves the profile, then publishes the changed properties.
+    ///
+    /// Edits of one keyboard run one after another in the order they arrive here. When `body` throws, or the
+    /// profile cannot be saved, the session and the profile file stay as they were.
+    /// - Throws: ``DBusError``: the mapped `KeymapError` for an invalid edit, `org.kblink1.Error.Failed` when the
+    ///   profile could not be written, `NotFound` when the keyboard has no session.
+    @discardableResult
+    public func edit<Result: Sendable>(
+        _ address: BluetoothAddress, _ body: @Sendable (inout KeymapEditSession) throws(KeymapError) -> Result
+    ) async throws -> Result {
+        await acquire(address)
+        let result: Result
+        do {
+            result = try commit(address, body)
+        } catch {
+            release(address)
+            throw error
+        }
+        await publish(address)
+        release(address)
+        return result
+    }
+
+    /// The synchronous part of an edit: apply to a copy, save, keep.
+    private func commit<Result>(
+        _ address: BluetoothAddress, _ body: (inout KeymapEditSession) throws(KeymapError) -> Result
+    ) throws -> Result {
+        var entry = try self.entry(address)
+        var session = entry.session
+        let result: Result
+        do {
+            result = try body(&session)
+        } catch {
+            throw error.dbusError
+        }
+        // Nothing to save when the edit changed nothing that is stored (setting a key to what it already does).
+        guard session.draftRecord != entry.session.draftRecord || session.base != entry.session.base else {
+            return result
+        }
+        do {
+            try store.save(session, for: entry.profileAddress)
+        } catch {
+            log(.error, "cannot save the keymap profile of \(address): \(error)")
+            throw KBlinkError.failed(
+                "the change was not made because the profile could not be saved: \(error.description); "
+                    + "the previous profile is intact")
+        }
+        entry.session = session
+        entries[address] = entry
+        return result
+    }
+
+    private func entry(_ address: BluetoothAddress) throws -> Entry {
+        guard let entry = entries[address] else {
+            throw KBlinkError.notFound("keyboard \(address) has no keymap session (it is no longer known)")
+        }
+        return entry
+    }
+
+    // MARK: Publishing
+
+    /// Sets every `org.kblink1.Keymap` property that edits change to the session's current value; the object
+    /// server emits `PropertiesChanged` for those that differ.
+    private func publish(_ address: BluetoothAddress) async {
+        guard let entry = entries[address] else { return }
+        for (name, value) in Self.changingProperties(of: entry.session) {
+            // The object may have been unexported meanwhile (the keyboard went away): nothing to tell then.
+            try? await connection.setProperty(
+                MemberName(trusted: name), of: KBlink.keymapInterface, at: entry.path, to: value)
+        }
+    }
+
+    /// The properties that edits change, with their values for a session.
+    static func changingProperties(of session: KeymapEditSession) -> [(String, DBusValue)] {
+        [
+            ("CurrentZone", .string(session.currentZone.rawValue)),
+            ("Layers", .uint32(UInt32(clamping: session.layerCount))),
+            ("CanUndo", .boolean(session.canUndo)),
+            ("CanRedo", .boolean(session.canRedo)),
+            ("Dirty", .boolean(session.isDirty)),
+            ("Macros", macrosValue(session)),
+        ]
+    }
+
+    /// The `Macros` property (`a{ss}`), sorted by name.
+    static func macrosValue(_ session: KeymapEditSession) -> DBusValue {
+        .dictionary(
+            key: .string, value: .string,
+            session.macroTexts.sorted { $0.key < $1.key }.map {
+                DBusDictionaryEntry(key: .string($0.key), value: .string($0.value))
+            })
+    }
+
+    // MARK: One edit at a time per keyboard
+
+    private func acquire(_ address: BluetoothAddress) async {
+        if busy.insert(address).inserted { return }
+        await withCheckedContinuation { continuation in
+            waiting[address, default: []].append(continuation)
+        }
+    }
+
+    /// Hands the keyboard to the next waiting edit (which then owns it), or marks it free.
+    private func release(_ address: BluetoothAddress) {
+        guard var queue = waiting[address], !queue.isEmpty else {
+            busy.remove(address)
+            return
+        }
+        let next = queue.removeFirst()
+        waiting[address] = queue.isEmpty ? nil : queue
+        next.resume()
+    }
+}

@@ -1,0 +1,208 @@
+import KeyboardLink
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+extension Commands {
+    static let keymap = Command(
+        name: "keymap", summary: "Show and edit a keyboard's key mapping (staged in a draft)",
+        usageLine: """
+            Usage: kblink keymap show DEVICE [--zone Z] [--layer N] [--ascii] [--json]
+                   kblink keymap set DEVICE KEY ACTION [--zone Z] [--layer N] [--json]
+                   kblink keymap undo|redo|discard DEVICE [--json]
+                   kblink keymap diff DEVICE [--json]
+            """,
+        details: """
+            show     draws the keyboard with what each key does on layer N (default 0): keys at their places,
+                     zones in colour (or tagged f/n/# in plain output), keys changed in the draft marked '*'.
+                     --zone Z labels only that zone's keys; --ascii draws with + - | only.
+                     JSON: {address, layout, layer, layers, zones, currentZone, dirty,
+                     keys [{key, zone, action, changed, x, y, w, h}]}.
+            set      stages KEY (a key name such as CAPS, ESC, KP_1) on layer N to do ACTION, in QMK (KC_LCTL,
+                     LSFT(KC_1), MO(1), LT(1, KC_SPC)), ZMK (LCTRL, LS(N1)) or evdev (KEY_LEFTCTRL) spelling, or
+                     MACRO(name); with --zone Z the key must be in that zone.
+            undo     undoes the last edit; redo redoes it; discard drops the whole draft.
+            diff     lists the keys whose action differs from the keyboard's: zone, layer, key, old, new, origin
+                     (draft, or device for changes made outside kblink). JSON: an array of those objects.
+            Zones: standard, number, function, navigation. Edits are saved by kblinkd at once; 'keymap diff'
+            shows what is staged.
+            """,
+        flags: ["--ascii"], options: ["--zone", "--layer"]
+    ) { context in
+        let (subcommand, values) = try KeymapOptions.subcommand(
+            context.arguments,
+            [
+                "show": ["DEVICE"], "set": ["DEVICE", "KEY", "ACTION"], "undo": ["DEVICE"], "redo": ["DEVICE"],
+                "discard": ["DEVICE"], "diff": ["DEVICE"],
+            ])
+        let arguments = context.arguments
+        if !["show", "set"].contains(subcommand) {
+            for option in ["--zone", "--layer"] where arguments.value(option) != nil {
+                throw ParsedArguments.UsageError("\(option) is for 'keymap show' and 'keymap set'")
+            }
+        }
+        if subcommand != "show", arguments.has("--ascii") {
+            throw ParsedArguments.UsageError("--ascii is for 'keymap show'")
+        }
+        let layer = try KeymapOptions.layer(arguments)
+        let zone = try KeymapOptions.zone(arguments)
+        return try await KeymapTarget.with(context, device: values[0]) { target in
+            switch subcommand {
+            case "show": return try await showKeymap(target, context, zone: zone, layer: layer)
+            case "set":
+                return try await setKey(target, context, key: values[1], action: values[2], zone: zone, layer: layer)
+            case "diff": return try await showDiff(target, context)
+            default: return try await step(target, context, subcommand)
+            }
+        }
+    }
+
+    static func showKeymap(_ target: KeymapTarget, _ context: CommandContext, zone: String?, layer: Int) async throws
+        -> ExitStatus
+    {
+        let state = target.state
+        if let zone, !state.zones.contains(zone) {
+            throw KBlinkError.invalidArgs(
+                "layout \(state.layout) has no \(zone) zone; it has \(state.zones.joined(separator: ", "))")
+        }
+        let keys = try await target.keymap.keys()
+        var actions: [String: String] = [:]
+        for shown in zone.map({ [$0] }) ?? state.zones {
+            for binding in try await target.keymap.bindings(zone: shown, layer: layer) {
+                actions[binding.key] = binding.action
+            }
+        }
+        let changed = Set(
+            try await target.keymap.diff().filter { $0.layer == layer && $0.origin == "draft" }.map(\.key))
+        let output = context.output
+        if output.json {
+            output.json(
+                .object([
+                    ("address", .string(target.keyboard.address)), ("layout", .string(state.layout)),
+                    ("layer", .integer(Int64(layer))), ("layers", .integer(Int64(state.layers))),
+                    ("zones", .array(state.zones.map { .string($0) })), ("currentZone", .string(state.currentZone)),
+                    ("dirty", .bool(state.dirty)),
+                    (
+                        "keys",
+                        .array(
+                            keys.compactMap { key in
+                                actions[key.key].map { action in
+                                    .object([
+                                        ("key", .string(key.key)), ("zone", .string(key.zone)),
+                                        ("action", .string(action)), ("changed", .bool(changed.contains(key.key))),
+                                        ("x", .number(key.x)), ("y", .number(key.y)), ("w", .number(key.width)),
+                                        ("h", .number(key.height)),
+                                    ])
+                                }
+                            })
+                    ),
+                ]))
+            return .success
+        }
+        let ascii = context.arguments.has("--ascii")
+        var header = output.bold(target.keyboard.alias) + (ascii ? " - " : " — ")
+        header += "layout \(state.layout), layer \(layer) of 0-"
+        header += "\(max(state.layers - 1, 0))"
+        if let zone { header += ", \(zone) zone" }
+        header += state.dirty ? "; the draft has changes ('kblink keymap diff')" : "; no changes in the draft"
+        output.line(header)
+        let width = output.isTerminal ? terminalColumns() : 0
+        let picture = KeymapPicture(
+            keys: keys.map { key in
+                KeymapPicture.Key(info: key, action: actions[key.key], changed: changed.contains(key.key))
+            },
+            ascii: ascii, usesColor: output.color && !ascii,
+            columnsPerUnit: width > 0 ? KeymapPicture.columnsPerUnit(fitting: keys, into: width) : 6)
+        for line in picture.render() { output.line(line) }
+        return .success
+    }
+
+    static func setKey(
+        _ target: KeymapTarget, _ context: CommandContext, key: String, action: String, zone: String?, layer: Int
+    ) async throws -> ExitStatus {
+        try await target.keymap.setBinding(zone: zone ?? "", layer: layer, key: key, action: action)
+        // Read back what the daemon stored: the canonical names.
+        let keys = try await target.keymap.keys()
+        let wanted = key.uppercased()
+        var stored = action
+        var name = wanted
+        if let info = keys.first(where: { $0.key == wanted }) {
+            if let binding = try await target.keymap.bindings(zone: info.zone, layer: layer).first(where: {
+                $0.key == info.key
+            }) {
+                stored = binding.action
+                name = binding.key
+            }
+        }
+        let output = context.output
+        if output.json {
+            output.json(
+                .object([
+                    ("ok", .bool(true)), ("key", .string(name)), ("layer", .integer(Int64(layer))),
+                    ("action", .string(stored)),
+                ]))
+        } else {
+            output.line("\(target.keyboard.alias): \(name) on layer \(layer) now does \(stored) (staged in the draft)")
+        }
+        return .success
+    }
+
+    static func showDiff(_ target: KeymapTarget, _ context: CommandContext) async throws -> ExitStatus {
+        let rows = try await target.keymap.diff()
+        let output = context.output
+        if output.json {
+            output.json(
+                .array(
+                    rows.map {
+                        .object([
+                            ("zone", .string($0.zone)), ("layer", .integer(Int64($0.layer))), ("key", .string($0.key)),
+                            ("old", .string($0.old)), ("new", .string($0.new)), ("origin", .string($0.origin)),
+                        ])
+                    }))
+            return .success
+        }
+        if rows.isEmpty {
+            output.line("\(target.keyboard.alias): no changes; the draft equals the keyboard's keymap")
+            return .success
+        }
+        output.table(
+            ["ZONE", "LAYER", "KEY", "OLD", "NEW", "ORIGIN"],
+            rows.map { [$0.zone, String($0.layer), $0.key, $0.old, $0.new, $0.origin] })
+        return .success
+    }
+
+    /// undo, redo, discard.
+    static func step(_ target: KeymapTarget, _ context: CommandContext, _ subcommand: String) async throws
+        -> ExitStatus
+    {
+        switch subcommand {
+        case "undo": try await target.keymap.undo()
+        case "redo": try await target.keymap.redo()
+        default: try await target.keymap.discard()
+        }
+        let state = try await target.keymap.state()
+        let output = context.output
+        if output.json {
+            output.json(
+                .object([
+                    ("ok", .bool(true)), ("canUndo", .bool(state.canUndo)), ("canRedo", .bool(state.canRedo)),
+                    ("dirty", .bool(state.dirty)),
+                ]))
+        } else {
+            let done = ["undo": "undone", "redo": "redone"][subcommand] ?? "draft discarded"
+            output.line(
+                "\(target.keyboard.alias): \(done); can undo: \(state.canUndo ? "yes" : "no"), can redo: "
+                    + "\(state.canRedo ? "yes" : "no"), draft: \(state.dirty ? "has changes" : "clean")")
+        }
+        return .success
+    }
+
+    /// The terminal's width in columns; 0 when unknown.
+    static func terminalColumns() -> Int {
+        var size = winsize()
+        if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
+        if let text = getenv("COLUMNS"), let columns = Int(String(cString: text)), columns > 0 { return columns }
+        return 0
+    }
+}

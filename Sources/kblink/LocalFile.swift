@@ -1,0 +1,90 @@
+import KeyboardLink
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Files the CLI reads and writes for the user (profiles, recorded input events), with size limits and errors
+/// that say which file and what went wrong.
+enum LocalFile {
+    /// A file problem; the CLI prints it and exits with 1.
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// The bytes of a file (`-` is standard input), refusing more than `limit` bytes.
+    /// - Throws: ``Failure``.
+    static func read(_ path: String, limit: Int, what: String) throws -> [UInt8] {
+        let fd: Int32
+        if path == "-" {
+            fd = STDIN_FILENO
+        } else {
+            fd = open(path, O_RDONLY | O_CLOEXEC)
+            guard fd >= 0 else { throw Failure(description: "cannot open \(what) \(path): \(errorText(errno))") }
+        }
+        defer { if path != "-" { _ = close(fd) } }
+        var status = stat()
+        if fstat(fd, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR {
+            throw Failure(description: "\(path) is a directory, not \(what)")
+        }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { buffer in Glibc.read(fd, buffer.baseAddress, buffer.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw Failure(description: "cannot read \(what) \(path): \(errorText(errno))")
+            }
+            if count == 0 { return bytes }
+            bytes += chunk[0..<count]
+            if bytes.count > limit {
+                throw Failure(description: "\(path) is larger than \(limit >> 20) MiB: it is not \(what)")
+            }
+        }
+    }
+
+    /// The text of a file, which must be UTF-8.
+    /// - Throws: ``Failure``.
+    static func readText(_ path: String, limit: Int, what: String) throws -> String {
+        let bytes = try read(path, limit: limit, what: what)
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw Failure(description: "\(path) is not UTF-8 text: it is not \(what)")
+        }
+        return text
+    }
+
+    /// Writes a file atomically: a temporary file beside it, synced, renamed over it.
+    /// - Throws: ``Failure``; the previous file is then untouched.
+    static func write(_ text: String, to path: String) throws {
+        let temporary = path + ".kblink-\(getpid())"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw Failure(description: "cannot write \(path): \(errorText(errno))") }
+        let bytes = Array(text.utf8)
+        var offset = 0
+        var failure: Int32?
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { buffer -> Int in
+                guard let base = buffer.baseAddress else { return 0 }
+                return Glibc.write(fd, base + offset, buffer.count - offset)
+            }
+            if written < 0 {
+                if errno == EINTR { continue }
+                failure = errno
+                break
+            }
+            offset += written
+        }
+        if failure == nil, fsync(fd) != 0 { failure = errno }
+        if close(fd) != 0, failure == nil { failure = errno }
+        if failure == nil, rename(temporary, path) != 0 { failure = errno }
+        if let failure {
+            _ = unlink(temporary)
+            throw Failure(description: "cannot write \(path): \(errorText(failure))")
+        }
+    }
+
+    static func errorText(_ code: Int32) -> String {
+        guard let text = strerror(code) else { return "errno \(code)" }
+        return String(cString: text)
+    }
+}

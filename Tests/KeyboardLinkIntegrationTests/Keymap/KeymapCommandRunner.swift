@@ -1,0 +1,45 @@
+import Dispatch
+import Foundation
+import Synchronization
+
+/// Runs the built `kblink` binary and reads its output to the end of both pipes before returning, so that long
+/// outputs (keyboard pictures, profiles) are compared whole, however loaded the machine is.
+enum KeymapCommandRunner {
+    /// Runs `kblink ARGUMENTS --bus <the harness's bus>`; kills it after `timeout`.
+    static func run(
+        _ harness: DaemonHarness, _ arguments: [String], timeout: DispatchTimeInterval = .seconds(30)
+    ) async throws -> ProcessResult {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: DaemonHarness.binary("kblink"))
+        process.arguments = arguments + ["--bus", harness.bus.address]
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let identifier = process.processIdentifier
+        DispatchQueue.global().asyncAfter(deadline: .now() + timeout) { kill(identifier, SIGKILL) }
+        return await withCheckedContinuation { continuation in
+            let standardError = Mutex(Data())
+            // Own threads, not the global queue: blocking reads there starve it on a two-core machine.
+            let group = DispatchGroup()
+            group.enter()
+            Thread {
+                let data = errors.fileHandleForReading.readDataToEndOfFile()
+                standardError.withLock { $0 = data }
+                group.leave()
+            }.start()
+            Thread {
+                let standardOutput = output.fileHandleForReading.readDataToEndOfFile()
+                group.wait()
+                process.waitUntilExit()
+                continuation.resume(
+                    returning: ProcessResult(
+                        status: process.terminationStatus,
+                        standardOutput: String(decoding: standardOutput, as: UTF8.self),
+                        standardError: String(decoding: standardError.withLock { $0 }, as: UTF8.self)))
+            }.start()
+        }
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+import KeyboardLink
+import Synchronization
+import Testing
+
+/// Issue 7's acceptance: `kill -9` of the real `kblinkd` in the middle of a stream of edits loses none that was
+/// acknowledged.
+@Suite("kblinkd killed with SIGKILL keeps every acknowledged edit")
+struct KeymapCrashTests {
+    /// One edit of the stream.
+    struct Edit: Sendable, Hashable {
+        var layer: Int
+        var key: String
+        var action: String
+    }
+
+    @Test(
+        "SIGKILL right after an acknowledged SetBinding, restart with the same state directory", arguments: [37, 101])
+    func killNine(killAfter: Int) async throws {
+        let bus = try TestBus()
+        let directory = try KeymapFixture.stateDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let config = directory + "/kblinkd.conf"
+        try "[General]\nLogLevel = info\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let arguments = ["--bus", bus.address, "--simulate", "--state-dir", directory, "--config", config]
+
+        let first = try ChildProcess(DaemonHarness.binary("kblinkd"), arguments)
+        defer { first.signal(SIGKILL) }
+        let connection = try await bus.connect()
+        let keymap = KeymapClient(connection: connection, path: KBlink.keyboardPath(KeymapFixture.aula))
+        #expect(await Self.ready(keymap), "kblinkd did not start: \(first.standardError)")
+
+        // Every standard key on every layer, once each, to an action none of them has: each acknowledged edit
+        // can be checked on its own after the restart.
+        let keys = try await keymap.keys().filter { $0.zone == "standard" }.map(\.key)
+        var random = KeymapBusRandom(seed: UInt64(killAfter))
+        let plan = (0..<4).flatMap { layer in
+            keys.map { Edit(layer: layer, key: $0, action: ["KC_F13", "KC_F14", "KC_F15", "KC_F16"][layer]) }
+        }.shuffled(using: &random)
+        let acknowledged = Mutex<[Edit]>([])
+        let stream = Task { () -> (any Error)? in
+            for edit in plan {
+                do {
+                    try await keymap.setBinding(zone: "standard", layer: edit.layer, key: edit.key, action: edit.action)
+                } catch {
+                    return error
+                }
+                acknowledged.withLock { $0.append(edit) }
+            }
+            return nil
+        }
+        #expect(await eventually(timeout: .seconds(60)) { acknowledged.withLock { $0.count } >= killAfter })
+        first.signal(SIGKILL)
+        let streamError: (any Error)? = await stream.value
+        #expect(streamError != nil, "the stream stops when the daemon dies")
+        let killed = await first.wait(timeout: .seconds(10))
+        #expect(killed.status == SIGKILL, "killed by the signal")
+        let edits = acknowledged.withLock { $0 }
+        #expect(edits.count >= killAfter && edits.count < plan.count, "killed in the middle of the stream")
+
+        let second = try ChildProcess(DaemonHarness.binary("kblinkd"), arguments)
+        defer { second.signal(SIGKILL) }
+        #expect(await Self.ready(keymap), "kblinkd did not restart: \(second.standardError)")
+        var served: [Int: [String: String]] = [:]
+        for layer in 0..<4 {
+            served[layer] = Dictionary(
+                uniqueKeysWithValues: try await keymap.bindings(zone: "standard", layer: layer).map {
+                    ($0.key, $0.action)
+                })
+        }
+        for edit in edits {
+            #expect(served[edit.layer]?[edit.key] == edit.action, "lost \(edit)")
+        }
+        // At most the edits that were in flight at the kill came on top of the acknowledged ones.
+        let changed = try await keymap.diff()
+        #expect(changed.count >= edits.count && changed.count <= edits.count + 1)
+        #expect(try await keymap.state().canUndo)
+        #expect(!second.standardError.contains("corrupt"), "\(second.standardError)")
+        second.signal(SIGTERM)
+        #expect(await second.wait(timeout: .seconds(10)).status == 0)
+        await connection.close()
+    }
+
+    /// Waits until kblinkd serves the Aula's keymap.
+    static func ready(_ keymap: KeymapClient) async -> Bool {
+        await eventually(timeout: .seconds(30)) { (try? await keymap.state()) != nil }
+    }
+}
