@@ -59,7 +59,7 @@ struct CommandLineTests {
     @Test("scan shows the keyboard found and not the headset")
     func scan() async throws {
         try await withDaemon { harness in
-            let result = try await harness.kblink(["scan", "--timeout", "1"])
+            let result = try await harness.kblink(["scan", "--timeout", "4"])
             #expect(result.status == 0, "\(result.standardError)")
             #expect(result.standardOutput.contains("found  DC:2C:26:00:00:03  Keychron K3 Pro"))
             #expect(!result.standardOutput.contains("Headset"))
