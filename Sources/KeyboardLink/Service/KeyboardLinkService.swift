@@ -24,6 +24,8 @@ public actor KeyboardLinkService {
     private var evdevDevices: [InputDevice] = []
     private var modelTask: Task<Void, Never>?
     private var discoveryStopper: Task<Void, Never>?
+    /// Firmware information, its cache and the refreshes in flight (KeyboardLinkService+Firmware.swift).
+    var firmwareState: FirmwareState
 
     /// - Parameter log: where the service reports what it does.
     public init(connection: BusConnection, options: Options, log: @escaping @Sendable (LogLevel, String) -> Void) {
@@ -31,12 +33,14 @@ public actor KeyboardLinkService {
         self.bluez = BlueZModel(connection: connection)
         self.options = options
         self.log = log
+        self.firmwareState = FirmwareState(stateDirectory: options.stateDirectory)
     }
 
     /// Exports the Manager, loads BlueZ's state, exports the keyboards and then takes `org.kblink1`.
     /// Returns when the daemon is ready to answer.
     /// - Throws: ``DBusError`` when the name cannot be owned (another kblinkd, or the bus policy).
     public func start() async throws {
+        loadFirmwareCache()
         await connection.addObjectManager(at: KBlink.managerPath)
         try await connection.export(managerInterface(), at: KBlink.managerPath)
         try await bluez.start()
@@ -64,6 +68,7 @@ public actor KeyboardLinkService {
     public func stop() async {
         modelTask?.cancel()
         discoveryStopper?.cancel()
+        stopFirmwareTasks()
         await bluez.stop()
         try? await connection.releaseName(KBlink.service)
     }
@@ -96,14 +101,11 @@ public actor KeyboardLinkService {
         var wanted: [BluetoothAddress: KeyboardState] = [:]
         for device in snapshot.devices.values where Self.isKeyboard(device) {
             guard var state = KeyboardState(device: device) else { continue }
-            // Keep what other domains filled in (firmware, driver).
+            // Keep what other domains filled in (driver); firmware and batteries come from the firmware cache.
             if let known = keyboards[state.address] {
-                state.firmware = known.firmware
                 state.driver = known.driver
-                if state.battery.isEmpty && !known.battery.isEmpty && known.battery.count > 1 {
-                    state.battery = known.battery
-                }
             }
+            applyFirmware(to: &state, device: device)
             wanted[state.address] = state
         }
         for (address, _) in keyboards where wanted[address] == nil {
@@ -128,6 +130,7 @@ public actor KeyboardLinkService {
         await setManagerProperty("BlueZRunning", .boolean(snapshot.isBlueZRunning))
         await setManagerProperty("Discovering", .boolean(snapshot.isDiscovering))
         await publishPresence()
+        followConnectionsForFirmware()
     }
 
     static func isKeyboard(_ device: BlueZDevice) -> Bool {
@@ -318,19 +321,6 @@ public actor KeyboardLinkService {
     }
 
     func refreshInfo(_ address: BluetoothAddress) async throws {
-        let state = try keyboard(matching: address.description)
-        try requireBlueZ("refresh")
-        // Re-read what BlueZ holds; the firmware domain adds GATT reads here.
-        for interface in [BlueZ.deviceInterface, BlueZ.batteryInterface] {
-            let proxy = DBusProxy(
-                connection: connection, destination: BlueZ.service, path: state.devicePath, interface: interface)
-            do {
-                _ = try await proxy.allProperties()
-            } catch let error as DBusError where error.name == .unknownInterface || error.name == .invalidArgs {
-                continue
-            } catch {
-                throw KBlinkError.fromBlueZ(error, while: "refresh \(state.alias)")
-            }
-        }
+        try await refreshFirmware(address)
     }
 }

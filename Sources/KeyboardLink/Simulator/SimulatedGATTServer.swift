@@ -437,7 +437,8 @@ public actor SimulatedGATTServer {
                 "Flags", type: .array(.string), changes: .const,
                 initial: .array(.string, characteristic.flags.bluezNames.map { .string($0) })),
             DBusProperty(
-                "MTU", type: .uint16, initial: .uint16(characteristic.readChunkLimit.map { UInt16(clamping: $0 + 1) } ?? mtu)),
+                "MTU", type: .uint16,
+                initial: .uint16(characteristic.readChunkLimit.map { UInt16(clamping: $0 + 1) } ?? mtu)),
             DBusProperty("Handle", type: .uint16, changes: .const, initial: .uint16(handle)),
         ]
         if characteristic.flags.canNotify {
@@ -491,9 +492,11 @@ public actor SimulatedGATTServer {
             ],
             properties: [
                 DBusProperty("UUID", type: .string, changes: .const, initial: .string(descriptor.uuid.description)),
-                DBusProperty("Characteristic", type: .objectPath, changes: .const, initial: .objectPath(characteristic)),
+                DBusProperty(
+                    "Characteristic", type: .objectPath, changes: .const, initial: .objectPath(characteristic)),
                 DBusProperty("Value", type: .array(.byte), initial: .bytes([])),
-                DBusProperty("Flags", type: .array(.string), changes: .const, initial: .array(.string, [.string("read")])),
+                DBusProperty(
+                    "Flags", type: .array(.string), changes: .const, initial: .array(.string, [.string("read")])),
                 DBusProperty("Handle", type: .uint16, changes: .const, initial: .uint16(handle)),
             ])
     }

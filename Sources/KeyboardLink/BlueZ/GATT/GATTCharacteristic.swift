@@ -37,7 +37,8 @@ public struct GATTCharacteristic: Sendable, Hashable {
         else { return nil }
         self.init(
             path: path, uuid: uuid, service: service,
-            flags: GATTCharacteristicFlags(bluezNames: properties["Flags"]?.arrayValue?.compactMap(\.stringValue) ?? []),
+            flags: GATTCharacteristicFlags(
+                bluezNames: properties["Flags"]?.arrayValue?.compactMap(\.stringValue) ?? []),
             mtu: properties["MTU"]?.integerValue.flatMap { UInt16(exactly: $0) },
             handle: properties["Handle"]?.integerValue.flatMap { UInt16(exactly: $0) },
             isNotifying: properties["Notifying"]?.boolValue ?? false)

@@ -68,7 +68,9 @@ public struct GATTDatabase: Sendable, Equatable {
     }
 
     /// Handle order when both handles are known, else path order.
-    private static func precedes(_ lhsHandle: UInt16?, _ lhsPath: ObjectPath, _ rhsHandle: UInt16?, _ rhsPath: ObjectPath)
+    private static func precedes(
+        _ lhsHandle: UInt16?, _ lhsPath: ObjectPath, _ rhsHandle: UInt16?, _ rhsPath: ObjectPath
+    )
         -> Bool
     {
         if let lhsHandle, let rhsHandle, lhsHandle != rhsHandle { return lhsHandle < rhsHandle }

@@ -10,8 +10,9 @@ public struct GATTRetryPolicy: Sendable, Equatable {
     public var maximumBackoff: Duration
 
     /// Creates a policy.
-    public init(retries: Int = 4, initialBackoff: Duration = .milliseconds(25), maximumBackoff: Duration = .milliseconds(200))
-    {
+    public init(
+        retries: Int = 4, initialBackoff: Duration = .milliseconds(25), maximumBackoff: Duration = .milliseconds(200)
+    ) {
         self.retries = max(0, retries)
         self.initialBackoff = initialBackoff
         self.maximumBackoff = maximumBackoff
