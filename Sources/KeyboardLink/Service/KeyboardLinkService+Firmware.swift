@@ -31,6 +31,11 @@ extension KeyboardLinkService {
         firmwareState.infos[address]
     }
 
+    /// Whether a refresh of the keyboard's information is in flight.
+    public func isRefreshingFirmware(_ address: BluetoothAddress) -> Bool {
+        firmwareState.refreshes[address] != nil
+    }
+
     /// Loads every cached keyboard, so that `Firmware` and `Battery` are filled as soon as the keyboards are
     /// exported, even while they sleep. Unreadable files are moved aside and logged.
     func loadFirmwareCache() {
@@ -127,6 +132,7 @@ extension KeyboardLinkService {
                 throw KBlinkError.notConnected(
                     "\(state.alias) is not connected (\(error.cause.advice)): \(cachedText(address))")
             case .disconnectedDuringRead:
+                await waitUntilSeenDisconnected(state.devicePath)
                 throw KBlinkError.notConnected(
                     "\(state.alias) disconnected while its information was being read: \(cachedText(address)); wake it by pressing a key, then refresh again"
                 )
@@ -151,6 +157,14 @@ extension KeyboardLinkService {
             watchBatteries(address, devicePath: state.devicePath, outcome.batteryCharacteristics)
         }
         return info
+    }
+
+    /// Gives the model a moment (at most half a second) to deliver the disconnection BlueZ already reported, so
+    /// that `Connected` is false by the time the failed refresh answers.
+    private func waitUntilSeenDisconnected(_ devicePath: ObjectPath) async {
+        for _ in 0..<50 where snapshot.devices[devicePath]?.connected == true {
+            try? await Task.sleep(for: .milliseconds(10))
+        }
     }
 
     /// What is shown instead of fresh information.

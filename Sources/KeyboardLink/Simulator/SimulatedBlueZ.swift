@@ -31,7 +31,7 @@ public actor SimulatedBlueZ {
     var agents: [BusName: (path: ObjectPath, capability: String)] = [:]
     var defaultAgent: BusName?
     /// The GATT objects of connected devices (Device Information, Battery, ...), scripted by tests.
-    public let gatt = SimulatedGATTServer()
+    public nonisolated let gatt = SimulatedGATTServer()
 
     /// A simulated machine with `adapterCount` adapters (`hci0`, ...) holding `devices` on the first adapter.
     public init(bus: BusAddress, adapterCount: Int = 1, devices: [SimulatedDevice]) {
