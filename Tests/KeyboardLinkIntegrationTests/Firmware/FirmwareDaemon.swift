@@ -40,7 +40,11 @@ final class FirmwareDaemon: Sendable {
 
     /// Stops the service, keeping the bus, the simulator and the state directory.
     func stopService() async {
-        guard let current = running.withLock({ value in defer { value = nil }; return value }) else { return }
+        guard
+            let current = running.withLock({ value in
+                defer { value = nil }; return value
+            })
+        else { return }
         await current.service.stop()
         await current.connection.close()
     }

@@ -31,7 +31,9 @@ struct FirmwareRefreshTests {
                     $0.contains("Aula F87") && $0.contains("PnP ID (usb:v0C45p8009d0105) disagrees with Modalias")
                 })
             let info = try await daemon.service.firmwareInfo(for: Self.aula)
-            #expect(info?.identity == DeviceIdentity(source: .usb, vendorID: 0x0C45, productID: 0x8009, productVersion: 0x0105))
+            #expect(
+                info?.identity
+                    == DeviceIdentity(source: .usb, vendorID: 0x0C45, productID: 0x8009, productVersion: 0x0105))
         }
     }
 

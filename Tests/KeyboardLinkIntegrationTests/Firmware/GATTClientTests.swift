@@ -67,8 +67,12 @@ struct GATTClientTests {
             let levels = database.characteristics(.batteryLevel)
             #expect(levels.count == 2)
             #expect(levels.allSatisfy { $0.flags == [.read, .notify] })
-            #expect(levels.map { database.descriptors(of: $0).map(\.uuid) } == [[.characteristicUserDescription], [.characteristicUserDescription]])
-            #expect(database.characteristic(.serialNumber, inService: .deviceInformation)?.path.lastElement == "char0015")
+            #expect(
+                levels.map { database.descriptors(of: $0).map(\.uuid) } == [
+                    [.characteristicUserDescription], [.characteristicUserDescription],
+                ])
+            #expect(
+                database.characteristic(.serialNumber, inService: .deviceInformation)?.path.lastElement == "char0015")
         }
     }
 
@@ -154,7 +158,8 @@ struct GATTClientTests {
             let writes = await bluez.gatt.statistics(for: Self.corne).writes
             #expect(writes.map(\.value) == [[1, 2, 3], [9]])
             #expect(writes.map(\.type) == ["request", "request"])
-            #expect(await bluez.gatt.profile(for: Self.corne)?.value(of: BluetoothUUID(uint16: 0xFFF2)) == [1, 2, 3, 9])
+            #expect(
+                await bluez.gatt.profile(for: Self.corne)?.value(of: BluetoothUUID(uint16: 0xFFF2)) == [1, 2, 3, 9])
         }
     }
 
