@@ -86,7 +86,8 @@ import Testing
                 characteristic("service0010/char0011", .manufacturerName, information),
                 characteristic("service0010/char0013", .manufacturerName, information),  // a duplicate: read once
                 characteristic("service0010/char0015", .pnpID, information),
-                characteristic("service0010/char0017", BluetoothUUID(uint16: 0x2A23), information),  // System ID: not read
+                // System ID: not read.
+                characteristic("service0010/char0017", BluetoothUUID(uint16: 0x2A23), information),
                 characteristic("service0020/char0021", .batteryLevel, battery),
                 characteristic("service0020/char0024", .batteryLevel, battery),
             ],
