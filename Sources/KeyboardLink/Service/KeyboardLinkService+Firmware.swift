@@ -142,8 +142,10 @@ extension KeyboardLinkService {
         for note in info.notes {
             log(.warning, "\(name): \(note)")
         }
+        let cache = firmwareState.cache
         do {
-            try firmwareState.cache.store(info, for: address)
+            // fsync may take a while: not on the service's executor.
+            try await Task.detached { try cache.store(info, for: address) }.value
         } catch {
             log(.error, "\(name): \(error)")
         }

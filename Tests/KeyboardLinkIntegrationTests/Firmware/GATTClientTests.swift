@@ -233,13 +233,21 @@ struct GATTClientTests {
         corne.connected = false
         try await withGATT([corne]) { bluez, client in
             do {
-                try await client.waitUntilServicesResolved(timeout: .milliseconds(100))
+                try await client.waitUntilServicesResolved(timeout: .seconds(30))
+                Issue.record("resolved while asleep")
+            } catch let error as GATTError {
+                // At once, not after 30 s: this test would time out otherwise.
+                #expect(error.kind == .notConnected)
+            }
+            do {
+                try await client.waitUntilServicesResolved(timeout: .milliseconds(100), waitForConnection: true)
                 Issue.record("resolved while asleep")
             } catch let error as GATTError {
                 #expect(error.kind == .notConnected)
+                #expect(error.message == "not connected after 0.1 seconds")
             }
             #expect(await client.database().services.isEmpty)
-            async let waited: Void = client.waitUntilServicesResolved(timeout: .seconds(10))
+            async let waited: Void = client.waitUntilServicesResolved(timeout: .seconds(10), waitForConnection: true)
             try await Task.sleep(for: .milliseconds(50))
             try await bluez.setConnected(Self.corne, true)
             try await waited

@@ -33,10 +33,16 @@ public struct GATTClient: Sendable {
 
     /// Waits until the device is connected with its services resolved (BlueZ has exported every GATT object),
     /// for at most `timeout`.
-    /// - Throws: ``GATTError`` `.objectGone` when BlueZ drops the device, `.notConnected` when it is still
-    ///   disconnected at the deadline, `.servicesNotResolved` when it is connected but not resolved by then.
-    public func waitUntilServicesResolved(timeout: Duration = .seconds(10)) async throws(GATTError) {
+    /// - Parameter waitForConnection: false (the default) fails at once when the device is, or becomes,
+    ///   disconnected: reading a sleeping keyboard is pointless. True waits for the connection too, for a caller
+    ///   that has just called `Connect()` (the model may not have seen `Connected` change yet).
+    /// - Throws: ``GATTError`` `.objectGone` when BlueZ drops the device, `.notConnected` when it is disconnected
+    ///   (or still, at the deadline), `.servicesNotResolved` when it is connected but not resolved by then.
+    public func waitUntilServicesResolved(timeout: Duration = .seconds(10), waitForConnection: Bool = false)
+        async throws(GATTError)
+    {
         let path = device
+        let operation = "wait for services of \(path)"
         let updates = await model.updates()
         let resolved: Bool
         do {
@@ -45,10 +51,12 @@ public struct GATTClient: Sendable {
                     for await update in updates {
                         guard let device = update.snapshot.devices[path] else {
                             throw GATTError(
-                                .objectGone, operation: "wait for services of \(path)",
-                                message: "BlueZ no longer knows the device")
+                                .objectGone, operation: operation, message: "BlueZ no longer knows the device")
                         }
                         if device.connected && device.servicesResolved { return true }
+                        if !device.connected && !waitForConnection {
+                            throw GATTError(.notConnected, operation: operation, message: "not connected")
+                        }
                     }
                     return false
                 }
@@ -61,12 +69,12 @@ public struct GATTClient: Sendable {
                 return first
             }
         } catch {
-            throw GATTError(error, operation: "wait for services of \(path)")
+            throw GATTError(error, operation: operation)
         }
         guard !resolved else { return }
         let connected = await model.current().devices[path]?.connected ?? false
         throw GATTError(
-            connected ? .servicesNotResolved : .notConnected, operation: "wait for services of \(path)",
+            connected ? .servicesNotResolved : .notConnected, operation: operation,
             message: connected ? "services not resolved after \(timeout)" : "not connected after \(timeout)")
     }
 
@@ -154,8 +162,8 @@ public struct GATTClient: Sendable {
     /// sequence ends when the characteristic goes away (the device disconnected) or when ``GATTNotifications/stop()``
     /// is called; `StopNotify` is sent when iteration ends, the sequence is released, or ``GATTNotifications/stop()``.
     /// BlueZ also emits `Value` changes after a `ReadValue` of the same characteristic: they arrive here too.
-    /// BlueZ keeps one notification session per client connection and characteristic: start one sequence per
-    /// characteristic and share it.
+    /// BlueZ keeps one notification session per client connection and characteristic (a second `StartNotify`
+    /// joins it, and the first `StopNotify` ends it for both): start one sequence per characteristic and share it.
     /// - Throws: ``GATTError`` when the subscription fails or BlueZ refuses `StartNotify` (`.notSupported` when
     ///   the characteristic has neither `notify` nor `indicate`).
     public func notifications(from characteristic: GATTCharacteristic) async throws(GATTError) -> GATTNotifications {
