@@ -161,10 +161,10 @@ extension KeyboardLinkService {
         return info
     }
 
-    /// Gives the model a moment (at most half a second) to deliver the disconnection BlueZ already reported, so
+    /// Gives the model a moment (at most two seconds) to deliver the disconnection BlueZ already reported, so
     /// that `Connected` is false by the time the failed refresh answers.
     private func waitUntilSeenDisconnected(_ devicePath: ObjectPath) async {
-        for _ in 0..<50 where snapshot.devices[devicePath]?.connected == true {
+        for _ in 0..<200 where snapshot.devices[devicePath]?.connected == true {
             try? await Task.sleep(for: .milliseconds(10))
         }
     }

@@ -4,7 +4,7 @@ import Testing
 
 /// Refreshing firmware information through the daemon: parallel reads, malformed values, the cache, reconnects,
 /// notifications and a keyboard that falls asleep in the middle.
-@Suite("Firmware refresh, cache and kblink info")
+@Suite("Firmware refresh, cache and kblink info", .serialized)
 struct FirmwareRefreshTests {
     static let corne = SimulatedDevice.corneSplit.address
     static let aula = SimulatedDevice.aulaF87.address
@@ -73,8 +73,10 @@ struct FirmwareRefreshTests {
             #expect(
                 refreshError?.contains("disconnected while its information was being read") == true,
                 "\(refreshError ?? "no error")")
-            #expect(json["connected"] as? Bool == false)
             #expect(json["serial"] as? String == "5E1F0C2A9B3D")
+            let client = try await KBlinkClient.connect(to: daemon.bus.busAddress)
+            #expect(try await eventually { try await !client.keyboard(matching: "corne").connected })
+            await client.close()
 
             let after = try Data(contentsOf: URL(fileURLWithPath: daemon.cacheFile(Self.corne)))
             #expect(after == before)

@@ -3,7 +3,7 @@ import KeyboardLink
 import Testing
 
 /// The GATT client against the simulated BlueZ on a private bus: discovery, reads, writes, notifications, errors.
-@Suite("GATT client over D-Bus")
+@Suite("GATT client over D-Bus", .serialized)
 struct GATTClientTests {
     static let corne = SimulatedDevice.corneSplit.address
 
