@@ -77,10 +77,9 @@ extension KeyboardLinkService {
         }
         let fresh = readyNow.subtracting(firmwareState.ready)
         firmwareState.ready = readyNow
+        // Each refresh logs its own failure; nobody waits for these.
         for address in fresh.sorted() {
-            let task = startFirmwareRefresh(address)
-            // The refresh logs its own failure; nobody waits for this one.
-            Task { _ = try? await task.value }
+            _ = startFirmwareRefresh(address)
         }
     }
 

@@ -143,7 +143,10 @@ public actor KeyboardLinkService {
 
     func updateProperties(of state: KeyboardState) async {
         let path = KBlink.keyboardPath(state.address)
-        for (name, value) in state.propertyValues {
+        for (name, _) in state.propertyValues {
+            // The state as it is now: another update (a firmware refresh) may have changed it while this one waited.
+            let current = keyboards[state.address] ?? state
+            guard let value = current.propertyValues.first(where: { $0.0 == name })?.1 else { continue }
             try? await connection.setProperty(
                 MemberName(trusted: name), of: KBlink.keyboardInterface, at: path, to: value)
         }
