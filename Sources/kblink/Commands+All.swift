@@ -76,32 +76,6 @@ enum Commands {
         return .success
     }
 
-    static let info = Command(
-        name: "info", summary: "Show one keyboard's details", usageLine: "Usage: kblink info DEVICE [--json]",
-        details: "JSON: the keyboard object of 'kblink list --json'."
-    ) { context in
-        let device = try context.arguments.expectPositionals(["DEVICE"])[0]
-        let client = try await context.client()
-        defer { Task { await client.close() } }
-        let keyboard = try await client.keyboard(matching: device)
-        let output = context.output
-        if output.json {
-            output.json(keyboard.json)
-            return .success
-        }
-        output.line(output.bold(keyboard.alias) + (keyboard.alias == keyboard.name ? "" : " (\(keyboard.name))"))
-        output.line("  Address:    \(keyboard.address)")
-        output.line(
-            "  Connected:  \(keyboard.connected ? "yes" : "no")   Paired: \(keyboard.paired ? "yes" : "no")   Trusted: \(keyboard.trusted ? "yes" : "no")"
-        )
-        output.line("  Battery:    \(keyboard.batteryText)")
-        output.line("  Driver:     \(keyboard.driver)")
-        for (key, value) in keyboard.firmware.sorted(by: { $0.key < $1.key }) {
-            output.line("  \((key + ":").padding(to: 11))\(value)")
-        }
-        return .success
-    }
-
     static func keyboardAction(
         _ name: String, _ summary: String, method: String, arguments: [DBusValue] = [], done: String
     )

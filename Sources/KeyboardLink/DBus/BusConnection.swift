@@ -45,11 +45,22 @@ public final class BusConnection: @unchecked Sendable {
     }
 
     deinit {
-        // Every job holds the connection strongly and the loop's hooks hold it weakly, so no job of ours is
-        // pending; run the shutdown on the loop thread (which owns the watch tables) and wait for it.
+        // Nothing may retain `self` here. No job of ours is pending (jobs hold the connection strongly) and no call
+        // waits (its frame would hold it too). Detach libdbus from us first, so that closing calls none of our
+        // callbacks, then close on the loop thread, which owns the watch tables.
         if isOpen {
-            let unowned = UnownedConnection(connection: Unmanaged.passUnretained(self))
-            loop.sync { unowned.connection.takeUnretainedValue().shutDown(reason: "the connection was released") }
+            let handle = QueueConfinedPointer(pointer: raw)
+            let loop = self.loop
+            loop.sync {
+                dbus_connection_set_watch_functions(handle.pointer, nil, nil, nil, nil, nil)
+                dbus_connection_set_timeout_functions(handle.pointer, nil, nil, nil, nil, nil)
+                dbus_connection_set_dispatch_status_function(handle.pointer, nil, nil, nil)
+                loop.watches.removeAll()
+                loop.timeouts.removeAll()
+                dbus_connection_close(handle.pointer)
+                dbus_connection_unref(handle.pointer)
+            }
+            for (_, subscriber) in subscriptions { subscriber.continuation.finish() }
         }
         loop.stop()
     }
@@ -265,13 +276,6 @@ extension BusConnection {
             destination: .messageBus, path: ObjectPath(trusted: "/org/freedesktop/DBus"), interface: .dbus,
             member: MemberName(trusted: member), arguments)
     }
-}
-
-/// The connection, borrowed by its own deinit for a synchronous shutdown on the loop thread.
-struct UnownedConnection: @unchecked Sendable {
-    // Why @unchecked Sendable is safe: deinit waits (`loop.sync`) until the job that uses it has finished, so the
-    // object is alive and nothing else touches it meanwhile.
-    let connection: Unmanaged<BusConnection>
 }
 
 /// A method call waiting for its reply.

@@ -30,6 +30,8 @@ public actor KeyboardLinkService {
     private var discoveryStopper: Task<Void, Never>?
     /// The keymap edit sessions and their profiles (`KeyboardLinkService+Keymap.swift`).
     public let keymaps: KeymapSessions
+    /// Firmware information, its cache and the refreshes in flight (KeyboardLinkService+Firmware.swift).
+    var firmwareState: FirmwareState
 
     /// - Parameter log: where the service reports what it does.
     public init(connection: BusConnection, options: Options, log: @escaping @Sendable (LogLevel, String) -> Void) {
@@ -41,12 +43,14 @@ public actor KeyboardLinkService {
         self.log = log
         self.keymaps = KeymapSessions(
             connection: connection, profilesDirectory: options.stateDirectory + "/profiles", log: log)
+        self.firmwareState = FirmwareState(stateDirectory: options.stateDirectory)
     }
 
     /// Exports the Manager, loads BlueZ's state, exports the keyboards and then takes `org.kblink1`.
     /// Returns when the daemon is ready to answer.
     /// - Throws: ``DBusError`` when the name cannot be owned (another kblinkd, or the bus policy).
     public func start() async throws {
+        loadFirmwareCache()
         await connection.addObjectManager(at: KBlink.managerPath)
         try await connection.export(managerInterface(), at: KBlink.managerPath)
         await startKeymaps()
@@ -77,6 +81,7 @@ public actor KeyboardLinkService {
         await pairing.stop()
         modelTask?.cancel()
         discoveryStopper?.cancel()
+        stopFirmwareTasks()
         await bluez.stop()
         try? await connection.releaseName(KBlink.service)
     }
@@ -100,6 +105,17 @@ public actor KeyboardLinkService {
 
     private func apply(_ update: BlueZModel.Update) async {
         let wasRunning = snapshot.isBlueZRunning
+        // GATT objects come and go by the dozen around each connection; when an update touches no adapter and
+        // no device, nothing exported changes: skip the reconciliation so presence is never queued behind them.
+        if let changed = update.changedPaths,
+            !changed.contains(where: {
+                update.snapshot.adapters[$0] != nil || update.snapshot.devices[$0] != nil
+                    || snapshot.adapters[$0] != nil || snapshot.devices[$0] != nil
+            })
+        {
+            snapshot = update.snapshot
+            return
+        }
         snapshot = update.snapshot
         if wasRunning != snapshot.isBlueZRunning {
             log(
@@ -109,14 +125,11 @@ public actor KeyboardLinkService {
         var wanted: [BluetoothAddress: KeyboardState] = [:]
         for device in snapshot.devices.values where Self.isKeyboard(device) {
             guard var state = KeyboardState(device: device) else { continue }
-            // Keep what other domains filled in (firmware, driver).
+            // Keep what other domains filled in (driver); firmware and batteries come from the firmware cache.
             if let known = keyboards[state.address] {
-                state.firmware = known.firmware
                 state.driver = known.driver
-                if state.battery.isEmpty && !known.battery.isEmpty && known.battery.count > 1 {
-                    state.battery = known.battery
-                }
             }
+            applyFirmware(to: &state, device: device)
             wanted[state.address] = state
         }
         var keymapChanges: (removed: [BluetoothAddress], added: [KeyboardState]) = ([], [])
@@ -145,6 +158,7 @@ public actor KeyboardLinkService {
         await setManagerProperty("Discovering", .boolean(snapshot.isDiscovering))
         await publishPresence()
         await updateKeymaps(removed: keymapChanges.removed, added: keymapChanges.added)
+        followConnectionsForFirmware()
     }
 
     static func isKeyboard(_ device: BlueZDevice) -> Bool {
@@ -157,7 +171,10 @@ public actor KeyboardLinkService {
 
     func updateProperties(of state: KeyboardState) async {
         let path = KBlink.keyboardPath(state.address)
-        for (name, value) in state.propertyValues {
+        for (name, _) in state.propertyValues {
+            // The state as it is now: another update (a firmware refresh) may have changed it while this one waited.
+            let current = keyboards[state.address] ?? state
+            guard let value = current.propertyValues.first(where: { $0.0 == name })?.1 else { continue }
             try? await connection.setProperty(
                 MemberName(trusted: name), of: KBlink.keyboardInterface, at: path, to: value)
         }
@@ -335,19 +352,6 @@ public actor KeyboardLinkService {
     }
 
     func refreshInfo(_ address: BluetoothAddress) async throws {
-        let state = try keyboard(matching: address.description)
-        try requireBlueZ("refresh")
-        // Re-read what BlueZ holds; the firmware domain adds GATT reads here.
-        for interface in [BlueZ.deviceInterface, BlueZ.batteryInterface] {
-            let proxy = DBusProxy(
-                connection: connection, destination: BlueZ.service, path: state.devicePath, interface: interface)
-            do {
-                _ = try await proxy.allProperties()
-            } catch let error as DBusError where error.name == .unknownInterface || error.name == .invalidArgs {
-                continue
-            } catch {
-                throw KBlinkError.fromBlueZ(error, while: "refresh \(state.alias)")
-            }
-        }
+        try await refreshFirmware(address)
     }
 }

@@ -35,6 +35,8 @@ public actor SimulatedBlueZ {
     var nextPairingID: UInt64 = 0
     var pairingTimings = PairingTimings()
     var agentLog: [AgentCall] = []
+    /// The GATT objects of connected devices (Device Information, Battery, ...), scripted by tests.
+    public nonisolated let gatt = SimulatedGATTServer()
 
     /// A simulated machine with `adapterCount` adapters (`hci0`, ...) holding `devices` on the first adapter.
     public init(bus: BusAddress, adapterCount: Int = 1, devices: [SimulatedDevice]) {
@@ -99,6 +101,7 @@ public actor SimulatedBlueZ {
         defaultAgent = nil
         await connection?.close()
         connection = nil
+        await gatt.connectionClosed()
     }
 
     /// Starts again after ``kill()`` with the same adapters and known devices.
@@ -127,6 +130,7 @@ public actor SimulatedBlueZ {
     /// Removes a device (`InterfacesRemoved`).
     public func remove(_ address: BluetoothAddress) async {
         guard let entry = entries.removeValue(forKey: address) else { return }
+        await gatt.forget(address)
         await connection?.unexport(at: address.devicePath(adapter: entry.adapter))
     }
 
@@ -180,8 +184,16 @@ public actor SimulatedBlueZ {
             try await connection.setProperty(MemberName(trusted: name), of: BlueZ.deviceInterface, at: path, to: value)
         }
         if before.connected != device.connected {
-            try await set("Connected", .boolean(device.connected))
-            try await set("ServicesResolved", .boolean(device.connected))
+            // As bluetoothd: GATT objects appear before ServicesResolved turns true and go after it turns false.
+            if device.connected {
+                try await set("Connected", .boolean(true))
+                try await exportGATT(entry)
+                try await set("ServicesResolved", .boolean(true))
+            } else {
+                try await set("ServicesResolved", .boolean(false))
+                await gatt.unexport(address)
+                try await set("Connected", .boolean(false))
+            }
         }
         if before.paired != device.paired {
             try await set("Paired", .boolean(device.paired))
@@ -214,6 +226,18 @@ public actor SimulatedBlueZ {
         try await connection.export(deviceInterface(entry), at: path)
         if let level = entry.device.battery {
             try await connection.export(Self.batteryInterface(level), at: path)
+        }
+        if entry.device.connected { try await exportGATT(entry) }
+    }
+
+    /// Exports a connected device's GATT objects (``SimulatedDevice/gatt``) below it.
+    func exportGATT(_ entry: Entry) async throws {
+        guard let connection, let profile = entry.device.gatt else { return }
+        let address = entry.device.address
+        try await gatt.export(
+            profile, for: address, at: address.devicePath(adapter: entry.adapter), on: connection
+        ) { [weak self] in
+            try? await self?.setConnected(address, false)
         }
     }
 

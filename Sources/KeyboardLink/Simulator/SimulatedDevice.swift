@@ -30,6 +30,8 @@ public struct SimulatedDevice: Sendable, Equatable {
     /// Only appears while the adapter discovers.
     public var discoverableOnly = false
     public var pairing: PairingBehavior = .justWorks
+    /// The GATT database served while connected (nil: no GATT objects, as for a classic-only device).
+    public var gatt: SimulatedGATTProfile?
 
     public init(address: BluetoothAddress, name: String) {
         self.address = address
@@ -61,6 +63,7 @@ extension SimulatedDevice {
         device.connected = true
         device.battery = 85
         device.pairing = .typesPasskey(123_456)
+        device.gatt = .aulaF87
         return device
     }
 
@@ -75,6 +78,24 @@ extension SimulatedDevice {
         device.trusted = true
         device.battery = 60
         device.pairing = .requestsPinCode
+        device.gatt = .vgn98Pro
+        return device
+    }
+
+    /// A Corne split keyboard running ZMK: BLE (HOGP), paired and connected, one battery per half ("Left",
+    /// "Right"), slow GATT reads. BlueZ's `Battery1` shows the first half only, as on real hardware.
+    public static var corneSplit: SimulatedDevice {
+        var device = SimulatedDevice(address: address("EC:0C:4E:00:00:42"), name: "Corne Split")
+        device.addressType = "random"
+        device.appearance = 0x03C1
+        device.icon = "input-keyboard"
+        device.uuids = [hogp, deviceInformation, batteryService]
+        device.modalias = "usb:v1D50p615Ed0300"
+        device.paired = true
+        device.trusted = true
+        device.connected = true
+        device.battery = 90
+        device.gatt = .corneSplit
         return device
     }
 

@@ -1,0 +1,32 @@
+import FoundationEssentials
+
+extension FirmwareInfo {
+    /// The key of the read time in the exported `Firmware` property: ISO 8601 in UTC, to the second
+    /// (`2026-11-29T12:18:42Z`).
+    public static let readAtKey = "ReadAt"
+    /// The key of the notes in the exported `Firmware` property: one note per line.
+    public static let notesKey = "Notes"
+
+    /// The `Firmware` property (`a{ss}`) as kblinkd exports it: ``firmwareProperty`` plus `ReadAt` (when the values
+    /// were read) and `Notes` (what was wrong with them, one per line; absent when nothing was).
+    public var exportedProperty: [String: String] {
+        var result = firmwareProperty
+        result[Self.readAtKey] = readAt.formatted(.iso8601)
+        if !notes.isEmpty {
+            result[Self.notesKey] = notes.map { $0.replacing("\n", with: " ") }.joined(separator: "\n")
+        }
+        return result
+    }
+
+    /// The read time in an exported `Firmware` property; nil when absent or malformed.
+    public static func readAt(inExportedProperty property: [String: String]) -> Date? {
+        guard let text = property[readAtKey] else { return nil }
+        return try? Date(text, strategy: .iso8601)
+    }
+
+    /// The notes in an exported `Firmware` property, in order; empty when there are none.
+    public static func notes(inExportedProperty property: [String: String]) -> [String] {
+        guard let text = property[notesKey] else { return [] }
+        return text.split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
+    }
+}

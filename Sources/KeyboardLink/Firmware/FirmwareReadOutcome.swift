@@ -1,0 +1,40 @@
+/// What one refresh read from a keyboard: the raw values, the reads that failed while the keyboard stayed
+/// connected, and which characteristic reports each battery (to follow its notifications).
+public struct FirmwareReadOutcome: Sendable, Equatable {
+    /// One Battery Level characteristic and the part name it reports under (``BatteryPartNamer``).
+    public struct BatteryCharacteristic: Sendable, Equatable {
+        /// The part: `main`, `left`, `right`, `part2`...
+        public var part: String
+        /// The characteristic (0x2A19).
+        public var characteristic: GATTCharacteristic
+
+        /// Creates a pairing of part and characteristic.
+        public init(part: String, characteristic: GATTCharacteristic) {
+            self.part = part
+            self.characteristic = characteristic
+        }
+    }
+
+    /// The raw values.
+    public var readings: FirmwareReadings
+    /// One note per read that failed while the keyboard stayed connected (`serial number could not be read: ...`).
+    public var failureNotes: [String]
+    /// Every Battery Level characteristic with its part name, in handle order.
+    public var batteryCharacteristics: [BatteryCharacteristic]
+
+    /// Creates an outcome.
+    public init(
+        readings: FirmwareReadings, failureNotes: [String] = [], batteryCharacteristics: [BatteryCharacteristic] = []
+    ) {
+        self.readings = readings
+        self.failureNotes = failureNotes
+        self.batteryCharacteristics = batteryCharacteristics
+    }
+
+    /// The decoded information: ``FirmwareInfo/init(readings:vendorNames:)`` with the failed reads noted too.
+    public func info(vendorNames: VendorNames) -> FirmwareInfo {
+        var info = FirmwareInfo(readings: readings, vendorNames: vendorNames)
+        info.notes += failureNotes
+        return info
+    }
+}

@@ -1,0 +1,156 @@
+import FoundationEssentials
+
+/// Reads what a keyboard offers about itself over GATT: every Device Information characteristic (0x180A), every
+/// Battery Level (0x2A19) and its user description (0x2901), all at once in one task group, never one after another.
+///
+/// A keyboard without a Device Information or Battery Service is normal: there is simply nothing to read there.
+/// A read that fails while the keyboard stays connected becomes a note; a keyboard that disconnects during the
+/// reads makes the whole refresh fail, so that incomplete values never replace complete ones.
+public struct FirmwareReader: Sendable {
+    /// The GATT client of the keyboard.
+    public var client: GATTClient
+    /// How long to wait for BlueZ to resolve the keyboard's services before reading.
+    public var servicesTimeout: Duration
+
+    /// A reader over `client`.
+    public init(client: GATTClient, servicesTimeout: Duration = .seconds(10)) {
+        self.client = client
+        self.servicesTimeout = servicesTimeout
+    }
+
+    /// One value to read.
+    enum Job: Sendable {
+        case string(DeviceInformationField, GATTCharacteristic)
+        case pnpID(GATTCharacteristic)
+        case batteryLevel(Int, GATTCharacteristic)
+        case batteryDescription(Int, GATTDescriptor)
+
+        var label: String {
+            switch self {
+            case .string(let field, _): field.label
+            case .pnpID: "PnP ID"
+            case .batteryLevel(let index, _): "battery level \(index + 1)"
+            case .batteryDescription(let index, _): "battery level \(index + 1) description"
+            }
+        }
+
+        func run(_ client: GATTClient) async -> Result<[UInt8], GATTError> {
+            do {
+                switch self {
+                case .string(_, let characteristic), .pnpID(let characteristic),
+                    .batteryLevel(_, let characteristic):
+                    return .success(try await client.read(characteristic))
+                case .batteryDescription(_, let descriptor):
+                    return .success(try await client.read(descriptor))
+                }
+            } catch {
+                return .failure(error)
+            }
+        }
+    }
+
+    /// The reads to make for the GATT objects in `database`.
+    static func jobs(_ database: GATTDatabase) -> (jobs: [Job], batteries: [GATTCharacteristic]) {
+        var jobs: [Job] = []
+        if let service = database.services(.deviceInformation).first {
+            var seen = Set<BluetoothUUID>()
+            for characteristic in database.characteristics(of: service) where seen.insert(characteristic.uuid).inserted
+            {
+                if let field = DeviceInformationField(uuid: characteristic.uuid) {
+                    jobs.append(.string(field, characteristic))
+                } else if characteristic.uuid == .pnpID {
+                    jobs.append(.pnpID(characteristic))
+                }
+            }
+        }
+        let batteries = database.characteristics(.batteryLevel)
+        for (index, characteristic) in batteries.enumerated() {
+            jobs.append(.batteryLevel(index, characteristic))
+            if let descriptor = database.descriptor(.characteristicUserDescription, of: characteristic) {
+                jobs.append(.batteryDescription(index, descriptor))
+            }
+        }
+        return (jobs, batteries)
+    }
+
+    /// Waits for the keyboard's services, reads everything in parallel and returns the raw values.
+    /// - Parameters:
+    ///   - modalias: BlueZ's `Device1.Modalias`, kept in the readings.
+    ///   - battery1Percentage: BlueZ's `Battery1.Percentage`, kept in the readings.
+    ///   - now: the clock that stamps the readings.
+    /// - Throws: ``FirmwareReadError`` when the keyboard is not connected, or disconnects during the reads.
+    public func read(
+        modalias: String?, battery1Percentage: UInt8?, now: @Sendable () -> Date = { Date() }
+    ) async throws(FirmwareReadError) -> FirmwareReadOutcome {
+        do {
+            try await client.waitUntilServicesResolved(timeout: servicesTimeout)
+        } catch {
+            throw FirmwareReadError(.notConnected, cause: error)
+        }
+        let (jobs, batteries) = Self.jobs(await client.database())
+        let client = self.client
+        let results = await withTaskGroup(of: (Job, Result<[UInt8], GATTError>).self) { group in
+            for job in jobs {
+                group.addTask { (job, await job.run(client)) }
+            }
+            var results: [(Job, Result<[UInt8], GATTError>)] = []
+            for await result in group { results.append(result) }
+            return results
+        }
+
+        var strings: [DeviceInformationField: [UInt8]] = [:]
+        var pnpID: [UInt8]?
+        var levels: [Int: [UInt8]] = [:]
+        var descriptions: [Int: [UInt8]] = [:]
+        var failures: [(Job, GATTError)] = []
+        for (job, result) in results {
+            switch result {
+            case .failure(let error):
+                failures.append((job, error))
+            case .success(let bytes):
+                switch job {
+                case .string(let field, _): strings[field] = bytes
+                case .pnpID: pnpID = bytes
+                case .batteryLevel(let index, _): levels[index] = bytes
+                case .batteryDescription(let index, _): descriptions[index] = bytes
+                }
+            }
+        }
+        try await checkStillConnected(after: failures.map(\.1))
+
+        // A Battery Level that could not be read keeps its place (its part name depends on the order), and is
+        // left out of the levels afterwards.
+        let allLevels = batteries.indices.map { index in
+            RawBatteryLevel(value: levels[index] ?? [], userDescription: descriptions[index])
+        }
+        let names = BatteryPartNamer.names(userDescriptions: allLevels.map(\.descriptionText))
+        let readings = FirmwareReadings(
+            strings: strings, pnpID: pnpID, modalias: modalias,
+            batteryLevels: batteries.indices.filter { levels[$0] != nil }.map { allLevels[$0] },
+            battery1Percentage: battery1Percentage, readAt: now())
+        let order = jobs.map(\.label)
+        let notes =
+            failures
+            .sorted { (order.firstIndex(of: $0.0.label) ?? 0) < (order.firstIndex(of: $1.0.label) ?? 0) }
+            .map { job, error in "\(job.label) could not be read: \(error.advice)" }
+        return FirmwareReadOutcome(
+            readings: readings, failureNotes: notes,
+            batteryCharacteristics: zip(names, batteries).map { .init(part: $0, characteristic: $1) })
+    }
+
+    /// Throws when a failed read means the link dropped: an error that says so, or BlueZ reporting the device
+    /// disconnected (or gone) once the reads are over.
+    private func checkStillConnected(after errors: [GATTError]) async throws(FirmwareReadError) {
+        guard let first = errors.first else { return }
+        if let lost = errors.first(where: \.meansDisconnected) {
+            throw FirmwareReadError(.disconnectedDuringRead, cause: lost)
+        }
+        let connected: Bool
+        do {
+            connected = try await client.isDeviceConnected()
+        } catch {
+            throw FirmwareReadError(.disconnectedDuringRead, cause: error)
+        }
+        if !connected { throw FirmwareReadError(.disconnectedDuringRead, cause: first) }
+    }
+}

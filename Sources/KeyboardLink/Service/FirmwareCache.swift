@@ -1,0 +1,85 @@
+import FoundationEssentials
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The per-keyboard firmware cache in the state directory: `<state>/firmware/<ADDRESS>.json`, one
+/// ``FirmwareInfo`` each (``FirmwareInfo/cacheData()``).
+///
+/// Files are written atomically (a temporary file in the same directory, `fsync`, `rename`, `fsync` of the
+/// directory), so a crash or power cut leaves either the old file or the new one. A file that cannot be read is
+/// moved aside (`<ADDRESS>.json.corrupt`) and reported, never fatal: the next refresh rebuilds it.
+public struct FirmwareCache: Sendable {
+    /// `<state>/firmware`.
+    public let directory: String
+
+    /// The cache inside `stateDirectory`.
+    public init(stateDirectory: String) {
+        directory = (stateDirectory.hasSuffix("/") ? stateDirectory : stateDirectory + "/") + "firmware"
+    }
+
+    /// The file of one keyboard.
+    public func path(for address: BluetoothAddress) -> String {
+        directory + "/" + address.description + ".json"
+    }
+
+    /// Where an unreadable file of one keyboard is moved.
+    public func quarantinePath(for address: BluetoothAddress) -> String {
+        path(for: address) + ".corrupt"
+    }
+
+    /// Reads one keyboard's cached information.
+    /// - Returns: nil when there is no cache file.
+    /// - Throws: ``FirmwareCacheError`` when the file exists but is not a cache this kblink reads.
+    public func load(_ address: BluetoothAddress) throws(FirmwareCacheError) -> FirmwareInfo? {
+        let file = path(for: address)
+        guard FileManager.default.fileExists(atPath: file) else { return nil }
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(filePath: file))
+        } catch {
+            throw FirmwareCacheError(reason: "cannot read \(file) (\(error))")
+        }
+        return try FirmwareInfo(cacheData: data)
+    }
+
+    /// Reads every keyboard's cached information. Unreadable files are moved aside and reported through
+    /// `problem`; files whose name is not `<ADDRESS>.json` are left alone.
+    public func loadAll(problem: (String) -> Void = { _ in }) -> [BluetoothAddress: FirmwareInfo] {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return [:] }
+        var result: [BluetoothAddress: FirmwareInfo] = [:]
+        for name in names.sorted() where name.hasSuffix(".json") {
+            guard let address = BluetoothAddress(validating: String(name.dropLast(".json".count))) else { continue }
+            do {
+                if let info = try load(address) { result[address] = info }
+            } catch {
+                let aside = quarantinePath(for: address)
+                if rename(path(for: address), aside) == 0 {
+                    problem("\(error); moved it to \(aside)")
+                } else {
+                    problem("\(error); cannot move it aside: \(String(cString: strerror(errno)))")
+                }
+            }
+        }
+        return result
+    }
+
+    /// Writes one keyboard's information atomically, creating the directory when needed.
+    /// - Throws: ``FirmwareCacheWriteError`` naming the step that failed; the previous file is then untouched.
+    public func store(_ info: FirmwareInfo, for address: BluetoothAddress) throws(FirmwareCacheWriteError) {
+        let data: Data
+        do {
+            data = try info.cacheData()
+        } catch {
+            throw FirmwareCacheWriteError(path: path(for: address), step: "encode", reason: "\(error)")
+        }
+        try Self.makeDirectory(directory)
+        try Self.writeAtomically(Array(data), to: path(for: address), in: directory)
+    }
+
+    /// Removes one keyboard's file (when the keyboard is forgotten); a missing file is fine.
+    public func remove(_ address: BluetoothAddress) {
+        _ = unlink(path(for: address))
+    }
+}

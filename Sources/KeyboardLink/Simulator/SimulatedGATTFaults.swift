@@ -1,0 +1,18 @@
+/// Faults a simulated GATT server injects, for tests.
+public struct SimulatedGATTFaults: Sendable, Equatable {
+    /// The n-th `ReadValue` (counting from 1, from when the fault is set) disconnects the device: it and every
+    /// read still in flight fail with `org.bluez.Error.Failed: Not connected`, and the GATT objects go away, as
+    /// when a keyboard falls asleep in the middle of a refresh. Fires once.
+    public var disconnectAtRead: Int?
+    /// This many `ReadValue` calls answer `org.bluez.Error.InProgress` before reads work again.
+    public var inProgressAnswers: Int
+    /// Characteristics whose reads answer `org.bluez.Error.NotPermitted`.
+    public var notPermitted: Set<BluetoothUUID>
+
+    /// No faults, or the ones given.
+    public init(disconnectAtRead: Int? = nil, inProgressAnswers: Int = 0, notPermitted: Set<BluetoothUUID> = []) {
+        self.disconnectAtRead = disconnectAtRead
+        self.inProgressAnswers = inProgressAnswers
+        self.notPermitted = notPermitted
+    }
+}

@@ -1,0 +1,126 @@
+import Foundation
+import KeyboardLink
+import Synchronization
+import Testing
+
+/// A private bus, a simulated BlueZ and kblinkd's service with a state directory the test chooses and a log the
+/// test reads; the service can be restarted on the same state directory (to test the cache loaded at start).
+final class FirmwareDaemon: Sendable {
+    let bus: TestBus
+    let bluez: SimulatedBlueZ
+    let stateDirectory: String
+    private let log = LogRecorder()
+    private let running = Mutex<(service: KeyboardLinkService, connection: BusConnection)?>(nil)
+
+    /// Starts the bus and the simulated BlueZ with `devices`, and the service on `stateDirectory` (a fresh one
+    /// when nil).
+    init(devices: [SimulatedDevice], stateDirectory: String? = nil) async throws {
+        bus = try TestBus()
+        bluez = SimulatedBlueZ(bus: bus.busAddress, devices: devices)
+        try await bluez.start()
+        self.stateDirectory = stateDirectory ?? NSTemporaryDirectory() + "kblink-fw-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: self.stateDirectory, withIntermediateDirectories: true)
+        try await startService()
+    }
+
+    /// The running service.
+    var service: KeyboardLinkService {
+        get throws { try #require(running.withLock { $0 }).service }
+    }
+
+    /// Starts the service (again).
+    func startService() async throws {
+        let connection = try await bus.connect()
+        let service = KeyboardLinkService(
+            connection: connection, options: .init(stateDirectory: stateDirectory),
+            log: { [log] level, message in log.lines.withLock { $0.append((level, message)) } })
+        try await service.start()
+        running.withLock { $0 = (service, connection) }
+    }
+
+    /// Stops the service, keeping the bus, the simulator and the state directory.
+    func stopService() async {
+        guard
+            let current = running.withLock({ value in
+                defer { value = nil }; return value
+            })
+        else { return }
+        await current.service.stop()
+        await current.connection.close()
+    }
+
+    /// What the service logged so far.
+    var logLines: [(LogLevel, String)] { log.lines.withLock { $0 } }
+
+    /// Runs the real `kblink` binary against this bus.
+    func kblink(_ arguments: [String], timeout: Duration = .seconds(30)) async throws -> ProcessResult {
+        try await runProcess(DaemonHarness.binary("kblink"), arguments + ["--bus", bus.address], timeout: timeout)
+    }
+
+    /// `kblink info DEVICE --json [extra]`, decoded.
+    func infoJSON(_ device: String, _ extra: [String] = []) async throws -> [String: Any] {
+        let result = try await kblink(["info", device, "--json"] + extra)
+        #expect(result.status == 0, "kblink info failed: \(result.standardError)")
+        let object = try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8))
+        return try #require(object as? [String: Any], "not a JSON object: \(result.standardOutput)")
+    }
+
+    /// The cache file of a keyboard.
+    func cacheFile(_ address: BluetoothAddress) -> String {
+        FirmwareCache(stateDirectory: stateDirectory).path(for: address)
+    }
+
+    /// Waits until a refresh of `address` (read after `after`, when given) is over and its result is exported.
+    func waitForRead(_ address: BluetoothAddress, after: Date? = nil, timeout: Duration = .seconds(10)) async throws
+        -> Bool
+    {
+        let service = try service
+        let client = try await KBlinkClient.connect(to: bus.busAddress)
+        defer { Task { await client.close() } }
+        return await eventually(timeout: timeout) {
+            guard let info = await service.firmwareInfo(for: address), await !service.isRefreshingFirmware(address),
+                after.map({ info.readAt >= $0.addingTimeInterval(-1) }) ?? true,
+                let keyboard = try? await client.keyboard(matching: address.description)
+            else { return false }
+            return keyboard.firmware[FirmwareInfo.readAtKey] == info.readAt.formatted(.iso8601)
+        }
+    }
+
+    func shutDown() async {
+        await stopService()
+        await bluez.kill()
+        try? FileManager.default.removeItem(atPath: stateDirectory)
+    }
+}
+
+/// The service's log lines.
+final class LogRecorder: Sendable {
+    let lines = Mutex<[(LogLevel, String)]>([])
+}
+
+/// Runs `body` with a ``FirmwareDaemon``, shutting it down afterwards.
+func withFirmwareDaemon<T>(
+    devices: [SimulatedDevice], stateDirectory: String? = nil, _ body: (FirmwareDaemon) async throws -> T
+) async throws -> T {
+    let daemon = try await FirmwareDaemon(devices: devices, stateDirectory: stateDirectory)
+    do {
+        let result = try await body(daemon)
+        await daemon.shutDown()
+        return result
+    } catch {
+        await daemon.shutDown()
+        throw error
+    }
+}
+
+/// The JSON text of the value at `path` in a decoded JSON object (keys sorted): `"AULA"`, `null`, `[...]`.
+func jsonText(_ object: [String: Any], _ path: [String]) throws -> String {
+    var value: Any = object
+    for key in path {
+        guard let dictionary = value as? [String: Any] else { return "<no object at \(key)>" }
+        guard let next = dictionary[key] else { return "<missing \(key)>" }
+        value = next
+    }
+    let data = try JSONSerialization.data(withJSONObject: value, options: [.fragmentsAllowed, .sortedKeys])
+    return String(decoding: data, as: UTF8.self)
+}
