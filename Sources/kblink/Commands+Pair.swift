@@ -154,9 +154,14 @@ struct PairCommand {
         var state = (paired: false, trusted: false, connected: false)
         var target = self.target
         if result.ok {
-            if let keyboard = try await client.keyboards().first(where: { $0.path == result.keyboard }) {
-                state = (keyboard.paired, keyboard.trusted, keyboard.connected)
-                target.name = keyboard.alias
+            // The daemon said ok; its keyboard object may show the last change a moment later.
+            for attempt in 0..<30 {
+                if let keyboard = try await client.keyboards().first(where: { $0.path == result.keyboard }) {
+                    state = (keyboard.paired, keyboard.trusted, keyboard.connected)
+                    target.name = keyboard.alias
+                }
+                if state.paired && state.trusted && state.connected { break }
+                if attempt < 29 { try await Task.sleep(for: .milliseconds(100)) }
             }
             if !(state.paired && state.trusted && state.connected) {
                 result.error = KBlinkError.failed(
