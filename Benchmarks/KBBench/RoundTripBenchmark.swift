@@ -1,4 +1,7 @@
 import CReference
+#if canImport(Glibc)
+    import Glibc
+#endif
 import KeyboardLink
 
 /// Method-call round trips per second through a private dbus-daemon: the Swift client and server against the C
@@ -167,7 +170,13 @@ struct RoundTripBenchmark: Sendable {
                 connection: swiftClient, destination: destination, path: Self.path, interface: Self.interface)
             let clock = ContinuousClock()
             let start = clock.now
-            try await Self.swiftCalls(proxy, count: calls, inFlight: configuration.inFlight)
+            if Self.clientOnConnectionExecutor {
+                try await withTaskExecutorPreference(swiftClient.taskExecutor) {
+                    try await Self.swiftCalls(proxy, count: calls, inFlight: configuration.inFlight)
+                }
+            } else {
+                try await Self.swiftCalls(proxy, count: calls, inFlight: configuration.inFlight)
+            }
             return (clock.now - start).seconds
         case .c:
             let flight = Int32(configuration.inFlight)
@@ -183,6 +192,13 @@ struct RoundTripBenchmark: Sendable {
             return seconds
         }
     }
+
+    /// Whether the Swift client's calls run on its connection's executor (`KBLINK_BENCH_CLIENT_EXECUTOR=connection`),
+    /// the opt-in for code that makes many calls in a row; by default they run on the cooperative pool.
+    static let clientOnConnectionExecutor: Bool = {
+        guard let value = getenv("KBLINK_BENCH_CLIENT_EXECUTOR") else { return false }
+        return String(cString: value) == "connection"
+    }()
 
     /// Makes `count` checked Add calls, one at a time or from `inFlight` concurrent tasks.
     static func swiftCalls(_ proxy: DBusProxy, count: Int, inFlight: Int) async throws {

@@ -108,6 +108,14 @@ public final class BusConnection: @unchecked Sendable {
         }
     }
 
+    /// The connection's own thread as a task executor.
+    ///
+    /// A task that makes many calls one after another can run on it, with
+    /// `withTaskExecutorPreference(connection.taskExecutor) { ... }`: each call is then sent and its reply resumed
+    /// on the thread that does the I/O, without a thread switch. Keep such tasks short and never block in them:
+    /// they hold up every other message of the connection.
+    public var taskExecutor: any TaskExecutor { loop }
+
     /// The number of method calls still waiting for a reply (for leak checks).
     public var pendingCallCount: Int {
         get async { await onQueue { self.pendingCalls.count } }
@@ -142,8 +150,13 @@ extension BusConnection {
         let id = nextID()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Message, Error>) in
-                loop.async {
+                if loop.isCurrent {
+                    // Already on the connection's thread (a task preferring `taskExecutor`): send at once.
                     self.startCall(id: id, message: message, timeout: timeout, continuation: continuation)
+                } else {
+                    loop.async {
+                        self.startCall(id: id, message: message, timeout: timeout, continuation: continuation)
+                    }
                 }
             }
         } onCancel: {
