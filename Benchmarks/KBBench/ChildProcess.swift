@@ -141,14 +141,17 @@ struct ChildProcess: Sendable {
         return Finished(output: [], status: code, wallSeconds: 0, cpuSeconds: cpu)
     }
 
-    /// Whether the child has exited (it is then reaped).
+    /// Whether the child has exited (it is then reaped; asking again after that still answers true).
     func hasExited() -> Bool {
         var status: Int32 = 0
-        return waitpid(pid, &status, WNOHANG) == pid
+        let result = waitpid(pid, &status, WNOHANG)
+        return result == pid || (result == -1 && errno == ECHILD)
     }
 
     /// SIGTERM, then SIGKILL after `graceSeconds`; reaps the child.
     func stop(graceSeconds: Double = 5) {
+        // A child already reaped must not be signalled: its pid may belong to another process by now.
+        guard !hasExited() else { return }
         kill(SIGTERM)
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: .milliseconds(Int(graceSeconds * 1000)))
