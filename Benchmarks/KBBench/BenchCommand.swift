@@ -4,10 +4,14 @@ import KeyboardLink
 /// Parses the command line, prints the machine, runs the chosen benchmarks and prints their tables.
 enum BenchCommand {
     static let usage = """
-        usage: kblink-bench [roundtrip|managed-objects|all] [options]
+        usage: kblink-bench [roundtrip|managed-objects|daemon|layout|keymap|all] [options]
           roundtrip        method-call round trips/s, Swift pair vs C reference pair (and mixed pairs)
           managed-objects  time per GetManagedObjects reply of BlueZ-like devices
-          all              both (default)
+          daemon           kblinkd start-up to READY=1, kblink list vs bluetoothctl devices, kblinkd memory
+                           (runs .build/release/kblinkd and kblink: 'swift build -c release' first)
+          layout           layout-core events per second (show/change/hide with a focused field)
+          keymap           keymap edits, undos and redos; profile save and load
+          all              every benchmark (default)
         options:
           --rounds N             roundtrip rounds per configuration (5)
           --calls N              roundtrip calls per round with one in flight (3000)
@@ -17,12 +21,24 @@ enum BenchCommand {
           --sequential-only      roundtrip with one call in flight only (for profiling)
           --devices N            managed-objects devices (1000)
           --iterations N         managed-objects timed replies (30)
+          --keyboards N          daemon: simulated keyboards for start-up, list and memory (1000)
+          --memory-keyboards N   daemon: keyboards for the memory goal (100)
+          --startups N           daemon: timed starts after a first one (5)
+          --lists N              daemon: timed runs of each list command (10)
+          --hold-seconds N       daemon: after the start-ups, print kblinkd's pid and bus and wait N s (profiling)
+          --layout-rounds N      layout: timed rounds per row (7)
+          --edits N              keymap: edits, undos and redos per round (10000)
+          --edit-rounds N        keymap: timed edit rounds (5)
+          --profile-rounds N     keymap: timed saves and loads of the profile without draft (30)
         Build with -c release; a debug build's numbers mean nothing.
         """
 
     static func run(_ arguments: [String]) async -> Int32 {
         var roundTrip = RoundTripBenchmark()
         var managedObjects = ManagedObjectsBenchmark()
+        var daemon = DaemonBenchmark()
+        var layout = LayoutBenchmark()
+        var keymap = KeymapBenchmark()
         var name = "all"
         var index = 0
         while index < arguments.count {
@@ -30,7 +46,7 @@ enum BenchCommand {
             index += 1
             let operand = index < arguments.count ? arguments[index] : ""
             switch argument {
-            case "roundtrip", "managed-objects", "all":
+            case "roundtrip", "managed-objects", "daemon", "layout", "keymap", "all":
                 name = argument
                 continue
             case "-h", "--help":
@@ -54,6 +70,15 @@ enum BenchCommand {
                 case "--in-flight": roundTrip.inFlight = number
                 case "--devices": managedObjects.devices = number
                 case "--iterations": managedObjects.iterations = number
+                case "--keyboards": daemon.keyboards = number
+                case "--memory-keyboards": daemon.memoryKeyboards = number
+                case "--startups": daemon.startups = number
+                case "--lists": daemon.lists = number
+                case "--hold-seconds": daemon.holdSeconds = number
+                case "--layout-rounds": layout.rounds = number
+                case "--edits": keymap.edits = number
+                case "--edit-rounds": keymap.rounds = number
+                case "--profile-rounds": keymap.profileRounds = number
                 default: known = false
                 }
                 guard known else { break }
@@ -77,6 +102,15 @@ enum BenchCommand {
             }
             if name == "managed-objects" || name == "all" {
                 print(try await managedObjects.run())
+            }
+            if name == "daemon" || name == "all" {
+                print(try await daemon.run())
+            }
+            if name == "layout" || name == "all" {
+                print(try await layout.run())
+            }
+            if name == "keymap" || name == "all" {
+                print(try await keymap.run())
             }
             return 0
         } catch {
