@@ -31,6 +31,9 @@ public actor BlueZModel {
 
     public let connection: BusConnection
     private var objects: [ObjectPath: [String: [String: DBusValue]]] = [:]
+    /// The objects below each device (GATT services, characteristics, descriptors), so that looking up one
+    /// keyboard's GATT objects does not scan every object of every device.
+    private var objectsBelowDevice: [ObjectPath: Set<ObjectPath>] = [:]
     private var snapshot = Snapshot()
     private var owner: BusName?
     private var syncSerial: UInt32 = 0
@@ -110,6 +113,7 @@ public actor BlueZModel {
         case .owner(let newOwner):
             owner = newOwner
             objects.removeAll()
+            objectsBelowDevice.removeAll()
             if newOwner != nil {
                 await resync()
             } else {
@@ -137,9 +141,12 @@ public actor BlueZModel {
             let managed = try reply.decode([ObjectPath: [String: [String: DBusValue]]].self)
             objects = managed
             syncSerial = reply.serial
+            objectsBelowDevice.removeAll()
+            for path in managed.keys { index(path, present: true) }
         } catch {
             // BlueZ vanished between the owner change and the call: the next owner change resyncs.
             objects.removeAll()
+            objectsBelowDevice.removeAll()
         }
         rebuildSnapshot()
     }
@@ -171,6 +178,7 @@ public actor BlueZModel {
             var interfaces = objects[path] ?? [:]
             for (name, properties) in added { interfaces[name] = properties }
             objects[path] = interfaces
+            index(path, present: true)
             reparse(path)
             return [path]
         case (.objectManager, "InterfacesRemoved"):
@@ -180,6 +188,7 @@ public actor BlueZModel {
             guard var interfaces = objects[path] else { return nil }
             for name in removed { interfaces[name] = nil }
             objects[path] = interfaces.isEmpty ? nil : interfaces
+            if interfaces.isEmpty { index(path, present: false) }
             reparse(path)
             return [path]
         case (.properties, "PropertiesChanged"):
@@ -210,13 +219,38 @@ public actor BlueZModel {
     }
 
     /// Paths of objects below `path` that implement `interface` (GATT services and characteristics).
-    public func objects(below path: ObjectPath, implementing interface: InterfaceName) -> [ObjectPath: [String:
-        DBusValue]]
+    public func objects(below path: ObjectPath, implementing interface: InterfaceName)
+        -> [ObjectPath: [String: DBusValue]]
     {
         var result: [ObjectPath: [String: DBusValue]] = [:]
+        if let device = Self.devicePath(of: path), device == path {
+            for candidate in objectsBelowDevice[device] ?? [] {
+                if let properties = objects[candidate]?[interface.rawValue] { result[candidate] = properties }
+            }
+            return result
+        }
         for (candidate, interfaces) in objects where candidate != path && candidate.isDescendant(of: path) {
             if let properties = interfaces[interface.rawValue] { result[candidate] = properties }
         }
         return result
+    }
+
+    /// The device an object belongs to: `/org/bluez/hciN/dev_...` for it and everything below it.
+    static func devicePath(of path: ObjectPath) -> ObjectPath? {
+        let elements = path.rawValue.split(separator: "/", omittingEmptySubsequences: true)
+        guard elements.count >= 4, elements[0] == "org", elements[1] == "bluez", elements[3].hasPrefix("dev_") else {
+            return nil
+        }
+        return ObjectPath(validating: "/" + elements[0..<4].joined(separator: "/"))
+    }
+
+    private func index(_ path: ObjectPath, present: Bool) {
+        guard let device = Self.devicePath(of: path), device != path else { return }
+        if present {
+            objectsBelowDevice[device, default: []].insert(path)
+        } else {
+            objectsBelowDevice[device]?.remove(path)
+            if objectsBelowDevice[device]?.isEmpty == true { objectsBelowDevice[device] = nil }
+        }
     }
 }

@@ -64,10 +64,24 @@ public struct KBlinkClient: Sendable {
         let reply = try await connection.call(
             destination: KBlink.service, path: KBlink.managerPath, interface: .objectManager,
             member: MemberName(trusted: "GetManagedObjects"))
-        let objects = try reply.decode([ObjectPath: [String: [String: DBusValue]]].self)
-        return objects.compactMap { path, interfaces in
-            interfaces[KBlink.keyboardInterface.rawValue].map { KeyboardInfo(path: path, properties: $0) }
-        }.sorted { ($0.alias.lowercased(), $0.address) < ($1.alias.lowercased(), $1.address) }
+        // Read straight from the reply's entries: no intermediate dictionaries of every interface.
+        guard reply.body.count == 1, case .dictionary(_, _, let objects) = reply.body[0] else {
+            throw DBusError.invalidArgs("GetManagedObjects answered '\(reply.signature.rawValue)', not 'a{oa{sa{sv}}}'")
+        }
+        var keyed: [(key: String, address: String, info: KeyboardInfo)] = []
+        keyed.reserveCapacity(objects.count)
+        for object in objects {
+            guard case .objectPath(let path) = object.key, case .dictionary(_, _, let interfaces) = object.value else {
+                continue
+            }
+            for interface in interfaces where interface.key.stringValue == KBlink.keyboardInterface.rawValue {
+                guard let properties = interface.value.stringDictionary else { continue }
+                let info = KeyboardInfo(path: path, properties: properties.mapValues(\.unwrapped))
+                keyed.append((info.alias.lowercased(), info.address, info))
+            }
+        }
+        keyed.sort { ($0.key, $0.address) < ($1.key, $1.address) }
+        return keyed.map(\.info)
     }
 
     /// The keyboard with this address or the only one whose name starts with `text` (case-insensitive).

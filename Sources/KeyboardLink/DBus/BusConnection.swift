@@ -183,11 +183,11 @@ extension BusConnection {
     }
 
     /// Sends from the queue; returns the outcome instead of throwing so it can cross the hop.
-    func sendNow(_ message: Message) -> Result<Void, DBusError> {
-        assertOnQueue()
+    func sendNow(_ message: Message, checked: Bool = true) -> Result<Void, DBusError> {
         guard isOpen else { return .failure(.disconnected("the connection is closed")) }
+        assertOnQueue()
         do {
-            let rawMessage = try MessageCodec.makeMessage(message)
+            let rawMessage = try MessageCodec.makeMessage(message, checked: checked)
             defer { dbus_message_unref(rawMessage) }
             guard dbus_connection_send(raw, rawMessage, nil) != 0 else {
                 return .failure(.failed("out of memory sending a message"))

@@ -129,9 +129,10 @@ final class ObjectServer {
             ])
     }
 
+    /// Emits a signal the server built itself from stored, already checked values.
     func emit(path: ObjectPath, interface: InterfaceName, member: String, _ body: [DBusValue]) {
         _ = connection.sendNow(
-            .signal(path: path, interface: interface, member: MemberName(trusted: member), body: body))
+            .signal(path: path, interface: interface, member: MemberName(trusted: member), body: body), checked: false)
     }
 
     private func propertyEntries(
@@ -234,9 +235,10 @@ final class ObjectServer {
         _ = connection.sendNow(.error(to: call, error))
     }
 
+    /// Replies with a body the server built itself (introspection, properties, managed objects).
     func reply(_ call: Message, _ body: [DBusValue]) {
         guard !call.noReplyExpected else { return }
-        _ = connection.sendNow(.methodReturn(to: call, body: body))
+        _ = connection.sendNow(.methodReturn(to: call, body: body), checked: false)
     }
 
     private func answerIntrospectable(_ call: Message, path: ObjectPath, member: MemberName) {
@@ -349,7 +351,10 @@ final class ObjectServer {
                     key: .objectPath(path),
                     value: .dictionary(key: .string, value: .dictionary(key: .string, value: .variant), interfaces)))
         }
-        entries.sort { ($0.key.stringValue ?? "") < ($1.key.stringValue ?? "") }
+        entries.sort { lhs, rhs in
+            guard case .objectPath(let left) = lhs.key, case .objectPath(let right) = rhs.key else { return false }
+            return left.rawValue < right.rawValue
+        }
         return .dictionary(key: .objectPath, value: interfacesType, entries)
     }
 

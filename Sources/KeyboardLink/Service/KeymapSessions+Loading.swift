@@ -18,7 +18,19 @@ extension KeymapSessions {
 
     /// A layout by id: the user's first, then the built-in ones.
     func layout(_ id: LayoutID) -> PhysicalLayout? {
-        userLayouts[id] ?? (try? PhysicalLayout.builtIn(id.rawValue))
+        if let user = userLayouts[id] { return user }
+        if let known = builtInLayouts[id] { return known }
+        guard let builtIn = try? PhysicalLayout.builtIn(id.rawValue) else { return nil }
+        builtInLayouts[id] = builtIn
+        return builtIn
+    }
+
+    /// The default keymap of a layout, made once per layout.
+    func defaultKeymap(_ layout: PhysicalLayout) -> Keymap {
+        if userLayouts[layout.id] == nil, let known = defaultKeymaps[layout.id] { return known }
+        let keymap = Keymap(defaultsFor: layout)
+        if userLayouts[layout.id] == nil { defaultKeymaps[layout.id] = keymap }
+        return keymap
     }
 
     /// The layout a keyboard's name suggests: `aula-f87` for an AULA F87, `vgn-98pro` for a VGN 98Pro or
@@ -72,7 +84,7 @@ extension KeymapSessions {
         if session == nil {
             let id = Self.guessedLayoutID(forName: name)
             guard let layoutID = try? LayoutID(id), let layout = layout(layoutID) else { return nil }
-            session = try? KeymapEditSession(layout: layout, base: Keymap(defaultsFor: layout))
+            session = try? KeymapEditSession(layout: layout, base: defaultKeymap(layout))
         }
         guard let session else { return nil }
         entries[address] = Entry(profileAddress: profileAddress, path: path, session: session)

@@ -18,6 +18,10 @@ public actor KeymapSessions {
     var store: ProfileStore
     /// Layouts loaded from the user's layout directory, by id; they take precedence over built-in ones.
     var userLayouts: [LayoutID: PhysicalLayout] = [:]
+    /// Built-in layouts and their default keymaps, made once and shared by every session (copy on write): a
+    /// thousand keyboards of one model hold one copy.
+    var builtInLayouts: [LayoutID: PhysicalLayout] = [:]
+    var defaultKeymaps: [LayoutID: Keymap] = [:]
     var entries: [BluetoothAddress: Entry] = [:]
     /// Keyboards with an edit in progress, and the edits waiting for them, first come first served.
     private var busy: Set<BluetoothAddress> = []

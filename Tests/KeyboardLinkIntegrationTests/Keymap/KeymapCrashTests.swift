@@ -77,7 +77,8 @@ struct KeymapCrashTests {
         #expect(try await keymap.state().canUndo)
         #expect(!second.standardError.contains("corrupt"), "\(second.standardError)")
         second.signal(SIGTERM)
-        #expect(await second.wait(timeout: .seconds(10)).status == 0)
+        let stopped = await second.wait(timeout: .seconds(30))
+        #expect(stopped.status == 0, "kblinkd did not stop cleanly: \(stopped.standardError.suffix(2000))")
         await connection.close()
     }
 
