@@ -31,6 +31,8 @@ public final class BusConnection: @unchecked Sendable {
     var nameOwners: [BusName: (owner: BusName?, serial: UInt32)] = [:]
     var ownerTrackers: [BusName: OwnerTrackingHolder] = [:]
     var dispatchScheduled = false
+    /// Encoded `GetManagedObjects` replies by manager path, dropped on any change (BusConnection+ReplyTemplates).
+    var replyTemplates: [ObjectPath: ReplyTemplate] = [:]
     lazy var objectServer = ObjectServer(connection: self)
 
     init(raw: OpaquePointer, loop: ConnectionLoop, address: BusAddress) {

@@ -29,6 +29,7 @@ final class ObjectServer {
     func removeAll() {
         objects.removeAll()
         managers.removeAll()
+        connection.invalidateReplyTemplates()
     }
 
     // MARK: Registration
@@ -46,6 +47,7 @@ final class ObjectServer {
         for property in declaration.properties { values[property.name] = property.initialValue }
         object.interfaces.append(ExportedInterface(declaration: declaration, values: values))
         objects[path] = object
+        connection.invalidateReplyTemplates()
         if let manager = manager(above: path) {
             let properties = DBusValue.dictionary(
                 key: .string, value: .variant, propertyEntries(values, of: declaration, includeAll: false))
@@ -69,6 +71,7 @@ final class ObjectServer {
             object.interfaces.removeAll()
         }
         objects[path] = object.interfaces.isEmpty ? nil : object
+        connection.invalidateReplyTemplates()
         if !removed.isEmpty, let manager = manager(above: path) {
             emit(
                 path: manager, interface: .objectManager, member: "InterfacesRemoved",
@@ -102,6 +105,7 @@ final class ObjectServer {
         guard object.interfaces[index].values[name] != value else { return }
         object.interfaces[index].values[name] = value
         objects[path] = object
+        connection.invalidateReplyTemplates()
         switch declaration.changeBehavior {
         case .emits:
             emitPropertiesChanged(
@@ -332,7 +336,7 @@ final class ObjectServer {
             return reply(call, error: .unknownMethod("no method \(member) on \(InterfaceName.objectManager)"))
         }
         guard call.body.isEmpty else { return reply(call, error: .invalidArgs("GetManagedObjects takes no arguments")) }
-        reply(call, [managedObjects(below: path)])
+        connection.replyFromTemplate(call, key: path) { [managedObjects(below: path)] }
     }
 
     func managedObjects(below manager: ObjectPath) -> DBusValue {

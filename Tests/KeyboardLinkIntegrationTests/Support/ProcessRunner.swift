@@ -27,13 +27,19 @@ final class ChildProcess: @unchecked Sendable {
         process.standardOutput = out
         process.standardError = err
         process.standardInput = FileHandle.nullDevice
-        out.fileHandleForReading.readabilityHandler = { [weak self] handle in
-            let data = handle.availableData
-            self?.lock.withLock { self?.output.append(data) }
-        }
-        err.fileHandleForReading.readabilityHandler = { [weak self] handle in
-            let data = handle.availableData
-            self?.lock.withLock { self?.errors.append(data) }
+        // Each pipe is drained by a thread of its own until EOF: no FileHandle.readabilityHandler, whose dispatch
+        // source can outlive its descriptor and crash libdispatch, and no blocking of the cooperative pool.
+        for (pipe, isOutput) in [(out, true), (err, false)] {
+            let handle = pipe.fileHandleForReading
+            let thread = Thread { [weak self] in
+                while let data = try? handle.read(upToCount: 65_536), !data.isEmpty {
+                    guard let self else { return }
+                    self.lock.withLock {
+                        if isOutput { self.output.append(data) } else { self.errors.append(data) }
+                    }
+                }
+            }
+            thread.start()
         }
         try process.run()
     }
@@ -55,7 +61,7 @@ final class ChildProcess: @unchecked Sendable {
             signal(SIGKILL)
             while process.isRunning { try? await Task.sleep(for: .milliseconds(10)) }
         }
-        // Let the readability handlers drain.
+        // Let the reader threads take what was written last.
         try? await Task.sleep(for: .milliseconds(30))
         return ProcessResult(
             status: process.terminationStatus, standardOutput: standardOutput, standardError: standardError)
