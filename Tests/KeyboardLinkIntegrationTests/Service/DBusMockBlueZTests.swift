@@ -65,13 +65,13 @@ struct DBusMockBlueZTests {
         #expect(list.standardOutput.contains("\"connected\":false"))
 
         try await callMock("ConnectDevice", [.string("hci0"), .string(Self.address)])
-        #expect(try await eventually(timeout: .seconds(5)) { try await client.status().hardwareKeyboardAttached })
+        #expect(try await eventually(timeout: .seconds(20)) { try await client.status().hardwareKeyboardAttached })
         let status = try await runProcess(DaemonHarness.binary("kblink"), ["status", "--json"] + harnessArguments)
         #expect(status.standardOutput.contains("\"hardwareKeyboardAttached\":true"))
         #expect(status.standardOutput.contains("\"id\":\"\(Self.address)\""))
 
         try await callMock("DisconnectDevice", [.string("hci0"), .string(Self.address)])
-        #expect(try await eventually(timeout: .seconds(5)) { try await !client.status().hardwareKeyboardAttached })
+        #expect(try await eventually(timeout: .seconds(20)) { try await !client.status().hardwareKeyboardAttached })
 
         // kblink watch saw the keyboard appear, connect and disconnect.
         #expect(await eventually { watch.standardOutput.contains("\"Connected\":false") })

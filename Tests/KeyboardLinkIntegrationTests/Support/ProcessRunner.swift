@@ -32,7 +32,8 @@ final class ChildProcess: @unchecked Sendable {
         for (pipe, isOutput) in [(out, true), (err, false)] {
             let handle = pipe.fileHandleForReading
             let thread = Thread { [weak self] in
-                while let data = try? handle.read(upToCount: 65_536), !data.isEmpty {
+                // availableData blocks until some bytes arrive and is empty at end of file.
+                while case let data = handle.availableData, !data.isEmpty {
                     guard let self else { return }
                     self.lock.withLock {
                         if isOutput { self.output.append(data) } else { self.errors.append(data) }

@@ -3,7 +3,7 @@
 /// For waiting on asynchronous effects (a signal arriving, a process noticing a change); never used to
 /// assert speed.
 func eventually(
-    timeout: Duration = .seconds(5), _ condition: @Sendable () async throws -> Bool
+    timeout: Duration = .seconds(20), _ condition: @Sendable () async throws -> Bool
 ) async rethrows -> Bool {
     let clock = ContinuousClock()
     let deadline = clock.now.advanced(by: timeout)
@@ -16,7 +16,7 @@ func eventually(
 
 /// Takes the first element of an async sequence, or nil after `timeout`.
 func first<S: AsyncSequence & Sendable>(
-    of sequence: S, timeout: Duration = .seconds(5),
+    of sequence: S, timeout: Duration = .seconds(20),
     where predicate: @escaping @Sendable (S.Element) -> Bool = { _ in true }
 ) async -> S.Element? where S.Element: Sendable {
     await withTaskGroup(of: S.Element?.self) { group in
