@@ -4,13 +4,14 @@ import KeyboardLink
 /// Parses the command line, prints the machine, runs the chosen benchmarks and prints their tables.
 enum BenchCommand {
     static let usage = """
-        usage: kblink-bench [roundtrip|managed-objects|daemon|layout|keymap|all] [options]
+        usage: kblink-bench [roundtrip|managed-objects|daemon|layout|keymap|firmware|all] [options]
           roundtrip        method-call round trips/s, Swift pair vs C reference pair (and mixed pairs)
           managed-objects  time per GetManagedObjects reply of BlueZ-like devices
           daemon           kblinkd start-up to READY=1, kblink list vs bluetoothctl devices, kblinkd memory
                            (runs .build/release/kblinkd and kblink: 'swift build -c release' first)
           layout           layout-core events per second (show/change/hide with a focused field)
           keymap           keymap edits, undos and redos; profile save and load
+          firmware         kblink info from the cache; a cold GATT refresh at 30 ms per read
           all              every benchmark (default)
         options:
           --rounds N             roundtrip rounds per configuration (5)
@@ -39,6 +40,7 @@ enum BenchCommand {
         var daemon = DaemonBenchmark()
         var layout = LayoutBenchmark()
         var keymap = KeymapBenchmark()
+        let firmware = FirmwareBenchmark()
         var name = "all"
         var index = 0
         while index < arguments.count {
@@ -46,7 +48,7 @@ enum BenchCommand {
             index += 1
             let operand = index < arguments.count ? arguments[index] : ""
             switch argument {
-            case "roundtrip", "managed-objects", "daemon", "layout", "keymap", "all":
+            case "roundtrip", "managed-objects", "daemon", "layout", "keymap", "firmware", "all":
                 name = argument
                 continue
             case "-h", "--help":
@@ -111,6 +113,9 @@ enum BenchCommand {
             }
             if name == "keymap" || name == "all" {
                 print(try await keymap.run())
+            }
+            if name == "firmware" || name == "all" {
+                print(try await firmware.run())
             }
             return 0
         } catch {
