@@ -26,7 +26,7 @@ extension Commands {
             undo     undoes the last edit; redo redoes it; discard drops the whole draft.
             diff     lists the keys whose action differs from the keyboard's: zone, layer, key, old, new, origin
                      (draft, or device for changes made outside kblink). JSON: an array of those objects.
-            push     writes the draft to the keyboard's firmware (ZMK Studio): only the bindings that differ,
+            push     writes the draft to the keyboard's firmware (ZMK Studio or VIA): only the bindings that differ,
                      read back to verify (unless --no-verify), then saved; the draft becomes the new base.
                      --dry-run lists what would be written. A locked keyboard asks for its unlock key.
             Zones: standard, number, function, navigation. Edits are saved by kblinkd at once; 'keymap diff'

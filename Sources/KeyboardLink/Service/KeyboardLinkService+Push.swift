@@ -105,23 +105,51 @@ extension KeyboardLinkService {
         return Self.pushResult(outcome, driver: driver.kind)
     }
 
-    /// The driver of a connected keyboard, nil when it speaks none.
+    /// The driver of a connected keyboard, nil when it speaks none: ZMK Studio when it has the Studio GATT
+    /// service, otherwise VIA when its raw HID interface is found. Fills `Driver` with what was found.
     func makeDriver(_ state: KeyboardState) async throws -> (any KeyboardDriver)? {
         let client = GATTClient(connection: connection, model: bluez, device: state.devicePath)
+        var driver: (any KeyboardDriver)?
         do {
-            return try await StudioDriver.connect(client: client)
+            driver = try await StudioDriver.connect(client: client)
         } catch {
             throw error.dbusError
         }
+        if driver == nil, let link = try await openVIALink(state) {
+            driver = VIADriver(transport: link.transport, onClose: link.close)
+        }
+        await setDriver(driver?.kind.rawValue ?? "none", of: state.address)
+        return driver
     }
 
-    /// After a keyboard connected with its services resolved: fills `Driver` from its GATT database.
+    /// The keyboard's VIA link, nil when it has none.
+    private func openVIALink(_ state: KeyboardState) async throws -> VIADriverLinks.Link? {
+        let links = await pushes.viaLinks
+        do {
+            return try links.open(state.address)
+        } catch {
+            throw KBlinkError.failed(
+                "cannot open the VIA interface of \(state.alias): \(error); check the permissions of /dev/hidraw*")
+        }
+    }
+
+    /// After a keyboard connected with its services resolved: fills `Driver` from its GATT database, or from
+    /// its VIA raw HID interface.
     func detectDriver(_ address: BluetoothAddress) async {
         guard let state = keyboards[address] else { return }
         let database = await GATTDatabase.load(from: bluez, device: state.devicePath)
-        let hasStudio =
-            database.characteristic(StudioDriver.characteristicUUID, inService: StudioDriver.serviceUUID) != nil
-        let driver = hasStudio ? DriverKind.zmkStudio.rawValue : "none"
+        var driver = "none"
+        if database.characteristic(StudioDriver.characteristicUUID, inService: StudioDriver.serviceUUID) != nil {
+            driver = DriverKind.zmkStudio.rawValue
+        } else if let link = try? await openVIALink(state) {
+            link.close()
+            driver = DriverKind.via.rawValue
+        }
+        await setDriver(driver, of: address)
+    }
+
+    /// Sets a keyboard's `Driver` property.
+    private func setDriver(_ driver: String, of address: BluetoothAddress) async {
         guard var current = keyboards[address], current.driver != driver else { return }
         current.driver = driver
         keyboards[address] = current
