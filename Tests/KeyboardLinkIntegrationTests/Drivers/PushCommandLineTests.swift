@@ -22,14 +22,16 @@ struct PushCommandLineTests {
             #expect(changes.first?["key"] as? String == "CAPS")
             #expect(changes.first?["old"] as? String == "KC_CAPS")
             #expect(changes.first?["new"] as? String == "KC_LCTL")
-            #expect(await fixture.keyboard.firmware.savedKeymap[0][try fixture.position("CAPS")]
-                != (await fixture.keyPress(usage: 0xE0)))
+            #expect(
+                await fixture.keyboard.firmware.savedKeymap[0][try fixture.position("CAPS")]
+                    != (await fixture.keyPress(usage: 0xE0)))
 
             let push = try await KeymapCommandRunner.run(fixture.harness, ["keymap", "push", address])
             #expect(push.status == 0, "\(push.standardError)")
             #expect(push.standardOutput.contains("wrote 1 binding(s) over zmk-studio, verified and saved"))
-            #expect(await fixture.keyboard.firmware.savedKeymap[0][try fixture.position("CAPS")]
-                == (await fixture.keyPress(usage: 0xE0)))
+            #expect(
+                await fixture.keyboard.firmware.savedKeymap[0][try fixture.position("CAPS")]
+                    == (await fixture.keyPress(usage: 0xE0)))
         }
     }
 

@@ -22,9 +22,14 @@ struct DriverPushPlanTests {
                 DriverKeyWrite(layer: 0, key: last, action: .none),
                 DriverKeyWrite(layer: 1, key: first, action: .momentaryLayer(1)),
             ])
-        #expect(try DriverPush.plan(desired: desired, device: DeviceKeymap(layers: desired.layers.map {
-            $0.mapValues { .action($0) }
-        }), layout: layout).isEmpty)
+        #expect(
+            try DriverPush.plan(
+                desired: desired,
+                device: DeviceKeymap(
+                    layers: desired.layers.map {
+                        $0.mapValues { .action($0) }
+                    }), layout: layout
+            ).isEmpty)
     }
 
     @Test("a binding kblink cannot name is rewritten; more layers than the keyboard has is NotSupported")

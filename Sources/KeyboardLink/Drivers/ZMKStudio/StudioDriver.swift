@@ -71,7 +71,8 @@ public actor StudioDriver: KeyboardDriver {
         guard layerIDs.indices.contains(write.layer) else {
             throw .notSupported("the keyboard has \(layerIDs.count) layers, layer \(write.layer) does not exist")
         }
-        guard let position = layout.keys.firstIndex(where: { $0.name == write.key }), let signed = Int32(exactly: position)
+        guard let position = layout.keys.firstIndex(where: { $0.name == write.key }),
+            let signed = Int32(exactly: position)
         else { throw .failed("key \(write.key) is not on layout \(layout.id.rawValue)") }
         let request = StudioSetLayerBindingRequest(
             layerID: layerIDs[write.layer], keyPosition: signed, binding: binding)

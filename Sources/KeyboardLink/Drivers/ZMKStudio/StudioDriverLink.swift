@@ -97,7 +97,8 @@ public actor StudioDriverLink {
         waiters.removeAll()
         for continuation in waiting.values {
             continuation.resume(
-                returning: .failure(.notConnected("the keyboard disconnected before answering; reconnect it and retry")))
+                returning: .failure(.notConnected("the keyboard disconnected before answering; reconnect it and retry"))
+            )
         }
         let unlocking = unlockWaiters
         unlockWaiters.removeAll()
