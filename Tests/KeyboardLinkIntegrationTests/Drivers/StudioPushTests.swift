@@ -58,8 +58,8 @@ struct StudioPushTests {
             let watcher = try await fixture.harness.bus.connect()
             let prompts = try await watcher.subscribe(
                 to: MatchRule(interface: KBlink.managerInterface, member: PairingSignals.prompt))
-            let push = Task { try await keymap.push(unlockTimeout: 20) }
-            let prompt = await first(of: prompts)
+            let push = Task { try await keymap.push(unlockTimeout: 120) }
+            let prompt = await first(of: prompts, timeout: .seconds(60))
             let body = try PairingPromptSignal(body: try #require(prompt).body)
             #expect(body.prompt.kind == .unlock)
             #expect(body.keyboard == KBlink.keyboardPath(fixture.address))

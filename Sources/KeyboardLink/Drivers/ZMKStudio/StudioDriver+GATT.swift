@@ -3,7 +3,7 @@ extension StudioDriver {
     /// link as they arrive) and writes request frames with write requests.
     /// - Returns: nil when the keyboard has no ZMK Studio service.
     /// - Throws: `DriverError.notConnected` when indications cannot be started.
-    public static func connect(client: GATTClient, timeout: Duration = .seconds(5)) async throws(DriverError)
+    public static func connect(client: GATTClient, timeout: Duration = .seconds(10)) async throws(DriverError)
         -> StudioDriver?
     {
         let database = await client.database()
