@@ -29,7 +29,8 @@ public struct DriverPush: Sendable {
             return error.message
                 + (rolledBack
                     ? "; the keyboard was rolled back to its previous keymap and the draft is kept"
-                    : "; rolling back also failed, so the keyboard may hold part of the change: push again")
+                    : "; rolling back failed too, so the keyboard may hold part of the change; the draft is kept: "
+                        + "push again once the keyboard is back")
         }
     }
 

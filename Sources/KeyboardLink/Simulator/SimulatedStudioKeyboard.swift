@@ -12,6 +12,9 @@ public actor SimulatedStudioKeyboard {
     public let chunkSize: Int
     /// Waits before each answer, like a slow connection interval.
     public var answerDelay: Duration = .zero
+    /// Called (in a task of its own, after the answer) when the firmware's `dropConnection` fault fires: tests
+    /// disconnect the device in the simulated BlueZ there.
+    private var onLinkDropped: (@Sendable () async -> Void)?
 
     /// Creates the keyboard; call `attach()` once the device has connected.
     public init(
@@ -46,9 +49,19 @@ public actor SimulatedStudioKeyboard {
         answerDelay = delay
     }
 
+    /// Sets what happens when the firmware drops the link.
+    public func setOnLinkDropped(_ action: @escaping @Sendable () async -> Void) {
+        onLinkDropped = action
+    }
+
     private func handle(_ bytes: [UInt8]) async -> [[UInt8]] {
         if answerDelay > .zero { try? await Task.sleep(for: answerDelay) }
-        return chunks(firmware.receive(bytes: bytes))
+        let wasConnected = firmware.isConnected
+        let answer = chunks(firmware.receive(bytes: bytes))
+        if wasConnected, !firmware.isConnected, let onLinkDropped {
+            Task { await onLinkDropped() }
+        }
+        return answer
     }
 
     private func indicate(_ responses: [StudioResponse]) async {

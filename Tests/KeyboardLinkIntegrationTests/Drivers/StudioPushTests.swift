@@ -103,11 +103,34 @@ struct StudioPushTests {
         }
     }
 
+    @Test("the link dropped mid-push gives NotConnected, saves nothing and keeps the draft")
+    func dropMidPush() async throws {
+        // Reading takes 8 requests (behaviour list, 6 behaviour details, keymap): the link drops after the
+        // second of three writes is answered.
+        try await StudioPushFixture.run(faults: [.dropConnection(afterRequests: 10)]) { fixture, keymap in
+            let bluez = fixture.harness.bluez
+            let address = fixture.address
+            await fixture.keyboard.setOnLinkDropped { try? await bluez.setConnected(address, false) }
+            let original = await fixture.keyboard.firmware.savedKeymap
+            try await keymap.setBinding(layer: 0, key: "CAPS", action: "KC_LCTL")
+            try await keymap.setBinding(layer: 0, key: "ESC", action: "KC_GRV")
+            try await keymap.setBinding(layer: 2, key: "Q", action: "KC_1")
+            await KeymapFixture.expectError(KBlinkError.notConnected, containing: ["draft is kept", "push again"]) {
+                _ = try await keymap.push()
+            }
+            let firmware = await fixture.keyboard.firmware
+            #expect(firmware.savedKeymap == original)
+            #expect(firmware.requestLog.count == 10)
+            #expect(try await keymap.diff().count == 3)
+            #expect(try await keymap.state().dirty)
+        }
+    }
+
     @Test("the Driver property says zmk-studio for a keyboard with the Studio service")
     func driverProperty() async throws {
         try await StudioPushFixture.run { fixture, _ in
             let client = try await fixture.harness.client()
-            let found = await eventually {
+            let found = await eventually(timeout: .seconds(30)) {
                 (try? await client.keyboards().first { $0.address == fixture.address.description }?.driver)
                     == "zmk-studio"
             }
