@@ -9,6 +9,8 @@ public actor StudioDriverLink {
     private var core = StudioRPCClientCore()
     private var waiters: [UInt32: CheckedContinuation<Result<StudioRequestResponse.Payload, DriverError>, Never>] =
         [:]
+    /// Per waiting request, the task that sends it and then fails it after `timeout`.
+    private var timers: [UInt32: Task<Void, Never>] = [:]
     private var unlockWaiters: [Int: CheckedContinuation<Bool, Never>] = [:]
     private var nextUnlockWaiter = 0
     private var closed = false
@@ -34,14 +36,18 @@ public actor StudioDriverLink {
         let timeout = self.timeout
         let result = await withCheckedContinuation { continuation in
             waiters[id] = continuation
-            Task {
+            timers[id] = Task {
                 do throws(DriverError) {
                     try await send(frame)
                 } catch {
                     self.fail(id, error)
                     return
                 }
-                try? await Task.sleep(for: timeout)
+                do {
+                    try await Task.sleep(for: timeout)
+                } catch {
+                    return  // Answered: the timer was cancelled.
+                }
                 self.fail(id, .failed("the keyboard did not answer within \(timeout); wake it and retry"))
             }
         }
@@ -53,6 +59,7 @@ public actor StudioDriverLink {
         for event in core.receive(chunk) {
             switch event {
             case .response(let id, _, let payload):
+                timers.removeValue(forKey: id)?.cancel()
                 waiters.removeValue(forKey: id)?.resume(returning: .success(payload))
             case .notification(.core(.lockStateChanged(let state))):
                 noteLockState(state)
@@ -95,6 +102,8 @@ public actor StudioDriverLink {
         _ = core.connectionClosed()
         let waiting = waiters
         waiters.removeAll()
+        for timer in timers.values { timer.cancel() }
+        timers.removeAll()
         for continuation in waiting.values {
             continuation.resume(
                 returning: .failure(.notConnected("the keyboard disconnected before answering; reconnect it and retry"))
@@ -109,6 +118,7 @@ public actor StudioDriverLink {
     public var isClosed: Bool { closed }
 
     private func fail(_ id: UInt32, _ error: DriverError) {
+        timers[id] = nil
         guard let continuation = waiters.removeValue(forKey: id) else { return }
         core.cancel(requestID: id)
         continuation.resume(returning: .failure(error))
