@@ -12,8 +12,26 @@ struct StudioPushTests {
             let original = await fixture.keyboard.firmware.savedKeymap
             try await keymap.setBinding(layer: 0, key: "CAPS", action: "KC_LCTL")
             try await keymap.setBinding(layer: 1, key: "A", action: "KC_1")
+            let watcher = try await fixture.harness.bus.connect()
+            let progress = try await watcher.subscribe(
+                to: MatchRule(
+                    path: KBlink.keyboardPath(fixture.address), interface: KBlink.keymapInterface,
+                    member: try MemberName("PushProgress")))
             let result = try await keymap.push()
             #expect(result.written == 2)
+            var steps: [[DBusValue]] = []
+            // Closing the connection ends the stream, so a missing signal fails the test instead of hanging it.
+            let bound = Task {
+                try? await Task.sleep(for: .seconds(30))
+                await watcher.close()
+            }
+            defer { bound.cancel() }
+            for await message in progress {
+                steps.append(message.body)
+                if message.body == [.uint32(2), .uint32(2)] { break }
+            }
+            #expect(steps == [[.uint32(0), .uint32(2)], [.uint32(1), .uint32(2)], [.uint32(2), .uint32(2)]])
+            await watcher.close()
             #expect(result.saved && result.verified && !result.dryRun)
             #expect(result.driver == "zmk-studio")
             let firmware = await fixture.keyboard.firmware
