@@ -27,6 +27,20 @@ extension Commands {
         } else {
             progress = nil
         }
+        // A locked ZMK keyboard: the daemon asks for the unlock key with a PairingPrompt and waits.
+        let prompts = try await target.client.connection.subscribe(
+            to: MatchRule(interface: KBlink.managerInterface, member: PairingSignals.prompt))
+        let path = target.keyboard.path
+        let unlockNotice = Task {
+            for await message in prompts {
+                guard let signal = try? PairingPromptSignal(body: message.body), signal.keyboard == path,
+                    signal.prompt.kind == .unlock
+                else { continue }
+                Output.writeError(
+                    "\(target.keyboard.alias) is locked: \(PairingPromptKind.unlock.instruction(code: ""))")
+            }
+        }
+        defer { unlockNotice.cancel() }
         let result: KeymapPushResult
         do {
             result = try await target.keymap.push(dryRun: dryRun, verify: !arguments.has("--no-verify"))

@@ -35,6 +35,26 @@ struct PushCommandLineTests {
         }
     }
 
+    @Test("a locked keyboard: the command says to press the unlock key and finishes once it is pressed")
+    func lockedKeyboard() async throws {
+        try await StudioPushFixture.run(unlocked: false) { fixture, keymap in
+            try await keymap.setBinding(layer: 0, key: "CAPS", action: "KC_LCTL")
+            let watcher = try await fixture.harness.bus.connect()
+            let prompts = try await watcher.subscribe(
+                to: MatchRule(interface: KBlink.managerInterface, member: PairingSignals.prompt))
+            let harness = fixture.harness
+            let address = fixture.address.description
+            let command = Task { try await KeymapCommandRunner.run(harness, ["keymap", "push", address]) }
+            #expect(await first(of: prompts, timeout: .seconds(60)) != nil)
+            await fixture.keyboard.unlock()
+            let push = try await command.value
+            #expect(push.status == 0, "\(push.standardError)")
+            #expect(push.standardError.contains("is locked: Press the keyboard's unlock key."))
+            #expect(push.standardOutput.contains("wrote 1 binding(s)"))
+            await watcher.close()
+        }
+    }
+
     @Test("a failed push exits non-zero with the daemon's message")
     func failedPush() async throws {
         try await StudioPushFixture.run(faults: [.failSetLayerBinding(call: 1)]) { fixture, keymap in

@@ -55,8 +55,10 @@ extension KeymapClient {
         if let unlockTimeout {
             options.append(DBusDictionaryEntry(key: .string("unlock-timeout"), value: .variant(.uint32(unlockTimeout))))
         }
+        // The daemon may wait for the unlock key (30 s unless told) and then write every binding.
+        let waiting = Duration.seconds(Int(unlockTimeout ?? 30)) + .seconds(120)
         let reply = try await proxy.call(
-            MemberName(trusted: "Push"), [.dictionary(key: .string, value: .variant, options)])
+            MemberName(trusted: "Push"), [.dictionary(key: .string, value: .variant, options)], timeout: waiting)
         return KeymapPushResult(try reply.decode([String: DBusValue].self))
     }
 }
