@@ -12,6 +12,7 @@ extension Commands {
                    kblink keymap set DEVICE KEY ACTION [--zone Z] [--layer N] [--json]
                    kblink keymap undo|redo|discard DEVICE [--json]
                    kblink keymap diff DEVICE [--json]
+                   kblink keymap push DEVICE [--dry-run] [--no-verify] [--json]
             """,
         details: """
             show     draws the keyboard with what each key does on layer N (default 0): keys at their places,
@@ -25,16 +26,19 @@ extension Commands {
             undo     undoes the last edit; redo redoes it; discard drops the whole draft.
             diff     lists the keys whose action differs from the keyboard's: zone, layer, key, old, new, origin
                      (draft, or device for changes made outside kblink). JSON: an array of those objects.
+            push     writes the draft to the keyboard's firmware (ZMK Studio or VIA): only the bindings that differ,
+                     read back to verify (unless --no-verify), then saved; the draft becomes the new base.
+                     --dry-run lists what would be written. A locked keyboard asks for its unlock key.
             Zones: standard, number, function, navigation. Edits are saved by kblinkd at once; 'keymap diff'
             shows what is staged.
             """,
-        flags: ["--ascii"], options: ["--zone", "--layer"]
+        flags: ["--ascii", "--dry-run", "--no-verify"], options: ["--zone", "--layer"]
     ) { context in
         let (subcommand, values) = try KeymapOptions.subcommand(
             context.arguments,
             [
                 "show": ["DEVICE"], "set": ["DEVICE", "KEY", "ACTION"], "undo": ["DEVICE"], "redo": ["DEVICE"],
-                "discard": ["DEVICE"], "diff": ["DEVICE"],
+                "discard": ["DEVICE"], "diff": ["DEVICE"], "push": ["DEVICE"],
             ])
         let arguments = context.arguments
         if !["show", "set"].contains(subcommand) {
@@ -45,6 +49,9 @@ extension Commands {
         if subcommand != "show", arguments.has("--ascii") {
             throw ParsedArguments.UsageError("--ascii is for 'keymap show'")
         }
+        if subcommand != "push", arguments.has("--dry-run") || arguments.has("--no-verify") {
+            throw ParsedArguments.UsageError("--dry-run and --no-verify are for 'keymap push'")
+        }
         let layer = try KeymapOptions.layer(arguments)
         let zone = try KeymapOptions.zone(arguments)
         return try await KeymapTarget.with(context, device: values[0]) { target in
@@ -53,6 +60,7 @@ extension Commands {
             case "set":
                 return try await setKey(target, context, key: values[1], action: values[2], zone: zone, layer: layer)
             case "diff": return try await showDiff(target, context)
+            case "push": return try await pushKeymap(target, context)
             default: return try await step(target, context, subcommand)
             }
         }

@@ -19,7 +19,10 @@ extension KeyboardLinkService {
         let path = KBlink.keyboardPath(state.address)
         guard let session = await keymaps.open(state.address, name: state.name, path: path) else { return }
         do {
-            try await connection.export(Self.keymapInterface(state.address, session, keymaps), at: path)
+            var interface = Self.keymapInterface(state.address, session, keymaps)
+            interface.methods.append(pushMethod(state.address))
+            interface.signals += Self.pushSignals
+            try await connection.export(interface, at: path)
         } catch {
             log(.error, "cannot export the keymap of \(state.address): \(error)")
             await keymaps.close(state.address)

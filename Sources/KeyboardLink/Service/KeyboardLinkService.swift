@@ -32,6 +32,8 @@ public actor KeyboardLinkService {
     public let keymaps: KeymapSessions
     /// Firmware information, its cache and the refreshes in flight (KeyboardLinkService+Firmware.swift).
     var firmwareState: FirmwareState
+    /// The keymap pushes running (KeyboardLinkService+Push.swift).
+    public let pushes = KeyboardPushes()
 
     /// - Parameter log: where the service reports what it does.
     public init(connection: BusConnection, options: Options, log: @escaping @Sendable (LogLevel, String) -> Void) {

@@ -177,7 +177,7 @@ struct KeymapHostileInputTests {
                 await KeymapFixture.expectError(.propertyReadOnly) {
                     try await keymap.proxy.setProperty(try MemberName("Dirty"), to: .boolean(true))
                 }
-                await KeymapFixture.expectError(.unknownMethod) {
+                await KeymapFixture.expectError(.invalidArgs, containing: ["Push takes arguments 'a{sv}'"]) {
                     try await keymap.proxy.call(try MemberName("Push"), [])
                 }
                 let state = try await keymap.state()

@@ -1,0 +1,64 @@
+/// The answer of `org.kblink1.Keymap.Push`.
+public struct KeymapPushResult: Sendable, Equatable {
+    /// One binding written (or to write).
+    public struct Change: Sendable, Equatable {
+        /// The layer.
+        public var layer: Int
+        /// The key.
+        public var key: String
+        /// What the keyboard held.
+        public var old: String
+        /// What was (or would be) written.
+        public var new: String
+    }
+
+    /// Bindings written (0 for a dry run).
+    public var written: Int
+    /// Whether nothing was written because it was a dry run.
+    public var dryRun: Bool
+    /// Whether the keyboard was read back and matched.
+    public var verified: Bool
+    /// Whether the changes were saved on the keyboard.
+    public var saved: Bool
+    /// The driver used (`zmk-studio`, `via`).
+    public var driver: String
+    /// What was (or would be) written.
+    public var changes: [Change]
+
+    /// Reads the `a{sv}` answer; missing keys read as empty.
+    public init(_ values: [String: DBusValue]) {
+        func flag(_ key: String) -> Bool { values[key]?.unwrapped.boolValue ?? false }
+        written = Int(values["written"]?.unwrapped.integerValue ?? 0)
+        dryRun = flag("dry-run")
+        verified = flag("verified")
+        saved = flag("saved")
+        driver = values["driver"]?.unwrapped.stringValue ?? ""
+        changes = (values["changes"]?.unwrapped.arrayValue ?? []).compactMap { row in
+            guard case .structure(let fields) = row, fields.count == 4, case .uint32(let layer) = fields[0],
+                case .string(let key) = fields[1], case .string(let old) = fields[2], case .string(let new) = fields[3]
+            else { return nil }
+            return Change(layer: Int(layer), key: key, old: old, new: new)
+        }
+    }
+}
+
+extension KeymapClient {
+    /// `Push(a{sv})`: writes the draft to the keyboard (or, with `dryRun`, says what would be written).
+    /// - Parameter unlockTimeout: seconds to wait for a locked keyboard to be unlocked; nil for the daemon's default.
+    public func push(dryRun: Bool = false, verify: Bool = true, unlockTimeout: UInt32? = nil) async throws
+        -> KeymapPushResult
+    {
+        var options = [
+            DBusDictionaryEntry(key: .string("dry-run"), value: .variant(.boolean(dryRun))),
+            DBusDictionaryEntry(key: .string("verify"), value: .variant(.boolean(verify))),
+        ]
+        if let unlockTimeout {
+            options.append(DBusDictionaryEntry(key: .string("unlock-timeout"), value: .variant(.uint32(unlockTimeout))))
+        }
+        // The daemon may wait for the unlock key (30 s unless told) and then write every binding.
+        let waiting = Duration.seconds(Int(unlockTimeout ?? 30)) + .seconds(120)
+        let reply = try await proxy.call(
+            MemberName(trusted: "Push"), [.dictionary(key: .string, value: .variant, options)], timeout: waiting)
+        return KeymapPushResult(try reply.decode([String: DBusValue].self))
+    }
+}

@@ -1,0 +1,30 @@
+/// Why a driver could not do what it was asked; each case carries a message a person can act on.
+public enum DriverError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The keyboard must be unlocked (ZMK Studio: press the key bound to `&studio_unlock`).
+    case locked(String)
+    /// The keyboard cannot hold this (an action with no encoding, a macro the firmware lacks).
+    case notSupported(String)
+    /// The link is down or went down.
+    case notConnected(String)
+    /// The keyboard refused or answered nonsense.
+    case failed(String)
+
+    /// The message.
+    public var message: String {
+        switch self {
+        case .locked(let text), .notSupported(let text), .notConnected(let text), .failed(let text): text
+        }
+    }
+
+    public var description: String { message }
+
+    /// The `org.kblink1.Error.*` equivalent.
+    public var dbusError: DBusError {
+        switch self {
+        case .locked(let text): DBusError(KBlinkError.locked, text)
+        case .notSupported(let text): KBlinkError.notSupported(text)
+        case .notConnected(let text): KBlinkError.notConnected(text)
+        case .failed(let text): KBlinkError.failed(text)
+        }
+    }
+}

@@ -1,0 +1,102 @@
+/// A firmware protocol that can read and change a keyboard's keymap (ZMK Studio, VIA).
+///
+/// Drivers speak in the keymap model's terms (`KeyName`, `KeyAction`) on the keyboard's layout; how positions and
+/// actions are encoded is theirs. Every call may talk to the keyboard; they run one at a time per driver.
+public protocol KeyboardDriver: Sendable {
+    /// The `Driver` property's value: `zmk-studio`, `via`.
+    var kind: DriverKind { get }
+
+    /// Checks that the keyboard speaks this protocol and reads what it offers.
+    /// - Throws: `DriverError`.
+    func identify() async throws(DriverError) -> DriverIdentity
+
+    /// Reads every layer of the keymap, on `layout`'s keys.
+    /// - Throws: `DriverError` (`.locked` when the keyboard must be unlocked first).
+    func readKeymap(layout: PhysicalLayout) async throws(DriverError) -> DeviceKeymap
+
+    /// Checks that an action can be written, without writing it.
+    /// - Throws: `DriverError.notSupported` naming what cannot be encoded.
+    func check(_ action: KeyAction) async throws(DriverError)
+
+    /// Writes one binding (staged where the protocol stages).
+    /// - Throws: `DriverError`.
+    func write(_ write: DriverKeyWrite, layout: PhysicalLayout) async throws(DriverError)
+
+    /// Makes the written bindings permanent (ZMK `save_changes`; VIA writes straight to EEPROM: nothing to do).
+    /// - Throws: `DriverError`.
+    func save() async throws(DriverError)
+
+    /// Undoes writes that were not saved: ZMK `discard_changes`, VIA rewrites `previous` where `written` changed it.
+    /// - Throws: `DriverError`.
+    func rollback(previous: DeviceKeymap, written: [DriverKeyWrite], layout: PhysicalLayout)
+        async throws(DriverError)
+
+    /// Waits until the keyboard is unlocked (ZMK Studio), at most `timeout`.
+    /// - Returns: whether it is unlocked.
+    func waitUntilUnlocked(timeout: Duration) async -> Bool
+
+    /// Releases the link (notification sessions, sockets).
+    func close() async
+}
+
+/// Which firmware protocol a keyboard speaks, as the `Driver` property shows it.
+public enum DriverKind: String, Sendable, Hashable, CaseIterable {
+    /// ZMK Studio RPC over GATT.
+    case zmkStudio = "zmk-studio"
+    /// VIA over raw HID.
+    case via
+}
+
+/// What a keyboard said about itself when identified.
+public struct DriverIdentity: Sendable, Hashable {
+    /// The firmware's name for the keyboard.
+    public var name: String
+    /// What the driver can do on it.
+    public var capabilities: DriverCapabilities
+
+    /// Creates an identity.
+    public init(name: String, capabilities: DriverCapabilities) {
+        self.name = name
+        self.capabilities = capabilities
+    }
+}
+
+/// What a driver can change on a keyboard.
+public struct DriverCapabilities: Sendable, Hashable {
+    /// The number of layers the keyboard holds.
+    public var layers: Int
+    /// Bindings per layer.
+    public var keys: Int
+    /// Bytes of the macro buffer (0 without runtime macros).
+    public var macroBufferSize: Int
+    /// Whether macros can be defined at run time (VIA) or only bound when the firmware defines them (ZMK).
+    public var runtimeMacros: Bool
+    /// Whether writes are staged until saved, so that a failed push can be discarded (ZMK).
+    public var stagesChanges: Bool
+
+    /// Creates capabilities.
+    public init(layers: Int, keys: Int, macroBufferSize: Int, runtimeMacros: Bool, stagesChanges: Bool) {
+        self.layers = layers
+        self.keys = keys
+        self.macroBufferSize = macroBufferSize
+        self.runtimeMacros = runtimeMacros
+        self.stagesChanges = stagesChanges
+    }
+}
+
+/// One binding to write: what `key` does on `layer`.
+public struct DriverKeyWrite: Sendable, Hashable {
+    /// The layer index.
+    public var layer: Int
+    /// The key, on the keyboard's layout.
+    public var key: KeyName
+    /// The new action.
+    public var action: KeyAction
+
+    /// Creates a write.
+    public init(layer: Int, key: KeyName, action: KeyAction) {
+        self.layer = layer
+        self.key = key
+        self.action = action
+    }
+}

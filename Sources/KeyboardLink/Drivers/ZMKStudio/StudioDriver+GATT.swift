@@ -1,0 +1,38 @@
+extension StudioDriver {
+    /// Connects to a keyboard's ZMK Studio characteristic through BlueZ: starts its indications (fed to the
+    /// link as they arrive) and writes request frames with write requests.
+    /// - Returns: nil when the keyboard has no ZMK Studio service.
+    /// - Throws: `DriverError.notConnected` when indications cannot be started.
+    public static func connect(client: GATTClient, timeout: Duration = .seconds(10)) async throws(DriverError)
+        -> StudioDriver?
+    {
+        let database = await client.database()
+        guard let characteristic = database.characteristic(characteristicUUID, inService: serviceUUID) else {
+            return nil
+        }
+        let notifications: GATTNotifications
+        do {
+            notifications = try await client.notifications(from: characteristic)
+        } catch {
+            throw .notConnected("cannot start ZMK Studio indications: \(error)")
+        }
+        let link = StudioDriverLink(timeout: timeout) { frame throws(DriverError) in
+            do {
+                try await client.write(frame, to: characteristic, type: .request)
+            } catch {
+                throw .notConnected("writing to the keyboard's ZMK Studio characteristic failed: \(error)")
+            }
+        }
+        let reader = Task {
+            for await chunk in notifications {
+                await link.receive(chunk)
+            }
+            await link.connectionClosed()
+        }
+        return StudioDriver(link: link) {
+            notifications.stop()
+            reader.cancel()
+            await link.connectionClosed()
+        }
+    }
+}

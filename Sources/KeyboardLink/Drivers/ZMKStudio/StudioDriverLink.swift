@@ -1,0 +1,130 @@
+/// The I/O half of a ZMK Studio client: sends request frames through `send`, takes the keyboard's bytes from
+/// `receive`, and hands each caller its answer, with a bounded wait. Tracks the lock state from
+/// `lock_state_changed` notifications for `waitUntilUnlocked`.
+public actor StudioDriverLink {
+    /// Writes one request frame to the keyboard.
+    public typealias Send = @Sendable ([UInt8]) async throws(DriverError) -> Void
+
+    private let send: Send
+    private var core = StudioRPCClientCore()
+    private var waiters: [UInt32: CheckedContinuation<Result<StudioRequestResponse.Payload, DriverError>, Never>] =
+        [:]
+    /// Per waiting request, the task that sends it and then fails it after `timeout`.
+    private var timers: [UInt32: Task<Void, Never>] = [:]
+    private var unlockWaiters: [Int: CheckedContinuation<Bool, Never>] = [:]
+    private var nextUnlockWaiter = 0
+    private var closed = false
+    /// The lock state last reported by the keyboard; nil before any report.
+    public private(set) var lockState: StudioLockState?
+    /// Whether the keyboard last said it holds unsaved changes.
+    public private(set) var hasUnsavedChanges = false
+
+    /// How long a request may go unanswered.
+    public let timeout: Duration
+
+    /// Creates a link that writes frames with `send`.
+    public init(timeout: Duration = .seconds(5), send: @escaping Send) {
+        self.timeout = timeout
+        self.send = send
+    }
+
+    /// Sends a request and waits for its answer.
+    /// - Throws: `DriverError.notConnected` when the link is closed or closes, `.failed` after `timeout`.
+    public func call(_ subsystem: StudioRequest.Subsystem) async throws(DriverError) -> StudioRequestResponse.Payload {
+        guard !closed else { throw .notConnected("the keyboard's ZMK Studio link is closed; reconnect and retry") }
+        let (id, frame) = core.makeRequest(subsystem)
+        let timeout = self.timeout
+        let result = await withCheckedContinuation { continuation in
+            waiters[id] = continuation
+            timers[id] = Task {
+                do throws(DriverError) {
+                    try await send(frame)
+                } catch {
+                    self.fail(id, error)
+                    return
+                }
+                do {
+                    try await Task.sleep(for: timeout)
+                } catch {
+                    return  // Answered: the timer was cancelled.
+                }
+                self.fail(id, .failed("the keyboard did not answer within \(timeout); wake it and retry"))
+            }
+        }
+        return try result.get()
+    }
+
+    /// Feeds bytes the keyboard indicated (any chunking).
+    public func receive(_ chunk: [UInt8]) {
+        for event in core.receive(chunk) {
+            switch event {
+            case .response(let id, _, let payload):
+                timers.removeValue(forKey: id)?.cancel()
+                waiters.removeValue(forKey: id)?.resume(returning: .success(payload))
+            case .notification(.core(.lockStateChanged(let state))):
+                noteLockState(state)
+            case .notification(.keymap(.unsavedChangesStatusChanged(let flag))):
+                hasUnsavedChanges = flag
+            case .notification, .unmatchedResponse, .framingError, .decodingError:
+                break
+            }
+        }
+    }
+
+    /// Records a lock state read with `get_lock_state`.
+    public func noteLockState(_ state: StudioLockState) {
+        lockState = state
+        guard state == .unlocked else { return }
+        let waiting = unlockWaiters
+        unlockWaiters.removeAll()
+        for continuation in waiting.values { continuation.resume(returning: true) }
+    }
+
+    /// Waits for `lock_state_changed(unlocked)`, at most `timeout`.
+    /// - Returns: whether the keyboard is unlocked.
+    public func waitUntilUnlocked(timeout: Duration) async -> Bool {
+        if lockState == .unlocked { return true }
+        if closed { return false }
+        let token = nextUnlockWaiter
+        nextUnlockWaiter += 1
+        return await withCheckedContinuation { continuation in
+            unlockWaiters[token] = continuation
+            Task {
+                try? await Task.sleep(for: timeout)
+                self.endUnlockWait(token)
+            }
+        }
+    }
+
+    /// The link went down: every waiting call fails with `.notConnected`.
+    public func connectionClosed() {
+        closed = true
+        _ = core.connectionClosed()
+        let waiting = waiters
+        waiters.removeAll()
+        for timer in timers.values { timer.cancel() }
+        timers.removeAll()
+        for continuation in waiting.values {
+            continuation.resume(
+                returning: .failure(.notConnected("the keyboard disconnected before answering; reconnect it and retry"))
+            )
+        }
+        let unlocking = unlockWaiters
+        unlockWaiters.removeAll()
+        for continuation in unlocking.values { continuation.resume(returning: false) }
+    }
+
+    /// Whether the link was closed.
+    public var isClosed: Bool { closed }
+
+    private func fail(_ id: UInt32, _ error: DriverError) {
+        timers[id] = nil
+        guard let continuation = waiters.removeValue(forKey: id) else { return }
+        core.cancel(requestID: id)
+        continuation.resume(returning: .failure(error))
+    }
+
+    private func endUnlockWait(_ token: Int) {
+        unlockWaiters.removeValue(forKey: token)?.resume(returning: lockState == .unlocked)
+    }
+}

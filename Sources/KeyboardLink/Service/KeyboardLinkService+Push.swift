@@ -1,0 +1,193 @@
+/// `org.kblink1.Keymap.Push` (docs/dbus-api.md): writes a keyboard's draft keymap to its firmware through the
+/// keyboard's driver, and the detection that fills the `Driver` property.
+extension KeyboardLinkService {
+    /// `PushProgress(u done, u total)`.
+    static let pushProgressSignal = MemberName(trusted: "PushProgress")
+
+    /// The declarations added to `org.kblink1.Keymap`.
+    static let pushSignals: [DBusSignal] = [
+        DBusSignal("PushProgress", arguments: [DBusArgument("done", .uint32), DBusArgument("total", .uint32)])
+    ]
+
+    /// `Push(a{sv} options) -> a{sv}` for one keyboard.
+    func pushMethod(_ address: BluetoothAddress) -> DBusMethod {
+        DBusMethod(
+            "Push", inputs: [DBusArgument("options", .dictionary(key: .string, value: .variant))],
+            outputs: [DBusArgument("result", .dictionary(key: .string, value: .variant))]
+        ) { [weak self] call in
+            let values = try call.decode([String: DBusValue].self)
+            let options = try PushOptions(values)
+            guard let self else { throw KBlinkError.failed("kblinkd is stopping") }
+            return [try await self.push(address, options: options)]
+        }
+    }
+
+    /// Pushes the keyboard's draft and answers the result dictionary.
+    /// - Throws: `DBusError`: `NotConnected`, `NotSupported` (no driver, an action the firmware cannot hold),
+    ///   `Locked` (not unlocked in time), `Busy` (a push is running), `Failed` (the keyboard refused; rolled back).
+    func push(_ address: BluetoothAddress, options: PushOptions) async throws -> DBusValue {
+        guard let state = keyboards[address] else {
+            throw KBlinkError.notFound("keyboard \(address) is no longer known")
+        }
+        guard snapshot.devices[state.devicePath]?.connected == true else {
+            throw KBlinkError.notConnected(
+                "\(state.alias) is not connected; wake it by pressing a key, then push again (the draft is kept)")
+        }
+        guard await pushes.begin(address) else {
+            throw KBlinkError.busy("a push to \(state.alias) is already running; wait for it to finish")
+        }
+        do {
+            let result = try await performPush(state, options: options)
+            await pushes.end(address)
+            return result
+        } catch {
+            await pushes.end(address)
+            throw error
+        }
+    }
+
+    /// The push itself, with the keyboard claimed.
+    private func performPush(_ state: KeyboardState, options: PushOptions) async throws -> DBusValue {
+        let address = state.address
+        guard let session = await keymaps.session(for: address) else {
+            throw KBlinkError.notFound("keyboard \(address) has no keymap session")
+        }
+        guard let driver = try await makeDriver(state) else {
+            throw KBlinkError.notSupported(
+                "\(state.alias) speaks no firmware protocol kblink can write (ZMK Studio or VIA); "
+                    + "its keymap can only be changed in its firmware")
+        }
+        let desired = session.draftKeymap
+        let pusher = DriverPush(driver: driver, layout: session.layout)
+        let path = KBlink.keyboardPath(address)
+        let connection = self.connection
+        let progress: @Sendable (Int, Int) async -> Void = { done, total in
+            try? await connection.emitSignal(
+                Self.pushProgressSignal, of: KBlink.keymapInterface, at: path,
+                [.uint32(UInt32(clamping: done)), .uint32(UInt32(clamping: total))])
+        }
+        let outcome: DriverPush.Outcome
+        do throws(DriverPush.Failure) {
+            do throws(DriverPush.Failure) {
+                outcome = try await pusher.run(
+                    desired: desired, dryRun: options.dryRun, verify: options.verify, progress: progress)
+            } catch let failure where failure.written == 0 && failure.error.isLocked {
+                log(.notice, "\(state.alias) (\(address)) is locked: asking the user to unlock it")
+                let prompt = PairingPromptSignal(
+                    keyboard: path, prompt: PairingPromptRelay(kind: .unlock, code: "", entered: 0))
+                try? await connection.emitSignal(
+                    PairingSignals.prompt, of: KBlink.managerInterface, at: KBlink.managerPath, prompt.body)
+                guard await driver.waitUntilUnlocked(timeout: options.unlockTimeout) else {
+                    throw failure
+                }
+                outcome = try await pusher.run(
+                    desired: desired, dryRun: options.dryRun, verify: options.verify, progress: progress)
+            }
+        } catch {
+            await driver.close()
+            log(.notice, "push to \(state.alias) (\(address)) failed: \(error)")
+            throw error.error.dbusError(message: error.description)
+        }
+        await driver.close()
+        if !outcome.dryRun && !outcome.writes.isEmpty {
+            log(.info, "pushed \(outcome.writes.count) binding(s) to \(state.alias) (\(address))")
+        }
+        if !outcome.dryRun {
+            try await keymaps.edit(address) { session throws(KeymapError) in
+                if session.draftKeymap == desired {
+                    session.markPushed()
+                } else {
+                    // Edited while pushing: the pushed keymap is the new base, the later edits stay a draft.
+                    try session.rebase(onto: desired)
+                }
+            }
+        }
+        return Self.pushResult(outcome, driver: driver.kind)
+    }
+
+    /// The driver of a connected keyboard, nil when it speaks none: ZMK Studio when it has the Studio GATT
+    /// service, otherwise VIA when its raw HID interface is found. Fills `Driver` with what was found.
+    func makeDriver(_ state: KeyboardState) async throws -> (any KeyboardDriver)? {
+        let client = GATTClient(connection: connection, model: bluez, device: state.devicePath)
+        var driver: (any KeyboardDriver)?
+        do {
+            driver = try await StudioDriver.connect(client: client)
+        } catch {
+            throw error.dbusError
+        }
+        if driver == nil, let link = try await openVIALink(state) {
+            driver = VIADriver(transport: link.transport, onClose: link.close)
+        }
+        await setDriver(driver?.kind.rawValue ?? "none", of: state.address)
+        return driver
+    }
+
+    /// The keyboard's VIA link, nil when it has none.
+    private func openVIALink(_ state: KeyboardState) async throws -> VIADriverLinks.Link? {
+        let links = await pushes.viaLinks
+        do {
+            return try links.open(state.address)
+        } catch {
+            throw KBlinkError.failed(
+                "cannot open the VIA interface of \(state.alias): \(error); check the permissions of /dev/hidraw*")
+        }
+    }
+
+    /// After a keyboard connected with its services resolved: fills `Driver` from its GATT database, or from
+    /// its VIA raw HID interface.
+    func detectDriver(_ address: BluetoothAddress) async {
+        guard let state = keyboards[address] else { return }
+        let database = await GATTDatabase.load(from: bluez, device: state.devicePath)
+        var driver = "none"
+        if database.characteristic(StudioDriver.characteristicUUID, inService: StudioDriver.serviceUUID) != nil {
+            driver = DriverKind.zmkStudio.rawValue
+        } else if let link = try? await openVIALink(state) {
+            link.close()
+            driver = DriverKind.via.rawValue
+        }
+        await setDriver(driver, of: address)
+    }
+
+    /// Sets a keyboard's `Driver` property.
+    private func setDriver(_ driver: String, of address: BluetoothAddress) async {
+        guard var current = keyboards[address], current.driver != driver else { return }
+        current.driver = driver
+        keyboards[address] = current
+        await updateProperties(of: current)
+    }
+
+    /// The `Push` answer: `written` (u), `dry-run`, `verified`, `saved` (b), `driver` (s) and `changes`
+    /// (`a(usss)`: layer, key, what the keyboard held, what was written).
+    static func pushResult(_ outcome: DriverPush.Outcome, driver: DriverKind) -> DBusValue {
+        let changes = zip(outcome.writes, outcome.previous).map { write, old in
+            DBusValue.structure([
+                .uint32(UInt32(clamping: write.layer)), .string(write.key.rawValue), .string(old.description),
+                .string(write.action.description),
+            ])
+        }
+        let entries: [(String, DBusValue)] = [
+            ("written", .uint32(outcome.dryRun ? 0 : UInt32(clamping: outcome.writes.count))),
+            ("dry-run", .boolean(outcome.dryRun)),
+            ("verified", .boolean(outcome.verified)),
+            ("saved", .boolean(outcome.saved)),
+            ("driver", .string(driver.rawValue)),
+            ("changes", .array(.structure([.uint32, .string, .string, .string]), changes)),
+        ]
+        return .dictionary(
+            key: .string, value: .variant,
+            entries.map { DBusDictionaryEntry(key: .string($0.0), value: .variant($0.1)) })
+    }
+}
+
+extension DriverError {
+    /// Whether the keyboard asked to be unlocked.
+    var isLocked: Bool {
+        if case .locked = self { return true }
+        return false
+    }
+
+    /// The `org.kblink1.Error.*` equivalent with another message.
+    func dbusError(message: String) -> DBusError {
+        DBusError(dbusError.name, message)
+    }
+}

@@ -1,0 +1,39 @@
+/// The options of `org.kblink1.Keymap.Push` (docs/dbus-api.md).
+public struct PushOptions: Sendable, Equatable {
+    /// Plan only: report what would be written, write nothing.
+    public var dryRun = false
+    /// Read the keyboard back after writing and compare before saving.
+    public var verify = true
+    /// How long to wait for the user to unlock a locked keyboard.
+    public var unlockTimeout: Duration = .seconds(30)
+
+    /// The defaults.
+    public init() {}
+
+    /// Reads the `a{sv}` argument: `dry-run` (b), `verify` (b), `unlock-timeout` (u, seconds, at most 600).
+    /// - Throws: `org.kblink1.Error.InvalidArgs` naming an unknown key or a value of the wrong type.
+    public init(_ values: [String: DBusValue]) throws {
+        for (key, value) in values {
+            switch key {
+            case "dry-run":
+                guard case .boolean(let flag) = value.unwrapped else { throw Self.wrongType(key, "a boolean") }
+                dryRun = flag
+            case "verify":
+                guard case .boolean(let flag) = value.unwrapped else { throw Self.wrongType(key, "a boolean") }
+                verify = flag
+            case "unlock-timeout":
+                guard case .uint32(let seconds) = value.unwrapped, seconds <= 600 else {
+                    throw Self.wrongType(key, "a number of seconds (u) up to 600")
+                }
+                unlockTimeout = .seconds(Int(seconds))
+            default:
+                throw KBlinkError.invalidArgs(
+                    "unknown push option \"\(key.prefix(40))\"; known: dry-run, verify, unlock-timeout")
+            }
+        }
+    }
+
+    private static func wrongType(_ key: String, _ expected: String) -> DBusError {
+        KBlinkError.invalidArgs("push option \(key) must be \(expected)")
+    }
+}

@@ -1,0 +1,117 @@
+/// A simulated ZMK Studio keyboard on the simulated BlueZ: a `SimulatedStudioFirmware` answering the writes to
+/// the Studio RPC characteristic of one device, with indications cut into `chunkSize`-byte pieces as a BLE link
+/// with the default MTU carries them.
+public actor SimulatedStudioKeyboard {
+    /// The device's address.
+    public let address: BluetoothAddress
+    /// Where the device's GATT objects live.
+    public let gatt: SimulatedGATTServer
+    /// The firmware, as it stands now.
+    public private(set) var firmware: SimulatedStudioFirmware
+    /// The largest indication sent.
+    public let chunkSize: Int
+    /// Waits before each answer, like a slow connection interval.
+    public var answerDelay: Duration = .zero
+    /// Called (in a task of its own, after the answer) when the firmware's `dropConnection` fault fires: tests
+    /// disconnect the device in the simulated BlueZ there.
+    private var onLinkDropped: (@Sendable () async -> Void)?
+
+    /// Creates the keyboard; call `attach()` once the device has connected.
+    public init(
+        firmware: SimulatedStudioFirmware, address: BluetoothAddress, gatt: SimulatedGATTServer, chunkSize: Int = 20
+    ) {
+        self.firmware = firmware
+        self.address = address
+        self.gatt = gatt
+        self.chunkSize = max(1, chunkSize)
+    }
+
+    /// Starts answering writes to the device's Studio characteristic.
+    public func attach() async {
+        await gatt.setWriteResponder(for: address, characteristic: StudioDriver.characteristicUUID) {
+            [weak self] bytes in
+            await self?.handle(bytes) ?? []
+        }
+    }
+
+    /// The user pressed the unlock key: unlocks and indicates `lock_state_changed`.
+    public func unlock() async {
+        await indicate(firmware.unlock())
+    }
+
+    /// The keyboard locks itself and indicates it.
+    public func lock() async {
+        await indicate(firmware.lock())
+    }
+
+    /// Sets how long each answer waits.
+    public func setAnswerDelay(_ delay: Duration) {
+        answerDelay = delay
+    }
+
+    /// Sets what happens when the firmware drops the link.
+    public func setOnLinkDropped(_ action: @escaping @Sendable () async -> Void) {
+        onLinkDropped = action
+    }
+
+    private func handle(_ bytes: [UInt8]) async -> [[UInt8]] {
+        if answerDelay > .zero { try? await Task.sleep(for: answerDelay) }
+        let wasConnected = firmware.isConnected
+        let answer = chunks(firmware.receive(bytes: bytes))
+        if wasConnected, !firmware.isConnected, let onLinkDropped {
+            Task { await onLinkDropped() }
+        }
+        return answer
+    }
+
+    private func indicate(_ responses: [StudioResponse]) async {
+        var bytes: [UInt8] = []
+        for response in responses { bytes += StudioFrameCodec.encode(response.serializedBytes()) }
+        for chunk in chunks(bytes) {
+            await gatt.setValue(chunk, of: StudioDriver.characteristicUUID, for: address)
+        }
+    }
+
+    private func chunks(_ bytes: [UInt8]) -> [[UInt8]] {
+        stride(from: 0, to: bytes.count, by: chunkSize).map { Array(bytes[$0..<min($0 + chunkSize, bytes.count)]) }
+    }
+}
+
+extension SimulatedStudioKeyboard {
+    /// The ZMK Studio GATT service: one RPC characteristic that takes writes and indicates answers.
+    public static var studioService: SimulatedGATTService {
+        SimulatedGATTService(
+            uuid: StudioDriver.serviceUUID,
+            characteristics: [
+                SimulatedGATTCharacteristic(
+                    uuid: StudioDriver.characteristicUUID, value: [], flags: [.read, .write, .indicate])
+            ])
+    }
+
+    /// An Aula F87 running ZMK with Studio: the demo Aula F87 plus the Studio service.
+    public static var aulaF87Device: SimulatedDevice {
+        var device = SimulatedDevice.aulaF87
+        device.gatt?.services.append(studioService)
+        return device
+    }
+
+    /// Firmware whose keymap is `layout`'s default keymap (layer 0 what the keycaps say, the others
+    /// transparent), positions in the layout's key order, for keyboards whose profile starts from the defaults.
+    public static func firmware(
+        matching layout: PhysicalLayout, layerCount: Int = 4, macroBehaviorNames: [String] = [],
+        faults: Set<SimulatedStudioFirmware.Fault> = []
+    ) -> SimulatedStudioFirmware {
+        let behaviors = SimulatedStudioBehavior.standard()
+        let table = StudioDriverBindings(
+            behaviors: behaviors.map { StudioBehaviorDetails(id: $0.id, displayName: $0.displayName) })
+        let defaults = Keymap(defaultsFor: layout, layerCount: layerCount)
+        let keymap = (0..<defaults.layerCount).map { layer in
+            layout.keys.map { key in
+                let action = defaults.action(layer: layer, key: key.name) ?? Keymap.clearedAction(layer: layer)
+                return (try? table.encode(action)) ?? (try? table.encode(.none)) ?? StudioBehaviorBinding(behaviorID: 0)
+            }
+        }
+        return SimulatedStudioFirmware(
+            name: layout.name, keymap: keymap, macroBehaviorNames: macroBehaviorNames, faults: faults)
+    }
+}

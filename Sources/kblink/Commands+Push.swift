@@ -1,0 +1,106 @@
+import KeyboardLink
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+extension Commands {
+    /// `kblink keymap push DEVICE [--dry-run] [--no-verify]`: writes the draft to the keyboard's firmware.
+    static func pushKeymap(_ target: KeymapTarget, _ context: CommandContext) async throws -> ExitStatus {
+        let arguments = context.arguments
+        let output = context.output
+        let dryRun = arguments.has("--dry-run")
+        let progress: Task<Void, Never>?
+        if output.isTerminal && !output.json && !dryRun {
+            let signals = try await target.client.connection.subscribe(
+                to: MatchRule(
+                    path: target.keyboard.path, interface: KBlink.keymapInterface,
+                    member: try MemberName("PushProgress")))
+            progress = Task {
+                for await message in signals {
+                    guard message.body.count == 2, case .uint32(let done) = message.body[0],
+                        case .uint32(let total) = message.body[1], total > 0
+                    else { continue }
+                    Output.writeProgress(progressBar(done: Int(done), total: Int(total)))
+                }
+            }
+        } else {
+            progress = nil
+        }
+        // A locked ZMK keyboard: the daemon asks for the unlock key with a PairingPrompt and waits.
+        let prompts = try await target.client.connection.subscribe(
+            to: MatchRule(interface: KBlink.managerInterface, member: PairingSignals.prompt))
+        let path = target.keyboard.path
+        let unlockNotice = Task {
+            for await message in prompts {
+                guard let signal = try? PairingPromptSignal(body: message.body), signal.keyboard == path,
+                    signal.prompt.kind == .unlock
+                else { continue }
+                Output.writeError(
+                    "\(target.keyboard.alias) is locked: \(PairingPromptKind.unlock.instruction(code: ""))")
+            }
+        }
+        defer { unlockNotice.cancel() }
+        let result: KeymapPushResult
+        do {
+            result = try await target.keymap.push(dryRun: dryRun, verify: !arguments.has("--no-verify"))
+        } catch {
+            progress?.cancel()
+            if progress != nil { Output.writeProgress("\n") }
+            throw error
+        }
+        progress?.cancel()
+        if progress != nil && result.written > 0 { Output.writeProgress("\n") }
+        if output.json {
+            output.json(
+                .object([
+                    ("ok", .bool(true)), ("dryRun", .bool(result.dryRun)), ("written", .integer(Int64(result.written))),
+                    ("verified", .bool(result.verified)), ("saved", .bool(result.saved)),
+                    ("driver", .string(result.driver)),
+                    (
+                        "changes",
+                        .array(
+                            result.changes.map {
+                                .object([
+                                    ("layer", .integer(Int64($0.layer))), ("key", .string($0.key)),
+                                    ("old", .string($0.old)), ("new", .string($0.new)),
+                                ])
+                            })
+                    ),
+                ]))
+            return .success
+        }
+        let name = target.keyboard.alias
+        if result.changes.isEmpty {
+            output.line("\(name): the keyboard already holds the profile; nothing to write")
+            return .success
+        }
+        if result.dryRun {
+            output.line("\(name): a push would write \(result.changes.count) binding(s):")
+        } else {
+            let checks = [result.verified ? "verified" : nil, result.saved ? "saved" : nil].compactMap { $0 }
+            output.line(
+                "\(name): wrote \(result.written) binding(s) over \(result.driver)"
+                    + (checks.isEmpty ? "" : ", " + checks.joined(separator: " and ")))
+        }
+        output.table(
+            ["LAYER", "KEY", "OLD", "NEW"], result.changes.map { [String($0.layer), $0.key, $0.old, $0.new] })
+        return .success
+    }
+
+    /// `[#####     ] 12/40`, with a carriage return to redraw in place.
+    static func progressBar(done: Int, total: Int) -> String {
+        let width = 30
+        let filled = total > 0 ? min(width, done * width / total) : 0
+        return "\r[" + String(repeating: "#", count: filled) + String(repeating: " ", count: width - filled)
+            + "] \(done)/\(total)"
+    }
+}
+
+extension Output {
+    /// Writes progress to standard output without a newline, unbuffered.
+    static func writeProgress(_ text: String) {
+        let bytes = Array(text.utf8)
+        _ = bytes.withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress, $0.count) }
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+import KeyboardLink
+import Testing
+
+/// A daemon whose only keyboard is an Aula F87 running ZMK with Studio, answered by a simulated firmware whose
+/// keymap is the Aula F87 layout's defaults.
+struct StudioPushFixture {
+    let harness: DaemonHarness
+    let keyboard: SimulatedStudioKeyboard
+    let layout: PhysicalLayout
+    let address = SimulatedStudioKeyboard.aulaF87Device.address
+
+    /// Runs `body` with the daemon and the keyboard attached; `unlocked` presses the unlock key first.
+    static func run<T>(
+        unlocked: Bool = true, faults: Set<SimulatedStudioFirmware.Fault> = [],
+        _ body: (StudioPushFixture, KeymapClient) async throws -> T
+    ) async throws -> T {
+        try await withDaemon(devices: [SimulatedStudioKeyboard.aulaF87Device]) { harness in
+            let layout = try PhysicalLayout.builtIn("aula-f87")
+            let address = SimulatedStudioKeyboard.aulaF87Device.address
+            let gatt = harness.bluez.gatt
+            #expect(await eventually { await gatt.profile(for: address) != nil })
+            let keyboard = SimulatedStudioKeyboard(
+                firmware: SimulatedStudioKeyboard.firmware(matching: layout, faults: faults), address: address,
+                gatt: gatt)
+            await keyboard.attach()
+            if unlocked { await keyboard.unlock() }
+            let fixture = StudioPushFixture(harness: harness, keyboard: keyboard, layout: layout)
+            return try await KeymapFixture.withKeymap(harness, address) { keymap in
+                try await body(fixture, keymap)
+            }
+        }
+    }
+
+    /// The position of a key in the layout's order (ZMK's key position).
+    func position(_ key: String) throws -> Int {
+        try #require(layout.keys.firstIndex { $0.name.rawValue == key })
+    }
+
+    /// The Key Press binding of a keyboard-page usage, computed from ZMK's encoding (page << 16 | id).
+    func keyPress(usage: UInt32) async -> StudioBehaviorBinding {
+        let id = await keyboard.firmware.behaviorID(named: "Key Press") ?? 0
+        return StudioBehaviorBinding(behaviorID: Int32(id), param1: 0x07 << 16 | usage)
+    }
+
+    /// The positions (layer, position) where two keymaps differ.
+    static func differences(_ a: [[StudioBehaviorBinding]], _ b: [[StudioBehaviorBinding]]) -> [[Int]] {
+        var result: [[Int]] = []
+        for layer in 0..<min(a.count, b.count) {
+            for position in 0..<min(a[layer].count, b[layer].count) where a[layer][position] != b[layer][position] {
+                result.append([layer, position])
+            }
+        }
+        return result
+    }
+}

@@ -1,0 +1,158 @@
+import Foundation
+import KeyboardLink
+import Testing
+
+/// `org.kblink1.Keymap.Push` to a simulated ZMK Studio keyboard: the real service on a private bus, the simulated
+/// BlueZ's GATT server answering with a simulated Studio firmware.
+@Suite("Push to a ZMK Studio keyboard")
+struct StudioPushTests {
+    @Test("a push writes exactly the edited bindings, saves them, and makes them the new base")
+    func pushWritesTheDiff() async throws {
+        try await StudioPushFixture.run { fixture, keymap in
+            let original = await fixture.keyboard.firmware.savedKeymap
+            try await keymap.setBinding(layer: 0, key: "CAPS", action: "KC_LCTL")
+            try await keymap.setBinding(layer: 1, key: "A", action: "KC_1")
+            let watcher = try await fixture.harness.bus.connect()
+            let progress = try await watcher.subscribe(
+                to: MatchRule(
+                    path: KBlink.keyboardPath(fixture.address), interface: KBlink.keymapInterface,
+                    member: try MemberName("PushProgress")))
+            let result = try await keymap.push()
+            #expect(result.written == 2)
+            var steps: [[DBusValue]] = []
+            // Closing the connection ends the stream, so a missing signal fails the test instead of hanging it.
+            let bound = Task {
+                try? await Task.sleep(for: .seconds(30))
+                await watcher.close()
+            }
+            defer { bound.cancel() }
+            for await message in progress {
+                steps.append(message.body)
+                if message.body == [.uint32(2), .uint32(2)] { break }
+            }
+            #expect(steps == [[.uint32(0), .uint32(2)], [.uint32(1), .uint32(2)], [.uint32(2), .uint32(2)]])
+            await watcher.close()
+            #expect(result.saved && result.verified && !result.dryRun)
+            #expect(result.driver == "zmk-studio")
+            let firmware = await fixture.keyboard.firmware
+            #expect(!firmware.hasUnsavedChanges)
+            let caps = try fixture.position("CAPS")
+            let a = try fixture.position("A")
+            #expect(StudioPushFixture.differences(original, firmware.savedKeymap) == [[0, caps], [1, a]])
+            #expect(firmware.savedKeymap[0][caps] == (await fixture.keyPress(usage: 0xE0)))
+            #expect(firmware.savedKeymap[1][a] == (await fixture.keyPress(usage: 0x1E)))
+            let state = try await keymap.state()
+            #expect(!state.dirty)
+            #expect(try await keymap.diff().isEmpty)
+            let again = try await keymap.push()
+            #expect(again.written == 0)
+        }
+    }
+
+    @Test("a dry run lists what would be written and writes nothing")
+    func dryRun() async throws {
+        try await StudioPushFixture.run { fixture, keymap in
+            try await keymap.setBinding(layer: 0, key: "ESC", action: "KC_GRV")
+            let result = try await keymap.push(dryRun: true)
+            #expect(result.dryRun && !result.saved && result.written == 0)
+            #expect(result.changes.map(\.key) == ["ESC"])
+            #expect(result.changes.first?.old == "KC_ESC")
+            #expect(result.changes.first?.new == "KC_GRV")
+            let firmware = await fixture.keyboard.firmware
+            let writes = firmware.requestLog.filter {
+                if case .keymap(.setLayerBinding) = $0.subsystem { return true }
+                if case .keymap(.saveChanges) = $0.subsystem { return true }
+                return false
+            }
+            #expect(writes.isEmpty)
+            #expect(try await keymap.state().dirty)
+        }
+    }
+
+    @Test("a locked keyboard prompts for the unlock key and the push continues once it is pressed")
+    func lockedThenUnlocked() async throws {
+        try await StudioPushFixture.run(unlocked: false) { fixture, keymap in
+            try await keymap.setBinding(layer: 0, key: "CAPS", action: "KC_ESC")
+            let watcher = try await fixture.harness.bus.connect()
+            let prompts = try await watcher.subscribe(
+                to: MatchRule(interface: KBlink.managerInterface, member: PairingSignals.prompt))
+            let push = Task { try await keymap.push(unlockTimeout: 120) }
+            let prompt = await first(of: prompts, timeout: .seconds(60))
+            let body = try PairingPromptSignal(body: try #require(prompt).body)
+            #expect(body.prompt.kind == .unlock)
+            #expect(body.keyboard == KBlink.keyboardPath(fixture.address))
+            await fixture.keyboard.unlock()
+            let result = try await push.value
+            #expect(result.written == 1 && result.saved)
+            let caps = try fixture.position("CAPS")
+            #expect(await fixture.keyboard.firmware.savedKeymap[0][caps] == (await fixture.keyPress(usage: 0x29)))
+            await watcher.close()
+        }
+    }
+
+    @Test("a keyboard left locked gives org.kblink1.Error.Locked and keeps the draft")
+    func staysLocked() async throws {
+        try await StudioPushFixture.run(unlocked: false) { fixture, keymap in
+            try await keymap.setBinding(layer: 0, key: "CAPS", action: "KC_ESC")
+            await KeymapFixture.expectError(KBlinkError.locked, containing: ["studio_unlock"]) {
+                _ = try await keymap.push(unlockTimeout: 0)
+            }
+            #expect(try await keymap.state().dirty)
+            #expect(await fixture.keyboard.firmware.hasUnsavedChanges == false)
+        }
+    }
+
+    @Test("a write refused part-way rolls the keyboard back and keeps the draft")
+    func faultRollsBack() async throws {
+        try await StudioPushFixture.run(faults: [.failSetLayerBinding(call: 2)]) { fixture, keymap in
+            let original = await fixture.keyboard.firmware.savedKeymap
+            try await keymap.setBinding(layer: 0, key: "CAPS", action: "KC_LCTL")
+            try await keymap.setBinding(layer: 0, key: "ESC", action: "KC_GRV")
+            try await keymap.setBinding(layer: 2, key: "Q", action: "KC_1")
+            await KeymapFixture.expectError(KBlinkError.failed, containing: ["rolled back", "draft is kept"]) {
+                _ = try await keymap.push()
+            }
+            let firmware = await fixture.keyboard.firmware
+            #expect(firmware.activeKeymap == original)
+            #expect(firmware.savedKeymap == original)
+            #expect(!firmware.hasUnsavedChanges)
+            #expect(try await keymap.diff().count == 3)
+            #expect(try await keymap.state().dirty)
+        }
+    }
+
+    @Test("the link dropped mid-push gives NotConnected, saves nothing and keeps the draft")
+    func dropMidPush() async throws {
+        // Reading takes 8 requests (behaviour list, 6 behaviour details, keymap): the link drops after the
+        // second of three writes is answered.
+        try await StudioPushFixture.run(faults: [.dropConnection(afterRequests: 10)]) { fixture, keymap in
+            let bluez = fixture.harness.bluez
+            let address = fixture.address
+            await fixture.keyboard.setOnLinkDropped { try? await bluez.setConnected(address, false) }
+            let original = await fixture.keyboard.firmware.savedKeymap
+            try await keymap.setBinding(layer: 0, key: "CAPS", action: "KC_LCTL")
+            try await keymap.setBinding(layer: 0, key: "ESC", action: "KC_GRV")
+            try await keymap.setBinding(layer: 2, key: "Q", action: "KC_1")
+            await KeymapFixture.expectError(KBlinkError.notConnected, containing: ["draft is kept", "push again"]) {
+                _ = try await keymap.push()
+            }
+            let firmware = await fixture.keyboard.firmware
+            #expect(firmware.savedKeymap == original)
+            #expect(firmware.requestLog.count == 10)
+            #expect(try await keymap.diff().count == 3)
+            #expect(try await keymap.state().dirty)
+        }
+    }
+
+    @Test("the Driver property says zmk-studio for a keyboard with the Studio service")
+    func driverProperty() async throws {
+        try await StudioPushFixture.run { fixture, _ in
+            let client = try await fixture.harness.client()
+            let found = await eventually(timeout: .seconds(30)) {
+                (try? await client.keyboards().first { $0.address == fixture.address.description }?.driver)
+                    == "zmk-studio"
+            }
+            #expect(found)
+        }
+    }
+}

@@ -1,0 +1,108 @@
+import Testing
+
+@testable import KeyboardLink
+
+/// Carries the driver's frames straight to a simulated firmware and its answers back, without D-Bus.
+private actor StudioLoopback {
+    var firmware: SimulatedStudioFirmware
+    private weak var link: StudioDriverLink?
+
+    init(_ firmware: SimulatedStudioFirmware) {
+        self.firmware = firmware
+    }
+
+    func connect(_ link: StudioDriverLink) {
+        self.link = link
+    }
+
+    func deliver(_ frame: [UInt8]) async {
+        let answer = firmware.receive(bytes: frame)
+        await link?.receive(answer)
+    }
+
+    func unlock() async {
+        var bytes: [UInt8] = []
+        for response in firmware.unlock() { bytes += StudioFrameCodec.encode(response.serializedBytes()) }
+        await link?.receive(bytes)
+    }
+
+    /// A driver on a fresh link to this firmware.
+    static func driver(_ firmware: SimulatedStudioFirmware) async -> (StudioDriver, StudioLoopback) {
+        let loopback = StudioLoopback(firmware)
+        let link = StudioDriverLink(timeout: .seconds(30)) { frame in await loopback.deliver(frame) }
+        await loopback.connect(link)
+        return (StudioDriver(link: link), loopback)
+    }
+}
+
+@Suite("ZMK Studio driver against a simulated firmware")
+struct StudioDriverTests {
+    static func layout() throws -> PhysicalLayout { try PhysicalLayout.builtIn("aula-f87") }
+
+    @Test("a locked keyboard answers .locked; after lock_state_changed(unlocked) the keymap reads as the layout's")
+    func lockedThenUnlocked() async throws {
+        let layout = try Self.layout()
+        let (driver, loopback) = await StudioLoopback.driver(SimulatedStudioKeyboard.firmware(matching: layout))
+        let identity = try await driver.identify()
+        #expect(identity.name == "AULA F87")
+        #expect(!identity.capabilities.runtimeMacros && identity.capabilities.stagesChanges)
+        await #expect(throws: DriverError.self) { try await driver.readKeymap(layout: layout) }
+        #expect(await driver.waitUntilUnlocked(timeout: .zero) == false)
+        await loopback.unlock()
+        #expect(await driver.waitUntilUnlocked(timeout: .seconds(30)))
+        let keymap = try await driver.readKeymap(layout: layout)
+        #expect(keymap.layers.count == 4)
+        #expect(keymap.keymap() == Keymap(defaultsFor: layout, layerCount: 4))
+    }
+
+    @Test("firmware macro behaviours are bound by name; another macro is NotSupported and named")
+    func macros() async throws {
+        let layout = try Self.layout()
+        let firmware = SimulatedStudioKeyboard.firmware(matching: layout, macroBehaviorNames: ["copy_paste"])
+        let (driver, loopback) = await StudioLoopback.driver(firmware)
+        await loopback.unlock()
+        try await driver.check(.macro(try MacroName("copy_paste")))
+        let missing = try MacroName("signature")
+        do throws(DriverError) {
+            try await driver.check(.macro(missing))
+            Issue.record("binding a macro the firmware lacks should fail")
+        } catch {
+            #expect(error.message.contains("signature"))
+            guard case .notSupported = error else {
+                Issue.record("expected notSupported, got \(error)")
+                return
+            }
+        }
+        var desired = Keymap(defaultsFor: layout, layerCount: 4)
+        let name = try MacroName("copy_paste")
+        desired.macros[name] = try Macro(steps: [.text("x")])
+        desired.setAction(.macro(name), layer: 1, key: try KeyName("F1"))
+        let outcome = try await DriverPush(driver: driver, layout: layout).run(
+            desired: desired, dryRun: false, verify: true)
+        #expect(outcome.writes.count == 1 && outcome.saved)
+        let saved = await loopback.firmware
+        let position = try #require(layout.keys.firstIndex { $0.name.rawValue == "F1" })
+        let macroID = try #require(saved.behaviorID(named: "copy_paste"))
+        #expect(saved.savedKeymap[1][position] == StudioBehaviorBinding(behaviorID: Int32(macroID)))
+    }
+
+    @Test("an invalid write part-way is discarded: nothing staged, nothing saved")
+    func discardOnFailure() async throws {
+        let layout = try Self.layout()
+        let firmware = SimulatedStudioKeyboard.firmware(matching: layout, faults: [.failSetLayerBinding(call: 3)])
+        let (driver, loopback) = await StudioLoopback.driver(firmware)
+        await loopback.unlock()
+        var desired = Keymap(defaultsFor: layout, layerCount: 4)
+        for key in ["F1", "F2", "F3", "F4"] { desired.setAction(.none, layer: 0, key: try KeyName(key)) }
+        do {
+            _ = try await DriverPush(driver: driver, layout: layout).run(desired: desired, dryRun: false, verify: true)
+            Issue.record("the push should have failed")
+        } catch {
+            #expect(error.written == 2 && error.rolledBack)
+        }
+        let after = await loopback.firmware
+        #expect(after.activeKeymap == after.savedKeymap)
+        #expect(after.savedKeymap == firmware.savedKeymap)
+        #expect(!after.hasUnsavedChanges)
+    }
+}
