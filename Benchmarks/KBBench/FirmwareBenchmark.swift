@@ -61,7 +61,8 @@ struct FirmwareBenchmark: Sendable {
             let start = clock.now
             try await proxy.call(MemberName("RefreshInfo"), timeout: .seconds(30))
             refreshTimes.append((clock.now - start).seconds)
-            concurrency.append(await bluez.gatt.statistics(for: SimulatedDevice.corneSplit.address).maximumConcurrentReads)
+            concurrency.append(
+                await bluez.gatt.statistics(for: SimulatedDevice.corneSplit.address).maximumConcurrentReads)
         }
         let reads = await bluez.gatt.statistics(for: SimulatedDevice.corneSplit.address).reads
 

@@ -99,7 +99,8 @@ struct ManagedObjectsBenchmark: Sendable {
         let (cReceive, _) = try await Self.timeC(cClient, destination, walk: false)
         let (cWalk, cWalkOnly) = try await Self.timeC(cClient, destination, walk: true)
         return Sample(
-            swiftCall: swiftCall, swiftTyped: swiftTyped, swiftDecodeOnly: swiftDecodeOnly, cReceive: cReceive, cWalk: cWalk, cWalkOnly: cWalkOnly)
+            swiftCall: swiftCall, swiftTyped: swiftTyped, swiftDecodeOnly: swiftDecodeOnly, cReceive: cReceive,
+            cWalk: cWalk, cWalkOnly: cWalkOnly)
     }
 
     private func report(_ samples: [Sample], server: String) -> String {

@@ -1,8 +1,9 @@
 import CReference
+import KeyboardLink
+
 #if canImport(Glibc)
     import Glibc
 #endif
-import KeyboardLink
 
 /// Method-call round trips per second through a private dbus-daemon: the Swift client and server against the C
 /// reference pair, plus the two mixed pairs that show which side costs what.

@@ -32,9 +32,14 @@ extension Commands {
         @Sendable func answer() async throws -> (answer: [String: DBusValue], source: String) {
             if let client {
                 let reply = try await client.manager.call(
-                    MemberName("ResolveInsets"), [.dictionary(key: .string, value: .variant, request.sorted { $0.key < $1.key }.map {
-                        DBusDictionaryEntry(key: .string($0.key), value: .variant($0.value))
-                    })], returning: [String: DBusValue].self)
+                    MemberName("ResolveInsets"),
+                    [
+                        .dictionary(
+                            key: .string, value: .variant,
+                            request.sorted { $0.key < $1.key }.map {
+                                DBusDictionaryEntry(key: .string($0.key), value: .variant($0.value))
+                            })
+                    ], returning: [String: DBusValue].self)
                 return (reply, "daemon")
             }
             let local = try InsetRequestCodec.request(from: request, hardwareKeyboard: false)
@@ -48,7 +53,10 @@ extension Commands {
                 output.json(
                     .object([
                         ("source", .string(result.source)), ("hardwareKeyboardAssumed", .bool(assumed)),
-                        ("answer", .object(InsetRequestCodec.answerFields(result.answer).map { ($0.key, JSONValue($0.value)) })),
+                        (
+                            "answer",
+                            .object(InsetRequestCodec.answerFields(result.answer).map { ($0.key, JSONValue($0.value)) })
+                        ),
                     ]))
                 return
             }
@@ -61,7 +69,8 @@ extension Commands {
             if context.arguments.has("--picture") {
                 let local = try InsetRequestCodec.request(
                     from: request, hardwareKeyboard: result.answer["hardware-keyboard"]?.boolValue ?? false)
-                let picture = InsetPicture(request: local, answer: InsetResolver.resolve(local), usesColor: output.color)
+                let picture = InsetPicture(
+                    request: local, answer: InsetResolver.resolve(local), usesColor: output.color)
                 output.line(picture.render())
             }
         }
@@ -74,7 +83,8 @@ extension Commands {
                 member: MemberName("PropertiesChanged"), arg0: KBlink.managerInterface.rawValue))
         _ = try await untilInterrupted {
             for await message in changes {
-                guard message.body.count == 3, message.body[1].stringDictionary?["HardwareKeyboardAttached"] != nil else { continue }
+                guard message.body.count == 3, message.body[1].stringDictionary?["HardwareKeyboardAttached"] != nil
+                else { continue }
                 if !output.json { output.line("") }
                 try show(try await answer())
             }
@@ -92,7 +102,8 @@ extension Commands {
         case .boolean(let flag): return flag ? "yes" : "no"
         case .string(let text): return text
         case .array(.double, let items): return items.map(number).joined(separator: ",")
-        case .array(_, let items): return items.isEmpty ? "none" : items.compactMap(\.stringValue).joined(separator: ",")
+        case .array(_, let items):
+            return items.isEmpty ? "none" : items.compactMap(\.stringValue).joined(separator: ",")
         default:
             if let animation = value.stringDictionary {
                 let from = animation["from"].map(number) ?? "?"

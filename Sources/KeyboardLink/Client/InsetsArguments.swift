@@ -68,11 +68,14 @@ public enum InsetsArguments {
             request["event"] = .string(event)
             request["duration"] = try number("--duration")
             if let curve = arguments.value("--curve") {
-                guard let value = Int32(curve) else { throw ParsedArguments.UsageError("--curve is an integer such as 7; got '\(curve)'") }
+                guard let value = Int32(curve) else {
+                    throw ParsedArguments.UsageError("--curve is an integer such as 7; got '\(curve)'")
+                }
                 request["curve"] = .int32(value)
             }
         } else if arguments.value("--event") != nil || arguments.value("--duration") != nil {
-            throw ParsedArguments.UsageError("--event and --duration need --keyboard X,Y,W,H (the keyboard's end frame)")
+            throw ParsedArguments.UsageError(
+                "--event and --duration need --keyboard X,Y,W,H (the keyboard's end frame)")
         }
         if arguments.has("--follows-undocked") { request["follows-undocked"] = .boolean(true) }
         if arguments.has("--reserve-bar") { request["reserve-accessory-bar"] = .boolean(true) }

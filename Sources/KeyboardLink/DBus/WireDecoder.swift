@@ -61,7 +61,9 @@ struct WireDecoder {
         } else {
             length = Int(try read(UInt32.self))
         }
-        guard length >= 0, offset + length + 1 <= bytes.count else { throw Self.malformed("a string runs past the end") }
+        guard length >= 0, offset + length + 1 <= bytes.count else {
+            throw Self.malformed("a string runs past the end")
+        }
         let text = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + length]), as: UTF8.self)
         offset += length + 1
         return text
@@ -183,7 +185,9 @@ struct WireDecoder {
         }
         if let known = variantTypes[text] { return known }
         let signature = try Signature(text)
-        guard signature.types.count == 1 else { throw Self.malformed("a variant holds '\(text)', not one complete type") }
+        guard signature.types.count == 1 else {
+            throw Self.malformed("a variant holds '\(text)', not one complete type")
+        }
         if signature.types[0] == .unixFD || signature.rawValue.contains("h") {
             throw Self.malformed("file descriptors are decoded through libdbus")
         }

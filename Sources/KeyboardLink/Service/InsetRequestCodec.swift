@@ -28,14 +28,20 @@ public enum InsetRequestCodec {
     /// - Throws: ``DBusError`` (`org.kblink1.Error.InvalidArgs`) naming the bad key.
     public static func request(from dictionary: [String: DBusValue], hardwareKeyboard: Bool) throws -> InsetRequest {
         if let unknown = dictionary.keys.sorted().first(where: { !requestKeys.contains($0) }) {
-            throw KBlinkError.invalidArgs("unknown ResolveInsets key '\(unknown)'; known keys: \(requestKeys.sorted().joined(separator: ", "))")
+            throw KBlinkError.invalidArgs(
+                "unknown ResolveInsets key '\(unknown)'; known keys: \(requestKeys.sorted().joined(separator: ", "))")
         }
-        guard let screenValue = dictionary["screen"] else { throw KBlinkError.invalidArgs("ResolveInsets needs 'screen' ([width, height])") }
+        guard let screenValue = dictionary["screen"] else {
+            throw KBlinkError.invalidArgs("ResolveInsets needs 'screen' ([width, height])")
+        }
         let screen = try size(screenValue, key: "screen")
-        let window = try dictionary["window"].map { try rect($0, key: "window") }
+        let window =
+            try dictionary["window"].map { try rect($0, key: "window") }
             ?? Rect(x: 0, y: 0, width: screen.width, height: screen.height)
         var request = InsetRequest(screen: screen, window: window)
-        if let value = dictionary["screen-id"] { request.screenID = ScreenID(rawValue: try string(value, key: "screen-id")) }
+        if let value = dictionary["screen-id"] {
+            request.screenID = ScreenID(rawValue: try string(value, key: "screen-id"))
+        }
         if let value = dictionary["view-bounds"] { request.viewBounds = try rect(value, key: "view-bounds") }
         if let value = dictionary["safe-bottom"] { request.safeAreaBottom = try number(value, key: "safe-bottom") }
         let eventKeys = ["keyboard", "keyboard-begin", "duration", "curve", "is-local", "event-screen"]
@@ -52,16 +58,21 @@ public enum InsetRequestCodec {
             if let value = dictionary["duration"] { event.duration = try number(value, key: "duration") }
             if let value = dictionary["curve"] {
                 let raw = try number(value, key: "curve")
-                guard raw == raw.rounded(), abs(raw) < 1_000_000 else { throw KBlinkError.invalidArgs("'curve' is an integer") }
+                guard raw == raw.rounded(), abs(raw) < 1_000_000 else {
+                    throw KBlinkError.invalidArgs("'curve' is an integer")
+                }
                 event.curve = AnimationCurve(rawValue: Int(raw))
             }
             if let value = dictionary["is-local"] { event.isLocal = try bool(value, key: "is-local") }
-            if let value = dictionary["event-screen"] { event.screen = ScreenID(rawValue: try string(value, key: "event-screen")) }
+            if let value = dictionary["event-screen"] {
+                event.screen = ScreenID(rawValue: try string(value, key: "event-screen"))
+            }
             request.event = event
         } else if let stray = eventKeys.first(where: { dictionary[$0] != nil }) {
             throw KBlinkError.invalidArgs("'\(stray)' needs 'event' (show, change, hide or did-hide)")
         }
-        request.hardwareKeyboardAttached = try dictionary["hardware-keyboard"].map { try bool($0, key: "hardware-keyboard") }
+        request.hardwareKeyboardAttached =
+            try dictionary["hardware-keyboard"].map { try bool($0, key: "hardware-keyboard") }
             ?? hardwareKeyboard
         if let value = dictionary["fields"] {
             guard case .dictionary(_, _, let entries) = value.unwrapped else {
@@ -69,21 +80,38 @@ public enum InsetRequestCodec {
             }
             for entry in entries {
                 guard let id = entry.key.stringValue else { throw KBlinkError.invalidArgs("'fields' keys are strings") }
-                request.fields.append(GuardedField(id: FieldID(rawValue: id), frame: try rect(entry.value, key: "fields.\(id)")))
+                request.fields.append(
+                    GuardedField(id: FieldID(rawValue: id), frame: try rect(entry.value, key: "fields.\(id)")))
             }
         }
-        if let value = dictionary["focused-field"] { request.focusedField = FieldID(rawValue: try string(value, key: "focused-field")) }
+        if let value = dictionary["focused-field"] {
+            request.focusedField = FieldID(rawValue: try string(value, key: "focused-field"))
+        }
         if let value = dictionary["focused"] { request.focus(frame: try rect(value, key: "focused")) }
         if let value = dictionary["top-limit"] { request.topLimit = try number(value, key: "top-limit") }
         var options = LayoutOptions()
-        if let value = dictionary["follows-undocked"] { options.followsUndockedKeyboard = try bool(value, key: "follows-undocked") }
-        if let value = dictionary["uses-bottom-safe-area"] { options.usesBottomSafeArea = try bool(value, key: "uses-bottom-safe-area") }
-        if let value = dictionary["dismiss-padding"] { options.keyboardDismissPadding = try number(value, key: "dismiss-padding") }
-        if let value = dictionary["accessory-bar-max"] { options.accessoryBarMax = try number(value, key: "accessory-bar-max") }
-        if let value = dictionary["reserve-accessory-bar"] { options.reserveAccessoryBar = try bool(value, key: "reserve-accessory-bar") }
+        if let value = dictionary["follows-undocked"] {
+            options.followsUndockedKeyboard = try bool(value, key: "follows-undocked")
+        }
+        if let value = dictionary["uses-bottom-safe-area"] {
+            options.usesBottomSafeArea = try bool(value, key: "uses-bottom-safe-area")
+        }
+        if let value = dictionary["dismiss-padding"] {
+            options.keyboardDismissPadding = try number(value, key: "dismiss-padding")
+        }
+        if let value = dictionary["accessory-bar-max"] {
+            options.accessoryBarMax = try number(value, key: "accessory-bar-max")
+        }
+        if let value = dictionary["reserve-accessory-bar"] {
+            options.reserveAccessoryBar = try bool(value, key: "reserve-accessory-bar")
+        }
         if let value = dictionary["local-only"] { options.isLocalOnly = try bool(value, key: "local-only") }
-        if let value = dictionary["near-edge-threshold"] { options.nearEdgeThreshold = try number(value, key: "near-edge-threshold") }
-        if let value = dictionary["guardian-margin"] { options.guardianMargin = try number(value, key: "guardian-margin") }
+        if let value = dictionary["near-edge-threshold"] {
+            options.nearEdgeThreshold = try number(value, key: "near-edge-threshold")
+        }
+        if let value = dictionary["guardian-margin"] {
+            options.guardianMargin = try number(value, key: "guardian-margin")
+        }
         request.options = options
         do {
             try request.validate()
@@ -106,7 +134,10 @@ public enum InsetRequestCodec {
             ("dismiss-threshold", .double(answer.dismissThreshold)),
             ("slide", .double(answer.slide)),
             ("hardware-keyboard", .boolean(answer.hardwareKeyboardAttached)),
-            ("near-edges", .array(.string, Edge.allCases.filter(answer.nearEdges.contains).map { .string($0.rawValue) })),
+            (
+                "near-edges",
+                .array(.string, Edge.allCases.filter(answer.nearEdges.contains).map { .string($0.rawValue) })
+            ),
         ]
         if let keyboard = answer.keyboardFrame { entries.append(("keyboard", rectValue(keyboard))) }
         if let animation = answer.animation {
@@ -119,12 +150,15 @@ public enum InsetRequestCodec {
                             DBusDictionaryEntry(key: .string("from"), value: .variant(.double(animation.from))),
                             DBusDictionaryEntry(key: .string("to"), value: .variant(.double(animation.to))),
                             DBusDictionaryEntry(key: .string("duration"), value: .variant(.double(animation.duration))),
-                            DBusDictionaryEntry(key: .string("curve"), value: .variant(.int32(Int32(clamping: animation.curve.rawValue)))),
+                            DBusDictionaryEntry(
+                                key: .string("curve"),
+                                value: .variant(.int32(Int32(clamping: animation.curve.rawValue)))),
                         ])
                 ))
         }
         return .dictionary(
-            key: .string, value: .variant, entries.map { DBusDictionaryEntry(key: .string($0.0), value: .variant($0.1)) })
+            key: .string, value: .variant,
+            entries.map { DBusDictionaryEntry(key: .string($0.0), value: .variant($0.1)) })
     }
 
     static func rectValue(_ rect: Rect) -> DBusValue {

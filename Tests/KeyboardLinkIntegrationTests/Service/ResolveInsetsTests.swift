@@ -7,7 +7,9 @@ struct ResolveInsetsTests {
     static func request(_ entries: [String: DBusValue]) -> DBusValue {
         .dictionary(
             key: .string, value: .variant,
-            entries.sorted { $0.key < $1.key }.map { DBusDictionaryEntry(key: .string($0.key), value: .variant($0.value)) })
+            entries.sorted { $0.key < $1.key }.map {
+                DBusDictionaryEntry(key: .string($0.key), value: .variant($0.value))
+            })
     }
 
     static func rect(_ x: Double, _ y: Double, _ width: Double, _ height: Double) -> DBusValue {
@@ -19,7 +21,8 @@ struct ResolveInsetsTests {
         "keyboard": rect(0, 1011, 1024, 355),
     ]
     static let shortcutBar: [String: DBusValue] = [
-        "screen": .array(.uint32, [.uint32(1024), .uint32(1366)]), "event": .string("show"), "keyboard": rect(0, 1311, 1024, 355),
+        "screen": .array(.uint32, [.uint32(1024), .uint32(1366)]), "event": .string("show"),
+        "keyboard": rect(0, 1311, 1024, 355),
     ]
 
     @Test("the daemon's hardware-keyboard state zeroes a bar-only inset unless the request overrides it")
@@ -30,7 +33,8 @@ struct ResolveInsetsTests {
             let client = try await harness.client()
             let resolve = try MemberName("ResolveInsets")
             func inset(_ entries: [String: DBusValue]) async throws -> Double? {
-                let answer = try await client.manager.call(resolve, [Self.request(entries)], returning: [String: DBusValue].self)
+                let answer = try await client.manager.call(
+                    resolve, [Self.request(entries)], returning: [String: DBusValue].self)
                 guard case .double(let value)? = answer["inset"]?.unwrapped else { return nil }
                 return value
             }
@@ -60,7 +64,10 @@ struct ResolveInsetsTests {
             ["screen": .array(.double, [.double(1024)])],
             ["screen": .array(.double, [.double(1024), .double(-3)])],
             ["screen": .array(.double, [.double(1024), .double(768)]), "frobnicate": .boolean(true)],
-            ["screen": .array(.double, [.double(1024), .double(768)]), "event": .string("explode"), "keyboard": rect(0, 0, 1, 1)],
+            [
+                "screen": .array(.double, [.double(1024), .double(768)]), "event": .string("explode"),
+                "keyboard": rect(0, 0, 1, 1),
+            ],
             ["screen": .array(.double, [.double(1024), .double(768)]), "event": .string("show")],
             ["screen": .array(.double, [.double(1024), .double(768)]), "duration": .double(1)],
             ["screen": .array(.double, [.double(1024), .double(768)]), "safe-bottom": .double(.nan)],
@@ -94,8 +101,11 @@ struct ResolveInsetsTests {
         }
         let local = try await runProcess(
             DaemonHarness.binary("kblink"),
-            ["insets", "--screen", "1024x1366", "--keyboard", "0,1011,1024,355", "--safe-bottom", "20", "--focused", "40,980,400,44",
-             "--top-limit", "24", "--bus", "unix:path=/nonexistent"])
+            [
+                "insets", "--screen", "1024x1366", "--keyboard", "0,1011,1024,355", "--safe-bottom", "20", "--focused",
+                "40,980,400,44",
+                "--top-limit", "24", "--bus", "unix:path=/nonexistent",
+            ])
         #expect(local.status == 0, "\(local.standardError)")
         #expect(local.standardOutput.contains("assuming no hardware keyboard"))
         #expect(local.standardOutput.contains("inset:             335"))
@@ -112,7 +122,10 @@ struct ResolveInsetsTests {
         try await withDaemon(devices: [aula]) { harness in
             let watcher = try ChildProcess(
                 DaemonHarness.binary("kblink"),
-                ["insets", "--screen", "1024x1366", "--keyboard", "0,1311,1024,355", "--watch", "--json", "--bus", harness.bus.address])
+                [
+                    "insets", "--screen", "1024x1366", "--keyboard", "0,1311,1024,355", "--watch", "--json", "--bus",
+                    harness.bus.address,
+                ])
             defer { watcher.signal(SIGKILL) }
             #expect(await eventually { watcher.standardOutput.contains("\"inset\":55") })
             try await harness.bluez.setConnected(aula.address, true)
@@ -133,7 +146,8 @@ struct InsetsConsistencyTests {
         var request = InsetRequest(
             screen: Size(width: 1366, height: 1024), window: Rect(x: 100, y: 80, width: 900, height: 800))
         request.safeAreaBottom = 12
-        request.event = KeyboardEvent(kind: .willShow, endFrame: Rect(x: 0, y: 690, width: 1366, height: 334), duration: 0.3)
+        request.event = KeyboardEvent(
+            kind: .willShow, endFrame: Rect(x: 0, y: 690, width: 1366, height: 334), duration: 0.3)
         request.focus(frame: Rect(x: 40, y: 600, width: 300, height: 40))
         request.topLimit = 30
         request.options.keyboardDismissPadding = 8
@@ -142,7 +156,8 @@ struct InsetsConsistencyTests {
 
         let arguments = [
             "insets", "--screen", "1366x1024", "--window", "100,80,900,800", "--safe-bottom", "12", "--keyboard",
-            "0,690,1366,334", "--duration", "0.3", "--focused", "40,600,300,40", "--top-limit", "30", "--dismiss-padding", "8",
+            "0,690,1366,334", "--duration", "0.3", "--focused", "40,600,300,40", "--top-limit", "30",
+            "--dismiss-padding", "8",
             "--hardware-keyboard", "no", "--json",
         ]
         func numbers(_ output: String) throws -> [String: Double] {
@@ -167,10 +182,16 @@ struct InsetsConsistencyTests {
             #expect(try numbers(viaDaemon.standardOutput) == expected)
             let client = try await harness.client()
             let dictionary = try InsetsArguments.request(
-                try ParsedArguments(Array(arguments.dropFirst()), flags: InsetsArguments.flags.union(["--json"]), options: InsetsArguments.options))
+                try ParsedArguments(
+                    Array(arguments.dropFirst()), flags: InsetsArguments.flags.union(["--json"]),
+                    options: InsetsArguments.options))
             let answer = try await client.manager.call(
                 try MemberName("ResolveInsets"),
-                [.dictionary(key: .string, value: .variant, dictionary.map { DBusDictionaryEntry(key: .string($0.key), value: .variant($0.value)) })],
+                [
+                    .dictionary(
+                        key: .string, value: .variant,
+                        dictionary.map { DBusDictionaryEntry(key: .string($0.key), value: .variant($0.value)) })
+                ],
                 returning: [String: DBusValue].self)
             #expect(answer["slide"]?.unwrapped == .double(library.slide))
             #expect(answer["inset"]?.unwrapped == .double(library.reservedInset))

@@ -178,7 +178,11 @@ final class ConnectionLoop: TaskExecutor, @unchecked Sendable {
             let now = ContinuousClock.now
             for entry in timeouts.values where entry.enabled {
                 let remaining = now.duration(to: entry.deadline)
-                let milliseconds = max(0, Int32(clamping: remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000 + 1))
+                let milliseconds = max(
+                    0,
+                    Int32(
+                        clamping: remaining.components.seconds * 1000 + remaining.components.attoseconds
+                            / 1_000_000_000_000_000 + 1))
                 timeout = timeout < 0 ? milliseconds : min(timeout, milliseconds)
             }
             if !pendingJobs.withLock({ $0.jobs.isEmpty }) { timeout = 0 }

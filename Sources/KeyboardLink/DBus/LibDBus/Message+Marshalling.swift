@@ -24,7 +24,9 @@ extension Message {
         dbus_error_init(&error)
         defer { dbus_error_free(&error) }
         let raw = bytes.withUnsafeBufferPointer { buffer in
-            buffer.withMemoryRebound(to: CChar.self) { dbus_message_demarshal($0.baseAddress, Int32(clamping: $0.count), &error) }
+            buffer.withMemoryRebound(to: CChar.self) {
+                dbus_message_demarshal($0.baseAddress, Int32(clamping: $0.count), &error)
+            }
         }
         guard let raw else {
             let detail = error.message.map { String(cString: $0) } ?? "not a D-Bus message"
