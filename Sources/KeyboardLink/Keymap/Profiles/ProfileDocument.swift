@@ -86,9 +86,14 @@ extension KeymapEditSession {
         }
     }
 
-    /// Reads, checks and stages profile JSON text (`ImportProfile`).
+    /// Reads, checks and stages profile JSON text (`ImportProfile`): a kblink profile, or a VIA keymap backup.
     public mutating func importProfile(json text: String) throws(KeymapError) {
         guard text.utf8.count <= FileStore.maximumReadSize else { throw .invalidProfile("the profile is too large") }
+        let bytes = Array(text.utf8)
+        if VIAKeymapBackup.looksLikeBackup(bytes) {
+            try importVIABackup(json: bytes)
+            return
+        }
         try importProfile(try ProfileDocument(json: text))
     }
 }
