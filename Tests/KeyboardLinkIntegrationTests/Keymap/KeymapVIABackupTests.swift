@@ -11,7 +11,9 @@ struct KeymapVIABackupTests {
                 let text = try VIAKeymapBackupTestData.backup(layout, [(0, "A", "KC_B"), (0, "CAPS", "KC_LCTL")])
                 try await keymap.importProfile(text)
                 let bindings = Dictionary(
-                    uniqueKeysWithValues: try await keymap.bindings(zone: "standard", layer: 0).map { ($0.key, $0.action) })
+                    uniqueKeysWithValues: try await keymap.bindings(zone: "standard", layer: 0).map {
+                        ($0.key, $0.action)
+                    })
                 #expect(bindings["A"] == "KC_B")
                 #expect(bindings["CAPS"] == "KC_LCTL")
                 #expect(bindings["Q"] == "KC_NO")
@@ -22,7 +24,8 @@ struct KeymapVIABackupTests {
 
 /// Builds VIA backups for the integration tests (every matrix position `KC_NO` but the given ones).
 enum VIAKeymapBackupTestData {
-    static func backup(_ layout: PhysicalLayout, _ entries: [(layer: Int, key: String, code: String)]) throws -> String {
+    static func backup(_ layout: PhysicalLayout, _ entries: [(layer: Int, key: String, code: String)]) throws -> String
+    {
         let rows = (layout.keys.map(\.matrix.row).max() ?? 0) + 1
         let columns = (layout.keys.map(\.matrix.column).max() ?? 0) + 1
         var layers = Array(repeating: Array(repeating: "KC_NO", count: rows * columns), count: 2)

@@ -1,5 +1,6 @@
-@testable import KeyboardLink
 import Testing
+
+@testable import KeyboardLink
 
 @Suite("VIA keymap backups")
 struct VIAKeymapBackupTests {
