@@ -80,7 +80,14 @@ public enum KeymapError: Error, Equatable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// What went wrong, bounded: a message quoting hostile input never grows past 600 characters.
     public var description: String {
+        let full = fullDescription
+        guard full.count > 600 else { return full }
+        return String(full.prefix(600)) + "… (message shortened)"
+    }
+
+    private var fullDescription: String {
         switch self {
         case .unknownKeycode(let name, let suggestion):
             let hint =
