@@ -1,5 +1,5 @@
-/// Pushes a keymap to a keyboard through its driver: reads what the keyboard holds, writes only the bindings
-/// that differ, reads back to verify, saves; a failure after the first write rolls the keyboard back.
+/// Pushes a keymap to a keyboard through its driver: reads what the keyboard holds, writes only the macro slots
+/// and bindings that differ, reads back to verify, saves; a failure after the first write rolls the keyboard back.
 public struct DriverPush: Sendable {
     /// What a push did (or, for a dry run, would do).
     public struct Outcome: Sendable, Equatable {
@@ -7,6 +7,8 @@ public struct DriverPush: Sendable {
         public var writes: [DriverKeyWrite]
         /// What the keyboard held before, for each written binding.
         public var previous: [DeviceKeymap.Binding]
+        /// The macro slots written (or to write) first; nil when none changed.
+        public var macros: DriverMacroWrite?
         /// Whether the keyboard was read back and matched.
         public var verified: Bool
         /// Whether the changes were saved.
@@ -21,16 +23,22 @@ public struct DriverPush: Sendable {
         public var error: DriverError
         /// Bindings written before the failure.
         public var written: Int
-        /// Whether the written bindings were rolled back (always true when none were written).
+        /// Whether the written bindings (and macro slots) were rolled back (always true when none were written).
         public var rolledBack: Bool
+        /// Whether writing the macro slots had begun.
+        public var wroteMacros = false
 
         public var description: String {
-            guard written > 0 else { return error.message + "; nothing was written, the draft is kept" }
+            guard written > 0 || wroteMacros else {
+                return error.message + "; nothing was written, the draft is kept"
+            }
+            if rolledBack {
+                return error.message + "; the keyboard was rolled back to its previous keymap and the draft is kept"
+            }
             return error.message
-                + (rolledBack
-                    ? "; the keyboard was rolled back to its previous keymap and the draft is kept"
-                    : "; rolling back failed too, so the keyboard may hold part of the change; the draft is kept: "
-                        + "push again once the keyboard is back")
+                + "; rolling back failed too, so the keyboard may hold part of the change"
+                + (wroteMacros ? " (a half-written macro buffer plays no macro until it is written again)" : "")
+                + "; the draft is kept: push again once the keyboard is back"
         }
     }
 
@@ -45,26 +53,101 @@ public struct DriverPush: Sendable {
         self.layout = layout
     }
 
-    /// The writes that turn `device` into `desired`, in layer then layout key order.
-    /// - Throws: `DriverError.notSupported` when `desired` has more layers than the keyboard.
+    /// The binding writes that turn `device` into `desired` (`changes(desired:device:layout:).keys`).
+    /// - Throws: as `changes`.
     public static func plan(desired: Keymap, device: DeviceKeymap, layout: PhysicalLayout)
         throws(DriverError) -> [DriverKeyWrite]
+    {
+        try changes(desired: desired, device: device, layout: layout).keys
+    }
+
+    /// What turns `device` into `desired`: on keyboards with runtime macros, the macro slots (each macro bound in
+    /// `desired` gets one: the slot already holding it, else the lowest free one, in name order; other slots are
+    /// emptied), then the bindings that differ, in layer then layout key order.
+    /// - Throws: `DriverError.notSupported` when `desired` has more layers than the keyboard, binds more macros
+    ///   than it has slots, or binds a macro it does not define.
+    public static func changes(desired: Keymap, device: DeviceKeymap, layout: PhysicalLayout)
+        throws(DriverError) -> DriverPlan
     {
         guard desired.layerCount <= device.layers.count else {
             throw .notSupported(
                 "the profile has \(desired.layerCount) layers, the keyboard holds \(device.layers.count); "
                     + "remove the layers above \(device.layers.count - 1) from the profile")
         }
+        var macroWrite: DriverMacroWrite?
+        var assignment: [MacroName: Int] = [:]
+        if let macros = device.macros {
+            let planned = try slots(desired: desired, device: macros, layout: layout)
+            assignment = planned.assignment
+            if !planned.changed.isEmpty { macroWrite = planned }
+        }
         var writes: [DriverKeyWrite] = []
         for layer in 0..<desired.layerCount {
             for key in layout.keys {
                 let action = desired.action(layer: layer, key: key.name) ?? Keymap.clearedAction(layer: layer)
-                if device.binding(layer: layer, key: key.name) != .action(action) {
-                    writes.append(DriverKeyWrite(layer: layer, key: key.name, action: action))
+                var wanted = DeviceKeymap.Binding.action(action)
+                var slot: Int?
+                if device.macros != nil, let name = action.referencedMacro {
+                    slot = assignment[name]
+                    wanted = slot.map { .macroSlot($0) } ?? wanted
+                }
+                if device.binding(layer: layer, key: key.name) != wanted {
+                    writes.append(DriverKeyWrite(layer: layer, key: key.name, action: action, macroSlot: slot))
                 }
             }
         }
-        return writes
+        return DriverPlan(macros: macroWrite, keys: writes)
+    }
+
+    /// The macro slots `desired` needs on a keyboard holding `device`.
+    private static func slots(desired: Keymap, device: DeviceMacros, layout: PhysicalLayout)
+        throws(DriverError) -> DriverMacroWrite
+    {
+        var bound = Set<MacroName>()
+        for layer in 0..<desired.layerCount {
+            for key in layout.keys {
+                if let name = desired.action(layer: layer, key: key.name)?.referencedMacro { bound.insert(name) }
+            }
+        }
+        let names = bound.sorted()
+        var entries: [DriverMacroWrite.Entry] = []
+        for name in names {
+            guard let macro = desired.macros[name] else {
+                throw .notSupported("macro \(name) is bound to keys but not defined; define it or unbind it")
+            }
+            entries.append(DriverMacroWrite.Entry(name: name, macro: macro))
+        }
+        guard entries.count <= device.slots.count else {
+            throw .notSupported(
+                "the profile binds \(entries.count) macros (\(names.map(\.rawValue).joined(separator: ", "))), "
+                    + "the keyboard has \(device.slots.count) macro slots; unbind \(entries.count - device.slots.count) "
+                    + "of them from their keys")
+        }
+        var table = [DriverMacroWrite.Entry?](repeating: nil, count: device.slots.count)
+        var taken = Set<Int>()
+        var homeless: [DriverMacroWrite.Entry] = []
+        for entry in entries {
+            if let slot = device.slot(holding: entry.macro, excluding: taken) {
+                table[slot] = entry
+                taken.insert(slot)
+            } else {
+                homeless.append(entry)
+            }
+        }
+        var free = table.indices.filter { !taken.contains($0) }.makeIterator()
+        for entry in homeless {
+            // There are at least as many slots as entries, so a free slot is left for each.
+            guard let slot = free.next() else { break }
+            table[slot] = entry
+        }
+        let changed = table.indices.filter { slot in
+            switch (table[slot], device.slots[slot]) {
+            case (nil, .empty): false
+            case (let entry?, .macro(let held)): entry.macro.normalized() != held
+            default: true
+            }
+        }
+        return DriverMacroWrite(slots: table, changed: changed)
     }
 
     /// Runs the push.
@@ -72,53 +155,86 @@ public struct DriverPush: Sendable {
     ///   - desired: the keymap the keyboard should hold.
     ///   - dryRun: plan only, write nothing.
     ///   - verify: read the keyboard back after writing and compare.
-    ///   - progress: called after each write with (done, total).
+    ///   - progress: called after each write with (done, total); the macro slots count as one write.
     /// - Throws: `Failure`.
     public func run(
         desired: Keymap, dryRun: Bool, verify: Bool, progress: @Sendable (Int, Int) async -> Void = { _, _ in }
     ) async throws(Failure) -> Outcome {
         let device: DeviceKeymap
-        let writes: [DriverKeyWrite]
+        let plan: DriverPlan
         do throws(DriverError) {
             device = try await driver.readKeymap(layout: layout)
-            writes = try Self.plan(desired: desired, device: device, layout: layout)
-            for write in Set(writes.map(\.action)).sorted(by: { $0.description < $1.description }) {
-                try await driver.check(write)
+            plan = try Self.changes(desired: desired, device: device, layout: layout)
+            let actions = Set(plan.keys.filter { $0.macroSlot == nil }.map(\.action))
+            for action in actions.sorted(by: { $0.description < $1.description }) {
+                try await driver.check(action)
+            }
+            if let macros = plan.macros, let held = device.macros {
+                try await driver.check(macros, on: held)
             }
         } catch {
             throw Failure(error: error, written: 0, rolledBack: true)
         }
+        let writes = plan.keys
         let previous = writes.map { device.binding(layer: $0.layer, key: $0.key) ?? .other("nothing") }
-        if dryRun || writes.isEmpty {
-            return Outcome(writes: writes, previous: previous, verified: false, saved: false, dryRun: dryRun)
+        if dryRun || plan.isEmpty {
+            return Outcome(
+                writes: writes, previous: previous, macros: plan.macros, verified: false, saved: false,
+                dryRun: dryRun)
         }
+        let total = writes.count + (plan.macros == nil ? 0 : 1)
         var done: [DriverKeyWrite] = []
+        var wroteMacros = false
         do throws(DriverError) {
-            await progress(0, writes.count)
+            await progress(0, total)
+            if let macros = plan.macros, let held = device.macros {
+                wroteMacros = true
+                try await driver.write(macros, replacing: held)
+                await progress(1, total)
+            }
             for write in writes {
                 try await driver.write(write, layout: layout)
                 done.append(write)
-                await progress(done.count, writes.count)
+                await progress(total - writes.count + done.count, total)
             }
             if verify {
                 let readBack = try await driver.readKeymap(layout: layout)
-                let remaining = try Self.plan(desired: desired, device: readBack, layout: layout)
-                if let first = remaining.first {
+                let remaining = try Self.changes(desired: desired, device: readBack, layout: layout)
+                if let first = remaining.keys.first {
                     throw .failed(
-                        "reading back found \(remaining.count) binding(s) the keyboard did not take, "
+                        "reading back found \(remaining.keys.count) binding(s) the keyboard did not take, "
                             + "first \(first.key) on layer \(first.layer)")
+                }
+                if let macros = remaining.macros, let slot = macros.changed.first {
+                    throw .failed(
+                        "reading back found \(macros.changed.count) macro slot(s) the keyboard did not take, "
+                            + "first slot \(slot)")
                 }
             }
             try await driver.save()
         } catch {
-            var rolledBack = true
+            let rolledBack = await rollBack(device, written: done, macros: wroteMacros)
+            throw Failure(error: error, written: done.count, rolledBack: rolledBack, wroteMacros: wroteMacros)
+        }
+        return Outcome(
+            writes: writes, previous: previous, macros: plan.macros, verified: verify, saved: true, dryRun: false)
+    }
+
+    /// Puts back the bindings, then the macro slots; whether both went back.
+    private func rollBack(_ device: DeviceKeymap, written: [DriverKeyWrite], macros: Bool) async -> Bool {
+        var rolledBack = true
+        do {
+            try await driver.rollback(previous: device, written: written, layout: layout)
+        } catch {
+            rolledBack = false
+        }
+        if macros, let held = device.macros {
             do {
-                try await driver.rollback(previous: device, written: done, layout: layout)
+                try await driver.restore(held)
             } catch {
                 rolledBack = false
             }
-            throw Failure(error: error, written: done.count, rolledBack: rolledBack)
         }
-        return Outcome(writes: writes, previous: previous, verified: verify, saved: true, dryRun: false)
+        return rolledBack
     }
 }

@@ -22,11 +22,26 @@ public protocol KeyboardDriver: Sendable {
     /// - Throws: `DriverError`.
     func write(_ write: DriverKeyWrite, layout: PhysicalLayout) async throws(DriverError)
 
+    /// Checks that the macro slots of `macros` fit the keyboard's macro storage, without writing.
+    /// Only called for keyboards that read back `DeviceKeymap.macros`.
+    /// - Throws: `DriverError.notSupported` naming the macros, the bytes they need and the bytes there are.
+    func check(_ macros: DriverMacroWrite, on device: DeviceMacros) async throws(DriverError)
+
+    /// Writes the macro slots of `macros` over what `device` holds, sending only what differs; a write cut short
+    /// leaves the keyboard playing no macro rather than half a macro.
+    /// - Throws: `DriverError`.
+    func write(_ macros: DriverMacroWrite, replacing device: DeviceMacros) async throws(DriverError)
+
+    /// Puts the macro storage back as `previous` held it, byte for byte (rollback after a failed push).
+    /// - Throws: `DriverError`.
+    func restore(_ previous: DeviceMacros) async throws(DriverError)
+
     /// Makes the written bindings permanent (ZMK `save_changes`; VIA writes straight to EEPROM: nothing to do).
     /// - Throws: `DriverError`.
     func save() async throws(DriverError)
 
-    /// Undoes writes that were not saved: ZMK `discard_changes`, VIA rewrites `previous` where `written` changed it.
+    /// Undoes binding writes that were not saved: ZMK `discard_changes`, VIA rewrites `previous` where `written`
+    /// changed it (macro slots are put back by `restore(_:)`).
     /// - Throws: `DriverError`.
     func rollback(previous: DeviceKeymap, written: [DriverKeyWrite], layout: PhysicalLayout)
         async throws(DriverError)
@@ -37,6 +52,23 @@ public protocol KeyboardDriver: Sendable {
 
     /// Releases the link (notification sessions, sockets).
     func close() async
+}
+
+extension KeyboardDriver {
+    /// Keyboards without runtime macros (ZMK binds firmware macro behaviours by name) have none to check.
+    public func check(_ macros: DriverMacroWrite, on device: DeviceMacros) async throws(DriverError) {
+        throw .notSupported("\(kind.rawValue) keyboards cannot define macros at run time")
+    }
+
+    /// Keyboards without runtime macros have none to write.
+    public func write(_ macros: DriverMacroWrite, replacing device: DeviceMacros) async throws(DriverError) {
+        throw .notSupported("\(kind.rawValue) keyboards cannot define macros at run time")
+    }
+
+    /// Keyboards without runtime macros have none to restore.
+    public func restore(_ previous: DeviceMacros) async throws(DriverError) {
+        throw .notSupported("\(kind.rawValue) keyboards cannot define macros at run time")
+    }
 }
 
 /// Which firmware protocol a keyboard speaks, as the `Driver` property shows it.
@@ -69,16 +101,21 @@ public struct DriverCapabilities: Sendable, Hashable {
     public var keys: Int
     /// Bytes of the macro buffer (0 without runtime macros).
     public var macroBufferSize: Int
+    /// Macro slots (VIA `macro_get_count`; 0 without runtime macros).
+    public var macroSlots: Int
     /// Whether macros can be defined at run time (VIA) or only bound when the firmware defines them (ZMK).
     public var runtimeMacros: Bool
     /// Whether writes are staged until saved, so that a failed push can be discarded (ZMK).
     public var stagesChanges: Bool
 
     /// Creates capabilities.
-    public init(layers: Int, keys: Int, macroBufferSize: Int, runtimeMacros: Bool, stagesChanges: Bool) {
+    public init(
+        layers: Int, keys: Int, macroBufferSize: Int, macroSlots: Int = 0, runtimeMacros: Bool, stagesChanges: Bool
+    ) {
         self.layers = layers
         self.keys = keys
         self.macroBufferSize = macroBufferSize
+        self.macroSlots = macroSlots
         self.runtimeMacros = runtimeMacros
         self.stagesChanges = stagesChanges
     }
@@ -92,11 +129,15 @@ public struct DriverKeyWrite: Sendable, Hashable {
     public var key: KeyName
     /// The new action.
     public var action: KeyAction
+    /// For `.macro` on a keyboard with runtime macros, the slot that plays it (`DriverMacroWrite.assignment`);
+    /// nil otherwise.
+    public var macroSlot: Int?
 
     /// Creates a write.
-    public init(layer: Int, key: KeyName, action: KeyAction) {
+    public init(layer: Int, key: KeyName, action: KeyAction, macroSlot: Int? = nil) {
         self.layer = layer
         self.key = key
         self.action = action
+        self.macroSlot = macroSlot
     }
 }

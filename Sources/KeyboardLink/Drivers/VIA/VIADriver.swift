@@ -1,6 +1,7 @@
 /// The VIA driver: the keymap through VIA's dynamic keymap commands over a `VIATransport` (a hidraw node, or a
 /// socketpair in tests). Keys are found by their layout's matrix position; VIA writes go straight to EEPROM, so
-/// there is nothing to save, and rolling back rewrites the previous keycodes.
+/// there is nothing to save, and rolling back rewrites the previous keycodes and macro buffer. Macros live in the
+/// keyboard's macro buffer (`VIAClient+Macros`); a key plays slot n with QMK's keycode `QK_MACRO_n` (0x7700 + n).
 public actor VIADriver: KeyboardDriver {
     public nonisolated let kind = DriverKind.via
     private let client: VIAClient
@@ -29,16 +30,19 @@ public actor VIADriver: KeyboardDriver {
             }
             let layers = try await client.layerCount()
             let buffer = try await client.macroBufferSize()
+            let slots = try await client.macroCount()
             return DriverIdentity(
                 name: "VIA protocol \(version)",
                 capabilities: DriverCapabilities(
-                    layers: layers, keys: 0, macroBufferSize: buffer, runtimeMacros: true, stagesChanges: false))
+                    layers: layers, keys: 0, macroBufferSize: buffer, macroSlots: slots, runtimeMacros: true,
+                    stagesChanges: false))
         }
     }
 
     public func readKeymap(layout: PhysicalLayout) async throws(DriverError) -> DeviceKeymap {
         let (rows, columns) = geometry(layout)
         let keymap = try await run("read the keymap") { try await client.readKeymap(rows: rows, columns: columns) }
+        let macros = try await readMacros()
         var layers: [[KeyName: DeviceKeymap.Binding]] = []
         for layer in 0..<keymap.layers {
             var bindings: [KeyName: DeviceKeymap.Binding] = [:]
@@ -47,26 +51,51 @@ public actor VIADriver: KeyboardDriver {
                 guard let code = keymap.keycode(at: position) else {
                     throw .failed("key \(key.name) lies outside the keyboard's \(rows)x\(columns) matrix")
                 }
-                bindings[key.name] = .action(KeyAction(qmkKeycode: code))
+                let slot = Int(code) - Int(KeyAction.qmkMacroBase)
+                bindings[key.name] =
+                    macros.slots.indices.contains(slot) ? .macroSlot(slot) : .action(KeyAction(qmkKeycode: code))
             }
             layers.append(bindings)
         }
-        return DeviceKeymap(layers: layers)
+        return DeviceKeymap(layers: layers, macros: macros)
     }
 
     public func check(_ action: KeyAction) async throws(DriverError) {
+        // A macro is written with the slot `DriverPush` gives it; `check(_:on:)` checks that the slots fit.
+        if action.referencedMacro != nil { return }
         _ = try Self.keycode(action)
     }
 
     public func write(_ write: DriverKeyWrite, layout: PhysicalLayout) async throws(DriverError) {
-        let code = try Self.keycode(write.action)
-        guard let key = layout.keys.first(where: { $0.name == write.key }) else {
-            throw .failed("key \(write.key) is not on layout \(layout.id.rawValue)")
+        let code: UInt16
+        if let slot = write.macroSlot, write.action.referencedMacro != nil {
+            code = try Self.macroKeycode(slot: slot)
+        } else {
+            code = try Self.keycode(write.action)
         }
-        let position = try Self.position(key, layer: write.layer)
-        _ = try await run("write \(write.key) on layer \(write.layer)") {
-            try await client.writeKeycodes([VIAKeycodeChange(position: position, keycode: code)])
+        try await writeKeycode(code, key: write.key, layer: write.layer, layout: layout)
+    }
+
+    public func check(_ macros: DriverMacroWrite, on device: DeviceMacros) async throws(DriverError) {
+        _ = try Self.buffer(macros, capacity: device.capacity)
+    }
+
+    public func write(_ macros: DriverMacroWrite, replacing device: DeviceMacros) async throws(DriverError) {
+        let contents = try Self.buffer(macros, capacity: device.capacity)
+        try await writeMacroBuffer(contents, capacity: device.capacity, replacing: device.storage)
+    }
+
+    public func restore(_ previous: DeviceMacros) async throws(DriverError) {
+        // The buffer may hold anything after a write cut short: read it so that only what differs is sent.
+        let current = try await run("read the macro buffer") {
+            try await client.readBuffer(size: previous.capacity) { .macroGetBuffer(offset: $0, length: $1) }
         }
+        var contents = previous.storage
+        while contents.last == 0 { contents.removeLast() }
+        guard contents.count < previous.capacity else {
+            throw .failed("the macro buffer was being written before the push (its last byte was not 0)")
+        }
+        try await writeMacroBuffer(contents, capacity: previous.capacity, replacing: current)
     }
 
     public func save() async throws(DriverError) {}
@@ -75,10 +104,13 @@ public actor VIADriver: KeyboardDriver {
         async throws(DriverError)
     {
         for write in written.reversed() {
-            guard case .action(let action) = previous.binding(layer: write.layer, key: write.key) else {
-                throw .failed("the previous binding of \(write.key) on layer \(write.layer) is unknown")
+            let code: UInt16
+            switch previous.binding(layer: write.layer, key: write.key) {
+            case .action(let action)?: code = try Self.keycode(action)
+            case .macroSlot(let slot)?: code = try Self.macroKeycode(slot: slot)
+            default: throw .failed("the previous binding of \(write.key) on layer \(write.layer) is unknown")
             }
-            try await self.write(DriverKeyWrite(layer: write.layer, key: write.key, action: action), layout: layout)
+            try await writeKeycode(code, key: write.key, layer: write.layer, layout: layout)
         }
     }
 
@@ -89,6 +121,107 @@ public actor VIADriver: KeyboardDriver {
     }
 
     // MARK: Internals
+
+    private func writeKeycode(_ code: UInt16, key name: KeyName, layer: Int, layout: PhysicalLayout)
+        async throws(DriverError)
+    {
+        guard let key = layout.keys.first(where: { $0.name == name }) else {
+            throw .failed("key \(name) is not on layout \(layout.id.rawValue)")
+        }
+        let position = try Self.position(key, layer: layer)
+        _ = try await run("write \(name) on layer \(layer)") {
+            try await client.writeKeycodes([VIAKeycodeChange(position: position, keycode: code)])
+        }
+    }
+
+    /// Reads the macro slots: their count, the buffer's size and the buffer, decoded slot by slot.
+    private func readMacros() async throws(DriverError) -> DeviceMacros {
+        let (count, capacity, storage) = try await run("read the macro buffer") {
+            let count = try await client.macroCount()
+            let capacity = try await client.macroBufferSize()
+            let storage = try await client.readBuffer(size: capacity) { .macroGetBuffer(offset: $0, length: $1) }
+            return (count, capacity, storage)
+        }
+        return DeviceMacros(slots: Self.decodeSlots(storage, count: count), capacity: capacity, storage: storage)
+    }
+
+    /// The slots of a macro buffer as QMK plays them: the n-th NUL-terminated run is slot n; slots past the last
+    /// NUL are empty; while the buffer's last byte is not 0 (a write in progress) QMK plays nothing.
+    static func decodeSlots(_ buffer: [UInt8], count: Int) -> [DeviceMacros.Slot] {
+        guard buffer.last == 0 else {
+            let busy = DeviceMacros.Slot.other("half written (the macro buffer's last byte is not 0)")
+            return Array(repeating: busy, count: max(0, count))
+        }
+        var slots: [DeviceMacros.Slot] = []
+        var start = 0
+        for _ in 0..<max(0, count) {
+            guard start < buffer.count, let end = buffer[start...].firstIndex(of: 0) else {
+                slots.append(.empty)
+                continue
+            }
+            if end == start {
+                slots.append(.empty)
+            } else {
+                do {
+                    slots.append(.macro(try ViaMacroCodec.decode(buffer[start..<end])))
+                } catch {
+                    slots.append(.other("unreadable macro (\(error.description))"))
+                }
+            }
+            start = end + 1
+        }
+        return slots
+    }
+
+    /// The macro buffer's contents for `macros`: each slot's bytes and a NUL, up to the last slot in use.
+    /// - Throws: `DriverError.notSupported` when a macro cannot be encoded or they do not fit `capacity`, naming
+    ///   each macro with its size.
+    static func buffer(_ macros: DriverMacroWrite, capacity: Int) throws(DriverError) -> [UInt8] {
+        var slots = macros.slots
+        while let last = slots.last, last == nil { slots.removeLast() }
+        var sizes: [(name: MacroName, bytes: Int)] = []
+        var contents: [UInt8] = []
+        for entry in slots {
+            if let entry {
+                do {
+                    let bytes = try ViaMacroCodec.encode(entry.macro)
+                    contents += bytes
+                    sizes.append((entry.name, bytes.count + 1))
+                } catch {
+                    throw .notSupported("macro \(entry.name) cannot be written to a VIA keyboard: \(error.description)")
+                }
+            }
+            contents.append(0)
+        }
+        guard contents.count > capacity else { return contents }
+        let listed = sizes.sorted { $0.bytes > $1.bytes }.map { "\($0.name) (\($0.bytes) bytes)" }
+        throw .notSupported(
+            "the bound macros need \(contents.count) bytes of the keyboard's macro buffer and it holds \(capacity) "
+                + "(\(contents.count - capacity) too many): \(listed.joined(separator: ", ")); shorten them or unbind "
+                + "one from its keys; nothing was written")
+    }
+
+    /// Writes the macro buffer through `VIAClient.macroWriteCommands` (busy marker, differing chunks of at most
+    /// 28 bytes, last byte cleared last).
+    private func writeMacroBuffer(_ contents: [UInt8], capacity: Int, replacing old: [UInt8]) async throws(DriverError)
+    {
+        let commands: [VIACommand]
+        do {
+            commands = try VIAClient.macroWriteCommands(contents: contents, bufferSize: capacity, replacing: old)
+        } catch {
+            throw .notSupported("cannot write the macro buffer: \(error)")
+        }
+        _ = try await run("write the macro buffer") {
+            for command in commands {
+                try await client.perform(command)
+            }
+        }
+    }
+
+    private static func macroKeycode(slot: Int) throws(DriverError) -> UInt16 {
+        guard (0..<128).contains(slot) else { throw .failed("macro slot \(slot) has no QMK keycode") }
+        return KeyAction.qmkMacroBase + UInt16(slot)
+    }
 
     private func geometry(_ layout: PhysicalLayout) -> (Int, Int) {
         if let matrix { return (matrix.rows, matrix.columns) }
@@ -106,9 +239,7 @@ public actor VIADriver: KeyboardDriver {
 
     private static func keycode(_ action: KeyAction) throws(DriverError) -> UInt16 {
         if case .macro(let name) = action {
-            throw .notSupported(
-                "macro \(name) cannot be pushed over VIA yet (kblink does not write the macro buffer); "
-                    + "bind another action to that key")
+            throw .notSupported("macro \(name) has no slot among the keyboard's macros; push the whole profile")
         }
         do {
             return try action.qmkKeycode()

@@ -66,18 +66,4 @@ struct VIADriverPushTests {
         }
         #expect(server.keyboard.keymap == original)
     }
-
-    @Test("a macro cannot be pushed over VIA yet and nothing is written")
-    func macroRefused() async throws {
-        let (server, driver, transport, layout) = try connect()
-        defer { transport.close() }
-        var desired = try await driver.readKeymap(layout: layout).keymap()
-        let name = try MacroName("hello")
-        desired.macros[name] = try Macro(steps: [.text("hi")])
-        desired.setAction(.macro(name), layer: 0, key: try KeyName("F5"))
-        await #expect(throws: DriverPush.Failure.self) {
-            try await DriverPush(driver: driver, layout: layout).run(desired: desired, dryRun: false, verify: true)
-        }
-        #expect(server.keyboard.writeLog.isEmpty)
-    }
 }
