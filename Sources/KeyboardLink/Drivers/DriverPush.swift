@@ -87,9 +87,16 @@ public struct DriverPush: Sendable {
                 let action = desired.action(layer: layer, key: key.name) ?? Keymap.clearedAction(layer: layer)
                 var wanted = DeviceKeymap.Binding.action(action)
                 var slot: Int?
-                if device.macros != nil, let name = action.referencedMacro {
-                    slot = assignment[name]
-                    wanted = slot.map { .macroSlot($0) } ?? wanted
+                if let macros = device.macros {
+                    if let name = action.referencedMacro {
+                        slot = assignment[name]
+                        wanted = slot.map { .macroSlot($0) } ?? wanted
+                    } else if case .qmkKeycode(let code) = action, code >= KeyAction.qmkMacroBase,
+                        case let raw = Int(code - KeyAction.qmkMacroBase), macros.slots.indices.contains(raw)
+                    {
+                        // A raw QMK_MACRO_n keycode (an empty slot's key, as read) is how the keyboard reads it.
+                        wanted = .macroSlot(raw)
+                    }
                 }
                 if device.binding(layer: layer, key: key.name) != wanted {
                     writes.append(DriverKeyWrite(layer: layer, key: key.name, action: action, macroSlot: slot))
@@ -119,9 +126,9 @@ public struct DriverPush: Sendable {
         }
         guard entries.count <= device.slots.count else {
             throw .notSupported(
-                "the profile binds \(entries.count) macros (\(names.map(\.rawValue).joined(separator: ", "))), "
-                    + "the keyboard has \(device.slots.count) macro slots; unbind \(entries.count - device.slots.count) "
-                    + "of them from their keys")
+                "the profile binds \(entries.count) macro(s) (\(names.map(\.rawValue).joined(separator: ", "))), "
+                    + "the keyboard has \(device.slots.count) macro slot(s); unbind "
+                    + "\(entries.count - device.slots.count) of them from their keys")
         }
         var table = [DriverMacroWrite.Entry?](repeating: nil, count: device.slots.count)
         var taken = Set<Int>()

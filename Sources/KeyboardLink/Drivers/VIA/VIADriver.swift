@@ -134,10 +134,17 @@ public actor VIADriver: KeyboardDriver {
         }
     }
 
-    /// Reads the macro slots: their count, the buffer's size and the buffer, decoded slot by slot.
+    /// Reads the macro slots: their count, the buffer's size and the buffer, decoded slot by slot. Firmware built
+    /// without dynamic macros (which answers the macro commands with 0xFF) has no slots.
     private func readMacros() async throws(DriverError) -> DeviceMacros {
         let (count, capacity, storage) = try await run("read the macro buffer") {
-            let count = try await client.macroCount()
+            () async throws -> (Int, Int, [UInt8]) in
+            let count: Int
+            do {
+                count = try await client.macroCount()
+            } catch VIAProtocolError.unsupportedCommand(_) {
+                return (0, 0, [])
+            }
             let capacity = try await client.macroBufferSize()
             let storage = try await client.readBuffer(size: capacity) { .macroGetBuffer(offset: $0, length: $1) }
             return (count, capacity, storage)

@@ -162,8 +162,8 @@ struct VIAMacroPushTests {
             Issue.record("two macros should not fit one slot")
         } catch {
             #expect(error.written == 0)
-            #expect(error.error.message.contains("2 macros (copy, sig)"))
-            #expect(error.error.message.contains("1 macro slots; unbind 1"))
+            #expect(error.error.message.contains("2 macro(s) (copy, sig)"))
+            #expect(error.error.message.contains("1 macro slot(s); unbind 1"))
         }
         #expect(link.server.keyboard.writeLog.isEmpty)
     }
@@ -244,5 +244,25 @@ struct VIAMacroPushTests {
         #expect(after.macroBuffer == before.macroBuffer)
         #expect(after.keymap.bufferBytes == before.keymap.bufferBytes)
         #expect(after.writeLog.count > before.writeLog.count)
+    }
+
+    @Test("a keyboard without macro slots still takes keymap pushes; a bound macro is NotSupported")
+    func noMacroSlots() async throws {
+        let link = try Self.connect(try Self.keyboard(macroCount: 0, macroBufferSize: 0))
+        defer { link.transport.close() }
+        var desired = try await link.driver.readKeymap(layout: link.layout).keymap()
+        desired.setAction(.none, layer: 1, key: try KeyName("F1"))
+        let push = DriverPush(driver: link.driver, layout: link.layout)
+        let outcome = try await push.run(desired: desired, dryRun: false, verify: true)
+        #expect(outcome.writes.count == 1 && outcome.macros == nil && outcome.verified)
+        let withMacros = try Self.withMacros(desired)
+        do {
+            _ = try await push.run(desired: withMacros, dryRun: false, verify: true)
+            Issue.record("a keyboard without macro slots cannot take macros")
+        } catch {
+            #expect(error.written == 0)
+            #expect(error.error.message.contains("0 macro slot(s)"))
+        }
+        #expect(link.server.keyboard.writeLog.count == 1)
     }
 }

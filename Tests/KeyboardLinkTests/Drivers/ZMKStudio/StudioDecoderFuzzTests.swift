@@ -165,17 +165,17 @@ struct StudioDecoderFuzzTests {
             }
             let limit = Int.random(in: 1...128, using: &random)
             let (payloads, errors) = Self.decodeFrames(stream, maximumPayloadLength: limit, &random)
-            let label = Self.label(seed, index, stream)
-            #expect(payloads.allSatisfy { $0.count <= limit }, label)
-            #expect(errors.allSatisfy { !$0.description.isEmpty }, label)
+            func label() -> Comment { Self.label(seed, index, stream) }
+            #expect(payloads.allSatisfy { $0.count <= limit }, label())
+            #expect(errors.allSatisfy { !$0.description.isEmpty }, label())
             // Every payload byte came from the stream: never more payload than input.
-            #expect(payloads.reduce(0) { $0 + $1.count } <= stream.count, label)
+            #expect(payloads.reduce(0) { $0 + $1.count } <= stream.count, label())
             // Whatever a payload holds, decoding it as a response either succeeds or throws ProtobufError.
             for payload in payloads {
                 do throws(ProtobufError) {
                     _ = try StudioResponse(serializedBytes: payload)
                 } catch {
-                    #expect(!error.description.isEmpty, label)
+                    #expect(!error.description.isEmpty, label())
                 }
             }
         }
@@ -201,9 +201,9 @@ struct StudioDecoderFuzzTests {
                 stream += StudioFrameCodec.encode(payload)
             }
             let (decoded, errors) = Self.decodeFrames(stream, &random)
-            let label = Self.label(seed, index, stream)
-            #expect(decoded == payloads, label)
-            #expect(errors.isEmpty, label)
+            func label() -> Comment { Self.label(seed, index, stream) }
+            #expect(decoded == payloads, label())
+            #expect(errors.isEmpty, label())
         }
     }
 
@@ -213,8 +213,8 @@ struct StudioDecoderFuzzTests {
         for index in 0..<Self.cases {
             var random = Self.generator(seed, case: index)
             let bytes = Self.protobufInput(&random)
-            let label = Self.label(seed, index, bytes)
-            #expect(Self.walk(bytes, depth: 0) != nil, label)
+            func label() -> Comment { Self.label(seed, index, bytes) }
+            #expect(Self.walk(bytes, depth: 0) != nil, label())
         }
     }
 
@@ -253,7 +253,7 @@ struct StudioDecoderFuzzTests {
         for index in 0..<Self.cases {
             var random = Self.generator(seed, case: index)
             let bytes = Self.protobufInput(&random)
-            let label = Self.label(seed, index, bytes)
+            func label() -> Comment { Self.label(seed, index, bytes) }
             // Each decoder on its own (a mutation often turns one message into a valid other one).
             let results = [
                 Self.decode(StudioResponse.self, bytes, label),
@@ -275,17 +275,17 @@ struct StudioDecoderFuzzTests {
     /// (a fixed point after one re-encoding: unknown fields are dropped); on failure the error says what is
     /// wrong. Returns whether it decoded.
     static func decode<Message: ProtobufMessage & Equatable>(
-        _ type: Message.Type, _ bytes: [UInt8], _ label: Comment
+        _ type: Message.Type, _ bytes: [UInt8], _ label: () -> Comment
     ) -> Bool {
         do throws(ProtobufError) {
             let message = try Message(serializedBytes: bytes)
             let encoded = message.serializedBytes()
             if let again = try? Message(serializedBytes: encoded) {
-                #expect(again.serializedBytes() == encoded, label)
+                #expect(again.serializedBytes() == encoded, label())
             }
             return true
         } catch {
-            #expect(!error.description.isEmpty, label)
+            #expect(!error.description.isEmpty, label())
             return false
         }
     }
@@ -302,9 +302,9 @@ struct StudioDecoderFuzzTests {
             }
             let bytes = response.serializedBytes()
             let (payloads, errors) = Self.decodeFrames(StudioFrameCodec.encode(bytes), &random)
-            let label = Self.label(seed, index, bytes)
-            #expect(errors.isEmpty && payloads == [bytes], label)
-            #expect((try? StudioResponse(serializedBytes: payloads.first ?? [])) == response, label)
+            func label() -> Comment { Self.label(seed, index, bytes) }
+            #expect(errors.isEmpty && payloads == [bytes], label())
+            #expect((try? StudioResponse(serializedBytes: payloads.first ?? [])) == response, label())
         }
     }
 }
