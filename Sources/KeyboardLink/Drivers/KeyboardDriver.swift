@@ -10,7 +10,7 @@ public protocol KeyboardDriver: Sendable {
     /// - Throws: `DriverError`.
     func identify() async throws(DriverError) -> DriverIdentity
 
-    /// Reads every layer of the keymap, on `layout`'s keys.
+    /// Reads every layer of the keymap, on `layout`'s keys, and the macro slots of keyboards with runtime macros.
     /// - Throws: `DriverError` (`.locked` when the keyboard must be unlocked first).
     func readKeymap(layout: PhysicalLayout) async throws(DriverError) -> DeviceKeymap
 
