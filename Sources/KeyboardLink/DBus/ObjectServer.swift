@@ -194,9 +194,8 @@ final class ObjectServer {
                     "no method \(member) on \(call.interface?.rawValue ?? "any interface") at \(path)"))
         }
         let expected = method.inputSignature
-        guard call.body.count == expected.types.count,
-            zip(call.body, expected.types).allSatisfy({ $0.0.type == $0.1 })
-        else {
+        // The received signature, compared without decoding the body: the handler decodes it, typed.
+        guard call.bodyTypes == expected.types else {
             let signature = call.signature
             return reply(
                 call,
@@ -249,7 +248,7 @@ final class ObjectServer {
         guard member.rawValue == "Introspect" else {
             return reply(call, error: .unknownMethod("no method \(member) on \(InterfaceName.introspectable)"))
         }
-        guard call.body.isEmpty else { return reply(call, error: .invalidArgs("Introspect takes no arguments")) }
+        guard call.bodyIsEmpty else { return reply(call, error: .invalidArgs("Introspect takes no arguments")) }
         let children = childNames(of: path)
         guard objects[path] != nil || managers.contains(path) || !children.isEmpty || path == .root else {
             return reply(call, error: .unknownObject("no object at \(path)"))
@@ -335,7 +334,7 @@ final class ObjectServer {
         guard member.rawValue == "GetManagedObjects", let path = call.path else {
             return reply(call, error: .unknownMethod("no method \(member) on \(InterfaceName.objectManager)"))
         }
-        guard call.body.isEmpty else { return reply(call, error: .invalidArgs("GetManagedObjects takes no arguments")) }
+        guard call.bodyIsEmpty else { return reply(call, error: .invalidArgs("GetManagedObjects takes no arguments")) }
         connection.replyFromTemplate(call, key: path) { [managedObjects(below: path)] }
     }
 
