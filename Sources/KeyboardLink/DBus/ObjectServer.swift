@@ -208,10 +208,14 @@ final class ObjectServer {
             let answer: Message
             do {
                 let outputs = try await method.handler(invocation)
-                let produced = Signature(outputs.map(\.type))
-                if produced == method.outputSignature {
+                // Compared type by type: no signature text is built for a call that succeeds.
+                let expectedOutputs = method.outputSignature.types
+                if outputs.count == expectedOutputs.count
+                    && zip(outputs, expectedOutputs).allSatisfy({ $0.0.type == $0.1 })
+                {
                     answer = .methodReturn(to: call, body: outputs)
                 } else {
+                    let produced = Signature(outputs.map(\.type))
                     answer = .error(
                         to: call,
                         .failed(
