@@ -298,13 +298,21 @@ extension Dictionary: DBusRepresentable where Key: DBusBasicRepresentable, Value
     @inlinable
     public init(dbusWire reader: inout DBusWireReader) throws {
         let end = try reader.beginArray(elementAlignment: 8)
-        var result: [Key: Value] = [:]
+        // Entries are collected first so that the dictionary is allocated once at its final size: growing it entry
+        // by entry rehashes everything several times. Entries start 8 bytes apart at least, which bounds the count.
+        var entries: [(Key, Value)] = []
+        entries.reserveCapacity(Swift.min((end &- reader.offset) / 8 &+ 1, 64))
         while reader.offset < end {
             try reader.align(8)
             let key = try Key(dbusWire: &reader)
-            result[key] = try Value(dbusWire: &reader)
+            entries.append((key, try Value(dbusWire: &reader)))
         }
         try reader.endArray(end)
+        var result: [Key: Value] = Dictionary(minimumCapacity: entries.count)
+        for (key, value) in entries {
+            // A repeated key (the wire allows it) keeps its last value, as the dynamic path does.
+            result[key] = value
+        }
         self = result
     }
 }

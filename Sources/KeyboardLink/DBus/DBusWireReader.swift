@@ -127,18 +127,27 @@ public struct DBusWireReader {
     }
 
     mutating func variantValue(depth: Int) throws -> DBusValue {
-        // Most variants hold one basic type: read its code without building a String.
+        // Most variants hold one basic type: read it by its code, without building a String or a DBusType.
         let length = Int(try read(UInt8.self))
-        let inner: DBusType
-        if length == 1, offset + 2 <= count,
-            let basic = Self.basicType(base.load(fromByteOffset: offset, as: UInt8.self))
-        {
-            inner = basic
+        if length == 1, offset + 2 <= count {
+            let code = base.load(fromByteOffset: offset, as: UInt8.self)
             offset += 2
-        } else {
-            offset -= 1
-            inner = try variantType(try readText(lengthBytes: 1))
+            switch code {
+            case UInt8(ascii: "s"): return .string(try readText(lengthBytes: 4))
+            case UInt8(ascii: "b"): return .boolean(try read(UInt32.self) != 0)
+            case UInt8(ascii: "u"): return .uint32(try read(UInt32.self))
+            case UInt8(ascii: "i"): return .int32(Int32(bitPattern: try read(UInt32.self)))
+            case UInt8(ascii: "y"): return .byte(try read(UInt8.self))
+            case UInt8(ascii: "n"): return .int16(Int16(bitPattern: try read(UInt16.self)))
+            case UInt8(ascii: "q"): return .uint16(try read(UInt16.self))
+            case UInt8(ascii: "o"): return .objectPath(ObjectPath(unchecked: try readText(lengthBytes: 4)))
+            default:
+                if let basic = Self.basicType(code) { return try value(basic, depth: depth + 1) }
+                offset -= 2
+            }
         }
+        offset -= 1
+        let inner = try variantType(try readText(lengthBytes: 1))
         return try value(inner, depth: depth + 1)
     }
 

@@ -46,7 +46,9 @@ enum MessageCodec {
             throw DBusError.failed("out of memory building a D-Bus message")
         }
         var ok = true
-        if let destination = message.destination {
+        // A method call got its destination from dbus_message_new_method_call; setting a header field again
+        // rewrites the header (about as much work as appending the arguments of a small call).
+        if message.kind != .methodCall, let destination = message.destination {
             ok = ok && dbus_message_set_destination(raw, destination.rawValue) != 0
         }
         if let replySerial = message.replySerial {
