@@ -411,6 +411,30 @@ int64_t kbref_client_get_managed_objects(
     return values;
 }
 
+int64_t kbref_demarshal(
+    const uint8_t *bytes, int64_t length, int32_t walk_values, int64_t *demarshal_nanoseconds,
+    int64_t *walk_nanoseconds) {
+    if (bytes == NULL || length <= 0 || length > INT32_MAX) return -1;
+    DBusError dbus_error;
+    dbus_error_init(&dbus_error);
+    int64_t start = monotonic_nanoseconds();
+    DBusMessage *message = dbus_message_demarshal((const char *)bytes, (int)length, &dbus_error);
+    if (demarshal_nanoseconds != NULL) *demarshal_nanoseconds = monotonic_nanoseconds() - start;
+    if (message == NULL) {
+        dbus_error_free(&dbus_error);
+        return -1;
+    }
+    int64_t values = 0;
+    if (walk_values) {
+        start = monotonic_nanoseconds();
+        DBusMessageIter iterator;
+        if (dbus_message_iter_init(message, &iterator)) values = walk(&iterator);
+        if (walk_nanoseconds != NULL) *walk_nanoseconds = monotonic_nanoseconds() - start;
+    }
+    dbus_message_unref(message);
+    return values;
+}
+
 void kbref_libdbus_version(char *buffer, size_t size) {
     int major = 0, minor = 0, micro = 0;
     dbus_get_version(&major, &minor, &micro);

@@ -17,14 +17,27 @@ struct ManagedObjectsBenchmark: Sendable {
     typealias ManagedObjects = [ObjectPath: [String: [String: DBusValue]]]
 
     private struct Sample {
+        /// Our client's `call`: the reply received, its body kept as bytes (no values decoded yet).
         var swiftCall: Double
+        /// `reply.decode(ManagedObjects.self)` on that reply: typed straight from the wire bytes.
         var swiftTyped: Double
-        /// `Message(marshalled:)` on the reply's bytes: libdbus's validation and our decoding, no bus.
-        var swiftDecodeOnly: Double
+        /// `Message(marshalled:)` on the reply's bytes: libdbus copies and validates them (what it does on receipt),
+        /// then we read the header and copy the message out (what our client does with every received message).
+        var swiftDemarshal: Double
+        /// `decode(ManagedObjects.self)` on the demarshalled message.
+        var swiftDemarshalTyped: Double
+        /// `body` of the demarshalled message: the dynamic `DBusValue` form, built from the wire bytes.
+        var swiftDynamic: Double
+        /// `ManagedObjects(dbusValue:)` from that dynamic form (the typed path before session 2).
+        var swiftDynamicTyped: Double
         var cReceive: Double
         var cWalk: Double
         /// The C walk alone, timed inside the C function.
         var cWalkOnly: Double
+        /// `dbus_message_demarshal` of the same bytes, timed inside C: libdbus's copy and validation alone.
+        var cDemarshal: Double
+        /// The C walk of the demarshalled message, timed inside C.
+        var cDemarshalWalk: Double
     }
 
     func run() async throws -> String {
@@ -77,7 +90,8 @@ struct ManagedObjectsBenchmark: Sendable {
             + "reply \(Format.number(Double(bytes))) bytes, \(values) basic values, \(iterations) replies per row\n\n"
             + report(fromSwift, server: "our Swift object server (builds the reply for every call)") + "\n"
             + report(fromReplay, server: "the C replay server (sends a copy of the same reply)")
-            + "\nDecode rows subtract, reply by reply, the C client's time for the same call from the same server."
+            + "\nSubtracting rows subtract reply by reply. (a) + (b) is what our client does with a received reply"
+            + " (libdbus validates on receipt as dbus_message_demarshal does); (c) + (d) is the same for the C client."
             + "\nGoal: decoding under 5 ms per reply.\n"
     }
 
@@ -92,15 +106,43 @@ struct ManagedObjectsBenchmark: Sendable {
         let swiftTyped = (clock.now - start).seconds
         guard objects.count == devices else { throw BenchError("\(objects.count) devices in a reply") }
         let bytes = try reply.marshalled()
+
         start = clock.now
         let decoded = try Message(marshalled: bytes)
-        let swiftDecodeOnly = (clock.now - start).seconds
-        guard decoded.body == reply.body else { throw BenchError("the demarshalled reply differs") }
+        let swiftDemarshal = (clock.now - start).seconds
+        start = clock.now
+        let decodedObjects = try decoded.decode(ManagedObjects.self)
+        let swiftDemarshalTyped = (clock.now - start).seconds
+        start = clock.now
+        let body = decoded.body
+        let swiftDynamic = (clock.now - start).seconds
+        guard body.count == 1 else { throw BenchError("the demarshalled reply has \(body.count) arguments") }
+        start = clock.now
+        let viaValues = try ManagedObjects(dbusValue: body[0])
+        let swiftDynamicTyped = (clock.now - start).seconds
+        guard decodedObjects == objects, viaValues == objects else {
+            throw BenchError("the demarshalled reply decodes to other values")
+        }
+
+        let (cDemarshal, cDemarshalWalk) = try Self.timeCDemarshal(bytes)
         let (cReceive, _) = try await Self.timeC(cClient, destination, walk: false)
         let (cWalk, cWalkOnly) = try await Self.timeC(cClient, destination, walk: true)
         return Sample(
-            swiftCall: swiftCall, swiftTyped: swiftTyped, swiftDecodeOnly: swiftDecodeOnly, cReceive: cReceive,
-            cWalk: cWalk, cWalkOnly: cWalkOnly)
+            swiftCall: swiftCall, swiftTyped: swiftTyped, swiftDemarshal: swiftDemarshal,
+            swiftDemarshalTyped: swiftDemarshalTyped, swiftDynamic: swiftDynamic, swiftDynamicTyped: swiftDynamicTyped,
+            cReceive: cReceive, cWalk: cWalk, cWalkOnly: cWalkOnly, cDemarshal: cDemarshal,
+            cDemarshalWalk: cDemarshalWalk)
+    }
+
+    /// `dbus_message_demarshal` of `bytes` and the walk of every value, each timed inside C.
+    private static func timeCDemarshal(_ bytes: [UInt8]) throws -> (Double, Double) {
+        var demarshal: Int64 = 0
+        var walk: Int64 = 0
+        let values = bytes.withUnsafeBufferPointer {
+            kbref_demarshal($0.baseAddress, Int64($0.count), 1, &demarshal, &walk)
+        }
+        guard values > 0 else { throw BenchError("the C reference could not demarshal the reply") }
+        return (Double(demarshal) / 1e9, Double(walk) / 1e9)
     }
 
     private func report(_ samples: [Sample], server: String) -> String {
@@ -115,20 +157,34 @@ struct ManagedObjectsBenchmark: Sendable {
             + Format.table(
                 ["per reply", "min ms", "median ms", "mean ms"],
                 [
-                    row("Swift: call, reply decoded to DBusValue", samples.map(\.swiftCall)),
-                    row("Swift: DBusValue -> [ObjectPath: [String: [String: DBusValue]]]", samples.map(\.swiftTyped)),
-                    row("Swift: decode alone, Message(marshalled:) of the reply bytes", samples.map(\.swiftDecodeOnly)),
+                    row("Swift: call, reply received (body kept as bytes)", samples.map(\.swiftCall)),
+                    row("Swift: decode(ManagedObjects) of that reply, typed from the bytes", samples.map(\.swiftTyped)),
                     row("Swift: call + typed decode", samples.map { $0.swiftCall + $0.swiftTyped }),
                     row("C: call, reply received (no decoding)", samples.map(\.cReceive)),
                     row("C: call, every value read with DBusMessageIter", samples.map(\.cWalk)),
                     row(
-                        "Swift decode to DBusValue (Swift call - C receive)", samples.map { $0.swiftCall - $0.cReceive }
+                        "Swift call + typed decode - C receive",
+                        samples.map { $0.swiftCall + $0.swiftTyped - $0.cReceive }),
+                    row("C walk only (timed inside C)", samples.map(\.cWalkOnly)),
+                    row(
+                        "(a) Swift: Message(marshalled:) (libdbus validation + our copy)", samples.map(\.swiftDemarshal)
                     ),
                     row(
-                        "Swift decode, typed (the above + typed step)",
-                        samples.map { $0.swiftCall - $0.cReceive + $0.swiftTyped }),
-                    row("C walk only (C walk - C receive)", samples.map { $0.cWalk - $0.cReceive }),
-                    row("C walk only (timed inside C)", samples.map(\.cWalkOnly)),
+                        "(b) Swift: decode(ManagedObjects) of (a), typed from the bytes",
+                        samples.map(\.swiftDemarshalTyped)),
+                    row(
+                        "(a) + (b): a received reply decoded, typed",
+                        samples.map { $0.swiftDemarshal + $0.swiftDemarshalTyped }),
+                    row("(c) C: dbus_message_demarshal (libdbus validation + copy)", samples.map(\.cDemarshal)),
+                    row("(d) C: DBusMessageIter walk of (c)", samples.map(\.cDemarshalWalk)),
+                    row("(c) + (d): the C counterpart of (a) + (b)", samples.map { $0.cDemarshal + $0.cDemarshalWalk }),
+                    row(
+                        "(a) + (b) - (c): our share, without libdbus's validation",
+                        samples.map {
+                            $0.swiftDemarshal + $0.swiftDemarshalTyped - $0.cDemarshal
+                        }),
+                    row("Swift: body of (a), the DBusValue tree", samples.map(\.swiftDynamic)),
+                    row("Swift: ManagedObjects(dbusValue:) from that tree", samples.map(\.swiftDynamicTyped)),
                 ]) + "\n"
     }
 

@@ -151,7 +151,9 @@ extension BusConnection {
         precondition(message.kind == .methodCall, "call(_:) sends method calls")
         let id = nextID()
         return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Message, Error>) in
+            // Unchecked: each continuation is resumed exactly once, by whoever removes its call from `pendingCalls`
+            // (reply, cancellation, shutdown) or by `startCall` when the call never gets there; all on the loop.
+            try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<Message, Error>) in
                 if loop.isCurrent {
                     // Already on the connection's thread (a task preferring `taskExecutor`): send at once.
                     self.startCall(id: id, message: message, timeout: timeout, continuation: continuation)
@@ -203,7 +205,7 @@ extension BusConnection {
     }
 
     private func startCall(
-        id: UInt64, message: Message, timeout: Duration, continuation: CheckedContinuation<Message, Error>
+        id: UInt64, message: Message, timeout: Duration, continuation: UnsafeContinuation<Message, Error>
     ) {
         if callsCanceledEarly.remove(id) != nil {
             continuation.resume(throwing: CancellationError())
@@ -296,7 +298,7 @@ extension BusConnection {
 /// A method call waiting for its reply.
 struct PendingCall {
     let raw: OpaquePointer
-    let continuation: CheckedContinuation<Message, Error>
+    let continuation: UnsafeContinuation<Message, Error>
 }
 
 /// What libdbus hands back to the pending-call notify function; released by libdbus's free function.

@@ -31,6 +31,16 @@ public struct DBusProxy: Sendable {
         return try reply.decode(repeat (each T).self)
     }
 
+    /// Calls a method and decodes its one-value reply as `T` (specialized for `T`, unlike the variadic form).
+    @inlinable
+    public func call<T: DBusRepresentable>(
+        _ member: MemberName, _ arguments: [DBusValue] = [], returning type: T.Type,
+        timeout: Duration = BusConnection.defaultTimeout
+    ) async throws -> T {
+        let reply = try await call(member, arguments, timeout: timeout)
+        return try reply.decode(T.self)
+    }
+
     /// Reads one property (`org.freedesktop.DBus.Properties.Get`).
     public func property(_ name: MemberName) async throws -> DBusValue {
         let reply = try await connection.call(

@@ -8,6 +8,17 @@ public protocol DBusRepresentable: Sendable {
     init(dbusValue: DBusValue) throws
     /// Converts to the dynamic form.
     var dbusValue: DBusValue { get }
+    /// Reads a value of this type from a message's wire bytes; the caller has checked that the next value on the wire
+    /// has type ``dbusType``. The default reads a ``DBusValue`` and converts it with ``init(dbusValue:)``.
+    /// - Throws: ``DBusError`` (`InvalidArgs`) when the bytes run out or disagree with the type.
+    init(dbusWire reader: inout DBusWireReader) throws
+}
+
+extension DBusRepresentable {
+    /// Reads the dynamic form of ``dbusType`` and converts it.
+    public init(dbusWire reader: inout DBusWireReader) throws {
+        try self.init(dbusValue: reader.value(Self.dbusType))
+    }
 }
 
 /// A D-Bus basic type, usable as a dictionary key.
@@ -28,6 +39,10 @@ extension UInt8: DBusBasicRepresentable {
     }
     @inlinable
     public var dbusValue: DBusValue { .byte(self) }
+    @inlinable
+    public init(dbusWire reader: inout DBusWireReader) throws {
+        self = try reader.read(UInt8.self)
+    }
 }
 
 extension Bool: DBusBasicRepresentable {
@@ -40,6 +55,10 @@ extension Bool: DBusBasicRepresentable {
     }
     @inlinable
     public var dbusValue: DBusValue { .boolean(self) }
+    @inlinable
+    public init(dbusWire reader: inout DBusWireReader) throws {
+        self = try reader.read(UInt32.self) != 0
+    }
 }
 
 extension Int16: DBusBasicRepresentable {
@@ -52,6 +71,10 @@ extension Int16: DBusBasicRepresentable {
     }
     @inlinable
     public var dbusValue: DBusValue { .int16(self) }
+    @inlinable
+    public init(dbusWire reader: inout DBusWireReader) throws {
+        self = Int16(bitPattern: try reader.read(UInt16.self))
+    }
 }
 
 extension UInt16: DBusBasicRepresentable {
@@ -64,6 +87,10 @@ extension UInt16: DBusBasicRepresentable {
     }
     @inlinable
     public var dbusValue: DBusValue { .uint16(self) }
+    @inlinable
+    public init(dbusWire reader: inout DBusWireReader) throws {
+        self = try reader.read(UInt16.self)
+    }
 }
 
 extension Int32: DBusBasicRepresentable {
@@ -76,6 +103,10 @@ extension Int32: DBusBasicRepresentable {
     }
     @inlinable
     public var dbusValue: DBusValue { .int32(self) }
+    @inlinable
+    public init(dbusWire reader: inout DBusWireReader) throws {
+        self = Int32(bitPattern: try reader.read(UInt32.self))
+    }
 }
 
 extension UInt32: DBusBasicRepresentable {
@@ -88,6 +119,10 @@ extension UInt32: DBusBasicRepresentable {
     }
     @inlinable
     public var dbusValue: DBusValue { .uint32(self) }
+    @inlinable
+    public init(dbusWire reader: inout DBusWireReader) throws {
+        self = try reader.read(UInt32.self)
+    }
 }
 
 extension Int64: DBusBasicRepresentable {
@@ -100,6 +135,10 @@ extension Int64: DBusBasicRepresentable {
     }
     @inlinable
     public var dbusValue: DBusValue { .int64(self) }
+    @inlinable
+    public init(dbusWire reader: inout DBusWireReader) throws {
+        self = Int64(bitPattern: try reader.read(UInt64.self))
+    }
 }
 
 extension UInt64: DBusBasicRepresentable {
@@ -112,6 +151,10 @@ extension UInt64: DBusBasicRepresentable {
     }
     @inlinable
     public var dbusValue: DBusValue { .uint64(self) }
+    @inlinable
+    public init(dbusWire reader: inout DBusWireReader) throws {
+        self = try reader.read(UInt64.self)
+    }
 }
 
 extension Double: DBusBasicRepresentable {
@@ -124,6 +167,10 @@ extension Double: DBusBasicRepresentable {
     }
     @inlinable
     public var dbusValue: DBusValue { .double(self) }
+    @inlinable
+    public init(dbusWire reader: inout DBusWireReader) throws {
+        self = Double(bitPattern: try reader.read(UInt64.self))
+    }
 }
 
 extension String: DBusBasicRepresentable {
@@ -136,6 +183,10 @@ extension String: DBusBasicRepresentable {
     }
     @inlinable
     public var dbusValue: DBusValue { .string(self) }
+    @inlinable
+    public init(dbusWire reader: inout DBusWireReader) throws {
+        self = try reader.readText(lengthBytes: 4)
+    }
 }
 
 extension ObjectPath: DBusBasicRepresentable {
@@ -148,6 +199,11 @@ extension ObjectPath: DBusBasicRepresentable {
     }
     @inlinable
     public var dbusValue: DBusValue { .objectPath(self) }
+    @inlinable
+    public init(dbusWire reader: inout DBusWireReader) throws {
+        // libdbus validated every object path in the message.
+        self = ObjectPath(unchecked: try reader.readText(lengthBytes: 4))
+    }
 }
 
 extension Signature: DBusBasicRepresentable {
@@ -160,6 +216,10 @@ extension Signature: DBusBasicRepresentable {
     }
     @inlinable
     public var dbusValue: DBusValue { .signature(self) }
+    @inlinable
+    public init(dbusWire reader: inout DBusWireReader) throws {
+        self = try Signature(try reader.readText(lengthBytes: 1))
+    }
 }
 
 /// A Unix file descriptor carried in a message (`h`). The number is only valid while the message lives.
@@ -188,6 +248,10 @@ extension DBusValue: DBusRepresentable {
     }
     @inlinable
     public var dbusValue: DBusValue { .variant(self) }
+    @inlinable
+    public init(dbusWire reader: inout DBusWireReader) throws {
+        self = try reader.variant()
+    }
 }
 
 extension Array: DBusRepresentable where Element: DBusRepresentable {
@@ -200,6 +264,16 @@ extension Array: DBusRepresentable where Element: DBusRepresentable {
     }
     @inlinable
     public var dbusValue: DBusValue { .array(Element.dbusType, map(\.dbusValue)) }
+    @inlinable
+    public init(dbusWire reader: inout DBusWireReader) throws {
+        let end = try reader.beginArray(elementAlignment: DBusWireReader.alignment(of: Element.dbusType))
+        var result: [Element] = []
+        while reader.offset < end {
+            result.append(try Element(dbusWire: &reader))
+        }
+        try reader.endArray(end)
+        self = result
+    }
 }
 
 extension Dictionary: DBusRepresentable where Key: DBusBasicRepresentable, Value: DBusRepresentable {
@@ -220,6 +294,26 @@ extension Dictionary: DBusRepresentable where Key: DBusBasicRepresentable, Value
         // Sorted by key text so that the wire form is deterministic.
         let entries = map { DBusDictionaryEntry(key: $0.key.dbusValue, value: $0.value.dbusValue) }
         return .dictionary(key: Key.dbusType, value: Value.dbusType, entries.sorted { "\($0.key)" < "\($1.key)" })
+    }
+    @inlinable
+    public init(dbusWire reader: inout DBusWireReader) throws {
+        let end = try reader.beginArray(elementAlignment: 8)
+        // Entries are collected first so that the dictionary is allocated once at its final size: growing it entry
+        // by entry rehashes everything several times. Entries start 8 bytes apart at least, which bounds the count.
+        var entries: [(Key, Value)] = []
+        entries.reserveCapacity(Swift.min((end &- reader.offset) / 8 &+ 1, 64))
+        while reader.offset < end {
+            try reader.align(8)
+            let key = try Key(dbusWire: &reader)
+            entries.append((key, try Value(dbusWire: &reader)))
+        }
+        try reader.endArray(end)
+        var result: [Key: Value] = Dictionary(minimumCapacity: entries.count)
+        for (key, value) in entries {
+            // A repeated key (the wire allows it) keeps its last value, as the dynamic path does.
+            result[key] = value
+        }
+        self = result
     }
 }
 
@@ -248,6 +342,12 @@ public struct DBusStruct<each Field: DBusRepresentable>: DBusRepresentable {
             values.count == types.count
         else { throw typeMismatch(Self.dbusType, dbusValue) }
         var reader = DBusValueReader(values)
+        self.fields = (repeat try reader.next((each Field).self))
+    }
+
+    @inlinable
+    public init(dbusWire reader: inout DBusWireReader) throws {
+        try reader.align(8)
         self.fields = (repeat try reader.next((each Field).self))
     }
 

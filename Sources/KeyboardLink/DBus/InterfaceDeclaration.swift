@@ -126,4 +126,16 @@ public struct MethodInvocation: Sendable {
     public func decode<each T: DBusRepresentable>(_ types: repeat (each T).Type) throws -> (repeat each T) {
         try message.decode(repeat (each T).self)
     }
+
+    /// Decodes a single argument as `T` (specialized for `T`, unlike the variadic form: see `Message+TypedDecoding`).
+    @inlinable
+    public func decode<T: DBusRepresentable>(_ type: T.Type) throws -> T {
+        try message.decode(T.self)
+    }
+
+    /// Decodes two arguments as `A` and `B` (specialized, unlike the variadic form).
+    @inlinable
+    public func decode<A: DBusRepresentable, B: DBusRepresentable>(_ first: A.Type, _ second: B.Type) throws -> (A, B) {
+        try message.decode(A.self, B.self)
+    }
 }

@@ -19,17 +19,61 @@ public struct Message: Sendable {
     public var sender: BusName?
     public var destination: BusName?
     /// The body, one value per argument.
-    public var body: [DBusValue]
+    ///
+    /// A received message keeps its body in wire form until this is first read (then decoded once); typed decoding
+    /// with ``decode(_:)`` reads the wire form directly and never builds these values.
+    public var body: [DBusValue] {
+        get {
+            switch storage {
+            case .values(let values): values
+            case .wire(let wire): wire.values
+            }
+        }
+        set { storage = .values(newValue) }
+    }
+    @usableFromInline var storage: Storage
     /// For method calls: the caller does not want a reply.
     public var noReplyExpected = false
 
+    /// Where the body lives: values built in Swift, or a received message's bytes.
+    @usableFromInline
+    enum Storage: Sendable {
+        case values([DBusValue])
+        case wire(WireBody)
+    }
+
     /// The body's signature.
-    @inlinable
-    public var signature: Signature { Signature(body.map(\.type)) }
+    public var signature: Signature {
+        switch storage {
+        case .values(let values): Signature(values.map(\.type))
+        case .wire(let wire): wire.signature
+        }
+    }
+
+    /// The body's complete types, without decoding a received body.
+    var bodyTypes: [DBusType] {
+        switch storage {
+        case .values(let values): values.map(\.type)
+        case .wire(let wire): wire.signature.types
+        }
+    }
+
+    /// Whether the body has no arguments.
+    var bodyIsEmpty: Bool {
+        switch storage {
+        case .values(let values): values.isEmpty
+        case .wire(let wire): wire.signature.types.isEmpty
+        }
+    }
 
     init(kind: Kind, body: [DBusValue] = []) {
         self.kind = kind
-        self.body = body
+        self.storage = .values(body)
+    }
+
+    init(kind: Kind, wire: WireBody) {
+        self.kind = kind
+        self.storage = .wire(wire)
     }
 
     /// A method call.
@@ -76,6 +120,9 @@ public struct Message: Sendable {
     }
 
     /// Decodes the whole body as the given types, in order.
+    ///
+    /// A received body is read straight from its wire bytes into the Swift types (``DBusRepresentable/init(dbusWire:)``);
+    /// ``DBusValue`` is built only for variants.
     /// - Throws: ``DBusError`` (`InvalidArgs`) when the body has another signature.
     @inlinable
     public func decode<each T: DBusRepresentable>(_ types: repeat (each T).Type) throws -> (repeat each T) {
@@ -83,6 +130,16 @@ public struct Message: Sendable {
         for type in repeat (each T).self {
             expected.append(type.dbusType)
         }
+        if case .wire(let wire) = storage {
+            // One comparison of the signature checks every value's type: the readers below only read.
+            guard wire.signature.types == expected else {
+                throw DBusError.invalidArgs(
+                    "expected arguments '\(Signature(expected).rawValue)', got '\(wire.signature.rawValue)'")
+            }
+            var reader = wire.reader()
+            return (repeat try reader.next((each T).self))
+        }
+        let body = self.body
         guard body.count == expected.count else {
             throw DBusError.invalidArgs(
                 "expected arguments '\(Signature(expected).rawValue)', got '\(signature.rawValue)'")

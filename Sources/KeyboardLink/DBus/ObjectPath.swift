@@ -28,6 +28,7 @@ public struct ObjectPath: Hashable, Comparable, Sendable, CustomStringConvertibl
     }
 
     /// For text libdbus has already validated (names in received messages): no second check.
+    @usableFromInline
     init(unchecked rawValue: String) {
         self.rawValue = rawValue
     }

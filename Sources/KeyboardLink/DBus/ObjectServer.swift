@@ -194,9 +194,8 @@ final class ObjectServer {
                     "no method \(member) on \(call.interface?.rawValue ?? "any interface") at \(path)"))
         }
         let expected = method.inputSignature
-        guard call.body.count == expected.types.count,
-            zip(call.body, expected.types).allSatisfy({ $0.0.type == $0.1 })
-        else {
+        // The received signature, compared without decoding the body: the handler decodes it, typed.
+        guard call.bodyTypes == expected.types else {
             let signature = call.signature
             return reply(
                 call,
@@ -209,10 +208,14 @@ final class ObjectServer {
             let answer: Message
             do {
                 let outputs = try await method.handler(invocation)
-                let produced = Signature(outputs.map(\.type))
-                if produced == method.outputSignature {
+                // Compared type by type: no signature text is built for a call that succeeds.
+                let expectedOutputs = method.outputSignature.types
+                if outputs.count == expectedOutputs.count
+                    && zip(outputs, expectedOutputs).allSatisfy({ $0.0.type == $0.1 })
+                {
                     answer = .methodReturn(to: call, body: outputs)
                 } else {
+                    let produced = Signature(outputs.map(\.type))
                     answer = .error(
                         to: call,
                         .failed(
@@ -249,7 +252,7 @@ final class ObjectServer {
         guard member.rawValue == "Introspect" else {
             return reply(call, error: .unknownMethod("no method \(member) on \(InterfaceName.introspectable)"))
         }
-        guard call.body.isEmpty else { return reply(call, error: .invalidArgs("Introspect takes no arguments")) }
+        guard call.bodyIsEmpty else { return reply(call, error: .invalidArgs("Introspect takes no arguments")) }
         let children = childNames(of: path)
         guard objects[path] != nil || managers.contains(path) || !children.isEmpty || path == .root else {
             return reply(call, error: .unknownObject("no object at \(path)"))
@@ -335,7 +338,7 @@ final class ObjectServer {
         guard member.rawValue == "GetManagedObjects", let path = call.path else {
             return reply(call, error: .unknownMethod("no method \(member) on \(InterfaceName.objectManager)"))
         }
-        guard call.body.isEmpty else { return reply(call, error: .invalidArgs("GetManagedObjects takes no arguments")) }
+        guard call.bodyIsEmpty else { return reply(call, error: .invalidArgs("GetManagedObjects takes no arguments")) }
         connection.replyFromTemplate(call, key: path) { [managedObjects(below: path)] }
     }
 

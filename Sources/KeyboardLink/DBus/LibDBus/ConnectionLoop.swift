@@ -52,7 +52,24 @@ final class ConnectionLoop: TaskExecutor, @unchecked Sendable {
     }
 
     var watches: [OpaquePointer: WatchEntry] = [:]
-    var timeouts: [OpaquePointer: TimeoutEntry] = [:]
+    /// Every pending call has a timeout here: changing the table keeps `cachedEarliest` a lower bound of the
+    /// enabled deadlines (or nil: unknown), so a round of the loop need not scan it.
+    var timeouts: [OpaquePointer: TimeoutEntry] = [:] {
+        didSet { cachedEarliest = nil }
+    }
+    /// No enabled deadline is earlier than this (`.some(nil)`: there is none); nil when it must be recomputed.
+    private var cachedEarliest: ContinuousClock.Instant??
+
+    /// The earliest enabled deadline, scanning the table only after it changed.
+    private func earliestDeadline() -> ContinuousClock.Instant? {
+        if let known = cachedEarliest { return known }
+        var earliest: ContinuousClock.Instant?
+        for entry in timeouts.values where entry.enabled {
+            if earliest.map({ entry.deadline < $0 }) ?? true { earliest = entry.deadline }
+        }
+        cachedEarliest = .some(earliest)
+        return earliest
+    }
     /// Called after each round of I/O (the connection dispatches incoming messages here).
     var afterIO: (() -> Void)?
     var handleWatch: ((OpaquePointer, UInt32) -> Void)?
@@ -153,13 +170,12 @@ final class ConnectionLoop: TaskExecutor, @unchecked Sendable {
     private func run() {
         var pollDescriptors: [pollfd] = []
         var pollWatches: [OpaquePointer?] = []
+        // Two job buffers swapped under the lock: no allocation per round.
+        var jobs: [Job] = []
         while !stopRequested {
-            let jobs = pendingJobs.withLock { queue -> [Job] in
-                let taken = queue.jobs
-                queue.jobs.removeAll(keepingCapacity: true)
-                return taken
-            }
+            pendingJobs.withLock { queue in swap(&queue.jobs, &jobs) }
             for job in jobs { job() }
+            jobs.removeAll(keepingCapacity: true)
             if stopRequested { break }
             afterIO?()
 
@@ -176,14 +192,13 @@ final class ConnectionLoop: TaskExecutor, @unchecked Sendable {
             }
             var timeout: Int32 = -1
             let now = ContinuousClock.now
-            for entry in timeouts.values where entry.enabled {
-                let remaining = now.duration(to: entry.deadline)
-                let milliseconds = max(
+            if let deadline = earliestDeadline() {
+                let remaining = now.duration(to: deadline)
+                timeout = max(
                     0,
                     Int32(
                         clamping: remaining.components.seconds * 1000 + remaining.components.attoseconds
                             / 1_000_000_000_000_000 + 1))
-                timeout = timeout < 0 ? milliseconds : min(timeout, milliseconds)
             }
             if !pendingJobs.withLock({ $0.jobs.isEmpty }) { timeout = 0 }
             let ready = poll(&pollDescriptors, nfds_t(pollDescriptors.count), timeout)
@@ -205,9 +220,12 @@ final class ConnectionLoop: TaskExecutor, @unchecked Sendable {
                 }
             }
             let after = ContinuousClock.now
-            for (timeoutPointer, entry) in timeouts where entry.enabled && entry.deadline <= after {
-                timeouts[timeoutPointer]?.deadline = after.advanced(by: .milliseconds(entry.interval))
-                handleTimeout?(timeoutPointer)
+            if let deadline = earliestDeadline(), deadline <= after {
+                cachedEarliest = nil
+                for (timeoutPointer, entry) in timeouts where entry.enabled && entry.deadline <= after {
+                    timeouts[timeoutPointer]?.deadline = after.advanced(by: .milliseconds(entry.interval))
+                    handleTimeout?(timeoutPointer)
+                }
             }
         }
         afterIO = nil

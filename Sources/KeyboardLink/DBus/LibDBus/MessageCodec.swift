@@ -46,7 +46,9 @@ enum MessageCodec {
             throw DBusError.failed("out of memory building a D-Bus message")
         }
         var ok = true
-        if let destination = message.destination {
+        // A method call got its destination from dbus_message_new_method_call; setting a header field again
+        // rewrites the header (about as much work as appending the arguments of a small call).
+        if message.kind != .methodCall, let destination = message.destination {
             ok = ok && dbus_message_set_destination(raw, destination.rawValue) != 0
         }
         if let replySerial = message.replySerial {
@@ -228,44 +230,40 @@ enum MessageCodec {
         }
         message.noReplyExpected = dbus_message_get_no_reply(raw) != 0
 
-        guard let signatureText = dbus_message_get_signature(raw) else { return message }
-        let signature = try Signature(String(cString: signatureText))
-        if signature.types.isEmpty { return message }
-        if let body = wireDecodedBody(raw, signature) {
-            message.body = body
+        guard let signatureText = dbus_message_get_signature(raw), signatureText.pointee != 0 else { return message }
+        let signature = try signatureCache.signature(signatureText)
+        if let wire = wireBody(raw, signature) {
+            message.storage = .wire(wire)
             return message
         }
         var iterator = DBusMessageIter()
         guard dbus_message_iter_init(raw, &iterator) != 0 else { return message }
-        message.body.reserveCapacity(signature.types.count)
+        var body: [DBusValue] = []
+        body.reserveCapacity(signature.types.count)
         for type in signature.types {
-            message.body.append(try read(type, from: &iterator))
+            body.append(try read(type, from: &iterator))
             _ = dbus_message_iter_next(&iterator)
         }
+        message.body = body
         return message
     }
 
-    /// Decodes the body from the message's wire bytes (one copy, then plain loads); nil when that is not possible
-    /// (file descriptors, or anything unexpected), and the iterator path decodes instead.
-    private static func wireDecodedBody(_ raw: OpaquePointer, _ signature: Signature) -> [DBusValue]? {
+    /// Parsed body signatures by their text: a connection sees the same few signatures over and over.
+    static let signatureCache = SignatureCache()
+
+    /// Keeps the body in wire form (one copy of the message; decoding happens when someone reads it); nil when that
+    /// is not possible (file descriptors travel outside the bytes), and the iterator path decodes instead.
+    private static func wireBody(_ raw: OpaquePointer, _ signature: Signature) -> WireBody? {
         if signature.rawValue.utf8.contains(UInt8(ascii: "h")) { return nil }
         var buffer: UnsafeMutablePointer<CChar>?
         var length: Int32 = 0
         guard dbus_message_marshal(raw, &buffer, &length) != 0, let buffer else { return nil }
-        defer { dbus_free(buffer) }
-        let bytes = UnsafeRawBufferPointer(start: buffer, count: Int(length))
-        do {
-            let (bodyOffset, bigEndian) = try WireDecoder.bodyOffset(of: bytes)
-            var decoder = WireDecoder(bytes: bytes, bodyOffset: bodyOffset, bigEndian: bigEndian)
-            var body: [DBusValue] = []
-            body.reserveCapacity(signature.types.count)
-            for type in signature.types {
-                body.append(try decoder.value(type))
-            }
-            return body
-        } catch {
-            return nil
-        }
+        let bytes = WireBytes(taking: UnsafeMutableRawPointer(buffer), count: Int(length)) { dbus_free($0) }
+        guard
+            let (bodyOffset, bigEndian) = try? DBusWireReader.bodyOffset(
+                of: UnsafeRawBufferPointer(start: bytes.base, count: bytes.count))
+        else { return nil }
+        return WireBody(bytes: bytes, bodyOffset: bodyOffset, bigEndian: bigEndian, signature: signature)
     }
 
     @inline(__always)
