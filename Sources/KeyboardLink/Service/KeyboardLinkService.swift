@@ -11,6 +11,11 @@ public actor KeyboardLinkService {
         public var discoveryTimeout: Duration = .seconds(20)
         /// How keyboards are paired (`[Pairing] DefaultAgent` sets `pairing.requestDefaultAgent`).
         public var pairing = PairingOptions()
+        /// How long a re-apply on connect waits for a locked ZMK keyboard to be unlocked.
+        public var reapplyUnlockTimeout: Duration = .seconds(60)
+        /// How long a re-apply on connect waits for the keyboard's driver (a VIA hidraw node appears a moment
+        /// after the Bluetooth connection).
+        public var reapplyDriverTimeout: Duration = .seconds(5)
 
         public init(stateDirectory: String) {
             self.stateDirectory = stateDirectory

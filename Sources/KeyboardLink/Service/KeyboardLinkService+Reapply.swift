@@ -1,0 +1,118 @@
+/// Desired state (issue 8): a keyboard whose profile says `applyOnConnect` gets its pushed keymap (the session's
+/// base) re-applied each time it connects, when the keyboard no longer holds it.
+///
+/// One attempt per connection, in a task of its own (other D-Bus calls go on meanwhile), claimed like a push so
+/// that a push and a re-apply never interleave. Only the drifted bindings are written, read back and saved; a
+/// failure rolls back where the protocol allows, logs a warning and changes nothing in the profile.
+extension KeyboardLinkService {
+    /// `Reapplied(a(usss) changes)`: layer, key, what the keyboard held, what was written back.
+    static let reappliedSignal = MemberName(trusted: "Reapplied")
+
+    /// The declarations added to `org.kblink1.Keymap`.
+    static let reapplySignals: [DBusSignal] = [
+        DBusSignal(
+            "Reapplied", arguments: [DBusArgument("changes", .array(.structure([.uint32, .string, .string, .string])))])
+    ]
+
+    /// The most drifted bindings one log line names.
+    static let reapplyLogLimit = 5
+
+    /// After a keyboard connected with its services resolved (once per connection): fills `Driver`, then
+    /// re-applies its profile when asked to.
+    func keyboardBecameReady(_ address: BluetoothAddress) async {
+        await detectDriver(address)
+        await reapplyOnConnect(address)
+    }
+
+    /// Re-applies the keyboard's pushed keymap if its profile asks for it and the keyboard drifted from it.
+    func reapplyOnConnect(_ address: BluetoothAddress) async {
+        guard let settings = await keymaps.settings(for: address), settings.reappliesOnConnect,
+            let state = keyboards[address], isConnected(state)
+        else { return }
+        let label = "\(state.alias) (\(address))"
+        guard await pushes.begin(address) else {
+            log(.info, "\(label): a push is running; the profile is not re-applied on this connection")
+            return
+        }
+        await performReapply(state, label: label)
+        await pushes.end(address)
+    }
+
+    private func isConnected(_ state: KeyboardState) -> Bool {
+        snapshot.devices[state.devicePath]?.connected == true
+    }
+
+    /// The re-apply itself, with the keyboard claimed. Logs what happened; never throws.
+    private func performReapply(_ state: KeyboardState, label: String) async {
+        let address = state.address
+        guard let session = await keymaps.session(for: address) else { return }
+        guard let driver = await reapplyDriver(state, label: label) else { return }
+        let base = session.base
+        let pusher = DriverPush(driver: driver, layout: session.layout)
+        let outcome: DriverPush.Outcome
+        do throws(DriverPush.Failure) {
+            do throws(DriverPush.Failure) {
+                outcome = try await pusher.run(desired: base, dryRun: false, verify: true)
+            } catch let failure where failure.written == 0 && failure.error.isLocked {
+                log(.notice, "\(label) is locked: asking the user to unlock it to check its keymap")
+                let path = KBlink.keyboardPath(address)
+                let prompt = PairingPromptSignal(
+                    keyboard: path, prompt: PairingPromptRelay(kind: .unlock, code: "", entered: 0))
+                try? await connection.emitSignal(
+                    PairingSignals.prompt, of: KBlink.managerInterface, at: KBlink.managerPath, prompt.body)
+                guard await driver.waitUntilUnlocked(timeout: options.reapplyUnlockTimeout) else { throw failure }
+                outcome = try await pusher.run(desired: base, dryRun: false, verify: true)
+            }
+        } catch {
+            await driver.close()
+            log(
+                .warning,
+                "\(label): could not re-apply the profile on connect: \(error); the profile is unchanged, the next "
+                    + "connection tries again ('kblink keymap push' now)")
+            return
+        }
+        await driver.close()
+        guard !outcome.writes.isEmpty else {
+            log(.debug, "\(label): the keyboard holds its profile; nothing to re-apply")
+            return
+        }
+        log(.notice, "\(label): " + Self.reapplySummary(outcome))
+        let changes = Self.pushChanges(outcome)
+        try? await connection.emitSignal(
+            Self.reappliedSignal, of: KBlink.keymapInterface, at: KBlink.keyboardPath(address),
+            [.array(.structure([.uint32, .string, .string, .string]), changes)])
+    }
+
+    /// The keyboard's driver, waiting a little for it to appear (a VIA hidraw node follows the Bluetooth
+    /// connection); nil, logged, when there is none or the keyboard disconnected.
+    private func reapplyDriver(_ state: KeyboardState, label: String) async -> (any KeyboardDriver)? {
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: options.reapplyDriverTimeout)
+        while true {
+            do {
+                if let driver = try await makeDriver(state) { return driver }
+            } catch {
+                log(.warning, "\(label): could not re-apply the profile on connect: \(error)")
+                return nil
+            }
+            guard clock.now < deadline, isConnected(state) else { break }
+            try? await Task.sleep(for: .milliseconds(250))
+        }
+        log(
+            .warning,
+            "\(label): could not re-apply the profile on connect: the keyboard speaks no firmware protocol kblink "
+                + "can write (ZMK Studio or VIA)")
+        return nil
+    }
+
+    /// `re-applied the profile: 3 binding(s) had drifted (layer 0 CAPS KC_A->KC_LCTL, ...)`, naming at most
+    /// `reapplyLogLimit` bindings.
+    static func reapplySummary(_ outcome: DriverPush.Outcome) -> String {
+        let named = zip(outcome.writes, outcome.previous).prefix(reapplyLogLimit).map { write, old in
+            "layer \(write.layer) \(write.key) \(old.description)->\(write.action.description)"
+        }
+        let rest = outcome.writes.count - named.count
+        return "re-applied the profile: \(outcome.writes.count) binding(s) had drifted ("
+            + named.joined(separator: ", ") + (rest > 0 ? ", and \(rest) more" : "") + ")"
+    }
+}
