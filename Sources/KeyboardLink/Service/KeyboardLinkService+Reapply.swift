@@ -26,10 +26,14 @@ extension KeyboardLinkService {
 
     /// Re-applies the keyboard's pushed keymap if its profile asks for it and the keyboard drifted from it.
     func reapplyOnConnect(_ address: BluetoothAddress) async {
-        guard let settings = await keymaps.settings(for: address), settings.reappliesOnConnect,
-            let state = keyboards[address], isConnected(state)
-        else { return }
+        guard let settings = await keymaps.settings(for: address), let state = keyboards[address] else { return }
         let label = "\(state.alias) (\(address))"
+        guard settings.reappliesOnConnect else {
+            let reason = settings.applyOnConnect ? "on, but no keymap was pushed yet" : "off"
+            log(.debug, "\(label): apply on connect is \(reason); the keyboard's keymap is left as it is")
+            return
+        }
+        guard isConnected(state) else { return }
         guard await pushes.begin(address) else {
             log(.info, "\(label): a push is running; the profile is not re-applied on this connection")
             return
