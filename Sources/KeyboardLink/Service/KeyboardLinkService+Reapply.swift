@@ -18,15 +18,17 @@ extension KeyboardLinkService {
     static let reapplyLogLimit = 5
 
     /// After a keyboard connected with its services resolved (once per connection): fills `Driver`, then
-    /// re-applies its profile when asked to.
+    /// re-applies its profile when asked to. The profile's settings are read first, so that what counts is the
+    /// flag as it was when the keyboard connected, however long finding the driver takes.
     func keyboardBecameReady(_ address: BluetoothAddress) async {
+        let settings = await keymaps.settings(for: address)
         await detectDriver(address)
-        await reapplyOnConnect(address)
+        await reapplyOnConnect(address, settings: settings)
     }
 
-    /// Re-applies the keyboard's pushed keymap if its profile asks for it and the keyboard drifted from it.
-    func reapplyOnConnect(_ address: BluetoothAddress) async {
-        guard let settings = await keymaps.settings(for: address), let state = keyboards[address] else { return }
+    /// Re-applies the keyboard's pushed keymap if `settings` (its profile's) ask for it and the keyboard drifted.
+    func reapplyOnConnect(_ address: BluetoothAddress, settings: ProfileSettings?) async {
+        guard let settings, let state = keyboards[address] else { return }
         let label = "\(state.alias) (\(address))"
         guard settings.reappliesOnConnect else {
             let reason = settings.applyOnConnect ? "on, but no keymap was pushed yet" : "off"
@@ -38,19 +40,52 @@ extension KeyboardLinkService {
             log(.info, "\(label): a push is running; the profile is not re-applied on this connection")
             return
         }
-        await performReapply(state, label: label)
+        let end = await performReapply(state)
+        // Released before anything is said, so that whoever acts on the log line or the signal can push at once.
         await pushes.end(address)
+        switch end {
+        case .failed(let reason):
+            log(
+                .warning,
+                "\(label): could not re-apply the profile on connect: \(reason); the profile is unchanged, the next "
+                    + "connection tries again ('kblink keymap push' now)")
+        case .noDrift:
+            log(.debug, "\(label): the keyboard holds its profile; nothing to re-apply")
+        case .reapplied(let outcome):
+            log(.notice, "\(label): " + Self.reapplySummary(outcome))
+            try? await connection.emitSignal(
+                Self.reappliedSignal, of: KBlink.keymapInterface, at: KBlink.keyboardPath(address),
+                [.array(.structure([.uint32, .string, .string, .string]), Self.pushChanges(outcome))])
+        case .skipped:
+            break
+        }
+    }
+
+    /// How a re-apply ended.
+    enum ReapplyEnd {
+        /// The keyboard has no session any more.
+        case skipped
+        /// Nothing was re-applied, for this reason.
+        case failed(String)
+        /// The keyboard held its pushed keymap.
+        case noDrift
+        /// The drifted bindings were written back, verified and saved.
+        case reapplied(DriverPush.Outcome)
     }
 
     private func isConnected(_ state: KeyboardState) -> Bool {
         snapshot.devices[state.devicePath]?.connected == true
     }
 
-    /// The re-apply itself, with the keyboard claimed. Logs what happened; never throws.
-    private func performReapply(_ state: KeyboardState, label: String) async {
+    /// The re-apply itself, with the keyboard claimed; never throws.
+    private func performReapply(_ state: KeyboardState) async -> ReapplyEnd {
         let address = state.address
-        guard let session = await keymaps.session(for: address) else { return }
-        guard let driver = await reapplyDriver(state, label: label) else { return }
+        guard let session = await keymaps.session(for: address) else { return .skipped }
+        let driver: any KeyboardDriver
+        switch await reapplyDriver(state) {
+        case .success(let found): driver = found
+        case .failure(let reason): return .failed(reason.message)
+        }
         let base = session.base
         let pusher = DriverPush(driver: driver, layout: session.layout)
         let outcome: DriverPush.Outcome
@@ -58,10 +93,10 @@ extension KeyboardLinkService {
             do throws(DriverPush.Failure) {
                 outcome = try await pusher.run(desired: base, dryRun: false, verify: true)
             } catch let failure where failure.written == 0 && failure.error.isLocked {
-                log(.notice, "\(label) is locked: asking the user to unlock it to check its keymap")
-                let path = KBlink.keyboardPath(address)
+                log(.notice, "\(state.alias) (\(address)) is locked: asking the user to unlock it to check its keymap")
                 let prompt = PairingPromptSignal(
-                    keyboard: path, prompt: PairingPromptRelay(kind: .unlock, code: "", entered: 0))
+                    keyboard: KBlink.keyboardPath(address),
+                    prompt: PairingPromptRelay(kind: .unlock, code: "", entered: 0))
                 try? await connection.emitSignal(
                     PairingSignals.prompt, of: KBlink.managerInterface, at: KBlink.managerPath, prompt.body)
                 guard await driver.waitUntilUnlocked(timeout: options.reapplyUnlockTimeout) else { throw failure }
@@ -69,44 +104,33 @@ extension KeyboardLinkService {
             }
         } catch {
             await driver.close()
-            log(
-                .warning,
-                "\(label): could not re-apply the profile on connect: \(error); the profile is unchanged, the next "
-                    + "connection tries again ('kblink keymap push' now)")
-            return
+            return .failed(error.description)
         }
         await driver.close()
-        guard !outcome.writes.isEmpty else {
-            log(.debug, "\(label): the keyboard holds its profile; nothing to re-apply")
-            return
-        }
-        log(.notice, "\(label): " + Self.reapplySummary(outcome))
-        let changes = Self.pushChanges(outcome)
-        try? await connection.emitSignal(
-            Self.reappliedSignal, of: KBlink.keymapInterface, at: KBlink.keyboardPath(address),
-            [.array(.structure([.uint32, .string, .string, .string]), changes)])
+        return outcome.writes.isEmpty ? .noDrift : .reapplied(outcome)
+    }
+
+    /// Why no driver was found for a re-apply.
+    struct NoDriver: Error {
+        var message: String
     }
 
     /// The keyboard's driver, waiting a little for it to appear (a VIA hidraw node follows the Bluetooth
-    /// connection); nil, logged, when there is none or the keyboard disconnected.
-    private func reapplyDriver(_ state: KeyboardState, label: String) async -> (any KeyboardDriver)? {
+    /// connection); a reason when there is none or the keyboard disconnected.
+    private func reapplyDriver(_ state: KeyboardState) async -> Result<any KeyboardDriver, NoDriver> {
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: options.reapplyDriverTimeout)
         while true {
             do {
-                if let driver = try await makeDriver(state) { return driver }
+                if let driver = try await makeDriver(state) { return .success(driver) }
             } catch {
-                log(.warning, "\(label): could not re-apply the profile on connect: \(error)")
-                return nil
+                return .failure(NoDriver(message: "\(error)"))
             }
             guard clock.now < deadline, isConnected(state) else { break }
             try? await Task.sleep(for: .milliseconds(250))
         }
-        log(
-            .warning,
-            "\(label): could not re-apply the profile on connect: the keyboard speaks no firmware protocol kblink "
-                + "can write (ZMK Studio or VIA)")
-        return nil
+        return .failure(
+            NoDriver(message: "the keyboard speaks no firmware protocol kblink can write (ZMK Studio or VIA)"))
     }
 
     /// `re-applied the profile: 3 binding(s) had drifted (layer 0 CAPS KC_A->KC_LCTL, ...)`, naming at most

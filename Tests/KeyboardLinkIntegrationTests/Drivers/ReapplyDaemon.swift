@@ -56,10 +56,11 @@ final class ReapplyDaemon: Sendable {
     /// What the service logged so far.
     var logLines: [(LogLevel, String)] { log.lines.withLock { $0 } }
 
-    /// Waits until the service logged a line containing `text`; returns its level.
-    func waitForLog(_ text: String, timeout: Duration = .seconds(60)) async -> LogLevel? {
-        _ = await eventually(timeout: timeout) { self.logLines.contains { $0.1.contains(text) } }
-        return logLines.first { $0.1.contains(text) }?.0
+    /// Waits until the service logged `occurrence` lines containing `text`; returns the level of that line.
+    func waitForLog(_ text: String, occurrence: Int = 1, timeout: Duration = .seconds(60)) async -> LogLevel? {
+        _ = await eventually(timeout: timeout) { self.logCount(text) >= occurrence }
+        let matching = logLines.filter { $0.1.contains(text) }
+        return matching.count >= occurrence ? matching[occurrence - 1].0 : nil
     }
 
     /// How many logged lines contain `text`.
@@ -96,6 +97,9 @@ func withReapplyDaemon<T>(
 ) async throws -> T {
     let daemon = try await ReapplyDaemon(devices: devices, viaLinks: viaLinks)
     do {
+        // The keyboard was connected at start: wait for that connection's decision (no profile yet, so off), so
+        // that it cannot act on what the test does next.
+        #expect(await daemon.waitForLog("apply on connect is off") == .debug)
         let connection = try await daemon.bus.connect()
         defer { Task { await connection.close() } }
         let result = try await body(daemon, KeymapClient(connection: connection, path: KBlink.keyboardPath(address)))
