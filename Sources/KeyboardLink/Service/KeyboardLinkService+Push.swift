@@ -123,6 +123,7 @@ extension KeyboardLinkService {
         if driver == nil, let link = try await openVIALink(state) {
             driver = VIADriver(transport: link.transport, onClose: link.close)
         }
+        driverConnections[state.address, default: 0] += 1
         await setDriver(driver?.kind.rawValue ?? "none", of: state.address)
         return driver
     }
@@ -142,6 +143,7 @@ extension KeyboardLinkService {
     /// its VIA raw HID interface.
     func detectDriver(_ address: BluetoothAddress) async {
         guard let state = keyboards[address] else { return }
+        let connections = driverConnections[address, default: 0]
         let database = await GATTDatabase.load(from: bluez, device: state.devicePath)
         var driver = "none"
         if database.characteristic(StudioDriver.characteristicUUID, inService: StudioDriver.serviceUUID) != nil {
@@ -150,6 +152,8 @@ extension KeyboardLinkService {
             link.close()
             driver = DriverKind.via.rawValue
         }
+        // A push connected to the keyboard meanwhile: what it found is newer than this detection.
+        guard driverConnections[address, default: 0] == connections else { return }
         await setDriver(driver, of: address)
     }
 

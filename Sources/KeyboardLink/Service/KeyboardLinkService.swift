@@ -39,6 +39,9 @@ public actor KeyboardLinkService {
     var firmwareState: FirmwareState
     /// The keymap pushes running (KeyboardLinkService+Push.swift).
     public let pushes = KeyboardPushes()
+    /// Per keyboard, how many times a push or re-apply connected to its driver: a detection that started before
+    /// the latest connection does not overwrite what that connection found (KeyboardLinkService+Push.swift).
+    var driverConnections: [BluetoothAddress: Int] = [:]
 
     /// - Parameter log: where the service reports what it does.
     public init(connection: BusConnection, options: Options, log: @escaping @Sendable (LogLevel, String) -> Void) {
