@@ -4,7 +4,7 @@ import KeyboardLink
 /// Parses the command line, prints the machine, runs the chosen benchmarks and prints their tables.
 enum BenchCommand {
     static let usage = """
-        usage: kblink-bench [roundtrip|managed-objects|daemon|layout|keymap|firmware|all] [options]
+        usage: kblink-bench [roundtrip|managed-objects|daemon|layout|keymap|firmware|push|all] [options]
           roundtrip        method-call round trips/s, Swift pair vs C reference pair (and mixed pairs)
           managed-objects  time per GetManagedObjects reply of BlueZ-like devices
           daemon           kblinkd start-up to READY=1, kblink list vs bluetoothctl devices, kblinkd memory
@@ -12,6 +12,8 @@ enum BenchCommand {
           layout           layout-core events per second (show/change/hide with a focused field)
           keymap           keymap edits, undos and redos; profile save and load
           firmware         kblink info from the cache; a cold GATT refresh at 30 ms per read
+          push             keymap push of a full layer to the simulated VIA and ZMK Studio keyboards at 7.5 ms
+                           per round trip: writes and bytes against the protocol minimum, wall time
           all              every benchmark (default)
         options:
           --rounds N             roundtrip rounds per configuration (5)
@@ -31,6 +33,8 @@ enum BenchCommand {
           --edits N              keymap: edits, undos and redos per round (10000)
           --edit-rounds N        keymap: timed edit rounds (5)
           --profile-rounds N     keymap: timed saves and loads of the profile without draft (30)
+          --push-rounds N        push: timed pushes per keyboard (5)
+          --round-trip-us N      push: simulated round trip in microseconds (7500)
         Build with -c release; a debug build's numbers mean nothing.
         """
 
@@ -41,6 +45,7 @@ enum BenchCommand {
         var layout = LayoutBenchmark()
         var keymap = KeymapBenchmark()
         let firmware = FirmwareBenchmark()
+        var push = PushBenchmark()
         var name = "all"
         var index = 0
         while index < arguments.count {
@@ -48,7 +53,7 @@ enum BenchCommand {
             index += 1
             let operand = index < arguments.count ? arguments[index] : ""
             switch argument {
-            case "roundtrip", "managed-objects", "daemon", "layout", "keymap", "firmware", "all":
+            case "roundtrip", "managed-objects", "daemon", "layout", "keymap", "firmware", "push", "all":
                 name = argument
                 continue
             case "-h", "--help":
@@ -81,6 +86,8 @@ enum BenchCommand {
                 case "--edits": keymap.edits = number
                 case "--edit-rounds": keymap.rounds = number
                 case "--profile-rounds": keymap.profileRounds = number
+                case "--push-rounds": push.rounds = number
+                case "--round-trip-us": push.roundTrip = .microseconds(number)
                 default: known = false
                 }
                 guard known else { break }
@@ -116,6 +123,9 @@ enum BenchCommand {
             }
             if name == "firmware" || name == "all" {
                 print(try await firmware.run())
+            }
+            if name == "push" || name == "all" {
+                print(try await push.run())
             }
             return 0
         } catch {

@@ -12,7 +12,8 @@ extension Commands {
                    kblink keymap set DEVICE KEY ACTION [--zone Z] [--layer N] [--json]
                    kblink keymap undo|redo|discard DEVICE [--json]
                    kblink keymap diff DEVICE [--json]
-                   kblink keymap push DEVICE [--dry-run] [--no-verify] [--json]
+                   kblink keymap push DEVICE [--dry-run] [--no-verify] [--[no-]apply-on-connect] [--json]
+                   kblink keymap auto-apply DEVICE [on|off] [--json]
             """,
         details: """
             show     draws the keyboard with what each key does on layer N (default 0): keys at their places,
@@ -29,17 +30,23 @@ extension Commands {
             push     writes the draft to the keyboard's firmware (ZMK Studio or VIA): only the bindings that differ,
                      read back to verify (unless --no-verify), then saved; the draft becomes the new base.
                      --dry-run lists what would be written. A locked keyboard asks for its unlock key.
+                     --apply-on-connect (or --no-apply-on-connect) also turns auto-apply on (off) once the push
+                     succeeded.
+            auto-apply  shows, or turns on or off, re-applying on connect: each time the keyboard connects,
+                     kblinkd reads it and writes back the bindings that differ from the keymap last pushed (not the
+                     unpushed draft), logging what had drifted. Needs a pushed keymap. JSON: {address, applyOnConnect}.
             Zones: standard, number, function, navigation. Edits are saved by kblinkd at once; 'keymap diff'
             shows what is staged.
             """,
-        flags: ["--ascii", "--dry-run", "--no-verify"], options: ["--zone", "--layer"]
+        flags: ["--ascii", "--dry-run", "--no-verify", "--apply-on-connect", "--no-apply-on-connect"],
+        options: ["--zone", "--layer"]
     ) { context in
         let (subcommand, values) = try KeymapOptions.subcommand(
             context.arguments,
             [
                 "show": ["DEVICE"], "set": ["DEVICE", "KEY", "ACTION"], "undo": ["DEVICE"], "redo": ["DEVICE"],
-                "discard": ["DEVICE"], "diff": ["DEVICE"], "push": ["DEVICE"],
-            ])
+                "discard": ["DEVICE"], "diff": ["DEVICE"], "push": ["DEVICE"], "auto-apply": ["DEVICE"],
+            ], optional: ["auto-apply": ["on|off"]])
         let arguments = context.arguments
         if !["show", "set"].contains(subcommand) {
             for option in ["--zone", "--layer"] where arguments.value(option) != nil {
@@ -49,9 +56,13 @@ extension Commands {
         if subcommand != "show", arguments.has("--ascii") {
             throw ParsedArguments.UsageError("--ascii is for 'keymap show'")
         }
-        if subcommand != "push", arguments.has("--dry-run") || arguments.has("--no-verify") {
-            throw ParsedArguments.UsageError("--dry-run and --no-verify are for 'keymap push'")
+        if subcommand != "push",
+            ["--dry-run", "--no-verify", "--apply-on-connect", "--no-apply-on-connect"].contains(where: arguments.has)
+        {
+            throw ParsedArguments.UsageError(
+                "--dry-run, --no-verify, --apply-on-connect and --no-apply-on-connect are for 'keymap push'")
         }
+        let autoApply = subcommand == "auto-apply" ? try autoApplyValue(values.dropFirst().first) : nil
         let layer = try KeymapOptions.layer(arguments)
         let zone = try KeymapOptions.zone(arguments)
         return try await KeymapTarget.with(context, device: values[0]) { target in
@@ -61,6 +72,7 @@ extension Commands {
                 return try await setKey(target, context, key: values[1], action: values[2], zone: zone, layer: layer)
             case "diff": return try await showDiff(target, context)
             case "push": return try await pushKeymap(target, context)
+            case "auto-apply": return try await showOrSetAutoApply(target, context, autoApply)
             default: return try await step(target, context, subcommand)
             }
         }

@@ -10,6 +10,14 @@ extension Commands {
         let arguments = context.arguments
         let output = context.output
         let dryRun = arguments.has("--dry-run")
+        if arguments.has("--apply-on-connect") && arguments.has("--no-apply-on-connect") {
+            throw ParsedArguments.UsageError("give --apply-on-connect or --no-apply-on-connect, not both")
+        }
+        let applyOnConnect: Bool? =
+            arguments.has("--apply-on-connect") ? true : arguments.has("--no-apply-on-connect") ? false : nil
+        if dryRun && applyOnConnect != nil {
+            throw ParsedArguments.UsageError("--apply-on-connect and --no-apply-on-connect do not go with --dry-run")
+        }
         let progress: Task<Void, Never>?
         if output.isTerminal && !output.json && !dryRun {
             let signals = try await target.client.connection.subscribe(
@@ -43,7 +51,8 @@ extension Commands {
         defer { unlockNotice.cancel() }
         let result: KeymapPushResult
         do {
-            result = try await target.keymap.push(dryRun: dryRun, verify: !arguments.has("--no-verify"))
+            result = try await target.keymap.push(
+                dryRun: dryRun, verify: !arguments.has("--no-verify"), applyOnConnect: applyOnConnect)
         } catch {
             progress?.cancel()
             if progress != nil { Output.writeProgress("\n") }
@@ -51,10 +60,12 @@ extension Commands {
         }
         progress?.cancel()
         if progress != nil && result.written > 0 { Output.writeProgress("\n") }
+        let autoApply = try await target.keymap.applyOnConnect()
         if output.json {
             output.json(
                 .object([
                     ("ok", .bool(true)), ("dryRun", .bool(result.dryRun)), ("written", .integer(Int64(result.written))),
+                    ("applyOnConnect", .bool(autoApply)),
                     ("verified", .bool(result.verified)), ("saved", .bool(result.saved)),
                     ("driver", .string(result.driver)),
                     (
@@ -71,6 +82,7 @@ extension Commands {
             return .success
         }
         let name = target.keyboard.alias
+        if applyOnConnect != nil { output.line("\(name): " + autoApplyText(autoApply)) }
         if result.changes.isEmpty {
             output.line("\(name): the keyboard already holds the profile; nothing to write")
             return .success

@@ -80,7 +80,7 @@ extension KeyboardLinkService {
         // Each refresh logs its own failure; nobody waits for these.
         for address in fresh.sorted() {
             _ = startFirmwareRefresh(address)
-            Task { await self.detectDriver(address) }
+            Task { await self.keyboardBecameReady(address) }
         }
     }
 

@@ -18,10 +18,11 @@ extension KeyboardLinkService {
     func attachKeymap(_ state: KeyboardState) async {
         let path = KBlink.keyboardPath(state.address)
         guard let session = await keymaps.open(state.address, name: state.name, path: path) else { return }
+        let settings = await keymaps.settings(for: state.address) ?? ProfileSettings()
         do {
-            var interface = Self.keymapInterface(state.address, session, keymaps)
+            var interface = Self.keymapInterface(state.address, session, settings: settings, keymaps)
             interface.methods.append(pushMethod(state.address))
-            interface.signals += Self.pushSignals
+            interface.signals += Self.pushSignals + Self.reapplySignals
             try await connection.export(interface, at: path)
         } catch {
             log(.error, "cannot export the keymap of \(state.address): \(error)")
@@ -36,9 +37,11 @@ extension KeyboardLinkService {
 
     /// The `org.kblink1.Keymap` declaration for one keyboard, with the session's current values.
     static func keymapInterface(
-        _ address: BluetoothAddress, _ session: KeymapEditSession, _ keymaps: KeymapSessions
+        _ address: BluetoothAddress, _ session: KeymapEditSession, settings: ProfileSettings,
+        _ keymaps: KeymapSessions
     ) -> DBusInterface {
-        let values = Dictionary(uniqueKeysWithValues: KeymapSessions.changingProperties(of: session))
+        let values = Dictionary(
+            uniqueKeysWithValues: KeymapSessions.changingProperties(of: session, settings: settings))
         func initial(_ name: String) -> DBusValue { values[name] ?? .boolean(false) }
         let sessions = WeakSessions(keymaps)
         return DBusInterface(
@@ -173,6 +176,13 @@ extension KeyboardLinkService {
                 DBusProperty("Dirty", type: .boolean, initial: initial("Dirty")),
                 DBusProperty(
                     "Macros", type: .dictionary(key: .string, value: .string), initial: initial("Macros")),
+                DBusProperty(
+                    "ApplyOnConnect", type: .boolean, access: .readWrite, initial: initial("ApplyOnConnect")
+                ) { value, _ in
+                    let wanted = try Bool(dbusValue: value)
+                    try await sessions.get().setApplyOnConnect(address, wanted)
+                    return .boolean(wanted)
+                },
             ])
     }
 

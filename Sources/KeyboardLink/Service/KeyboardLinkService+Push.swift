@@ -34,7 +34,8 @@ extension KeyboardLinkService {
                 "\(state.alias) is not connected; wake it by pressing a key, then push again (the draft is kept)")
         }
         guard await pushes.begin(address) else {
-            throw KBlinkError.busy("a push to \(state.alias) is already running; wait for it to finish")
+            throw KBlinkError.busy(
+                "a push to \(state.alias) (or its re-apply on connect) is already running; wait for it to finish")
         }
         do {
             let result = try await performPush(state, options: options)
@@ -93,13 +94,17 @@ extension KeyboardLinkService {
             log(.info, "pushed \(outcome.writes.count) binding(s) to \(state.alias) (\(address))")
         }
         if !outcome.dryRun {
-            try await keymaps.edit(address) { session throws(KeymapError) in
+            let applyOnConnect = options.applyOnConnect
+            try await keymaps.editProfile(address) { session, settings throws(KeymapError) in
                 if session.draftKeymap == desired {
                     session.markPushed()
                 } else {
                     // Edited while pushing: the pushed keymap is the new base, the later edits stay a draft.
                     try session.rebase(onto: desired)
                 }
+                // The base is now what the keyboard holds: apply on connect has something to re-apply.
+                settings.baseOnDevice = true
+                if let applyOnConnect { settings.applyOnConnect = applyOnConnect }
             }
         }
         return Self.pushResult(outcome, driver: driver.kind)
@@ -118,6 +123,7 @@ extension KeyboardLinkService {
         if driver == nil, let link = try await openVIALink(state) {
             driver = VIADriver(transport: link.transport, onClose: link.close)
         }
+        driverConnections[state.address, default: 0] += 1
         await setDriver(driver?.kind.rawValue ?? "none", of: state.address)
         return driver
     }
@@ -137,6 +143,7 @@ extension KeyboardLinkService {
     /// its VIA raw HID interface.
     func detectDriver(_ address: BluetoothAddress) async {
         guard let state = keyboards[address] else { return }
+        let connections = driverConnections[address, default: 0]
         let database = await GATTDatabase.load(from: bluez, device: state.devicePath)
         var driver = "none"
         if database.characteristic(StudioDriver.characteristicUUID, inService: StudioDriver.serviceUUID) != nil {
@@ -145,6 +152,8 @@ extension KeyboardLinkService {
             link.close()
             driver = DriverKind.via.rawValue
         }
+        // A push connected to the keyboard meanwhile: what it found is newer than this detection.
+        guard driverConnections[address, default: 0] == connections else { return }
         await setDriver(driver, of: address)
     }
 
@@ -159,12 +168,7 @@ extension KeyboardLinkService {
     /// The `Push` answer: `written` (u), `dry-run`, `verified`, `saved` (b), `driver` (s) and `changes`
     /// (`a(usss)`: layer, key, what the keyboard held, what was written).
     static func pushResult(_ outcome: DriverPush.Outcome, driver: DriverKind) -> DBusValue {
-        let changes = zip(outcome.writes, outcome.previous).map { write, old in
-            DBusValue.structure([
-                .uint32(UInt32(clamping: write.layer)), .string(write.key.rawValue), .string(old.description),
-                .string(write.action.description),
-            ])
-        }
+        let changes = pushChanges(outcome)
         let entries: [(String, DBusValue)] = [
             ("written", .uint32(outcome.dryRun ? 0 : UInt32(clamping: outcome.writes.count))),
             ("dry-run", .boolean(outcome.dryRun)),
@@ -176,6 +180,18 @@ extension KeyboardLinkService {
         return .dictionary(
             key: .string, value: .variant,
             entries.map { DBusDictionaryEntry(key: .string($0.0), value: .variant($0.1)) })
+    }
+}
+
+extension KeyboardLinkService {
+    /// The `a(usss)` rows of what a push wrote: layer, key, what the keyboard held, what was written.
+    static func pushChanges(_ outcome: DriverPush.Outcome) -> [DBusValue] {
+        zip(outcome.writes, outcome.previous).map { write, old in
+            DBusValue.structure([
+                .uint32(UInt32(clamping: write.layer)), .string(write.key.rawValue), .string(old.description),
+                .string(write.action.description),
+            ])
+        }
     }
 }
 

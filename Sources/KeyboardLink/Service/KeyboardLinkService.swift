@@ -11,6 +11,11 @@ public actor KeyboardLinkService {
         public var discoveryTimeout: Duration = .seconds(20)
         /// How keyboards are paired (`[Pairing] DefaultAgent` sets `pairing.requestDefaultAgent`).
         public var pairing = PairingOptions()
+        /// How long a re-apply on connect waits for a locked ZMK keyboard to be unlocked.
+        public var reapplyUnlockTimeout: Duration = .seconds(60)
+        /// How long a re-apply on connect waits for the keyboard's driver (a VIA hidraw node appears a moment
+        /// after the Bluetooth connection).
+        public var reapplyDriverTimeout: Duration = .seconds(5)
 
         public init(stateDirectory: String) {
             self.stateDirectory = stateDirectory
@@ -34,6 +39,9 @@ public actor KeyboardLinkService {
     var firmwareState: FirmwareState
     /// The keymap pushes running (KeyboardLinkService+Push.swift).
     public let pushes = KeyboardPushes()
+    /// Per keyboard, how many times a push or re-apply connected to its driver: a detection that started before
+    /// the latest connection does not overwrite what that connection found (KeyboardLinkService+Push.swift).
+    var driverConnections: [BluetoothAddress: Int] = [:]
 
     /// - Parameter log: where the service reports what it does.
     public init(connection: BusConnection, options: Options, log: @escaping @Sendable (LogLevel, String) -> Void) {

@@ -62,10 +62,13 @@ extension KeymapSessions {
         guard let profileAddress = try? KeyboardAddress(address.description) else { return nil }
         let label = name.isEmpty ? address.description : "\(name) (\(address))"
         var session: KeymapEditSession?
+        var settings = ProfileSettings()
         do {
             switch try store.load(profileAddress) {
             case .loaded(let profile):
                 session = try restore(profile, label: label)
+                // A profile set aside starts clean: its settings go with it.
+                if session != nil { settings = profile.settings }
             case .notFound:
                 break
             case .corrupt(let corrupt):
@@ -87,7 +90,7 @@ extension KeymapSessions {
             session = try? KeymapEditSession(layout: layout, base: defaultKeymap(layout))
         }
         guard let session else { return nil }
-        entries[address] = Entry(profileAddress: profileAddress, path: path, session: session)
+        entries[address] = Entry(profileAddress: profileAddress, path: path, session: session, settings: settings)
         return session
     }
 

@@ -10,6 +10,8 @@ public actor KeymapSessions {
         var profileAddress: KeyboardAddress
         var path: ObjectPath
         var session: KeymapEditSession
+        /// Apply on connect, and whether the base is on the keyboard.
+        var settings = ProfileSettings()
     }
 
     let connection: BusConnection
@@ -45,6 +47,11 @@ public actor KeymapSessions {
         entries[address]?.session
     }
 
+    /// A keyboard's profile settings, nil when the keyboard has no session.
+    public func settings(for address: BluetoothAddress) -> ProfileSettings? {
+        entries[address]?.settings
+    }
+
     /// The keyboards that have a session.
     public var addresses: [BluetoothAddress] { entries.keys.sorted() }
 
@@ -78,6 +85,16 @@ public actor KeymapSessions {
     public func edit<Result: Sendable>(
         _ address: BluetoothAddress, _ body: @Sendable (inout KeymapEditSession) throws(KeymapError) -> Result
     ) async throws -> Result {
+        try await editProfile(address) { session, _ throws(KeymapError) in try body(&session) }
+    }
+
+    /// Like `edit(_:_:)`, for edits that change the profile's settings too (a push sets `baseOnDevice`, writing
+    /// `ApplyOnConnect` sets `applyOnConnect`): both are saved together, or neither is.
+    @discardableResult
+    public func editProfile<Result: Sendable>(
+        _ address: BluetoothAddress,
+        _ body: @Sendable (inout KeymapEditSession, inout ProfileSettings) throws(KeymapError) -> Result
+    ) async throws -> Result {
         await acquire(address)
         let result: Result
         do {
@@ -93,22 +110,25 @@ public actor KeymapSessions {
 
     /// The synchronous part of an edit: apply to a copy, save, keep.
     private func commit<Result>(
-        _ address: BluetoothAddress, _ body: (inout KeymapEditSession) throws(KeymapError) -> Result
+        _ address: BluetoothAddress,
+        _ body: (inout KeymapEditSession, inout ProfileSettings) throws(KeymapError) -> Result
     ) throws -> Result {
         var entry = try self.entry(address)
         var session = entry.session
+        var settings = entry.settings
         let result: Result
         do {
-            result = try body(&session)
+            result = try body(&session, &settings)
         } catch {
             throw error.dbusError
         }
         // Nothing to save when the edit changed nothing that is stored (setting a key to what it already does).
-        guard session.draftRecord != entry.session.draftRecord || session.base != entry.session.base else {
-            return result
-        }
+        guard
+            session.draftRecord != entry.session.draftRecord || session.base != entry.session.base
+                || settings != entry.settings
+        else { return result }
         do {
-            try store.save(session, for: entry.profileAddress)
+            try store.save(session, for: entry.profileAddress, settings: settings)
         } catch {
             log(.error, "cannot save the keymap profile of \(address): \(error)")
             throw KBlinkError.failed(
@@ -116,6 +136,7 @@ public actor KeymapSessions {
                     + "the previous profile is intact")
         }
         entry.session = session
+        entry.settings = settings
         entries[address] = entry
         return result
     }
@@ -133,7 +154,7 @@ public actor KeymapSessions {
     /// server emits `PropertiesChanged` for those that differ.
     private func publish(_ address: BluetoothAddress) async {
         guard let entry = entries[address] else { return }
-        for (name, value) in Self.changingProperties(of: entry.session) {
+        for (name, value) in Self.changingProperties(of: entry.session, settings: entry.settings) {
             // The object may have been unexported meanwhile (the keyboard went away): nothing to tell then.
             try? await connection.setProperty(
                 MemberName(trusted: name), of: KBlink.keymapInterface, at: entry.path, to: value)
@@ -141,8 +162,9 @@ public actor KeymapSessions {
     }
 
     /// The properties that edits change, with their values for a session.
-    static func changingProperties(of session: KeymapEditSession) -> [(String, DBusValue)] {
+    static func changingProperties(of session: KeymapEditSession, settings: ProfileSettings) -> [(String, DBusValue)] {
         [
+            ("ApplyOnConnect", .boolean(settings.applyOnConnect)),
             ("CurrentZone", .string(session.currentZone.rawValue)),
             ("Layers", .uint32(UInt32(clamping: session.layerCount))),
             ("CanUndo", .boolean(session.canUndo)),

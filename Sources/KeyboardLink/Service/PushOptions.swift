@@ -6,11 +6,14 @@ public struct PushOptions: Sendable, Equatable {
     public var verify = true
     /// How long to wait for the user to unlock a locked keyboard.
     public var unlockTimeout: Duration = .seconds(30)
+    /// After a successful push, turn re-applying on connect on (true) or off (false); nil leaves it as it is.
+    public var applyOnConnect: Bool?
 
     /// The defaults.
     public init() {}
 
-    /// Reads the `a{sv}` argument: `dry-run` (b), `verify` (b), `unlock-timeout` (u, seconds, at most 600).
+    /// Reads the `a{sv}` argument: `dry-run` (b), `verify` (b), `unlock-timeout` (u, seconds, at most 600),
+    /// `apply-on-connect` (b, not with a dry run).
     /// - Throws: `org.kblink1.Error.InvalidArgs` naming an unknown key or a value of the wrong type.
     public init(_ values: [String: DBusValue]) throws {
         for (key, value) in values {
@@ -26,10 +29,18 @@ public struct PushOptions: Sendable, Equatable {
                     throw Self.wrongType(key, "a number of seconds (u) up to 600")
                 }
                 unlockTimeout = .seconds(Int(seconds))
+            case "apply-on-connect":
+                guard case .boolean(let flag) = value.unwrapped else { throw Self.wrongType(key, "a boolean") }
+                applyOnConnect = flag
             default:
                 throw KBlinkError.invalidArgs(
-                    "unknown push option \"\(key.prefix(40))\"; known: dry-run, verify, unlock-timeout")
+                    "unknown push option \"\(key.prefix(40))\"; known: dry-run, verify, unlock-timeout, "
+                        + "apply-on-connect")
             }
+        }
+        if dryRun && applyOnConnect != nil {
+            throw KBlinkError.invalidArgs(
+                "apply-on-connect takes effect after a push that writes; it cannot go with dry-run")
         }
     }
 

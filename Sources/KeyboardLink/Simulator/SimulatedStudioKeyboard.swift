@@ -44,6 +44,24 @@ public actor SimulatedStudioKeyboard {
         await indicate(firmware.lock())
     }
 
+    /// Changes a binding behind the host's back (saved, as another Studio client would); see
+    /// `SimulatedStudioFirmware.overwrite(layer:position:with:)`.
+    @discardableResult
+    public func overwrite(layer: Int, position: Int, with binding: StudioBehaviorBinding) -> Bool {
+        firmware.overwrite(layer: layer, position: position, with: binding)
+    }
+
+    /// The radio link dropped: the firmware forgets its partial frames and locks if it locks on disconnect.
+    /// Pair it with `SimulatedBlueZ.setConnected(_:false)`.
+    public func linkDropped() {
+        firmware.disconnect()
+    }
+
+    /// The radio link is back (before `SimulatedBlueZ.setConnected(_:true)`).
+    public func linkRestored() {
+        firmware.reconnect()
+    }
+
     /// Sets how long each answer waits.
     public func setAnswerDelay(_ delay: Duration) {
         answerDelay = delay
@@ -99,7 +117,7 @@ extension SimulatedStudioKeyboard {
     /// transparent), positions in the layout's key order, for keyboards whose profile starts from the defaults.
     public static func firmware(
         matching layout: PhysicalLayout, layerCount: Int = 4, macroBehaviorNames: [String] = [],
-        faults: Set<SimulatedStudioFirmware.Fault> = []
+        faults: Set<SimulatedStudioFirmware.Fault> = [], locksOnDisconnect: Bool = true
     ) -> SimulatedStudioFirmware {
         let behaviors = SimulatedStudioBehavior.standard()
         let table = StudioDriverBindings(
@@ -112,6 +130,7 @@ extension SimulatedStudioKeyboard {
             }
         }
         return SimulatedStudioFirmware(
-            name: layout.name, keymap: keymap, macroBehaviorNames: macroBehaviorNames, faults: faults)
+            name: layout.name, keymap: keymap, macroBehaviorNames: macroBehaviorNames, faults: faults,
+            locksOnDisconnect: locksOnDisconnect)
     }
 }

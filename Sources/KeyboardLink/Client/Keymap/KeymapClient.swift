@@ -36,6 +36,16 @@ public struct KeymapClient: Sendable {
         try await proxy.property(MemberName(trusted: "CurrentZone"), as: String.self)
     }
 
+    /// Whether the pushed keymap is re-applied when the keyboard connects (the `ApplyOnConnect` property).
+    public func applyOnConnect() async throws -> Bool {
+        try await proxy.property(MemberName(trusted: "ApplyOnConnect"), as: Bool.self)
+    }
+
+    /// Turns re-applying on connect on or off (writes `ApplyOnConnect`); turning it on needs a pushed keymap.
+    public func setApplyOnConnect(_ enabled: Bool) async throws {
+        try await proxy.setProperty(MemberName(trusted: "ApplyOnConnect"), to: .boolean(enabled))
+    }
+
     // MARK: Methods
 
     /// `GetBindings`: key and action for each key of a zone on a layer, in reading order; an empty zone is the

@@ -44,16 +44,22 @@ public struct KeymapPushResult: Sendable, Equatable {
 
 extension KeymapClient {
     /// `Push(a{sv})`: writes the draft to the keyboard (or, with `dryRun`, says what would be written).
-    /// - Parameter unlockTimeout: seconds to wait for a locked keyboard to be unlocked; nil for the daemon's default.
-    public func push(dryRun: Bool = false, verify: Bool = true, unlockTimeout: UInt32? = nil) async throws
-        -> KeymapPushResult
-    {
+    /// - Parameters:
+    ///   - unlockTimeout: seconds to wait for a locked keyboard to be unlocked; nil for the daemon's default.
+    ///   - applyOnConnect: after a successful push, turn re-applying on connect on or off; nil leaves it.
+    public func push(
+        dryRun: Bool = false, verify: Bool = true, unlockTimeout: UInt32? = nil, applyOnConnect: Bool? = nil
+    ) async throws -> KeymapPushResult {
         var options = [
             DBusDictionaryEntry(key: .string("dry-run"), value: .variant(.boolean(dryRun))),
             DBusDictionaryEntry(key: .string("verify"), value: .variant(.boolean(verify))),
         ]
         if let unlockTimeout {
             options.append(DBusDictionaryEntry(key: .string("unlock-timeout"), value: .variant(.uint32(unlockTimeout))))
+        }
+        if let applyOnConnect {
+            options.append(
+                DBusDictionaryEntry(key: .string("apply-on-connect"), value: .variant(.boolean(applyOnConnect))))
         }
         // The daemon may wait for the unlock key (30 s unless told) and then write every binding.
         let waiting = Duration.seconds(Int(unlockTimeout ?? 30)) + .seconds(120)

@@ -16,6 +16,8 @@ public struct KeymapState: Sendable, Equatable {
     public var dirty: Bool
     /// The macros, name to definition.
     public var macros: [String: String]
+    /// Whether the daemon re-applies the pushed keymap when the keyboard connects and drifted from it.
+    public var applyOnConnect: Bool
 
     /// Reads the properties from a `GetAll` answer; missing or mistyped ones take empty values.
     public init(properties: [String: DBusValue]) {
@@ -26,6 +28,7 @@ public struct KeymapState: Sendable, Equatable {
         canUndo = properties["CanUndo"]?.boolValue ?? false
         canRedo = properties["CanRedo"]?.boolValue ?? false
         dirty = properties["Dirty"]?.boolValue ?? false
+        applyOnConnect = properties["ApplyOnConnect"]?.boolValue ?? false
         macros = (properties["Macros"]?.stringDictionary ?? [:]).compactMapValues(\.stringValue)
     }
 }

@@ -80,8 +80,10 @@ public struct ProfileStore: Sendable {
         try files.writeAtomically(profile.json(), to: path(for: profile.address))
     }
 
-    /// Saves a session's base and draft as a keyboard's profile.
-    public func save(_ session: KeymapEditSession, for address: KeyboardAddress) throws(KeymapError) {
-        try save(StoredProfile(address: address, session: session))
+    /// Saves a session's base and draft, and the profile's settings, as a keyboard's profile.
+    public func save(
+        _ session: KeymapEditSession, for address: KeyboardAddress, settings: ProfileSettings = ProfileSettings()
+    ) throws(KeymapError) {
+        try save(StoredProfile(address: address, session: session, settings: settings))
     }
 }

@@ -14,9 +14,15 @@
 ///       { "op": "setBinding", "layer": 0, "key": "CAPS", "action": "KC_LCTL" },
 ///       { "op": "clearZone", "zone": "number", "layer": 1 }
 ///     ]
-///   }
+///   },
+///   "baseOnDevice": true,
+///   "applyOnConnect": true
 /// }
 /// ```
+///
+/// `baseOnDevice` (the base was pushed to the keyboard and verified there) and `applyOnConnect` (re-apply the
+/// base at each connection when the keyboard drifted from it) are written only when true; a profile without them
+/// (older kblink) reads as false for both.
 ///
 /// Operations: `setBinding` (layer, key, action), `clearZone` (zone, layer), `copyZone` (zone, from, to),
 /// `swapZones` (first and second: {zone, layer}), `setMacro` and `recordMacro` (name, definition), `removeMacro`
@@ -31,18 +37,26 @@ public struct StoredProfile: Hashable, Sendable {
     public var base: Keymap
     /// The draft.
     public var draft: DraftRecord
+    /// What the daemon keeps about the keyboard besides the keymap (apply on connect).
+    public var settings: ProfileSettings
 
     /// Creates a stored profile.
-    public init(address: KeyboardAddress, layout: LayoutID, base: Keymap, draft: DraftRecord) {
+    public init(
+        address: KeyboardAddress, layout: LayoutID, base: Keymap, draft: DraftRecord,
+        settings: ProfileSettings = ProfileSettings()
+    ) {
         self.address = address
         self.layout = layout
         self.base = base
         self.draft = draft
+        self.settings = settings
     }
 
     /// What to store for a session.
-    public init(address: KeyboardAddress, session: KeymapEditSession) {
-        self.init(address: address, layout: session.layout.id, base: session.base, draft: session.draftRecord)
+    public init(address: KeyboardAddress, session: KeymapEditSession, settings: ProfileSettings = ProfileSettings()) {
+        self.init(
+            address: address, layout: session.layout.id, base: session.base, draft: session.draftRecord,
+            settings: settings)
     }
 
     /// The session this profile describes, replayed onto its base.
@@ -60,6 +74,9 @@ public struct StoredProfile: Hashable, Sendable {
         var layout: String
         var base: KeymapJSON.RawKeymap
         var draft: RawDraft
+        /// Absent (nil) in profiles of older kblink, and written only when true.
+        var baseOnDevice: Bool?
+        var applyOnConnect: Bool?
     }
 
     struct RawDraft: Codable {
@@ -93,6 +110,8 @@ public struct StoredProfile: Hashable, Sendable {
         }
         draft = DraftRecord(
             currentZone: try ZoneID(parsing: raw.draft.currentZone), operations: operations, cursor: raw.draft.cursor)
+        settings = ProfileSettings(
+            baseOnDevice: raw.baseOnDevice ?? false, applyOnConnect: raw.applyOnConnect ?? false)
     }
 
     /// The stored form, keys sorted.
@@ -103,6 +122,8 @@ public struct StoredProfile: Hashable, Sendable {
                 base: KeymapJSON.raw(base),
                 draft: RawDraft(
                     currentZone: draft.currentZone.rawValue, cursor: draft.cursor,
-                    operations: draft.operations.map(KeymapJSON.raw))))
+                    operations: draft.operations.map(KeymapJSON.raw)),
+                baseOnDevice: settings.baseOnDevice ? true : nil,
+                applyOnConnect: settings.applyOnConnect ? true : nil))
     }
 }

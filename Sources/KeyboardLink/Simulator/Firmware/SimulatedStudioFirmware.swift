@@ -137,6 +137,29 @@ public struct SimulatedStudioFirmware: Sendable {
         if locksOnDisconnect { lockState = .locked }
     }
 
+    /// Another tool (the ZMK Studio web app, a firmware flash) changed a binding and saved it, behind the back of
+    /// kblink: the saved and the active keymap both hold `binding` at `position` of `layer`.
+    /// - Returns: whether the location exists (nothing changes otherwise).
+    @discardableResult
+    public mutating func overwrite(layer: Int, position: Int, with binding: StudioBehaviorBinding) -> Bool {
+        guard savedKeymap.indices.contains(layer), savedKeymap[layer].indices.contains(position),
+            activeKeymap.indices.contains(layer), activeKeymap[layer].indices.contains(position)
+        else { return false }
+        savedKeymap[layer][position] = binding
+        activeKeymap[layer][position] = binding
+        return true
+    }
+
+    /// The `set_layer_binding` and `save_changes` requests received so far: the writes a push makes.
+    public var writeRequestCount: Int {
+        requestLog.count { request in
+            switch request.subsystem {
+            case .keymap(.setLayerBinding), .keymap(.saveChanges): true
+            default: false
+            }
+        }
+    }
+
     // MARK: Requests
 
     /// Consumes bytes written to the characteristic (any chunking) and returns the framed bytes to indicate back:
