@@ -53,7 +53,8 @@ enum Commands {
         let keyboards = try await client.keyboards()
         let output = context.output
         if output.json {
-            output.json(.array(keyboards.map(\.json)))
+            // About 280 bytes per keyboard: one allocation instead of regrowing a large buffer.
+            output.json(.array(keyboards.map(\.json)), reservingCapacity: 512 + 384 * keyboards.count)
             return .success
         }
         if keyboards.isEmpty {

@@ -17,12 +17,34 @@ struct Output: Sendable {
     }
 
     func line(_ text: String) {
-        let bytes = Array((text + "\n").utf8)
-        _ = bytes.withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress, $0.count) }
+        Output.writeAll(Array((text + "\n").utf8), to: STDOUT_FILENO)
     }
 
-    func json(_ value: JSONValue) {
-        line(value.rendered())
+    /// One JSON value on a line, rendered straight into bytes.
+    /// - Parameter capacity: a guess of the output's size, for large values (`kblink list --json`).
+    func json(_ value: JSONValue, reservingCapacity capacity: Int = 256) {
+        var bytes = value.renderedBytes(reservingCapacity: capacity)
+        bytes.append(0x0A)
+        Output.writeAll(bytes, to: STDOUT_FILENO)
+    }
+
+    /// Writes every byte, going on after a partial write or an interrupted one; stops quietly on any other error
+    /// (a closed pipe: nothing more can be said).
+    static func writeAll(_ bytes: [UInt8], to descriptor: Int32) {
+        bytes.withUnsafeBytes { buffer in
+            guard let base = buffer.baseAddress else { return }
+            var offset = 0
+            while offset < buffer.count {
+                let written = write(descriptor, base + offset, buffer.count - offset)
+                if written > 0 {
+                    offset += written
+                } else if written < 0 && errno == EINTR {
+                    continue
+                } else {
+                    return
+                }
+            }
+        }
     }
 
     func error(_ text: String) {
@@ -34,8 +56,7 @@ struct Output: Sendable {
     }
 
     static func writeError(_ text: String) {
-        let bytes = Array((text + "\n").utf8)
-        _ = bytes.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
+        writeAll(Array((text + "\n").utf8), to: STDERR_FILENO)
     }
 
     func bold(_ text: String) -> String { color ? "\u{1B}[1m\(text)\u{1B}[0m" : text }

@@ -21,6 +21,12 @@ extension KeyboardLinkService {
                     try await self?.stopDiscovery()
                     return []
                 },
+                // Added to the contract: what `kblink list` needs in one compact typed reply (docs/dbus-api.md).
+                DBusMethod(
+                    "ListKeyboards", outputs: [DBusArgument("keyboards", .array(KeyboardState.listEntryType))]
+                ) { [weak self] _ in
+                    [await self?.keyboardList() ?? .array(KeyboardState.listEntryType, [])]
+                },
                 DBusMethod(
                     "ResolveInsets", inputs: [DBusArgument("request", .dictionary(key: .string, value: .variant))],
                     outputs: [DBusArgument("answer", .dictionary(key: .string, value: .variant))]
@@ -42,6 +48,11 @@ extension KeyboardLinkService {
                 DBusProperty("Discovering", type: .boolean, initial: .boolean(false)),
             ],
             signals: PairingSignals.declarations)
+    }
+
+    /// The `ListKeyboards` answer: every exported keyboard, by address.
+    func keyboardList() -> DBusValue {
+        .array(KeyboardState.listEntryType, keyboards.sorted { $0.key < $1.key }.map(\.value.listEntry))
     }
 
     /// `org.kblink1.Keyboard` for one keyboard.
