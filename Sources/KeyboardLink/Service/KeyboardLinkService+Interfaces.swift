@@ -10,7 +10,8 @@ extension KeyboardLinkService {
 
     /// `org.kblink1.Manager` as declared in docs/dbus-api.md.
     func managerInterface() -> DBusInterface {
-        DBusInterface(
+        let listCache = KeyboardListCache()
+        return DBusInterface(
             KBlink.managerInterface,
             methods: [
                 DBusMethod("StartDiscovery") { [weak self] _ in
@@ -25,7 +26,7 @@ extension KeyboardLinkService {
                 DBusMethod(
                     "ListKeyboards", outputs: [DBusArgument("keyboards", .array(KeyboardState.listEntryType))]
                 ) { [weak self] _ in
-                    [await self?.keyboardList() ?? .array(KeyboardState.listEntryType, [])]
+                    [await self?.keyboardList(cache: listCache) ?? .array(KeyboardState.listEntryType, [])]
                 },
                 DBusMethod(
                     "ResolveInsets", inputs: [DBusArgument("request", .dictionary(key: .string, value: .variant))],
@@ -50,9 +51,11 @@ extension KeyboardLinkService {
             signals: PairingSignals.declarations)
     }
 
-    /// The `ListKeyboards` answer: every exported keyboard, by address.
-    func keyboardList() -> DBusValue {
-        .array(KeyboardState.listEntryType, keyboards.sorted { $0.key < $1.key }.map(\.value.listEntry))
+    /// The `ListKeyboards` answer: every exported keyboard, by address; rebuilt only when a keyboard changed.
+    func keyboardList(cache: KeyboardListCache) -> DBusValue {
+        cache.list(for: keyboards) { keyboards in
+            .array(KeyboardState.listEntryType, keyboards.sorted { $0.key < $1.key }.map(\.value.listEntry))
+        }
     }
 
     /// `org.kblink1.Keyboard` for one keyboard.
