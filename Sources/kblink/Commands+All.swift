@@ -53,8 +53,7 @@ enum Commands {
         let keyboards = try await client.keyboards()
         let output = context.output
         if output.json {
-            // About 280 bytes per keyboard: one allocation instead of regrowing a large buffer.
-            output.json(.array(keyboards.map(\.json)), reservingCapacity: 512 + 384 * keyboards.count)
+            output.jsonArray(keyboards, \.json)
             return .success
         }
         if keyboards.isEmpty {

@@ -21,11 +21,31 @@ struct Output: Sendable {
     }
 
     /// One JSON value on a line, rendered straight into bytes.
-    /// - Parameter capacity: a guess of the output's size, for large values (`kblink list --json`).
-    func json(_ value: JSONValue, reservingCapacity capacity: Int = 256) {
-        var bytes = value.renderedBytes(reservingCapacity: capacity)
+    func json(_ value: JSONValue) {
+        var bytes = value.renderedBytes()
         bytes.append(0x0A)
         Output.writeAll(bytes, to: STDOUT_FILENO)
+    }
+
+    /// A JSON array on one line, written item by item through one reused buffer flushed every 64 KiB: a long
+    /// list (`kblink list --json` of 1,000 keyboards is about 280 KB) needs neither a tree of every item at once
+    /// nor one large buffer. The text is the same as `json(.array(items.map(item)))`.
+    func jsonArray<Item>(_ items: [Item], _ item: (Item) -> JSONValue) {
+        let flushAt = 64 * 1024
+        var buffer: [UInt8] = []
+        buffer.reserveCapacity(flushAt + 4 * 1024)
+        buffer.append(UInt8(ascii: "["))
+        for (index, element) in items.enumerated() {
+            if index > 0 { buffer.append(UInt8(ascii: ",")) }
+            item(element).append(to: &buffer)
+            if buffer.count >= flushAt {
+                Output.writeAll(buffer, to: STDOUT_FILENO)
+                buffer.removeAll(keepingCapacity: true)
+            }
+        }
+        buffer.append(UInt8(ascii: "]"))
+        buffer.append(0x0A)
+        Output.writeAll(buffer, to: STDOUT_FILENO)
     }
 
     /// Writes every byte, going on after a partial write or an interrupted one; stops quietly on any other error

@@ -33,5 +33,8 @@ struct JSONValueRenderingTests {
         let expected = #"{"b\"":-3,"a":[true,null,1.5,2],"firmware":{"Notes":"PnP ID\ndisagrees"}}"#
         #expect(value.rendered() == expected)
         #expect(value.renderedBytes(reservingCapacity: 1) == Array(expected.utf8))
+        var streamed = Array("[".utf8)
+        value.append(to: &streamed)
+        #expect(streamed == Array(("[" + expected).utf8))
     }
 }

@@ -26,6 +26,11 @@ public indirect enum JSONValue: Sendable, Equatable {
         return output
     }
 
+    /// Appends the compact JSON text to `output` (for writers that stream a long array through one buffer).
+    public func append(to output: inout [UInt8]) {
+        write(to: &output)
+    }
+
     private func write(to output: inout [UInt8]) {
         switch self {
         case .null: output.append(contentsOf: "null".utf8)
