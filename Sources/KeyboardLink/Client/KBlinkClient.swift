@@ -62,8 +62,8 @@ public struct KBlinkClient: Sendable {
     /// Every keyboard the daemon knows, sorted by name (case-insensitive) then address.
     ///
     /// One `Manager.ListKeyboards` call: a compact typed reply of just what a list shows, instead of
-    /// `GetManagedObjects` with every interface of every keyboard in variants (a fifth of the bytes for 1,000
-    /// keyboards, see docs/performance.md).
+    /// `GetManagedObjects` with every interface of every keyboard in variants (under a third of the bytes for
+    /// 1,000 keyboards, see docs/performance.md).
     public func keyboards() async throws -> [KeyboardInfo] {
         let reply = try await manager.call(MemberName(trusted: "ListKeyboards"))
         guard reply.body.count == 1, case .array(_, let entries) = reply.body[0] else {
