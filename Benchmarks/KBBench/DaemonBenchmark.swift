@@ -144,11 +144,13 @@ struct DaemonBenchmark: Sendable {
         let mockSeconds = (clock.now - began).seconds
         let rounds: [ListRound]
         let listReplies: [Double]
+        let listKeyboardsReplies: [Double]
         let mockReplies: [Double]
         let memory: ProcessMemory
         do {
             rounds = try await listRounds(binaries, bus: bus, mock: mock)
             listReplies = try await Self.timeGetManagedObjects(client, KBlink.service, KBlink.managerPath, times: 5)
+            listKeyboardsReplies = try await Self.timeListKeyboards(client, times: 5)
             let mockClient = try await BusConnection.connect(
                 to: .address(mock.bus.address), label: "kblink-bench.mock-client")
             do {
@@ -170,7 +172,10 @@ struct DaemonBenchmark: Sendable {
         report += "List: kblink list --json (kblinkd warm, \(keyboards) keyboards) vs bluetoothctl devices "
         report += "(python-dbusmock bluez5 with the same \(keyboards) devices, set up in "
         report += "\(Format.number(mockSeconds, decimals: 1)) s); \(lists) runs each, interleaved\n\n"
-        report += listTable(rounds, listReplies: listReplies, mockReplies: mockReplies) + "\n\n"
+        report +=
+            listTable(
+                rounds, listReplies: listReplies, listKeyboardsReplies: listKeyboardsReplies, mockReplies: mockReplies)
+            + "\n\n"
         return (report, memory)
     }
 
@@ -280,7 +285,9 @@ struct DaemonBenchmark: Sendable {
         }
     }
 
-    private func listTable(_ rounds: [ListRound], listReplies: [Double], mockReplies: [Double]) -> String {
+    private func listTable(
+        _ rounds: [ListRound], listReplies: [Double], listKeyboardsReplies: [Double], mockReplies: [Double]
+    ) -> String {
         func row(_ name: String, _ runs: [ChildProcess.Finished]) -> [String] {
             let wall = Summary(runs.map(\.wallSeconds))
             let cpu = Summary(runs.map(\.cpuSeconds))
@@ -308,6 +315,8 @@ struct DaemonBenchmark: Sendable {
                 row("kblink status --json (connect and small calls)", rounds.map(\.status)),
                 row("kblink --version (Swift process start and exit)", rounds.map(\.version)),
                 row("/bin/true (process start and exit)", rounds.map(\.baseline)),
+                reference(
+                    "(reference) ListKeyboards of kblinkd (what kblink list calls), our client", listKeyboardsReplies),
                 reference("(reference) GetManagedObjects of kblinkd, our client in the bench", listReplies),
                 reference("(reference) GetManagedObjects of python-dbusmock, our client", mockReplies),
             ])
@@ -378,6 +387,24 @@ struct DaemonBenchmark: Sendable {
                 destination: destination, path: path, interface: .objectManager,
                 member: try MemberName("GetManagedObjects"), timeout: .seconds(60))
             if round > 0 { samples.append((clock.now - began).seconds) }
+        }
+        return samples
+    }
+
+    /// Times kblinkd's `Manager.ListKeyboards` (what `kblink list` calls), `times` times after one untimed call,
+    /// and checks that it lists as many keyboards as the daemon serves.
+    static func timeListKeyboards(_ client: BusConnection, times: Int) async throws -> [Double] {
+        let clock = ContinuousClock()
+        var samples: [Double] = []
+        for round in 0...times {
+            let began = clock.now
+            let reply = try await client.call(
+                destination: KBlink.service, path: KBlink.managerPath, interface: KBlink.managerInterface,
+                member: try MemberName("ListKeyboards"), timeout: .seconds(60))
+            if round > 0 { samples.append((clock.now - began).seconds) }
+            guard reply.body.count == 1, case .array(_, let entries) = reply.body[0], !entries.isEmpty else {
+                throw BenchError("ListKeyboards answered '\(reply.signature.rawValue)' with no keyboards")
+            }
         }
         return samples
     }

@@ -53,7 +53,7 @@ enum Commands {
         let keyboards = try await client.keyboards()
         let output = context.output
         if output.json {
-            output.json(.array(keyboards.map(\.json)))
+            output.jsonArray(keyboards, \.json)
             return .success
         }
         if keyboards.isEmpty {

@@ -59,26 +59,22 @@ public struct KBlinkClient: Sendable {
         ManagerStatus(properties: try await manager.allProperties().values)
     }
 
-    /// Every keyboard the daemon knows, sorted by name then address.
+    /// Every keyboard the daemon knows, sorted by name (case-insensitive) then address.
+    ///
+    /// One `Manager.ListKeyboards` call: a compact typed reply of just what a list shows, instead of
+    /// `GetManagedObjects` with every interface of every keyboard in variants (under a third of the bytes for
+    /// 1,000 keyboards, see docs/performance.md).
     public func keyboards() async throws -> [KeyboardInfo] {
-        let reply = try await connection.call(
-            destination: KBlink.service, path: KBlink.managerPath, interface: .objectManager,
-            member: MemberName(trusted: "GetManagedObjects"))
-        // Read straight from the reply's entries: no intermediate dictionaries of every interface.
-        guard reply.body.count == 1, case .dictionary(_, _, let objects) = reply.body[0] else {
-            throw DBusError.invalidArgs("GetManagedObjects answered '\(reply.signature.rawValue)', not 'a{oa{sa{sv}}}'")
+        let reply = try await manager.call(MemberName(trusted: "ListKeyboards"))
+        guard reply.body.count == 1, case .array(_, let entries) = reply.body[0] else {
+            throw DBusError.invalidArgs(
+                "ListKeyboards answered '\(reply.signature.rawValue)', not 'a(osssbbba(sy)a{ss}s)'")
         }
         var keyed: [(key: String, address: String, info: KeyboardInfo)] = []
-        keyed.reserveCapacity(objects.count)
-        for object in objects {
-            guard case .objectPath(let path) = object.key, case .dictionary(_, _, let interfaces) = object.value else {
-                continue
-            }
-            for interface in interfaces where interface.key.stringValue == KBlink.keyboardInterface.rawValue {
-                guard let properties = interface.value.stringDictionary else { continue }
-                let info = KeyboardInfo(path: path, properties: properties.mapValues(\.unwrapped))
-                keyed.append((info.alias.lowercased(), info.address, info))
-            }
+        keyed.reserveCapacity(entries.count)
+        for entry in entries {
+            let info = try KeyboardInfo(listEntry: entry)
+            keyed.append((info.alias.lowercased(), info.address, info))
         }
         keyed.sort { ($0.key, $0.address) < ($1.key, $1.address) }
         return keyed.map(\.info)

@@ -23,6 +23,49 @@ public struct KeyboardInfo: Sendable, Equatable {
         }
     }
 
+    /// Reads a keyboard from one entry of `Manager.ListKeyboards`
+    /// (`(o path, s address, s name, s alias, b paired, b trusted, b connected, a(sy) battery, a{ss} firmware,
+    /// s driver)`).
+    /// - Throws: ``DBusError`` (`InvalidArgs`) naming what is wrong when the entry has another shape.
+    public init(listEntry: DBusValue) throws {
+        guard case .structure(let fields) = listEntry, fields.count == 10, case .objectPath(let path) = fields[0],
+            case .string(let address) = fields[1], case .string(let name) = fields[2],
+            case .string(let alias) = fields[3], case .boolean(let paired) = fields[4],
+            case .boolean(let trusted) = fields[5], case .boolean(let connected) = fields[6],
+            case .array(_, let batteryEntries) = fields[7], case .dictionary(_, _, let firmwareEntries) = fields[8],
+            case .string(let driver) = fields[9]
+        else {
+            throw DBusError.invalidArgs(
+                "a ListKeyboards entry has the shape '\(listEntry.type)', not '(osssbbba(sy)a{ss}s)'")
+        }
+        var battery: [BatteryPart] = []
+        battery.reserveCapacity(batteryEntries.count)
+        for entry in batteryEntries {
+            guard case .structure(let part) = entry, part.count == 2, case .string(let name) = part[0],
+                case .byte(let level) = part[1]
+            else { throw DBusError.invalidArgs("a ListKeyboards battery entry is '\(entry.type)', not '(sy)'") }
+            battery.append(BatteryPart(part: name, level: level))
+        }
+        var firmware: [String: String] = [:]
+        firmware.reserveCapacity(firmwareEntries.count)
+        for entry in firmwareEntries {
+            guard case .string(let key) = entry.key, case .string(let value) = entry.value else {
+                throw DBusError.invalidArgs("a ListKeyboards firmware entry is not a string pair")
+            }
+            firmware[key] = value
+        }
+        self.path = path
+        self.address = address
+        self.name = name
+        self.alias = alias
+        self.paired = paired
+        self.trusted = trusted
+        self.connected = connected
+        self.battery = battery
+        self.firmware = firmware
+        self.driver = driver
+    }
+
     /// Reads a keyboard from its `org.kblink1.Keyboard` properties.
     public init(path: ObjectPath, properties: [String: DBusValue]) {
         self.path = path

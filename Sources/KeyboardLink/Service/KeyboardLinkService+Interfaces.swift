@@ -10,7 +10,8 @@ extension KeyboardLinkService {
 
     /// `org.kblink1.Manager` as declared in docs/dbus-api.md.
     func managerInterface() -> DBusInterface {
-        DBusInterface(
+        let listCache = KeyboardListCache()
+        return DBusInterface(
             KBlink.managerInterface,
             methods: [
                 DBusMethod("StartDiscovery") { [weak self] _ in
@@ -20,6 +21,12 @@ extension KeyboardLinkService {
                 DBusMethod("StopDiscovery") { [weak self] _ in
                     try await self?.stopDiscovery()
                     return []
+                },
+                // Added to the contract: what `kblink list` needs in one compact typed reply (docs/dbus-api.md).
+                DBusMethod(
+                    "ListKeyboards", outputs: [DBusArgument("keyboards", .array(KeyboardState.listEntryType))]
+                ) { [weak self] _ in
+                    [await self?.keyboardList(cache: listCache) ?? .array(KeyboardState.listEntryType, [])]
                 },
                 DBusMethod(
                     "ResolveInsets", inputs: [DBusArgument("request", .dictionary(key: .string, value: .variant))],
@@ -42,6 +49,13 @@ extension KeyboardLinkService {
                 DBusProperty("Discovering", type: .boolean, initial: .boolean(false)),
             ],
             signals: PairingSignals.declarations)
+    }
+
+    /// The `ListKeyboards` answer: every exported keyboard, by address; rebuilt only when a keyboard changed.
+    func keyboardList(cache: KeyboardListCache) -> DBusValue {
+        cache.list(for: keyboards) { keyboards in
+            .array(KeyboardState.listEntryType, keyboards.sorted { $0.key < $1.key }.map(\.value.listEntry))
+        }
     }
 
     /// `org.kblink1.Keyboard` for one keyboard.

@@ -9,8 +9,8 @@ struct DBusPolicyTests {
 
     /// Probes that only read: allowed for everybody.
     static let reads = [
-        "Introspect", "Get", "GetAll", "GetManagedObjects", "Ping", "ResolveInsets", "GetBindings", "Diff",
-        "ExportProfile", "Signal",
+        "Introspect", "Get", "GetAll", "GetManagedObjects", "Ping", "ListKeyboards", "ResolveInsets", "GetBindings",
+        "Diff", "ExportProfile", "Signal",
     ]
     /// Probes that change something, or call the agent: root and the kblink group only.
     static let mutations = [

@@ -62,6 +62,14 @@ enum PolicyScripts {
             def CancelPairing(self, device):
                 pass
 
+            @dbus.service.method(MANAGER, in_signature='', out_signature='a(osssbbba(sy)a{ss}s)')
+            def ListKeyboards(self):
+                return dbus.Array([
+                    (dbus.ObjectPath(KEYBOARD_PATH), 'AA:BB:CC:DD:EE:FF', 'Board', 'Board', True, True, False,
+                     dbus.Array([('main', dbus.Byte(50))], signature='(sy)'), dbus.Dictionary({}, signature='ss'),
+                     'none'),
+                ], signature='(osssbbba(sy)a{ss}s)')
+
             @dbus.service.method(MANAGER, in_signature='a{sv}', out_signature='a{sv}')
             def ResolveInsets(self, request):
                 return {'bottom': dbus.Double(0.0)}
@@ -147,6 +155,7 @@ enum PolicyScripts {
             ('GetAll', MANAGER_PATH, PROPS, 'GetAll', 's', ('org.kblink1.Manager',)),
             ('GetManagedObjects', MANAGER_PATH, 'org.freedesktop.DBus.ObjectManager', 'GetManagedObjects', '', ()),
             ('Ping', MANAGER_PATH, 'org.freedesktop.DBus.Peer', 'Ping', '', ()),
+            ('ListKeyboards', MANAGER_PATH, 'org.kblink1.Manager', 'ListKeyboards', '', ()),
             ('ResolveInsets', MANAGER_PATH, 'org.kblink1.Manager', 'ResolveInsets', 'a{sv}', ({},)),
             ('GetBindings', KEYBOARD_PATH, 'org.kblink1.Keymap', 'GetBindings', 'su', ('standard', 0)),
             ('Diff', KEYBOARD_PATH, 'org.kblink1.Keymap', 'Diff', '', ()),

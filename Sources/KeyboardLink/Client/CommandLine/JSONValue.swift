@@ -14,10 +14,21 @@ public indirect enum JSONValue: Sendable, Equatable {
 
     /// Compact JSON text (one line).
     public func rendered() -> String {
+        String(decoding: renderedBytes(), as: UTF8.self)
+    }
+
+    /// Compact JSON text as UTF-8 bytes, to be written out without a `String` in between.
+    /// - Parameter capacity: bytes to reserve up front (a guess of the size spares regrowing a large buffer).
+    public func renderedBytes(reservingCapacity capacity: Int = 256) -> [UInt8] {
         var output: [UInt8] = []
-        output.reserveCapacity(256)
+        output.reserveCapacity(capacity)
         write(to: &output)
-        return String(decoding: output, as: UTF8.self)
+        return output
+    }
+
+    /// Appends the compact JSON text to `output` (for writers that stream a long array through one buffer).
+    public func append(to output: inout [UInt8]) {
+        write(to: &output)
     }
 
     private func write(to output: inout [UInt8]) {
@@ -52,9 +63,22 @@ public indirect enum JSONValue: Sendable, Equatable {
         }
     }
 
-    /// Writes a JSON string: whole runs of bytes that need no escaping are copied at once.
+    /// Writes a JSON string: text that needs no escaping (the usual case) is copied in one go.
     private static func writeString(_ text: String, to output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
+        let copied =
+            text.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
+                guard !bytes.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") })
+                else { return false }
+                output.append(contentsOf: bytes)
+                return true
+            } ?? false
+        if !copied { writeEscaped(text, to: &output) }
+        output.append(UInt8(ascii: "\""))
+    }
+
+    /// Writes the characters of a JSON string byte by byte, escaping quotes, backslashes and control characters.
+    private static func writeEscaped(_ text: String, to output: inout [UInt8]) {
         let hex: [UInt8] = Array("0123456789abcdef".utf8)
         for byte in text.utf8 {
             switch byte {
@@ -71,6 +95,5 @@ public indirect enum JSONValue: Sendable, Equatable {
                 output.append(byte)
             }
         }
-        output.append(UInt8(ascii: "\""))
     }
 }
