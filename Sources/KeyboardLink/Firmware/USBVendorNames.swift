@@ -1,4 +1,3 @@
-import FoundationEssentials
 import Synchronization
 
 /// USB vendor names from the `usb.ids` database (Debian package hwdata installs `/usr/share/hwdata/usb.ids`).
@@ -29,8 +28,8 @@ public final class USBVendorNames: Sendable {
 
     /// Reads and parses the file; an empty table when it cannot be read.
     static func load(_ path: String) -> [UInt16: String] {
-        guard let data = try? Data(contentsOf: URL(filePath: path)) else { return [:] }
-        return data.withUnsafeBytes { parseVendors(Array($0.bindMemory(to: UInt8.self))) }
+        guard let bytes = try? FileStore().read(path) else { return [:] }
+        return parseVendors(bytes)
     }
 
     /// Parses the vendor lines of `usb.ids` text; the first entry for an ID wins.
