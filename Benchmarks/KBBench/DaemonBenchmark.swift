@@ -52,6 +52,11 @@ struct DaemonBenchmark: Sendable {
         let binaries = try BuiltBinaries.locate()
         let listener = try NotifyListener()
         var report = "kblinkd and kblink (\(binaries.kblinkd), \(binaries.kblink))\n\n"
+        // KBLINK_BENCH_MEMORY_ONLY=1: only the memory rows (0, `memoryKeyboards` and `keyboards` keyboards), without
+        // the start-up and list comparison (no python-dbusmock needed; about 10 s).
+        if let only = getenv("KBLINK_BENCH_MEMORY_ONLY"), String(cString: only) == "1" {
+            return report + (try await memoryReport(binaries, listener: listener, lastRow: nil))
+        }
 
         // Start-up and list with `keyboards` simulated keyboards, then memory with them.
         let bus = try PrivateBusDaemon()
@@ -82,25 +87,56 @@ struct DaemonBenchmark: Sendable {
         }
         await client.close()
         await simulated.kill()
+        report += try await memoryReport(
+            binaries, listener: listener,
+            lastRow: ("\(keyboards) keyboards, idle after \(lists + 2) lists", memoryAfterLists))
+        return report
+    }
 
+    /// The memory table: fresh daemons with 0 and `memoryKeyboards` keyboards, then `lastRow` (the list benchmark's
+    /// daemon) or, without it, a fresh daemon with `keyboards` keyboards; then where the idle daemon's resident
+    /// memory is, by mapping.
+    private func memoryReport(
+        _ binaries: BuiltBinaries, listener: NotifyListener, lastRow: (String, ProcessMemory)?
+    ) async throws -> String {
         var memoryRows: [[String]] = []
         var idleAtGoal: ProcessMemory?
-        for count in [0, memoryKeyboards] {
+        var last = lastRow
+        for count in [0, memoryKeyboards] + (lastRow == nil ? [keyboards] : []) {
             let (atReady, idle) = try await memory(binaries, keyboards: count, listener: listener)
+            if count == keyboards && lastRow == nil {
+                last = ("\(count) keyboards, idle after \(memoryListCalls) lists", idle)
+                continue
+            }
             memoryRows.append(memoryRow("\(count) keyboards, at READY=1", atReady))
             memoryRows.append(memoryRow("\(count) keyboards, idle after \(memoryListCalls) lists", idle))
             if count == memoryKeyboards { idleAtGoal = idle }
         }
-        memoryRows.append(
-            memoryRow("\(keyboards) keyboards, idle after \(lists + 2) lists", memoryAfterLists))
-        report += "Memory: kblinkd's /proc/PID/status, 1 s after the last list call; Swift runtime "
-        report += memoryAfterLists.sharedSwiftRuntime ? "shared (libswiftCore.so mapped)\n\n" : "linked statically\n\n"
+        if let last { memoryRows.append(memoryRow(last.0, last.1)) }
+        var report =
+            "Memory: kblinkd's /proc/PID/status (PSS and USS from smaps_rollup), 1 s after the last list call; "
+        report += "Swift runtime "
+        report +=
+            (idleAtGoal?.sharedSwiftRuntime ?? false) ? "shared (libswiftCore.so mapped)\n\n" : "linked statically\n\n"
         report += Format.table(
-            ["kblinkd", "VmRSS MiB", "VmHWM MiB", "RssAnon MiB", "RssFile MiB", "threads"], memoryRows)
+            ["kblinkd", "VmRSS MiB", "VmHWM MiB", "RssAnon MiB", "RssFile MiB", "PSS MiB", "USS MiB", "threads"],
+            memoryRows)
         if let idleAtGoal {
             let met = idleAtGoal.residentKiB <= 12 * 1024
             report += "\nGoal: at most 12 MiB resident, idle with \(memoryKeyboards) keyboards: "
             report += "\(met ? "met" : "not met") (VmRSS \(Format.mebibytes(idleAtGoal.residentKiB)) MiB).\n"
+            report += "\nResident MiB by mapping, idle with \(memoryKeyboards) keyboards (smaps Rss; 0.05 MiB and up): "
+            report +=
+                idleAtGoal.residentByMapping.filter { $0.kib >= 51 }
+                .map { "\($0.name) \(Format.mebibytes($0.kib))" }.joined(separator: ", ") + "\n"
+        }
+        if let last, let idleAtGoal, memoryKeyboards > 0, let lastCount = Int(last.0.prefix { $0 != " " }),
+            lastCount > memoryKeyboards
+        {
+            let perKeyboard =
+                Double(last.1.anonymousKiB - idleAtGoal.anonymousKiB) / Double(lastCount - memoryKeyboards)
+            report += "Anonymous memory per keyboard (RssAnon, \(memoryKeyboards) to \(lastCount) keyboards): "
+            report += "\(Format.number(perKeyboard, decimals: 1)) KiB\n"
         }
         return report
     }
@@ -369,7 +405,8 @@ struct DaemonBenchmark: Sendable {
     private func memoryRow(_ name: String, _ memory: ProcessMemory) -> [String] {
         [
             name, Format.mebibytes(memory.residentKiB), Format.mebibytes(memory.peakResidentKiB),
-            Format.mebibytes(memory.anonymousKiB), Format.mebibytes(memory.fileKiB), String(memory.threads),
+            Format.mebibytes(memory.anonymousKiB), Format.mebibytes(memory.fileKiB),
+            Format.mebibytes(memory.proportionalKiB), Format.mebibytes(memory.uniqueKiB), String(memory.threads),
         ]
     }
 

@@ -1,4 +1,3 @@
-import FoundationEssentials
 import KeyboardLink
 
 extension Commands {
@@ -41,7 +40,7 @@ extension Commands {
             }
         }
         let summary = FirmwareSummary(exportedProperty: keyboard.firmware)
-        let now = Date()
+        let now = WallClockTime.now()
         if output.json {
             output.json(infoJSON(keyboard, summary, refresh: refresh, now: now))
             return status
@@ -80,7 +79,7 @@ extension Commands {
 
     /// The `--json` form of `kblink info`.
     static func infoJSON(
-        _ keyboard: KeyboardInfo, _ summary: FirmwareSummary, refresh: (ok: Bool, error: String?)?, now: Date
+        _ keyboard: KeyboardInfo, _ summary: FirmwareSummary, refresh: (ok: Bool, error: String?)?, now: WallClockTime
     ) -> JSONValue {
         var fields: [(String, JSONValue)] = []
         if case .object(let base) = keyboard.json { fields = base }
@@ -107,11 +106,11 @@ extension Commands {
             ("softwareRevision", .softwareRevision),
         ]
         for (key, field) in keys { fields.append((key, text(summary.strings[field]))) }
-        fields.append(("readAt", text(summary.readAt?.formatted(.iso8601))))
+        fields.append(("readAt", text(summary.readAt?.iso8601)))
         fields.append(
             (
                 "ageSeconds",
-                summary.readAt.map { .integer(Int64(max(0, now.timeIntervalSince($0)).rounded(.down))) } ?? .null
+                summary.readAt.map { .integer(Int64(max(0, now.seconds(since: $0)).rounded(.down))) } ?? .null
             ))
         fields.append(("notes", .array(summary.notes.map(JSONValue.string))))
         if let refresh {

@@ -31,7 +31,7 @@ public struct MatchRule: Hashable, Sendable, CustomStringConvertible {
         if let member { parts.append("member='\(member.rawValue)'") }
         if let arg0 {
             // Quoting as the specification says: a quote is written as '\'' .
-            parts.append("arg0='\(arg0.replacing("'", with: "'\\''"))'")
+            parts.append("arg0='\(arg0.replacingEvery("'", with: "'\\''"))'")
         }
         return parts.joined(separator: ",")
     }

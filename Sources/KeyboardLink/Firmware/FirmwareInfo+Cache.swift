@@ -1,38 +1,33 @@
-import FoundationEssentials
-
 extension FirmwareInfo {
     /// The version of the cache file format written by ``cacheData()``.
     public static let cacheFormatVersion = 1
 
     /// The content of the per-keyboard cache file: JSON with sorted keys, dates in ISO 8601.
     /// The caller writes it atomically (temporary file, then rename).
-    public func cacheData() throws -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
-        encoder.dateEncodingStrategy = .iso8601
-        return try encoder.encode(CacheFile(version: Self.cacheFormatVersion, firmware: self))
+    /// - Throws: `EncodingError` (not for the values kblink builds: they hold only strings and integers).
+    public func cacheData() throws -> [UInt8] {
+        try JSONCodec.encode(
+            CacheFile(version: Self.cacheFormatVersion, firmware: self), options: [.sortedKeys, .prettyPrinted])
     }
 
     /// Reads a cache file written by ``cacheData()``.
     /// - Throws: ``FirmwareCacheError`` when the file is not a cache of this format; the caller should discard it
     ///   and refresh from the keyboard.
-    public init(cacheData data: Data) throws(FirmwareCacheError) {
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
+    public init(cacheData data: [UInt8]) throws(FirmwareCacheError) {
         let header: CacheHeader
         do {
-            header = try decoder.decode(CacheHeader.self, from: data)
+            header = try JSONCodec.decode(CacheHeader.self, from: data)
         } catch {
-            throw FirmwareCacheError(reason: "not a kblink firmware cache (\(error))")
+            throw FirmwareCacheError(reason: "not a kblink firmware cache (\(ProfileJSON.describe(error)))")
         }
         guard header.version == Self.cacheFormatVersion else {
             throw FirmwareCacheError(
                 reason: "cache format \(header.version) is not \(Self.cacheFormatVersion), the one this kblink reads")
         }
         do {
-            self = try decoder.decode(CacheFile.self, from: data).firmware
+            self = try JSONCodec.decode(CacheFile.self, from: data).firmware
         } catch {
-            throw FirmwareCacheError(reason: "malformed cache (\(error))")
+            throw FirmwareCacheError(reason: "malformed cache (\(ProfileJSON.describe(error)))")
         }
     }
 

@@ -1,5 +1,3 @@
-import FoundationEssentials
-
 extension FirmwareInfo {
     /// The key of the read time in the exported `Firmware` property: ISO 8601 in UTC, to the second
     /// (`2026-11-29T12:18:42Z`).
@@ -11,17 +9,17 @@ extension FirmwareInfo {
     /// were read) and `Notes` (what was wrong with them, one per line; absent when nothing was).
     public var exportedProperty: [String: String] {
         var result = firmwareProperty
-        result[Self.readAtKey] = readAt.formatted(.iso8601)
+        result[Self.readAtKey] = readAt.iso8601
         if !notes.isEmpty {
-            result[Self.notesKey] = notes.map { $0.replacing("\n", with: " ") }.joined(separator: "\n")
+            result[Self.notesKey] = notes.map { String($0.map { $0 == "\n" ? " " : $0 }) }.joined(separator: "\n")
         }
         return result
     }
 
     /// The read time in an exported `Firmware` property; nil when absent or malformed.
-    public static func readAt(inExportedProperty property: [String: String]) -> Date? {
+    public static func readAt(inExportedProperty property: [String: String]) -> WallClockTime? {
         guard let text = property[readAtKey] else { return nil }
-        return try? Date(text, strategy: .iso8601)
+        return WallClockTime(iso8601: text)
     }
 
     /// The notes in an exported `Firmware` property, in order; empty when there are none.

@@ -1,5 +1,3 @@
-import FoundationEssentials
-
 /// Everything kblink knows about a keyboard's firmware, identity and batteries, as of one refresh.
 ///
 /// Built from raw reads by ``init(readings:vendorNames:)``, served as the `Firmware` (`a{ss}`) and `Battery`
@@ -27,13 +25,13 @@ public struct FirmwareInfo: Sendable, Equatable, Codable {
     /// What was wrong with the values read, one sentence each (`serial number is not valid UTF-8`).
     public var notes: [String]
     /// When the values were read, to the whole second (the cache stores it as ISO 8601 text, which keeps seconds).
-    public var readAt: Date
+    public var readAt: WallClockTime
 
     /// Creates a value directly (tests, the simulator); the daemon uses ``init(readings:vendorNames:)``.
     public init(
         manufacturer: String? = nil, model: String? = nil, serial: String? = nil, firmwareRevision: String? = nil,
         hardwareRevision: String? = nil, softwareRevision: String? = nil, identity: DeviceIdentity? = nil,
-        vendorName: String? = nil, batteries: [BatteryReading] = [], notes: [String] = [], readAt: Date
+        vendorName: String? = nil, batteries: [BatteryReading] = [], notes: [String] = [], readAt: WallClockTime
     ) {
         self.manufacturer = manufacturer
         self.model = model
@@ -45,7 +43,7 @@ public struct FirmwareInfo: Sendable, Equatable, Codable {
         self.vendorName = vendorName
         self.batteries = batteries
         self.notes = notes
-        self.readAt = Date(timeIntervalSince1970: readAt.timeIntervalSince1970.rounded(.down))
+        self.readAt = readAt.wholeSeconds
     }
 
     /// Who assigned the vendor ID.

@@ -1,5 +1,3 @@
-import FoundationEssentials
-
 /// Reads what a keyboard offers about itself over GATT: every Device Information characteristic (0x180A), every
 /// Battery Level (0x2A19) and its user description (0x2901), all at once in one task group, never one after another.
 ///
@@ -80,7 +78,7 @@ public struct FirmwareReader: Sendable {
     ///   - now: the clock that stamps the readings.
     /// - Throws: ``FirmwareReadError`` when the keyboard is not connected, or disconnects during the reads.
     public func read(
-        modalias: String?, battery1Percentage: UInt8?, now: @Sendable () -> Date = { Date() }
+        modalias: String?, battery1Percentage: UInt8?, now: @Sendable () -> WallClockTime = { .now() }
     ) async throws(FirmwareReadError) -> FirmwareReadOutcome {
         do {
             try await client.waitUntilServicesResolved(timeout: servicesTimeout)

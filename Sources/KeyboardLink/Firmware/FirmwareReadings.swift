@@ -1,5 +1,3 @@
-import FoundationEssentials
-
 /// The raw values read from one keyboard in one refresh: the input of ``FirmwareInfo/init(readings:vendorNames:)``.
 ///
 /// A characteristic the keyboard lacks, or whose read failed, is simply absent: that is normal, not an error.
@@ -15,12 +13,12 @@ public struct FirmwareReadings: Sendable, Equatable {
     /// BlueZ's `Battery1.Percentage`, which reports the first Battery Service.
     public var battery1Percentage: UInt8?
     /// When the values were read.
-    public var readAt: Date
+    public var readAt: WallClockTime
 
     /// Creates readings; everything defaults to absent.
     public init(
         strings: [DeviceInformationField: [UInt8]] = [:], pnpID: [UInt8]? = nil, modalias: String? = nil,
-        batteryLevels: [RawBatteryLevel] = [], battery1Percentage: UInt8? = nil, readAt: Date
+        batteryLevels: [RawBatteryLevel] = [], battery1Percentage: UInt8? = nil, readAt: WallClockTime
     ) {
         self.strings = strings
         self.pnpID = pnpID

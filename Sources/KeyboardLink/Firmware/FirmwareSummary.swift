@@ -1,5 +1,3 @@
-import FoundationEssentials
-
 /// A keyboard's exported `Firmware` property (``FirmwareInfo/exportedProperty``) read back by a client, field by
 /// field: what `kblink info` shows.
 public struct FirmwareSummary: Sendable, Equatable {
@@ -16,7 +14,7 @@ public struct FirmwareSummary: Sendable, Equatable {
     /// The vendor's name.
     public var vendorName: String?
     /// When the information was read; nil when it never was.
-    public var readAt: Date?
+    public var readAt: WallClockTime?
     /// What was wrong with the values read.
     public var notes: [String]
 
@@ -50,7 +48,7 @@ public struct FirmwareSummary: Sendable, Equatable {
     }
 
     /// When the information was read, for people: `3 minutes ago (2026-11-29T12:18:42Z)`, or nil when never.
-    public func readText(now: Date) -> String? {
-        readAt.map { "\(FirmwareAge.text(readAt: $0, now: now)) (\($0.formatted(.iso8601)))" }
+    public func readText(now: WallClockTime) -> String? {
+        readAt.map { "\(FirmwareAge.text(readAt: $0, now: now)) (\($0.iso8601))" }
     }
 }

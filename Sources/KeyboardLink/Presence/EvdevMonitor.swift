@@ -1,5 +1,4 @@
 import Dispatch
-import FoundationEssentials
 import Glibc
 import Synchronization
 
@@ -128,14 +127,17 @@ public final class EvdevMonitor: Sendable {
 
     /// The non-virtual keyboards of the devices file; none when it cannot be read.
     static func readKeyboards(_ path: String, log: (@Sendable (String) -> Void)?) -> [InputDevice] {
-        let data: Data
+        let bytes: [UInt8]
         do {
-            data = try Data(contentsOf: URL(filePath: path))
+            guard let read = try FileStore().read(path) else {
+                throw KeymapError.io(operation: "opening", path: path, errno: ENOENT)
+            }
+            bytes = read
         } catch {
             log?("cannot read \(path): \(error); no evdev keyboard counts until it can be read")
             return []
         }
-        let parsed = InputDevicesFile.parseSkippingMalformed(String(decoding: data, as: UTF8.self))
+        let parsed = InputDevicesFile.parseSkippingMalformed(String(decoding: bytes, as: UTF8.self))
         for error in parsed.errors { log?("\(path): \(error.description); that device is ignored") }
         return parsed.devices.filter { $0.isKeyboard && !$0.isVirtual }
     }

@@ -1,5 +1,3 @@
-import FoundationEssentials
-
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -34,10 +32,10 @@ public struct FirmwareCache: Sendable {
     /// - Throws: ``FirmwareCacheError`` when the file exists but is not a cache this kblink reads.
     public func load(_ address: BluetoothAddress) throws(FirmwareCacheError) -> FirmwareInfo? {
         let file = path(for: address)
-        guard FileManager.default.fileExists(atPath: file) else { return nil }
-        let data: Data
+        let data: [UInt8]
         do {
-            data = try Data(contentsOf: URL(filePath: file))
+            guard let bytes = try FileStore().read(file) else { return nil }
+            data = bytes
         } catch {
             throw FirmwareCacheError(reason: "cannot read \(file) (\(error))")
         }
@@ -47,7 +45,7 @@ public struct FirmwareCache: Sendable {
     /// Reads every keyboard's cached information. Unreadable files are moved aside and reported through
     /// `problem`; files whose name is not `<ADDRESS>.json` are left alone.
     public func loadAll(problem: (String) -> Void = { _ in }) -> [BluetoothAddress: FirmwareInfo] {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return [:] }
+        guard let names = try? FileStore().list(directory) else { return [:] }
         var result: [BluetoothAddress: FirmwareInfo] = [:]
         for name in names.sorted() where name.hasSuffix(".json") {
             guard let address = BluetoothAddress(validating: String(name.dropLast(".json".count))) else { continue }
@@ -68,14 +66,14 @@ public struct FirmwareCache: Sendable {
     /// Writes one keyboard's information atomically, creating the directory when needed.
     /// - Throws: ``FirmwareCacheWriteError`` naming the step that failed; the previous file is then untouched.
     public func store(_ info: FirmwareInfo, for address: BluetoothAddress) throws(FirmwareCacheWriteError) {
-        let data: Data
+        let data: [UInt8]
         do {
             data = try info.cacheData()
         } catch {
             throw FirmwareCacheWriteError(path: path(for: address), step: "encode", reason: "\(error)")
         }
         try Self.makeDirectory(directory)
-        try Self.writeAtomically(Array(data), to: path(for: address), in: directory)
+        try Self.writeAtomically(data, to: path(for: address), in: directory)
     }
 
     /// Removes one keyboard's file (when the keyboard is forgotten); a missing file is fine.

@@ -1,5 +1,3 @@
-import FoundationEssentials
-
 /// Firmware and battery information: loaded from the cache at start, refreshed over GATT on each (re)connect and
 /// by `RefreshInfo()`, served as the `Firmware` and `Battery` properties of each keyboard, and kept current from
 /// Battery Level notifications while the keyboard is connected.
@@ -172,7 +170,7 @@ extension KeyboardLinkService {
     /// What is shown instead of fresh information.
     private func cachedText(_ address: BluetoothAddress) -> String {
         guard let info = firmwareState.infos[address] else { return "no information was read yet" }
-        return "kept the information read \(FirmwareAge.text(readAt: info.readAt, now: Date()))"
+        return "kept the information read \(FirmwareAge.text(readAt: info.readAt, now: .now()))"
     }
 
     /// Recomputes a keyboard's `Firmware` and `Battery` and emits `PropertiesChanged` for what changed.

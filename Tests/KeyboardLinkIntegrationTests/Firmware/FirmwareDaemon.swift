@@ -71,7 +71,8 @@ final class FirmwareDaemon: Sendable {
     }
 
     /// Waits until a refresh of `address` (read after `after`, when given) is over and its result is exported.
-    func waitForRead(_ address: BluetoothAddress, after: Date? = nil, timeout: Duration = .seconds(10)) async throws
+    func waitForRead(_ address: BluetoothAddress, after: WallClockTime? = nil, timeout: Duration = .seconds(10))
+        async throws
         -> Bool
     {
         let service = try service
@@ -79,10 +80,10 @@ final class FirmwareDaemon: Sendable {
         defer { Task { await client.close() } }
         return await eventually(timeout: timeout) {
             guard let info = await service.firmwareInfo(for: address), await !service.isRefreshingFirmware(address),
-                after.map({ info.readAt >= $0.addingTimeInterval(-1) }) ?? true,
+                after.map({ info.readAt.seconds(since: $0) >= -1 }) ?? true,
                 let keyboard = try? await client.keyboard(matching: address.description)
             else { return false }
-            return keyboard.firmware[FirmwareInfo.readAtKey] == info.readAt.formatted(.iso8601)
+            return keyboard.firmware[FirmwareInfo.readAtKey] == info.readAt.iso8601
         }
     }
 

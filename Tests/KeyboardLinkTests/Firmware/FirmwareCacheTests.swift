@@ -12,7 +12,7 @@ import Testing
             BatteryReading(part: "left", level: try! BatteryLevel(percentage: 90)),
             BatteryReading(part: "right", level: try! BatteryLevel(percentage: 75)),
         ],
-        notes: ["a note"], readAt: Date(timeIntervalSince1970: 1_760_000_000))
+        notes: ["a note"], readAt: WallClockTime(secondsSince1970: 1_760_000_000))
 
     @Test func storeThenLoad() throws {
         let directory = try TemporaryDirectory()

@@ -1,10 +1,9 @@
-import FoundationEssentials
 import Testing
 
 @testable import KeyboardLink
 
 @Suite struct FirmwareExportedPropertyTests {
-    static let readAt = Date(timeIntervalSince1970: 1_764_419_922)  // 2025-11-29T12:38:42Z
+    static let readAt = WallClockTime(secondsSince1970: 1_764_419_922)  // 2025-11-29T12:38:42Z
 
     @Test func exportedPropertyAddsReadTimeAndNotes() {
         let info = FirmwareInfo(
@@ -42,7 +41,8 @@ import Testing
         #expect(summary.productText == "0x8009, version 0x0105")
         #expect(summary.notes == ["a", "b"])
         #expect(
-            summary.readText(now: Self.readAt.addingTimeInterval(180)) == "3 minutes ago (2025-11-29T12:38:42Z)")
+            summary.readText(now: WallClockTime(secondsSince1970: Self.readAt.secondsSince1970 + 180))
+                == "3 minutes ago (2025-11-29T12:38:42Z)")
     }
 
     @Test func summaryOfAnUnreadKeyboard() {
@@ -67,6 +67,9 @@ import Testing
         (10 * 86_400.0, "10 days ago"),
     ])
     func age(seconds: Double, text: String) {
-        #expect(FirmwareAge.text(readAt: Self.readAt, now: Self.readAt.addingTimeInterval(seconds)) == text)
+        #expect(
+            FirmwareAge.text(
+                readAt: Self.readAt, now: WallClockTime(secondsSince1970: Self.readAt.secondsSince1970 + Int64(seconds))
+            ) == text)
     }
 }

@@ -1,10 +1,9 @@
-import FoundationEssentials
 import Testing
 
 @testable import KeyboardLink
 
 @Suite struct FirmwareInfoTests {
-    static let readAt = Date(timeIntervalSince1970: 1_760_000_000)
+    static let readAt = WallClockTime(secondsSince1970: 1_760_000_000)
 
     /// Vendor names that never touch the machine's usb.ids.
     static func vendorNames(_ directory: TemporaryDirectory) throws -> VendorNames {
@@ -166,8 +165,8 @@ import Testing
     }
 
     @Test func readAtIsKeptToTheSecond() {
-        let info = FirmwareInfo(readAt: Date(timeIntervalSince1970: 1_760_000_000.75))
-        #expect(info.readAt == Date(timeIntervalSince1970: 1_760_000_000))
+        let info = FirmwareInfo(readAt: WallClockTime(secondsSince1970: 1_760_000_000, nanoseconds: 750_000_000))
+        #expect(info.readAt == WallClockTime(secondsSince1970: 1_760_000_000))
     }
 
     @Test func cacheRoundTrips() throws {
@@ -190,7 +189,7 @@ import Testing
 
     @Test func cacheOfAnotherVersionIsRefused() throws {
         let text = #"{"version": 2, "firmware": {}}"#
-        let error = try #require(throws: FirmwareCacheError.self) { try FirmwareInfo(cacheData: Data(text.utf8)) }
+        let error = try #require(throws: FirmwareCacheError.self) { try FirmwareInfo(cacheData: Array(text.utf8)) }
         #expect(error.description.contains("cache format 2 is not 1"))
     }
 
@@ -200,7 +199,7 @@ import Testing
             + #""readAt": "2025-10-09T08:53:20Z"}}"#,
     ])
     func corruptCacheIsRefused(text: String) throws {
-        let error = try #require(throws: FirmwareCacheError.self) { try FirmwareInfo(cacheData: Data(text.utf8)) }
+        let error = try #require(throws: FirmwareCacheError.self) { try FirmwareInfo(cacheData: Array(text.utf8)) }
         #expect(error.description.contains("rebuilt on the next refresh"))
     }
 }

@@ -65,14 +65,29 @@ import Testing
         #expect(names.name(for: 0x046D) == nil)
     }
 
-    @Test func fileIsReadOnFirstLookupOnly() throws {
+    @Test func answersAreKeptAndOtherVendorsReadLater() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let path = try directory.write("046d  Logitech, Inc.\n", to: "usb.ids")
         let names = USBVendorNames(path: path)
         #expect(names.name(for: 0x046D) == "Logitech, Inc.")
-        try directory.write("046d  Changed\n", to: "usb.ids")
+        #expect(names.name(for: 0x05AC) == nil)
+        try directory.write("046d  Changed\n05ac  Apple, Inc.\n", to: "usb.ids")
         #expect(names.name(for: 0x046D) == "Logitech, Inc.")
+        #expect(names.name(for: 0x05AC) == nil)
+        #expect(names.name(for: 0x05AD) == nil)
+        try directory.write("05ad  Late, Inc.\n", to: "usb.ids")
+        #expect(names.name(for: 0x05AD) == nil)
+        #expect(USBVendorNames(path: path).name(for: 0x05AD) == "Late, Inc.")
+    }
+
+    @Test(arguments: [(UInt16(0x046D), "Logitech, Inc."), (0x05AC, "Apple, Inc."), (0xFFFF, nil)])
+    func lookUpMatchesTheTable(id: UInt16, name: String?) throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = try directory.write(Self.usbIDs, to: "usb.ids")
+        #expect(USBVendorNames.lookUp(id, in: path) == name)
+        #expect(USBVendorNames.parseVendors(Array(Self.usbIDs.utf8))[id] == name)
     }
 
     @Test func crlfLinesAndTabSeparators() {

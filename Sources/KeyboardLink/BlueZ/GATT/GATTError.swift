@@ -76,7 +76,7 @@ public struct GATTError: Error, Equatable, Sendable, CustomStringConvertible {
         case "org.bluez.Error.NotConnected": return .notConnected
         case "org.bluez.Error.Failed":
             // bluetoothd answers reads on a link that just dropped with `Failed: Not connected`.
-            return error.message.lowercased().contains("not connected") ? .notConnected : .failed
+            return error.message.lowercased().containsText("not connected") ? .notConnected : .failed
         case ErrorName.unknownObject.rawValue, ErrorName.unknownInterface.rawValue, ErrorName.unknownMethod.rawValue:
             return .objectGone
         case ErrorName.serviceUnknown.rawValue, ErrorName.nameHasNoOwner.rawValue, ErrorName.disconnected.rawValue:

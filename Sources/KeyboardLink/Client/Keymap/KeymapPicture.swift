@@ -146,7 +146,7 @@ public struct KeymapPicture: Sendable {
         case "KC_NO", "XXXXXXX": return ascii ? "no" : "✕"
         default: break
         }
-        var text = action.replacing("KC_", with: "")
+        var text = action.replacingEvery("KC_", with: "")
         if text.hasPrefix("MACRO(") { text = "M(" + text.dropFirst(6) }
         return text.filter { !$0.isWhitespace || $0 == " " }
     }

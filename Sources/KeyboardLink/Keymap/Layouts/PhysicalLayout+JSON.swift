@@ -1,4 +1,3 @@
-import FoundationEssentials
 import Glibc
 
 /// User layouts as JSON files.
@@ -47,7 +46,7 @@ extension PhysicalLayout {
         guard json.count <= FileStore.maximumReadSize else { throw .invalidLayout("the layout file is too large") }
         let file: File
         do {
-            file = try JSONDecoder().decode(File.self, from: Data(json))
+            file = try JSONCodec.decode(File.self, from: json)
         } catch {
             throw .invalidLayout("not a layout JSON file: \(ProfileJSON.describe(error))")
         }

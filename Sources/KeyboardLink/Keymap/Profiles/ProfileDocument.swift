@@ -1,5 +1,3 @@
-import FoundationEssentials
-
 /// A profile as exported and imported: a layout id, the bindings of every layer and the macros.
 ///
 /// ```json

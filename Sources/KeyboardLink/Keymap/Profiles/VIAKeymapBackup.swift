@@ -65,7 +65,7 @@ public struct VIAKeymapBackup: Sendable {
     static func looksLikeBackup(_ json: [UInt8]) -> Bool {
         guard json.count <= FileStore.maximumReadSize else { return false }
         let text = String(decoding: json, as: UTF8.self)
-        return !text.contains("\"schemaVersion\"") && (try? ProfileJSON.decode(Raw.self, from: json)) != nil
+        return !text.containsText("\"schemaVersion\"") && (try? ProfileJSON.decode(Raw.self, from: json)) != nil
     }
 }
 

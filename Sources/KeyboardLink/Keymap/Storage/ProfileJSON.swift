@@ -1,15 +1,12 @@
-import FoundationEssentials
-
 /// The JSON settings shared by profiles, drafts and layouts: sorted keys and indentation for files people read
 /// and diff, and short descriptions of decoding errors.
 enum ProfileJSON {
     /// Encodes a value as pretty, key-sorted JSON followed by a newline.
     static func encode(_ value: some Encodable) -> [UInt8] {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         // Our document types hold only strings, numbers, arrays and dictionaries: encoding cannot fail.
-        guard let data = try? encoder.encode(value) else { return Array("{}\n".utf8) }
-        return Array(data) + [0x0A]
+        guard let data = try? JSONCodec.encode(value, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+        else { return Array("{}\n".utf8) }
+        return data + [0x0A]
     }
 
     /// A one-line description of a decoding error: what was wrong and where.
@@ -23,7 +20,7 @@ enum ProfileJSON {
         case .typeMismatch(let type, let context):
             return "\(path(context)) should be \(Self.typeName(type))"
         case .valueNotFound(let type, let context):
-            return "\(path(context)) is missing a \(Self.typeName(type))"
+            return "\(path(context)) should be \(Self.typeName(type)), not null"
         case .keyNotFound(let key, let context):
             return "\(path(context)) lacks '\(key.stringValue)'"
         case .dataCorrupted(let context):
@@ -37,7 +34,7 @@ enum ProfileJSON {
     private static func typeName(_ type: Any.Type) -> String {
         switch type {
         case is String.Type: return "a string"
-        case is Int.Type, is Double.Type: return "a number"
+        case is any BinaryInteger.Type, is any BinaryFloatingPoint.Type: return "a number"
         case is Bool.Type: return "true or false"
         default:
             let name = "\(type)"
@@ -72,7 +69,7 @@ extension ProfileJSON {
     /// Decodes JSON, turning any failure into `KeymapError.invalidProfile` with a short reason.
     static func decode<Value: Decodable>(_ type: Value.Type, from json: [UInt8]) throws(KeymapError) -> Value {
         do {
-            return try JSONDecoder().decode(type, from: Data(json))
+            return try JSONCodec.decode(type, from: json)
         } catch let error as KeymapError {
             throw .invalidProfile(error.description)
         } catch {

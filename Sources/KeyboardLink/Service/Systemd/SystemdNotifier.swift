@@ -1,4 +1,3 @@
-import FoundationEssentials
 import Glibc
 
 /// Tells systemd about kblinkd's state through `$NOTIFY_SOCKET`, without libsystemd.
@@ -37,7 +36,12 @@ public struct SystemdNotifier: Sendable {
 
     /// A notifier for this process's environment.
     public static func fromProcessEnvironment() -> SystemdNotifier {
-        SystemdNotifier(environment: ProcessInfo.processInfo.environment)
+        // getenv of the three variables read, rather than a copy of the whole environment.
+        var environment: [String: String] = [:]
+        for name in [socketVariable, watchdogMicrosecondsVariable, watchdogProcessVariable] {
+            if let value = getenv(name) { environment[name] = String(cString: value) }
+        }
+        return SystemdNotifier(environment: environment)
     }
 
     /// Removes the notification variables from this process's environment so child processes (such as the
