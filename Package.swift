@@ -1,10 +1,6 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// kblinkd stays resident on every machine: its release build optimises for size, which keeps less code mapped
-// (docs/performance.md, section 3, "kblinkd's resident memory"). A root package may use unsafeFlags.
-let sizeOptimized: [SwiftSetting] = [.unsafeFlags(["-Osize"], .when(configuration: .release))]
-
 let package = Package(
     name: "kblink",
     platforms: [.macOS(.v14)],
@@ -25,13 +21,10 @@ let package = Package(
         .target(
             name: "KeyboardLink",
             dependencies: ["CBlueZ"],
-            path: "Sources/KeyboardLink",
-            swiftSettings: sizeOptimized
+            path: "Sources/KeyboardLink"
         ),
-        .executableTarget(
-            name: "kblinkd", dependencies: ["KeyboardLink"], path: "Sources/kblinkd", swiftSettings: sizeOptimized),
-        .executableTarget(
-            name: "kblink", dependencies: ["KeyboardLink"], path: "Sources/kblink", swiftSettings: sizeOptimized),
+        .executableTarget(name: "kblinkd", dependencies: ["KeyboardLink"], path: "Sources/kblinkd"),
+        .executableTarget(name: "kblink", dependencies: ["KeyboardLink"], path: "Sources/kblink"),
         // A reference client/server pair written directly against libdbus, for side-by-side benchmarks.
         .target(name: "CReference", dependencies: ["CBlueZ"], path: "Benchmarks/CReference"),
         .executableTarget(
