@@ -26,8 +26,9 @@ final class NotifySocket: @unchecked Sendable {
         try #require(result == 0, "bind \(path): errno \(errno)")
     }
 
-    /// Datagrams until one contains `text` (within `seconds`); returns that one.
-    func waitFor(_ text: String, seconds: Int = 10) async -> String? {
+    /// Datagrams until one contains `text` (within `seconds`: generous, since a debug kblinkd starting among hundreds
+    /// of parallel tests on 2 cores can take several seconds); returns that one.
+    func waitFor(_ text: String, seconds: Int = 30) async -> String? {
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: .seconds(seconds))
         while clock.now < deadline {
