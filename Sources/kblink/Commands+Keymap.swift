@@ -13,6 +13,7 @@ extension Commands {
                    kblink keymap undo|redo|discard DEVICE [--json]
                    kblink keymap diff DEVICE [--json]
                    kblink keymap push DEVICE [--dry-run] [--no-verify] [--[no-]apply-on-connect] [--json]
+                   kblink keymap pull DEVICE [--json]
                    kblink keymap auto-apply DEVICE [on|off] [--json]
             """,
         details: """
@@ -32,6 +33,11 @@ extension Commands {
                      --dry-run lists what would be written. A locked keyboard asks for its unlock key.
                      --apply-on-connect (or --no-apply-on-connect) also turns auto-apply on (off) once the push
                      succeeded.
+            pull     reads the keyboard's keymap (and VIA macro slots) through its firmware protocol into the draft,
+                     as one edit: 'kblink keymap undo' takes it back. Bindings kblink cannot express are pulled as
+                     cleared (counted as unknown). A following push writes nothing. A locked keyboard asks for its
+                     unlock key. JSON: {ok, address, driver, changed, bindings, layers, deviceLayers, macros, unknown,
+                     dirty, canUndo}.
             auto-apply  shows, or turns on or off, re-applying on connect: each time the keyboard connects,
                      kblinkd reads it and writes back the bindings that differ from the keymap last pushed (not the
                      unpushed draft), logging what had drifted. Needs a pushed keymap. JSON: {address, applyOnConnect}.
@@ -45,7 +51,8 @@ extension Commands {
             context.arguments,
             [
                 "show": ["DEVICE"], "set": ["DEVICE", "KEY", "ACTION"], "undo": ["DEVICE"], "redo": ["DEVICE"],
-                "discard": ["DEVICE"], "diff": ["DEVICE"], "push": ["DEVICE"], "auto-apply": ["DEVICE"],
+                "discard": ["DEVICE"], "diff": ["DEVICE"], "push": ["DEVICE"], "pull": ["DEVICE"],
+                "auto-apply": ["DEVICE"],
             ], optional: ["auto-apply": ["on|off"]])
         let arguments = context.arguments
         if !["show", "set"].contains(subcommand) {
@@ -72,6 +79,7 @@ extension Commands {
                 return try await setKey(target, context, key: values[1], action: values[2], zone: zone, layer: layer)
             case "diff": return try await showDiff(target, context)
             case "push": return try await pushKeymap(target, context)
+            case "pull": return try await pullKeymap(target, context)
             case "auto-apply": return try await showOrSetAutoApply(target, context, autoApply)
             default: return try await step(target, context, subcommand)
             }

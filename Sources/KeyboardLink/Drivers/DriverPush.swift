@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Pushes a keymap to a keyboard through its driver: reads what the keyboard holds, writes only the macro slots
 /// and bindings that differ, reads back to verify, saves; a failure after the first write rolls the keyboard back.
 public struct DriverPush: Sendable {
@@ -190,7 +192,7 @@ public struct DriverPush: Sendable {
                 dryRun: dryRun)
         }
         let total = writes.count + (plan.macros == nil ? 0 : 1)
-        var done: [DriverKeyWrite] = []
+        let taken = WriteCount()
         var wroteMacros = false
         do throws(DriverError) {
             await progress(0, total)
@@ -199,10 +201,11 @@ public struct DriverPush: Sendable {
                 try await driver.write(macros, replacing: held)
                 await progress(1, total)
             }
-            for write in writes {
-                try await driver.write(write, layout: layout)
-                done.append(write)
-                await progress(total - writes.count + done.count, total)
+            if !writes.isEmpty {
+                try await driver.write(writes, layout: layout) { count in
+                    taken.set(count)
+                    await progress(total - writes.count + count, total)
+                }
             }
             if verify {
                 let readBack = try await driver.readKeymap(layout: layout)
@@ -220,6 +223,7 @@ public struct DriverPush: Sendable {
             }
             try await driver.save()
         } catch {
+            let done = Array(writes.prefix(taken.value))
             let rolledBack = await rollBack(device, written: done, macros: wroteMacros)
             throw Failure(error: error, written: done.count, rolledBack: rolledBack, wroteMacros: wroteMacros)
         }
@@ -243,5 +247,17 @@ public struct DriverPush: Sendable {
             }
         }
         return rolledBack
+    }
+}
+
+/// How many bindings of a push the keyboard has taken, as the driver reports them.
+private final class WriteCount: Sendable {
+    // A Mutex makes the class Sendable: the driver's progress calls and the push's catch may run on other threads.
+    private let count = Mutex(0)
+
+    var value: Int { count.withLock { $0 } }
+
+    func set(_ value: Int) {
+        count.withLock { $0 = value }
     }
 }

@@ -22,6 +22,15 @@ public protocol KeyboardDriver: Sendable {
     /// - Throws: `DriverError`.
     func write(_ write: DriverKeyWrite, layout: PhysicalLayout) async throws(DriverError)
 
+    /// Writes bindings (staged where the protocol stages), as few reports as the protocol allows: VIA sends runs
+    /// of nearby keycodes in one bulk report. `progress` is told, after each report, how many of `writes`, in
+    /// order, the keyboard has taken (the prefix a failed push passes to `rollback`); a driver that may have
+    /// written more when it throws puts those back in `rollback` too.
+    /// - Throws: `DriverError`.
+    func write(
+        _ writes: [DriverKeyWrite], layout: PhysicalLayout, progress: @Sendable (Int) async -> Void
+    ) async throws(DriverError)
+
     /// Checks that the macro slots of `macros` fit the keyboard's macro storage, without writing.
     /// Only called for keyboards that read back `DeviceKeymap.macros`.
     /// - Throws: `DriverError.notSupported` naming the macros, the bytes they need and the bytes there are.
@@ -55,6 +64,16 @@ public protocol KeyboardDriver: Sendable {
 }
 
 extension KeyboardDriver {
+    /// One binding per write, in order.
+    public func write(
+        _ writes: [DriverKeyWrite], layout: PhysicalLayout, progress: @Sendable (Int) async -> Void
+    ) async throws(DriverError) {
+        for (index, write) in writes.enumerated() {
+            try await self.write(write, layout: layout)
+            await progress(index + 1)
+        }
+    }
+
     /// Keyboards without runtime macros (ZMK binds firmware macro behaviours by name) have none to check.
     public func check(_ macros: DriverMacroWrite, on device: DeviceMacros) async throws(DriverError) {
         throw .notSupported("\(kind.rawValue) keyboards cannot define macros at run time")

@@ -21,7 +21,7 @@ extension KeyboardLinkService {
         let settings = await keymaps.settings(for: state.address) ?? ProfileSettings()
         do {
             var interface = Self.keymapInterface(state.address, session, settings: settings, keymaps)
-            interface.methods.append(pushMethod(state.address))
+            interface.methods += [pushMethod(state.address), pullMethod(state.address)]
             interface.signals += Self.pushSignals + Self.reapplySignals
             try await connection.export(interface, at: path)
         } catch {

@@ -35,7 +35,7 @@ extension KeyboardLinkService {
         }
         guard await pushes.begin(address) else {
             throw KBlinkError.busy(
-                "a push to \(state.alias) (or its re-apply on connect) is already running; wait for it to finish")
+                "a push, pull or re-apply on connect of \(state.alias) is already running; wait for it to finish")
         }
         do {
             let result = try await performPush(state, options: options)

@@ -35,8 +35,11 @@ struct VIAPushTests {
                     layer: 0, row: UInt8(caps.matrix.row), column: UInt8(caps.matrix.column))
                 #expect(server.keyboard.keymap.keycode(at: position) == 0x00E0)
                 #expect(result.written == result.changes.count && result.written > 0)
+                // Runs of changed keycodes go in set_buffer reports of up to 14 keycodes: one layer of the matrix
+                // takes at most ceil(rows * columns / 14) reports, far fewer than one per binding.
                 let writes = server.keyboard.writeLog.count
-                #expect(writes == result.written)
+                #expect(writes <= (rows * columns + 13) / 14)
+                #expect(writes < result.written)
                 let again = try await keymap.push()
                 #expect(again.written == 0)
                 #expect(server.keyboard.writeLog.count == writes)

@@ -57,9 +57,12 @@ struct VIAReapplyTests {
             #expect(daemon.logCount("layer 0 CAPS KC_CAPS->KC_LCTL") == 1)
             let keyboard = server.keyboard
             #expect(keyboard.keymap == onKeyboard)
+            // CAPS and A are neighbours in the matrix: one set_buffer for both, then Q on layer 1.
+            #expect(keyboard.keymap.index(of: a) == keyboard.keymap.index(of: caps) + 1)
             #expect(
                 Array(keyboard.writeLog.dropFirst(writesBefore)) == [
-                    .keycode(caps, 0x00E0), .keycode(a, 0x0004), .keycode(q, 0x0001),
+                    .keymapBuffer(offset: keyboard.keymap.index(of: caps) * 2, bytes: [0x00, 0xE0, 0x00, 0x04]),
+                    .keycode(q, 0x0001),
                 ])
         }
     }

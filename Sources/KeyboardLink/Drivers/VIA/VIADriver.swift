@@ -7,6 +7,12 @@ public actor VIADriver: KeyboardDriver {
     private let client: VIAClient
     private let matrix: (rows: Int, columns: Int)?
     private let onClose: @Sendable () async -> Void
+    /// The keymap as last read, with the writes the keyboard acknowledged since: bulk writes rewrite the unchanged
+    /// keycodes between changed ones with these values.
+    private var current: VIAKeymap?
+    /// Writes of a report the keyboard did not acknowledge: it may or may not have taken them, so a rollback
+    /// rewrites them too.
+    private var uncertain: [DriverKeyWrite] = []
 
     /// Creates a driver.
     /// - Parameters:
@@ -42,6 +48,8 @@ public actor VIADriver: KeyboardDriver {
     public func readKeymap(layout: PhysicalLayout) async throws(DriverError) -> DeviceKeymap {
         let (rows, columns) = geometry(layout)
         let keymap = try await run("read the keymap") { try await client.readKeymap(rows: rows, columns: columns) }
+        current = keymap
+        uncertain = []
         let macros = try await readMacros()
         var layers: [[KeyName: DeviceKeymap.Binding]] = []
         for layer in 0..<keymap.layers {
@@ -76,6 +84,53 @@ public actor VIADriver: KeyboardDriver {
         try await writeKeycode(code, key: write.key, layer: write.layer, layout: layout)
     }
 
+    /// Writes the keycodes in as few reports as `VIAKeymap.writeCommands` allows: changed keycodes less than 14 apart
+    /// share one `dynamic_keymap_set_buffer` (the keycodes between them rewritten with their current value), a
+    /// lone one takes a `dynamic_keymap_set_keycode`.
+    public func write(
+        _ writes: [DriverKeyWrite], layout: PhysicalLayout, progress: @Sendable (Int) async -> Void
+    ) async throws(DriverError) {
+        let old = try await keymapNow(layout)
+        var target = old
+        var indices: [Int] = []
+        for write in writes {
+            let position = try position(of: write.key, layer: write.layer, layout: layout)
+            guard old.contains(position) else {
+                throw .failed("key \(write.key) on layer \(write.layer) lies outside the keyboard's keymap")
+            }
+            try Self.set(try Self.keycode(write), at: position, in: &target)
+            indices.append(old.index(of: position))
+        }
+        let commands: [VIACommand]
+        do {
+            commands = try target.writeCommands(replacing: old)
+        } catch {
+            throw .failed("cannot plan the keymap write: \(error)")
+        }
+        // Writes whose keycode the keyboard holds already count as taken from the start.
+        var pending = Set(indices.indices.filter { target.keycodes[indices[$0]] != old.keycodes[indices[$0]] })
+        var written = old
+        for command in commands {
+            let range = Self.keymapRange(of: command, in: old)
+            do {
+                _ = try await run("write the keymap") { try await client.perform(command) }
+            } catch {
+                // The caller rolls back the reported prefix; the rest that may be on the keyboard (taken past the
+                // first pending write, or in the report that failed) is left to `rollback` here.
+                let prefix = pending.min() ?? writes.count
+                uncertain += (prefix..<writes.count).filter { !pending.contains($0) || range.contains(indices[$0]) }
+                    .map { writes[$0] }
+                current = written
+                throw error
+            }
+            for index in range { try Self.set(target.keycodes[index], at: old.position(ofIndex: index), in: &written) }
+            pending = pending.filter { !range.contains(indices[$0]) }
+            current = written
+            // Progress counts writes in order (the caller rolls back that prefix): the first pending one bounds it.
+            await progress(pending.min() ?? writes.count)
+        }
+    }
+
     public func check(_ macros: DriverMacroWrite, on device: DeviceMacros) async throws(DriverError) {
         _ = try Self.buffer(macros, capacity: device.capacity)
     }
@@ -103,15 +158,34 @@ public actor VIADriver: KeyboardDriver {
     public func rollback(previous: DeviceKeymap, written: [DriverKeyWrite], layout: PhysicalLayout)
         async throws(DriverError)
     {
-        for write in written.reversed() {
+        let unsure = uncertain
+        uncertain = []
+        let old = try await keymapNow(layout)
+        // What the keyboard should hold again; keycodes it may or may not have taken are marked as differing so
+        // that they are rewritten.
+        var target = old
+        var believed = old
+        for (index, write) in (written + unsure).enumerated() {
             let code: UInt16
             switch previous.binding(layer: write.layer, key: write.key) {
             case .action(let action)?: code = try Self.keycode(action)
             case .macroSlot(let slot)?: code = try Self.macroKeycode(slot: slot)
             default: throw .failed("the previous binding of \(write.key) on layer \(write.layer) is unknown")
             }
-            try await writeKeycode(code, key: write.key, layer: write.layer, layout: layout)
+            let position = try position(of: write.key, layer: write.layer, layout: layout)
+            try Self.set(code, at: position, in: &target)
+            if index >= written.count { try Self.set(~code, at: position, in: &believed) }
         }
+        let commands: [VIACommand]
+        do {
+            commands = try target.writeCommands(replacing: believed)
+        } catch {
+            throw .failed("cannot plan the rollback: \(error)")
+        }
+        for command in commands {
+            _ = try await run("roll back the keymap") { try await client.perform(command) }
+        }
+        current = target
     }
 
     public func waitUntilUnlocked(timeout: Duration) async -> Bool { true }
@@ -132,6 +206,57 @@ public actor VIADriver: KeyboardDriver {
         _ = try await run("write \(name) on layer \(layer)") {
             try await client.writeKeycodes([VIAKeycodeChange(position: position, keycode: code)])
         }
+        if var keymap = current, keymap.contains(position) {
+            try Self.set(code, at: position, in: &keymap)
+            current = keymap
+        }
+    }
+
+    /// The keymap as the driver last knew it, read when it was never read (or read on another layout's matrix).
+    private func keymapNow(_ layout: PhysicalLayout) async throws(DriverError) -> VIAKeymap {
+        let (rows, columns) = geometry(layout)
+        if let current, current.rows == rows, current.columns == columns { return current }
+        let keymap = try await run("read the keymap") { try await client.readKeymap(rows: rows, columns: columns) }
+        current = keymap
+        return keymap
+    }
+
+    /// The keymap indices a keymap write covers.
+    private static func keymapRange(of command: VIACommand, in keymap: VIAKeymap) -> ClosedRange<Int> {
+        switch command {
+        case let .setKeycode(layer, row, column, _):
+            let index = keymap.index(of: VIAKeyPosition(layer: layer, row: row, column: column))
+            return index...index
+        case let .keymapSetBuffer(offset, data):
+            let start = Int(offset) / 2
+            return start...(start + max(data.count / 2, 1) - 1)
+        default:
+            return 0...0
+        }
+    }
+
+    private static func set(_ code: UInt16, at position: VIAKeyPosition, in keymap: inout VIAKeymap)
+        throws(DriverError)
+    {
+        do {
+            try keymap.setKeycode(code, at: position)
+        } catch {
+            throw .failed("cannot place keycode \(code) at \(position): \(error)")
+        }
+    }
+
+    /// The keycode a write puts on the keyboard.
+    private static func keycode(_ write: DriverKeyWrite) throws(DriverError) -> UInt16 {
+        if let slot = write.macroSlot, write.action.referencedMacro != nil { return try macroKeycode(slot: slot) }
+        return try keycode(write.action)
+    }
+
+    /// The VIA position of a key on a layer.
+    private func position(of name: KeyName, layer: Int, layout: PhysicalLayout) throws(DriverError) -> VIAKeyPosition {
+        guard let key = layout.keys.first(where: { $0.name == name }) else {
+            throw .failed("key \(name) is not on layout \(layout.id.rawValue)")
+        }
+        return try Self.position(key, layer: layer)
     }
 
     /// Reads the macro slots: their count, the buffer's size and the buffer, decoded slot by slot. Firmware built

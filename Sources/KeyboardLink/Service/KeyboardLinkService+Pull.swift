@@ -1,0 +1,128 @@
+/// `org.kblink1.Keymap.Pull` (docs/dbus-api.md): reads a keyboard's keymap (and its VIA macro slots) through its
+/// driver and stages it in the draft as one edit, so that one `Undo` takes it back.
+extension KeyboardLinkService {
+    /// `Pull() -> a{sv}` for one keyboard.
+    func pullMethod(_ address: BluetoothAddress) -> DBusMethod {
+        DBusMethod("Pull", outputs: [DBusArgument("result", .dictionary(key: .string, value: .variant))]) {
+            [weak self] _ in
+            guard let self else { throw KBlinkError.failed("kblinkd is stopping") }
+            return [try await self.pull(address)]
+        }
+    }
+
+    /// Reads the keyboard into its draft and answers the result dictionary.
+    /// - Throws: `DBusError`: `NotConnected`, `NotSupported` (no driver), `Locked` (not unlocked in time), `Busy`
+    ///   (a push or re-apply is running), `Failed` (the keyboard answered nonsense, or the profile could not be
+    ///   saved).
+    func pull(_ address: BluetoothAddress, unlockTimeout: Duration = PushOptions().unlockTimeout) async throws
+        -> DBusValue
+    {
+        guard let state = keyboards[address] else {
+            throw KBlinkError.notFound("keyboard \(address) is no longer known")
+        }
+        guard snapshot.devices[state.devicePath]?.connected == true else {
+            throw KBlinkError.notConnected(
+                "\(state.alias) is not connected; wake it by pressing a key, then pull again")
+        }
+        // Claimed like a push: a pull never reads a keymap half-written by a push or a re-apply.
+        guard await pushes.begin(address) else {
+            throw KBlinkError.busy(
+                "a push, pull or re-apply on connect of \(state.alias) is running; wait for it to finish, then pull "
+                    + "again")
+        }
+        do {
+            let result = try await performPull(state, unlockTimeout: unlockTimeout)
+            await pushes.end(address)
+            return result
+        } catch {
+            await pushes.end(address)
+            throw error
+        }
+    }
+
+    /// The pull itself, with the keyboard claimed.
+    private func performPull(_ state: KeyboardState, unlockTimeout: Duration) async throws -> DBusValue {
+        let address = state.address
+        guard let session = await keymaps.session(for: address) else {
+            throw KBlinkError.notFound("keyboard \(address) has no keymap session")
+        }
+        guard let driver = try await makeDriver(state) else {
+            throw KBlinkError.notSupported(
+                "\(state.alias) speaks no firmware protocol kblink can read (ZMK Studio or VIA); "
+                    + "edit its keymap with 'kblink keymap set' and keep it in the profile instead")
+        }
+        let device: DeviceKeymap
+        do throws(DriverError) {
+            device = try await readKeymap(driver, state, layout: session.layout, unlockTimeout: unlockTimeout)
+        } catch {
+            await driver.close()
+            log(.notice, "pull from \(state.alias) (\(address)) failed: \(error)")
+            throw error.dbusError(message: Self.pullFailureMessage(error, alias: state.alias))
+        }
+        await driver.close()
+        let layout = session.layout
+        let pull = try await keymaps.edit(address) { session throws(KeymapError) in
+            // Converted against the session as it is now: edits that arrived while the keyboard was read count.
+            let pull = DevicePull(
+                device: device, layout: layout, layerCount: session.layerCount, macros: session.macros)
+            let changed = pull.changed(from: session.draftKeymap, layout: layout)
+            try session.apply(.importProfile(pull.keymap))
+            // What the keyboard holds: after an Undo, `Diff()` lists where it differs from the base (origin device).
+            try session.setDeviceKeymap(pull.keymap)
+            return (pull, changed)
+        }
+        log(
+            .info,
+            "pulled \(pull.0.bindings) binding(s) on \(pull.0.layers) layer(s) from \(state.alias) (\(address)): "
+                + "\(pull.1) differed from the draft, \(pull.0.unknown) unknown")
+        return Self.pullResult(pull.0, changed: pull.1, driver: driver.kind)
+    }
+
+    /// Reads the keymap; a locked keyboard gets the unlock prompt and `unlockTimeout` to be unlocked.
+    private func readKeymap(
+        _ driver: any KeyboardDriver, _ state: KeyboardState, layout: PhysicalLayout, unlockTimeout: Duration
+    ) async throws(DriverError) -> DeviceKeymap {
+        do {
+            return try await driver.readKeymap(layout: layout)
+        } catch .locked(let message) {
+            log(.notice, "\(state.alias) (\(state.address)) is locked: asking the user to unlock it")
+            let prompt = PairingPromptSignal(
+                keyboard: KBlink.keyboardPath(state.address),
+                prompt: PairingPromptRelay(kind: .unlock, code: "", entered: 0))
+            try? await connection.emitSignal(
+                PairingSignals.prompt, of: KBlink.managerInterface, at: KBlink.managerPath, prompt.body)
+            guard await driver.waitUntilUnlocked(timeout: unlockTimeout) else { throw .locked(message) }
+            return try await driver.readKeymap(layout: layout)
+        }
+    }
+
+    /// What a failed read says: the driver's message and what to do.
+    static func pullFailureMessage(_ error: DriverError, alias: String) -> String {
+        switch error {
+        case .locked(let message):
+            "\(alias) stayed locked: \(message); press its Studio unlock key, then pull again (the draft is unchanged)"
+        case .notConnected(let message):
+            "\(message); wake \(alias) by pressing a key, then pull again (the draft is unchanged)"
+        case .notSupported(let message), .failed(let message):
+            "cannot read the keymap of \(alias): \(message); the draft is unchanged"
+        }
+    }
+
+    /// The `Pull` answer: `changed` (u, bindings that differed from the draft), `bindings` (u, bindings read),
+    /// `layers` (u, layers pulled), `device-layers` (u), `macros` (u, macros the pulled bindings play), `unknown`
+    /// (u, bindings kblink cannot express, pulled as the layer's cleared action), `driver` (s).
+    static func pullResult(_ pull: DevicePull, changed: Int, driver: DriverKind) -> DBusValue {
+        let entries: [(String, DBusValue)] = [
+            ("changed", .uint32(UInt32(clamping: changed))),
+            ("bindings", .uint32(UInt32(clamping: pull.bindings))),
+            ("layers", .uint32(UInt32(clamping: pull.layers))),
+            ("device-layers", .uint32(UInt32(clamping: pull.deviceLayers))),
+            ("macros", .uint32(UInt32(clamping: pull.macros))),
+            ("unknown", .uint32(UInt32(clamping: pull.unknown))),
+            ("driver", .string(driver.rawValue)),
+        ]
+        return .dictionary(
+            key: .string, value: .variant,
+            entries.map { DBusDictionaryEntry(key: .string($0.0), value: .variant($0.1)) })
+    }
+}

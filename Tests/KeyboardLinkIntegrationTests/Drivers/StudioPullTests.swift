@@ -1,0 +1,148 @@
+import Foundation
+import KeyboardLink
+import Testing
+
+/// `org.kblink1.Keymap.Pull` from a ZMK Studio keyboard (the simulated Aula F87 over GATT), changed behind the
+/// daemon's back; and the errors of a pull.
+@Suite("Pull from a ZMK Studio keyboard")
+struct StudioPullTests {
+    /// A binding of the firmware's behaviour `name` with no parameters.
+    static func binding(_ name: String, _ fixture: StudioPushFixture) async throws -> StudioBehaviorBinding {
+        let id = try #require(await fixture.keyboard.firmware.behaviorID(named: name))
+        return StudioBehaviorBinding(behaviorID: Int32(id))
+    }
+
+    @Test("pull after changes on the keyboard: the draft equals it, a push writes nothing, undo restores the draft")
+    func pullsChanges() async throws {
+        try await StudioPushFixture.run { fixture, keymap in
+            let keyboard = fixture.keyboard
+            try await keymap.setBinding(layer: 0, key: "ESC", action: "KC_GRV")
+            let before = try await keymap.exportProfile()
+            // Another Studio client: CAPS to Left Ctrl, Q on layer 1 to 1. ESC keeps the firmware's Escape, so the
+            // draft's KC_GRV differs too.
+            #expect(
+                await keyboard.overwrite(
+                    layer: 0, position: try fixture.position("CAPS"), with: await fixture.keyPress(usage: 0xE0)))
+            #expect(
+                await keyboard.overwrite(
+                    layer: 1, position: try fixture.position("Q"), with: await fixture.keyPress(usage: 0x1E)))
+
+            let result = try await keymap.pull()
+            #expect(result.driver == "zmk-studio")
+            #expect(result.changed == 3)
+            #expect(result.layers == 4 && result.deviceLayers == 4)
+            #expect(result.bindings == 4 * fixture.layout.keys.count)
+            #expect(result.unknown == 0 && result.macros == 0)
+            let rows = try await keymap.diff().map { "\($0.layer) \($0.key) \($0.old)->\($0.new) \($0.origin)" }
+            #expect(Set(rows) == ["0 CAPS KC_CAPS->KC_LCTL draft", "1 Q KC_TRNS->KC_1 draft"])
+
+            // One undo: the draft as it was, and Diff names what the keyboard holds (origin device).
+            try await keymap.undo()
+            #expect(try await keymap.exportProfile() == before)
+            let undone = try await keymap.diff().map { "\($0.layer) \($0.key) \($0.old)->\($0.new) \($0.origin)" }
+            #expect(
+                Set(undone) == [
+                    "0 ESC KC_ESC->KC_GRV draft", "0 CAPS KC_CAPS->KC_LCTL device", "1 Q KC_TRNS->KC_1 device",
+                ])
+            try await keymap.redo()
+
+            let writes = await keyboard.firmware.writeRequestCount
+            let push = try await keymap.push()
+            #expect(push.written == 0 && push.changes.isEmpty)
+            #expect(await keyboard.firmware.writeRequestCount == writes)
+            #expect(try await keymap.state().dirty == false)
+        }
+    }
+
+    @Test("a binding kblink cannot express is pulled as the layer's cleared action and counted as unknown")
+    func unknownBinding() async throws {
+        try await StudioPushFixture.run { fixture, keymap in
+            let unlock = try await Self.binding("Studio Unlock", fixture)
+            #expect(await fixture.keyboard.overwrite(layer: 0, position: try fixture.position("F1"), with: unlock))
+            #expect(await fixture.keyboard.overwrite(layer: 2, position: try fixture.position("F2"), with: unlock))
+            let result = try await keymap.pull()
+            #expect(result.unknown == 2)
+            // F2 on layer 2 was transparent in the draft already.
+            #expect(result.changed == 1)
+            let rows = try await keymap.diff().map { "\($0.layer) \($0.key) \($0.old)->\($0.new)" }
+            #expect(Set(rows) == ["0 F1 KC_F1->KC_NO"])
+            // What a push would then do to those keys: write the cleared action over them.
+            let plan = try await keymap.push(dryRun: true)
+            #expect(Set(plan.changes.map { "\($0.layer) \($0.key) \($0.new)" }) == ["0 F1 KC_NO", "2 F2 KC_TRNS"])
+        }
+    }
+
+    @Test("a locked keyboard prompts for the unlock key and the pull goes on once it is pressed")
+    func locked() async throws {
+        try await StudioPushFixture.run(unlocked: false) { fixture, keymap in
+            #expect(
+                await fixture.keyboard.overwrite(
+                    layer: 0, position: try fixture.position("CAPS"), with: await fixture.keyPress(usage: 0xE0)))
+            let watcher = try await fixture.harness.bus.connect()
+            let prompts = try await watcher.subscribe(
+                to: MatchRule(interface: KBlink.managerInterface, member: PairingSignals.prompt))
+            let pull = Task { try await keymap.pull() }
+            let prompt = await first(of: prompts, timeout: .seconds(60))
+            let body = try PairingPromptSignal(body: try #require(prompt).body)
+            #expect(body.prompt.kind == .unlock)
+            #expect(try await keymap.state().dirty == false)
+            await fixture.keyboard.unlock()
+            let result = try await pull.value
+            #expect(result.changed == 1)
+            #expect(try await keymap.diff().map(\.key) == ["CAPS"])
+            await watcher.close()
+        }
+    }
+
+    @Test("a pull while a push waits for the unlock key is Busy and changes nothing")
+    func busy() async throws {
+        try await StudioPushFixture.run(unlocked: false) { fixture, keymap in
+            try await keymap.setBinding(layer: 0, key: "CAPS", action: "KC_LCTL")
+            let watcher = try await fixture.harness.bus.connect()
+            let prompts = try await watcher.subscribe(
+                to: MatchRule(interface: KBlink.managerInterface, member: PairingSignals.prompt))
+            let push = Task { try await keymap.push(unlockTimeout: 120) }
+            #expect(await first(of: prompts, timeout: .seconds(60)) != nil)
+            await KeymapFixture.expectError(KBlinkError.busy, containing: ["wait for it to finish", "pull again"]) {
+                _ = try await keymap.pull()
+            }
+            await fixture.keyboard.unlock()
+            #expect(try await push.value.written == 1)
+            await watcher.close()
+        }
+    }
+
+    @Test("a keyboard that speaks no firmware protocol: NotSupported, the draft unchanged")
+    func noDriver() async throws {
+        var device = SimulatedDevice.vgn98Pro
+        device.connected = true
+        let address = device.address
+        try await withDaemon(devices: [device]) { harness in
+            await harness.service.pushes.setVIALinks(VIADriverLinks { _ in nil })
+            try await KeymapFixture.withKeymap(harness, address) { keymap in
+                #expect(await eventually { (try? await harness.client().keyboards().first?.connected) == true })
+                try await keymap.setBinding(layer: 0, key: "CAPS", action: "KC_LCTL")
+                let before = try await keymap.exportProfile()
+                await KeymapFixture.expectError(KBlinkError.notSupported, containing: ["ZMK Studio or VIA"]) {
+                    _ = try await keymap.pull()
+                }
+                #expect(try await keymap.exportProfile() == before)
+            }
+        }
+    }
+
+    @Test("a keyboard that is not connected: NotConnected, saying to wake it")
+    func notConnected() async throws {
+        var device = SimulatedDevice.vgn98Pro
+        device.connected = false
+        let address = device.address
+        try await withDaemon(devices: [device]) { harness in
+            try await KeymapFixture.withKeymap(harness, address) { keymap in
+                await KeymapFixture.expectError(KBlinkError.notConnected, containing: ["pressing a key", "pull again"])
+                {
+                    _ = try await keymap.pull()
+                }
+            }
+        }
+    }
+}
