@@ -119,7 +119,8 @@ struct PushBenchmark: Sendable {
             minimumNote:
                 "\(minimum) dynamic_keymap_set_buffer (0x13) reports of up to 28 bytes (14 keycodes) cover the "
                 + "layer's \(changed) keycodes (\(rows) x \(columns) matrix, \(rows * columns * 2) bytes); kblink "
-                + "sends one dynamic_keymap_set_keycode (0x05) report per changed key; every report is "
+                + "sends 0x13 reports for changed keycodes within 14 of each other and 0x05 for a lone one; "
+                + "every report is "
                 + "\(report) bytes",
             allMessages: allReports, allBytes: allReports * report, wallSeconds: times, constant: 0)
     }
