@@ -65,6 +65,7 @@ extension Commands {
             output.json(
                 .object([
                     ("ok", .bool(true)), ("dryRun", .bool(result.dryRun)), ("written", .integer(Int64(result.written))),
+                    ("macroSlots", .integer(Int64(result.macroSlots))),
                     ("applyOnConnect", .bool(autoApply)),
                     ("verified", .bool(result.verified)), ("saved", .bool(result.saved)),
                     ("driver", .string(result.driver)),
@@ -83,20 +84,23 @@ extension Commands {
         }
         let name = target.keyboard.alias
         if applyOnConnect != nil { output.line("\(name): " + autoApplyText(autoApply)) }
-        if result.changes.isEmpty {
+        let macros = result.macroSlots > 0 ? " and \(result.macroSlots) macro slot(s)" : ""
+        if result.changes.isEmpty && result.macroSlots == 0 {
             output.line("\(name): the keyboard already holds the profile; nothing to write")
             return .success
         }
         if result.dryRun {
-            output.line("\(name): a push would write \(result.changes.count) binding(s):")
+            output.line("\(name): a push would write \(result.changes.count) binding(s)\(macros):")
         } else {
             let checks = [result.verified ? "verified" : nil, result.saved ? "saved" : nil].compactMap { $0 }
             output.line(
-                "\(name): wrote \(result.written) binding(s) over \(result.driver)"
+                "\(name): wrote \(result.written) binding(s)\(macros) over \(result.driver)"
                     + (checks.isEmpty ? "" : ", " + checks.joined(separator: " and ")))
         }
-        output.table(
-            ["LAYER", "KEY", "OLD", "NEW"], result.changes.map { [String($0.layer), $0.key, $0.old, $0.new] })
+        if !result.changes.isEmpty {
+            output.table(
+                ["LAYER", "KEY", "OLD", "NEW"], result.changes.map { [String($0.layer), $0.key, $0.old, $0.new] })
+        }
         return .success
     }
 

@@ -165,12 +165,14 @@ extension KeyboardLinkService {
         await updateProperties(of: current)
     }
 
-    /// The `Push` answer: `written` (u), `dry-run`, `verified`, `saved` (b), `driver` (s) and `changes`
-    /// (`a(usss)`: layer, key, what the keyboard held, what was written).
+    /// The `Push` answer: `written` (u), `macro-slots` (u: VIA macro slots written, or to write in a dry run),
+    /// `dry-run`, `verified`, `saved` (b), `driver` (s) and `changes` (`a(usss)`: layer, key, what the keyboard held,
+    /// what was written).
     static func pushResult(_ outcome: DriverPush.Outcome, driver: DriverKind) -> DBusValue {
         let changes = pushChanges(outcome)
         let entries: [(String, DBusValue)] = [
             ("written", .uint32(outcome.dryRun ? 0 : UInt32(clamping: outcome.writes.count))),
+            ("macro-slots", .uint32(UInt32(clamping: outcome.macros?.changed.count ?? 0))),
             ("dry-run", .boolean(outcome.dryRun)),
             ("verified", .boolean(outcome.verified)),
             ("saved", .boolean(outcome.saved)),

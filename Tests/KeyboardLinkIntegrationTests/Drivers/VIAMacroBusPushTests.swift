@@ -47,6 +47,7 @@ struct VIAMacroBusPushTests {
             try await keymap.setBinding(layer: 0, key: "F5", action: "MACRO(sig)")
             let result = try await keymap.push()
             #expect(result.saved && result.verified)
+            #expect(result.macroSlots == 1)
             #expect(result.changes.contains { $0.key == "F5" && $0.new == "MACRO(sig)" })
             let keyboard = server.keyboard
             #expect(Array(keyboard.macroBuffer.prefix(11)) == Self.signatureBytes + [0x00])
@@ -55,7 +56,7 @@ struct VIAMacroBusPushTests {
             #expect(try await keymap.state().dirty == false)
             let writes = keyboard.writeLog.count
             let again = try await keymap.push()
-            #expect(again.written == 0)
+            #expect(again.written == 0 && again.macroSlots == 0)
             #expect(server.keyboard.writeLog.count == writes)
         }
     }

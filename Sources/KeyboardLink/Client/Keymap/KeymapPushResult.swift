@@ -14,6 +14,8 @@ public struct KeymapPushResult: Sendable, Equatable {
 
     /// Bindings written (0 for a dry run).
     public var written: Int
+    /// VIA macro slots written (or, for a dry run, to write).
+    public var macroSlots: Int
     /// Whether nothing was written because it was a dry run.
     public var dryRun: Bool
     /// Whether the keyboard was read back and matched.
@@ -29,6 +31,7 @@ public struct KeymapPushResult: Sendable, Equatable {
     public init(_ values: [String: DBusValue]) {
         func flag(_ key: String) -> Bool { values[key]?.unwrapped.boolValue ?? false }
         written = Int(values["written"]?.unwrapped.integerValue ?? 0)
+        macroSlots = Int(values["macro-slots"]?.unwrapped.integerValue ?? 0)
         dryRun = flag("dry-run")
         verified = flag("verified")
         saved = flag("saved")
