@@ -74,7 +74,8 @@ final class HeaderStringCache {
     }
 
     /// Whether the NUL-terminated `text` holds exactly the UTF-8 of `string`. `strncmp` stops at the first NUL of
-    /// `text`, so a shorter `text` is never read past its end.
+    /// `text`, so a shorter `text` is never read past its end; `string` came from `String(cString:)` and holds no
+    /// NUL, so a match means `text`'s first `count` bytes hold none either and `text[count]` is still inside it.
     static func same(_ string: String, _ text: UnsafePointer<CChar>) -> Bool {
         var string = string
         return string.withUTF8 { bytes in
