@@ -10,7 +10,8 @@ import Synchronization
 public final class BusConnection: @unchecked Sendable {
     // Why @unchecked Sendable is safe: every stored `var` below, and every use of `raw`, happens on the loop
     // thread (each entry point hops there with `loop.async`; libdbus's callbacks come from calls made there).
-    // `uniqueName`, `address` and `loop` are immutable; `ids` is a Mutex.
+    // `uniqueName`, `address` and `loop` are immutable; `ids` is a Mutex; `headerStrings` and `messageTemplates` are
+    // classes used only on the loop thread, like the vars.
 
     /// The thread all libdbus calls for this connection run on.
     let loop: ConnectionLoop
@@ -34,6 +35,10 @@ public final class BusConnection: @unchecked Sendable {
     /// Encoded `GetManagedObjects` replies by manager path, dropped on any change (BusConnection+ReplyTemplates).
     var replyTemplates: [ObjectPath: ReplyTemplate] = [:]
     lazy var objectServer = ObjectServer(connection: self)
+    /// Header names of the last received message, reused by the next (loop-confined, like the vars above).
+    let headerStrings = HeaderStringCache()
+    /// Headers of method calls and returns built once and copied for each message (loop-confined).
+    let messageTemplates = MessageTemplateCache()
 
     init(raw: OpaquePointer, loop: ConnectionLoop, address: BusAddress) {
         self.raw = raw
@@ -191,7 +196,7 @@ extension BusConnection {
         guard isOpen else { return .failure(.disconnected("the connection is closed")) }
         assertOnQueue()
         do {
-            let rawMessage = try MessageCodec.makeMessage(message, checked: checked)
+            let rawMessage = try MessageCodec.makeMessage(message, checked: checked, templates: messageTemplates)
             defer { dbus_message_unref(rawMessage) }
             guard dbus_connection_send(raw, rawMessage, nil) != 0 else {
                 return .failure(.failed("out of memory sending a message"))
@@ -217,7 +222,7 @@ extension BusConnection {
         }
         let rawMessage: OpaquePointer
         do {
-            rawMessage = try MessageCodec.makeMessage(message)
+            rawMessage = try MessageCodec.makeMessage(message, templates: messageTemplates)
         } catch {
             continuation.resume(throwing: error)
             return
@@ -265,7 +270,7 @@ extension BusConnection {
         }
         defer { dbus_message_unref(reply) }
         do {
-            let message = try MessageCodec.decode(reply)
+            let message = try MessageCodec.decode(reply, strings: headerStrings)
             if let error = message.carriedError {
                 call.continuation.resume(throwing: error)
             } else {

@@ -7,7 +7,7 @@
 /// is an error, never a trap. The reader keeps its bytes alive, so it is safe to copy.
 public struct DBusWireReader {
     /// Owns the bytes the reader points into.
-    @usableFromInline let owner: WireBytes
+    @usableFromInline let owner: WireBody
     @usableFromInline let base: UnsafeRawPointer
     @usableFromInline let count: Int
     /// The absolute offset in the message (alignment is relative to the message start).
@@ -16,7 +16,7 @@ public struct DBusWireReader {
     /// Parsed variant signatures other than single basic types, by their text.
     @usableFromInline var variantTypes: [String: DBusType] = [:]
 
-    init(owner: WireBytes, bodyOffset: Int, bigEndian: Bool) {
+    init(owner: WireBody, bodyOffset: Int, bigEndian: Bool) {
         self.owner = owner
         self.base = owner.base
         self.count = owner.count
@@ -234,23 +234,4 @@ public struct DBusWireReader {
         variantTypes[text] = signature.types[0]
         return signature.types[0]
     }
-}
-
-/// Bytes of a marshalled message, owned: freed with the last reference.
-@usableFromInline
-final class WireBytes: @unchecked Sendable {
-    // Why @unchecked Sendable is safe: the pointer and count never change after init, the memory is never written
-    // after init, and it is freed only in deinit, when no reader can hold the object any more.
-    let base: UnsafeRawPointer
-    let count: Int
-    private let free: (UnsafeMutableRawPointer) -> Void
-
-    /// Takes ownership of `count` bytes at `base`, released with `free`.
-    init(taking base: UnsafeMutableRawPointer, count: Int, free: @escaping (UnsafeMutableRawPointer) -> Void) {
-        self.base = UnsafeRawPointer(base)
-        self.count = count
-        self.free = free
-    }
-
-    deinit { free(UnsafeMutableRawPointer(mutating: base)) }
 }

@@ -203,8 +203,10 @@ final class ObjectServer {
         }
         let connection = self.connection
         let invocation = MethodInvocation(message: call, connection: connection)
-        // The handler starts on the connection's own thread; it replies there unless it hops elsewhere.
-        Task(executorPreference: connection.loop) {
+        // The handler starts at once, on this (the connection's) thread, inside the dispatch of its message: a handler
+        // that never suspends runs and replies without a job, a thread switch or a later loop round. One that
+        // suspends resumes on the connection's executor, as it would have started there anyway.
+        Task.immediate(executorPreference: connection.loop) {
             let answer: Message
             do {
                 let outputs = try await method.handler(invocation)

@@ -3,25 +3,48 @@ import Synchronization
 /// A received message's body kept in its wire form: typed decoding (``Message/decode(_:)``) reads straight from
 /// the bytes, and the ``DBusValue`` form is built only when someone asks for ``Message/body``, once.
 @usableFromInline
-final class WireBody: Sendable {
-    /// The whole marshalled message (header and body), as libdbus validated it.
-    let bytes: WireBytes
+final class WireBody: @unchecked Sendable {
+    // Why @unchecked Sendable is safe: `base`, `count` and the other lets never change after init, the bytes are never
+    // written after init and are freed only in deinit, when no reader can hold the object any more (readers keep it
+    // alive); `decoded` is a Mutex.
+
+    /// The whole marshalled message (header and body), as libdbus validated it, owned by this object: one
+    /// allocation per received message holds both the bytes' ownership and the body's description.
+    let base: UnsafeRawPointer
+    let count: Int
+    private let free: (UnsafeMutableRawPointer) -> Void
     let bodyOffset: Int
     let bigEndian: Bool
     @usableFromInline let signature: Signature
     private let decoded = Mutex<[DBusValue]?>(nil)
 
-    init(bytes: WireBytes, bodyOffset: Int, bigEndian: Bool, signature: Signature) {
-        self.bytes = bytes
-        self.bodyOffset = bodyOffset
-        self.bigEndian = bigEndian
+    /// Takes ownership of `count` bytes at `base`, released with `free` (also when this initialiser fails).
+    /// - Throws: ``DBusError`` when the bytes do not start with a message header.
+    init(
+        taking base: UnsafeMutableRawPointer, count: Int, free: @escaping (UnsafeMutableRawPointer) -> Void,
+        signature: Signature
+    ) throws {
+        let layout: (offset: Int, bigEndian: Bool)
+        do {
+            layout = try DBusWireReader.bodyOffset(of: UnsafeRawBufferPointer(start: base, count: count))
+        } catch {
+            free(base)
+            throw error
+        }
+        self.base = UnsafeRawPointer(base)
+        self.count = count
+        self.free = free
+        self.bodyOffset = layout.offset
+        self.bigEndian = layout.bigEndian
         self.signature = signature
     }
+
+    deinit { free(UnsafeMutableRawPointer(mutating: base)) }
 
     /// A reader positioned at the body's first value.
     @usableFromInline
     func reader() -> DBusWireReader {
-        DBusWireReader(owner: bytes, bodyOffset: bodyOffset, bigEndian: bigEndian)
+        DBusWireReader(owner: self, bodyOffset: bodyOffset, bigEndian: bigEndian)
     }
 
     /// Decodes the body to dynamic values.

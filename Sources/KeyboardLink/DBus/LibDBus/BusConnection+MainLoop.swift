@@ -150,7 +150,7 @@ extension BusConnection {
     private func filter(_ rawMessage: OpaquePointer) -> DBusHandlerResult {
         let message: Message
         do {
-            message = try MessageCodec.decode(rawMessage)
+            message = try MessageCodec.decode(rawMessage, strings: headerStrings)
         } catch {
             if dbus_message_get_type(rawMessage) == MessageCodec.messageTypeMethodCall,
                 dbus_message_get_no_reply(rawMessage) == 0,

@@ -167,17 +167,31 @@ final class ConnectionLoop: TaskExecutor, @unchecked Sendable {
 
     // MARK: The loop
 
+    /// How many rounds of jobs may run one after another before the loop polls its descriptors again.
+    static let roundsBeforePoll = 4
+
     private func run() {
         var pollDescriptors: [pollfd] = []
         var pollWatches: [OpaquePointer?] = []
         // Two job buffers swapped under the lock: no allocation per round.
         var jobs: [Job] = []
+        // The wake-up pipe is drained into this buffer: no allocation per wake-up.
+        var drain = [UInt8](repeating: 0, count: 64)
+        var roundsWithoutPoll = 0
         while !stopRequested {
             pendingJobs.withLock { queue in swap(&queue.jobs, &jobs) }
             for job in jobs { job() }
             jobs.removeAll(keepingCapacity: true)
             if stopRequested { break }
             afterIO?()
+            // Jobs queued during this round (typically a task on this executor resumed by a reply just dispatched) run
+            // at once instead of after a poll that could only return at once. A few rounds at most, so that a steady
+            // stream of jobs never keeps the connection from reading.
+            if roundsWithoutPoll < Self.roundsBeforePoll && !pendingJobs.withLock({ $0.jobs.isEmpty }) {
+                roundsWithoutPoll += 1
+                continue
+            }
+            roundsWithoutPoll = 0
 
             pollDescriptors.removeAll(keepingCapacity: true)
             pollWatches.removeAll(keepingCapacity: true)
@@ -205,8 +219,7 @@ final class ConnectionLoop: TaskExecutor, @unchecked Sendable {
             if ready < 0 && errno != EINTR { continue }
             if ready > 0 {
                 if pollDescriptors[0].revents != 0 {
-                    var drain = [UInt8](repeating: 0, count: 64)
-                    _ = read(wakeDescriptor, &drain, 64)
+                    _ = read(wakeDescriptor, &drain, drain.count)
                 }
                 for index in 1..<pollDescriptors.count where pollDescriptors[index].revents != 0 {
                     guard let watch = pollWatches[index], let entry = watches[watch], entry.enabled else { continue }

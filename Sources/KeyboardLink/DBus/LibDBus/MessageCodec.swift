@@ -36,13 +36,23 @@ enum MessageCodec {
     /// - Throws: ``DBusError`` (`InvalidArgs`) for a value libdbus would refuse.
     /// - Parameter checked: false only for bodies the object server built from values it checked when they were
     ///   stored (property values), where checking again would double the cost of large replies.
-    static func makeMessage(_ message: Message, checked: Bool = true) throws -> OpaquePointer {
+    /// - Parameter templates: the sending connection's method-call templates (on its loop thread), or nil.
+    static func makeMessage(_ message: Message, checked: Bool = true, templates: MessageTemplateCache? = nil) throws
+        -> OpaquePointer
+    {
         if checked {
             for value in message.body {
                 try checkEncodable(value)
             }
         }
-        guard let raw = newMessage(message) else {
+        if let templates, message.kind == .methodReturn, let replySerial = message.replySerial {
+            // A return is always flagged no-reply (below), as its template is.
+            guard let raw = templates.newReturn(destination: message.destination, replySerial: replySerial) else {
+                throw DBusError.failed("out of memory building a D-Bus message")
+            }
+            return try appendBody(message, to: raw)
+        }
+        guard let raw = newMessage(message, templates: templates) else {
             throw DBusError.failed("out of memory building a D-Bus message")
         }
         var ok = true
@@ -57,22 +67,34 @@ enum MessageCodec {
         if message.noReplyExpected || message.kind != .methodCall {
             dbus_message_set_no_reply(raw, 1)
         }
-        var iterator = DBusMessageIter()
-        dbus_message_iter_init_append(raw, &iterator)
-        for value in message.body where ok {
-            ok = append(value, to: &iterator)
-        }
         guard ok else {
             dbus_message_unref(raw)
             throw DBusError.failed("out of memory building a D-Bus message")
         }
+        return try appendBody(message, to: raw)
+    }
+
+    /// Appends the message's body to `raw` and returns it; releases it and throws when libdbus runs out of memory.
+    private static func appendBody(_ message: Message, to raw: OpaquePointer) throws -> OpaquePointer {
+        var iterator = DBusMessageIter()
+        dbus_message_iter_init_append(raw, &iterator)
+        for value in message.body {
+            guard append(value, to: &iterator) else {
+                dbus_message_unref(raw)
+                throw DBusError.failed("out of memory building a D-Bus message")
+            }
+        }
         return raw
     }
 
-    private static func newMessage(_ message: Message) -> OpaquePointer? {
+    private static func newMessage(_ message: Message, templates: MessageTemplateCache?) -> OpaquePointer? {
         switch message.kind {
         case .methodCall:
             guard let path = message.path, let member = message.member else { return nil }
+            if let templates {
+                return templates.newCall(
+                    destination: message.destination, path: path, interface: message.interface, member: member)
+            }
             return dbus_message_new_method_call(
                 message.destination?.rawValue, path.rawValue, message.interface?.rawValue, member.rawValue)
         case .signal:
@@ -201,8 +223,9 @@ enum MessageCodec {
     // MARK: Decoding
 
     /// Decodes a libdbus message (borrowed, not consumed).
+    /// - Parameter strings: the receiving connection's cache of header names (on its loop thread), or nil.
     /// - Throws: ``DBusError`` when libdbus hands us something the D-Bus specification does not allow.
-    static func decode(_ raw: OpaquePointer) throws -> Message {
+    static func decode(_ raw: OpaquePointer, strings: HeaderStringCache? = nil) throws -> Message {
         let kind: Message.Kind
         switch dbus_message_get_type(raw) {
         case messageTypeMethodCall: kind = .methodCall
@@ -216,22 +239,33 @@ enum MessageCodec {
         let replySerial = dbus_message_get_reply_serial(raw)
         if replySerial != 0 { message.replySerial = replySerial }
         // libdbus validated these header fields when it read the message.
-        if let text = dbus_message_get_path(raw) { message.path = ObjectPath(unchecked: String(cString: text)) }
-        if let text = dbus_message_get_interface(raw) {
-            message.interface = InterfaceName(unchecked: String(cString: text))
-        }
-        if let text = dbus_message_get_member(raw) { message.member = MemberName(unchecked: String(cString: text)) }
-        if let text = dbus_message_get_error_name(raw) {
-            message.errorName = ErrorName(unchecked: String(cString: text))
-        }
-        if let text = dbus_message_get_sender(raw) { message.sender = BusName(unchecked: String(cString: text)) }
-        if let text = dbus_message_get_destination(raw) {
-            message.destination = BusName(unchecked: String(cString: text))
+        if let strings {
+            if let text = dbus_message_get_path(raw) { message.path = strings.path(text) }
+            if let text = dbus_message_get_interface(raw) { message.interface = strings.interface(text) }
+            if let text = dbus_message_get_member(raw) { message.member = strings.member(text) }
+            if let text = dbus_message_get_error_name(raw) { message.errorName = strings.errorName(text) }
+            if let text = dbus_message_get_sender(raw) { message.sender = strings.sender(text) }
+            if let text = dbus_message_get_destination(raw) { message.destination = strings.destination(text) }
+        } else {
+            if let text = dbus_message_get_path(raw) { message.path = ObjectPath(unchecked: String(cString: text)) }
+            if let text = dbus_message_get_interface(raw) {
+                message.interface = InterfaceName(unchecked: String(cString: text))
+            }
+            if let text = dbus_message_get_member(raw) {
+                message.member = MemberName(unchecked: String(cString: text))
+            }
+            if let text = dbus_message_get_error_name(raw) {
+                message.errorName = ErrorName(unchecked: String(cString: text))
+            }
+            if let text = dbus_message_get_sender(raw) { message.sender = BusName(unchecked: String(cString: text)) }
+            if let text = dbus_message_get_destination(raw) {
+                message.destination = BusName(unchecked: String(cString: text))
+            }
         }
         message.noReplyExpected = dbus_message_get_no_reply(raw) != 0
 
         guard let signatureText = dbus_message_get_signature(raw), signatureText.pointee != 0 else { return message }
-        let signature = try signatureCache.signature(signatureText)
+        let signature = try strings?.signature(signatureText) ?? signatureCache.signature(signatureText)
         if let wire = wireBody(raw, signature) {
             message.storage = .wire(wire)
             return message
@@ -258,12 +292,8 @@ enum MessageCodec {
         var buffer: UnsafeMutablePointer<CChar>?
         var length: Int32 = 0
         guard dbus_message_marshal(raw, &buffer, &length) != 0, let buffer else { return nil }
-        let bytes = WireBytes(taking: UnsafeMutableRawPointer(buffer), count: Int(length)) { dbus_free($0) }
-        guard
-            let (bodyOffset, bigEndian) = try? DBusWireReader.bodyOffset(
-                of: UnsafeRawBufferPointer(start: bytes.base, count: bytes.count))
-        else { return nil }
-        return WireBody(bytes: bytes, bodyOffset: bodyOffset, bigEndian: bigEndian, signature: signature)
+        return try? WireBody(
+            taking: UnsafeMutableRawPointer(buffer), count: Int(length), free: { dbus_free($0) }, signature: signature)
     }
 
     @inline(__always)
