@@ -161,6 +161,18 @@ struct KBlinkDaemon {
             await connection.close()
             return 1
         }
+        var demoFirmware: SimulatedDemoFirmware?
+        if let simulator {
+            // The simulated keyboards' firmware, so that keymap push and pull work in the demo too.
+            do {
+                let firmware = try await SimulatedDemoFirmware.start(on: simulator)
+                await service.pushes.setVIALinks(firmware.viaLinks)
+                demoFirmware = firmware
+            } catch {
+                logger.warning("the simulated keyboards have no firmware to push to: \(error)")
+            }
+        }
+        defer { demoFirmware?.via.stop() }
         let presence = EvdevPresenceFeed(
             devicesPath: configuration.inputDevicesPath, directory: configuration.inputDirectory)
         let presenceTask = Task {

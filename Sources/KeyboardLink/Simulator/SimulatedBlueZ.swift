@@ -59,12 +59,12 @@ public actor SimulatedBlueZ {
         }
     }
 
-    /// The demo machine: an Aula F87 (connected), a VGN 98Pro (asleep), a phone and a mouse, and a Keychron K3
-    /// and a headset that a scan finds.
+    /// The demo machine: an Aula F87 (connected, with the ZMK Studio service; `SimulatedDemoFirmware` answers it),
+    /// a VGN 98Pro (asleep), a phone and a mouse, and a Keychron K3 and a headset that a scan finds.
     public static func demo(bus: BusAddress) -> SimulatedBlueZ {
         SimulatedBlueZ(
             bus: bus,
-            devices: [.aulaF87, .vgn98Pro, .phone, .mouse, .keychronK3, .headset])
+            devices: [SimulatedStudioKeyboard.aulaF87Device, .vgn98Pro, .phone, .mouse, .keychronK3, .headset])
     }
 
     // MARK: Life cycle

@@ -129,6 +129,21 @@ struct DaemonProcessTests {
         let list = try await runProcess(DaemonHarness.binary("kblink"), ["list", "--bus", address])
         #expect(list.standardOutput.contains("Aula F87"))
         #expect(list.standardOutput.contains("VGN 98Pro"))
+        // The simulated keyboards have firmware: a push reaches ZMK Studio on the Aula F87 and, once connected,
+        // VIA on the VGN 98Pro; a second push finds nothing to write.
+        let kblink = DaemonHarness.binary("kblink")
+        for (device, key) in [("aula", "CAPS"), ("vgn", "A")] {
+            if device == "vgn" {
+                #expect(try await runProcess(kblink, ["connect", device, "--bus", address]).status == 0)
+            }
+            #expect(
+                try await runProcess(kblink, ["keymap", "set", device, key, "KC_LCTL", "--bus", address]).status == 0)
+            let push = try await runProcess(kblink, ["keymap", "push", device, "--json", "--bus", address])
+            #expect(push.status == 0, "\(push.standardError)")
+            #expect(push.standardOutput.contains("\"written\":1"), "\(push.standardOutput)")
+            let again = try await runProcess(kblink, ["keymap", "push", device, "--json", "--bus", address])
+            #expect(again.standardOutput.contains("\"written\":0"), "\(again.standardOutput)")
+        }
         daemon.signal(SIGTERM)
         #expect(await daemon.wait(timeout: .seconds(10)).status == 0)
     }

@@ -38,7 +38,7 @@ public struct SimulatedVIAKeyboard: Sendable {
     /// The keymap now.
     public private(set) var keymap: VIAKeymap
     /// The keymap compiled into the firmware (`dynamic_keymap_reset` restores it).
-    public let defaultKeymap: VIAKeymap
+    public private(set) var defaultKeymap: VIAKeymap
     /// The macro buffer now.
     public private(set) var macroBuffer: [UInt8]
     /// The layout options value.
@@ -78,6 +78,32 @@ public struct SimulatedVIAKeyboard: Sendable {
     public static func vgn98Pro(faults: Set<Fault> = []) -> SimulatedVIAKeyboard {
         // Fixed dimensions inside VIA's limits: this cannot throw.
         (try? SimulatedVIAKeyboard(faults: faults))!
+    }
+
+    /// A keyboard whose matrix comes from `layout` (largest row and column plus one) and whose keymap is the
+    /// layout's default keymap (layer 0 what the keycaps say, the layers above transparent), as `kblinkd --simulate`
+    /// serves the VGN 98Pro.
+    /// - Throws: VIAClientError.invalidKeymapGeometry for a layout VIA cannot carry.
+    public static func matching(_ layout: PhysicalLayout, layers: Int = 4) throws(VIAClientError)
+        -> SimulatedVIAKeyboard
+    {
+        let rows = (layout.keys.map(\.matrix.row).max() ?? 0) + 1
+        let columns = (layout.keys.map(\.matrix.column).max() ?? 0) + 1
+        var keyboard = try SimulatedVIAKeyboard(layers: layers, rows: rows, columns: columns)
+        var keymap = try VIAKeymap(layers: layers, rows: rows, columns: columns, fill: 0x0000)
+        let defaults = Keymap(defaultsFor: layout, layerCount: layers)
+        for layer in 0..<layers {
+            for key in layout.keys {
+                let action = defaults.action(layer: layer, key: key.name) ?? Keymap.clearedAction(layer: layer)
+                guard let code = try? action.qmkKeycode(), let layerIndex = UInt8(exactly: layer),
+                    let row = UInt8(exactly: key.matrix.row), let column = UInt8(exactly: key.matrix.column)
+                else { continue }
+                try keymap.setKeycode(code, at: VIAKeyPosition(layer: layerIndex, row: row, column: column))
+            }
+        }
+        keyboard.keymap = keymap
+        keyboard.defaultKeymap = keymap
+        return keyboard
     }
 
     /// Macro `index` as QMK would play it: nil while the buffer's last byte is non-zero (a write in progress)
