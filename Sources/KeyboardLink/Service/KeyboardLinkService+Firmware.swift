@@ -52,8 +52,12 @@ extension KeyboardLinkService {
     /// one battery (or whose battery was only known through `Battery1`), and is left aside for split keyboards,
     /// whose parts it cannot tell apart.
     func applyFirmware(to state: inout KeyboardState, device: BlueZDevice) {
-        guard let info = firmwareState.infos[state.address] else { return }
-        state.firmware = info.exportedProperty
+        let driverKeys = driverFirmware[state.address] ?? [:]
+        guard let info = firmwareState.infos[state.address] else {
+            state.firmware.merge(driverKeys) { _, read in read }
+            return
+        }
+        state.firmware = info.exportedProperty.merging(driverKeys) { _, read in read }
         var parts = info.batteries.map { (part: $0.part, level: $0.level.percentage) }
         if let live = device.batteryPercentage, live <= 100, parts.count <= 1, (parts.first?.part ?? "main") == "main" {
             parts = [(part: "main", level: live)]

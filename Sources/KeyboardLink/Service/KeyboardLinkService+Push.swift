@@ -121,7 +121,9 @@ extension KeyboardLinkService {
             throw error.dbusError
         }
         if driver == nil, let link = try await openVIALink(state) {
-            driver = VIADriver(transport: link.transport, onClose: link.close)
+            let via = VIADriver(transport: link.transport, onClose: link.close)
+            await setDriverFirmware(await via.firmwareProperties(), of: state.address)
+            driver = via
         }
         driverConnections[state.address, default: 0] += 1
         await setDriver(driver?.kind.rawValue ?? "none", of: state.address)
@@ -149,12 +151,25 @@ extension KeyboardLinkService {
         if database.characteristic(StudioDriver.characteristicUUID, inService: StudioDriver.serviceUUID) != nil {
             driver = DriverKind.zmkStudio.rawValue
         } else if let link = try? await openVIALink(state) {
-            link.close()
+            let via = VIADriver(transport: link.transport, onClose: link.close)
+            let properties = await via.firmwareProperties()
+            await via.close()
             driver = DriverKind.via.rawValue
+            await setDriverFirmware(properties, of: address)
         }
         // A push connected to the keyboard meanwhile: what it found is newer than this detection.
         guard driverConnections[address, default: 0] == connections else { return }
         await setDriver(driver, of: address)
+    }
+
+    /// Adds what a driver read (VIA versions) to a keyboard's `Firmware` property.
+    private func setDriverFirmware(_ properties: [String: String], of address: BluetoothAddress) async {
+        guard !properties.isEmpty, driverFirmware[address] != properties else { return }
+        driverFirmware[address] = properties
+        guard var current = keyboards[address] else { return }
+        current.firmware.merge(properties) { _, read in read }
+        keyboards[address] = current
+        await updateProperties(of: current)
     }
 
     /// Sets a keyboard's `Driver` property.

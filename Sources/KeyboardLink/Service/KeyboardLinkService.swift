@@ -42,6 +42,9 @@ public actor KeyboardLinkService {
     /// Per keyboard, how many times a push or re-apply connected to its driver: a detection that started before
     /// the latest connection does not overwrite what that connection found (KeyboardLinkService+Push.swift).
     var driverConnections: [BluetoothAddress: Int] = [:]
+    /// `Firmware` keys a driver read from the keyboard (VIA's protocol and firmware versions), kept beside what
+    /// the GATT firmware refresh reads.
+    var driverFirmware: [BluetoothAddress: [String: String]] = [:]
 
     /// - Parameter log: where the service reports what it does.
     public init(connection: BusConnection, options: Options, log: @escaping @Sendable (LogLevel, String) -> Void) {

@@ -44,7 +44,12 @@ struct VIAPushTests {
                 #expect(again.written == 0)
                 #expect(server.keyboard.writeLog.count == writes)
                 let client = try await harness.client()
-                #expect(try await client.keyboards().first { $0.address == address.description }?.driver == "via")
+                let keyboard = try await client.keyboards().first { $0.address == address.description }
+                #expect(keyboard?.driver == "via")
+                // VIA's versions join the Firmware property: the simulator speaks protocol 0x000B, firmware
+                // 0x00010203 (SimulatedVIAKeyboard's defaults).
+                #expect(keyboard?.firmware["VIAProtocolVersion"] == "0x000b")
+                #expect(keyboard?.firmware["VIAFirmwareVersion"] == "0x00010203")
                 await client.close()
             }
         }

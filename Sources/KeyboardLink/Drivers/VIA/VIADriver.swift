@@ -190,6 +190,29 @@ public actor VIADriver: KeyboardDriver {
 
     public func waitUntilUnlocked(timeout: Duration) async -> Bool { true }
 
+    /// The `Firmware` property keys VIA can tell: `VIAProtocolVersion` (`0x` and 4 lowercase hex digits) and
+    /// `VIAFirmwareVersion` (`0x` and 8), each left out when the keyboard does not answer it.
+    public func firmwareProperties() async -> [String: String] {
+        var properties: [String: String] = [:]
+        if let version = try? await client.protocolVersion() {
+            properties[Self.protocolVersionKey] = Self.hex(UInt32(version), digits: 4)
+        }
+        if let version = try? await client.firmwareVersion() {
+            properties[Self.firmwareVersionKey] = Self.hex(version, digits: 8)
+        }
+        return properties
+    }
+
+    /// The `Firmware` key of the VIA protocol version.
+    public static let protocolVersionKey = "VIAProtocolVersion"
+    /// The `Firmware` key of the firmware version VIA reports (`id_firmware_version`).
+    public static let firmwareVersionKey = "VIAFirmwareVersion"
+
+    private static func hex(_ value: UInt32, digits: Int) -> String {
+        let text = String(value, radix: 16)
+        return "0x" + String(repeating: "0", count: max(0, digits - text.count)) + text
+    }
+
     public func close() async {
         await onClose()
     }
