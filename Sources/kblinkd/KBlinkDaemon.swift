@@ -95,6 +95,15 @@ struct KBlinkDaemon {
         let notifier = SystemdNotifier.fromProcessEnvironment()
         // Children (the private dbus-daemon of --simulate) must not notify systemd as if they were us.
         SystemdNotifier.removeVariablesFromProcessEnvironment()
+        // Listen from the start (but after unsetenv, which must come before other threads): a SIGTERM that arrives
+        // while kblinkd is still starting is buffered and handled once start-up is done, not lost to SIG_IGN.
+        let signals = AsyncStream<Int32>.makeStream()
+        let sources = [SIGTERM, SIGINT, SIGHUP].map { number in
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { signals.continuation.yield(number) }
+            source.resume()
+            return source
+        }
         var configuration: DaemonConfiguration
         do {
             let parsed = try loadConfiguration(options)
@@ -186,13 +195,6 @@ struct KBlinkDaemon {
             }
         }
 
-        let signals = AsyncStream<Int32>.makeStream()
-        let sources = [SIGTERM, SIGINT, SIGHUP].map { number in
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { signals.continuation.yield(number) }
-            source.resume()
-            return source
-        }
         for await number in signals.stream {
             if number == SIGHUP {
                 try? notifier.reloading(status: "reloading the configuration")
