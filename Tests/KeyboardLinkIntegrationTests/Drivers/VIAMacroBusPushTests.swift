@@ -14,23 +14,8 @@ struct VIAMacroBusPushTests {
         _ keyboard: (Int, Int) throws -> SimulatedVIAKeyboard,
         _ body: (DaemonHarness, KeymapClient, SimulatedVIAKeyboardServer, PhysicalLayout) async throws -> Void
     ) async throws {
-        var device = SimulatedDevice.vgn98Pro
-        device.connected = true
-        let layout = try PhysicalLayout.builtIn("vgn-98pro")
-        let rows = (layout.keys.map(\.matrix.row).max() ?? 0) + 1
-        let columns = (layout.keys.map(\.matrix.column).max() ?? 0) + 1
-        let (server, transport) = try SimulatedVIAKeyboardServer.start(try keyboard(rows, columns))
-        defer { transport.close() }
-        let address = device.address
-        try await withDaemon(devices: [device]) { harness in
-            await harness.service.pushes.setVIALinks(
-                VIADriverLinks { wanted in
-                    wanted == address ? .init(transport: transport, close: {}) : nil
-                })
-            try await KeymapFixture.withKeymap(harness, address) { keymap in
-                #expect(await eventually { (try? await harness.client().keyboards().first?.connected) == true })
-                try await body(harness, keymap, server, layout)
-            }
+        try await VIADaemonFixture.run(keyboard: keyboard) { harness, keymap, server, _, layout in
+            try await body(harness, keymap, server, layout)
         }
     }
 

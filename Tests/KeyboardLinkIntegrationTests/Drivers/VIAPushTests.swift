@@ -8,50 +8,37 @@ import Testing
 struct VIAPushTests {
     @Test("a push writes the edited keycodes over VIA and a second push writes nothing")
     func pushOverVIA() async throws {
-        var device = SimulatedDevice.vgn98Pro
-        device.connected = true
-        let layout = try PhysicalLayout.builtIn("vgn-98pro")
-        let rows = (layout.keys.map(\.matrix.row).max() ?? 0) + 1
-        let columns = (layout.keys.map(\.matrix.column).max() ?? 0) + 1
-        let (server, transport) = try SimulatedVIAKeyboardServer.start(
-            try SimulatedVIAKeyboard(layers: 4, rows: rows, columns: columns))
-        defer { transport.close() }
-        let address = device.address
-        try await withDaemon(devices: [device]) { harness in
-            await harness.service.pushes.setVIALinks(
-                VIADriverLinks { wanted in
-                    wanted == address ? .init(transport: transport, close: {}) : nil
-                })
-            try await KeymapFixture.withKeymap(harness, address) { keymap in
-                #expect(await eventually { (try? await harness.client().keyboards().first?.connected) == true })
-                try await keymap.setBinding(layer: 0, key: "CAPS", action: "KC_LCTL")
-                let result = try await keymap.push()
-                #expect(result.driver == "via")
-                #expect(result.saved && result.verified)
-                // The simulated keyboard's defaults are not the layout's: every layer-0 key differs, so the
-                // push writes the whole draft. Check the edited key and that a second push writes nothing.
-                let caps = try #require(layout.keys.first { $0.name.rawValue == "CAPS" })
-                let position = VIAKeyPosition(
-                    layer: 0, row: UInt8(caps.matrix.row), column: UInt8(caps.matrix.column))
-                #expect(server.keyboard.keymap.keycode(at: position) == 0x00E0)
-                #expect(result.written == result.changes.count && result.written > 0)
-                // Runs of changed keycodes go in set_buffer reports of up to 14 keycodes: one layer of the matrix
-                // takes at most ceil(rows * columns / 14) reports, far fewer than one per binding.
-                let writes = server.keyboard.writeLog.count
-                #expect(writes <= (rows * columns + 13) / 14)
-                #expect(writes < result.written)
-                let again = try await keymap.push()
-                #expect(again.written == 0)
-                #expect(server.keyboard.writeLog.count == writes)
-                let client = try await harness.client()
-                let keyboard = try await client.keyboards().first { $0.address == address.description }
-                #expect(keyboard?.driver == "via")
-                // VIA's versions join the Firmware property: the simulator speaks protocol 0x000B, firmware
-                // 0x00010203 (SimulatedVIAKeyboard's defaults).
-                #expect(keyboard?.firmware["VIAProtocolVersion"] == "0x000b")
-                #expect(keyboard?.firmware["VIAFirmwareVersion"] == "0x00010203")
-                await client.close()
-            }
+        try await VIADaemonFixture.run { harness, keymap, server, _, layout in
+            let rows = (layout.keys.map(\.matrix.row).max() ?? 0) + 1
+            let columns = (layout.keys.map(\.matrix.column).max() ?? 0) + 1
+            let address = SimulatedDevice.vgn98Pro.address
+            try await keymap.setBinding(layer: 0, key: "CAPS", action: "KC_LCTL")
+            let result = try await keymap.push()
+            #expect(result.driver == "via")
+            #expect(result.saved && result.verified)
+            // The simulated keyboard's defaults are not the layout's: every layer-0 key differs, so the
+            // push writes the whole draft. Check the edited key and that a second push writes nothing.
+            let caps = try #require(layout.keys.first { $0.name.rawValue == "CAPS" })
+            let position = VIAKeyPosition(
+                layer: 0, row: UInt8(caps.matrix.row), column: UInt8(caps.matrix.column))
+            #expect(server.keyboard.keymap.keycode(at: position) == 0x00E0)
+            #expect(result.written == result.changes.count && result.written > 0)
+            // Runs of changed keycodes go in set_buffer reports of up to 14 keycodes: one layer of the matrix
+            // takes at most ceil(rows * columns / 14) reports, far fewer than one per binding.
+            let writes = server.keyboard.writeLog.count
+            #expect(writes <= (rows * columns + 13) / 14)
+            #expect(writes < result.written)
+            let again = try await keymap.push()
+            #expect(again.written == 0)
+            #expect(server.keyboard.writeLog.count == writes)
+            let client = try await harness.client()
+            let keyboard = try await client.keyboards().first { $0.address == address.description }
+            #expect(keyboard?.driver == "via")
+            // VIA's versions join the Firmware property: the simulator speaks protocol 0x000B, firmware
+            // 0x00010203 (SimulatedVIAKeyboard's defaults).
+            #expect(keyboard?.firmware["VIAProtocolVersion"] == "0x000b")
+            #expect(keyboard?.firmware["VIAFirmwareVersion"] == "0x00010203")
+            await client.close()
         }
     }
 }
