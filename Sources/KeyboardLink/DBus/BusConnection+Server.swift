@@ -30,6 +30,21 @@ extension BusConnection {
         try result.get()
     }
 
+    /// Updates several properties of one interface at once: readers see all of them change together, and one
+    /// `PropertiesChanged` carries every change the declarations announce.
+    /// - Throws: ``DBusError`` for an unknown property or a value of the wrong type (then nothing changes).
+    public func setProperties(_ values: [(MemberName, DBusValue)], of interface: InterfaceName, at path: ObjectPath)
+        async throws
+    {
+        let values = values.map { SendableProperty(name: $0.0, value: $0.1) }
+        let result: Result<Void, DBusError> = await onQueue {
+            catchingDBusError {
+                try self.objectServer.setProperties(values.map { ($0.name, $0.value) }, of: interface, at: path)
+            }
+        }
+        try result.get()
+    }
+
     /// The current value of an exported property.
     public func property(_ name: MemberName, of interface: InterfaceName, at path: ObjectPath) async -> DBusValue? {
         await onQueue { self.objectServer.property(name, of: interface, at: path) }
@@ -59,4 +74,10 @@ func catchingDBusError(_ body: () throws -> Void) -> Result<Void, DBusError> {
     } catch {
         return .failure(.failed("\(error)"))
     }
+}
+
+/// A property name and value carried to the connection's loop (tuples are not `Sendable`).
+private struct SendableProperty: Sendable {
+    let name: MemberName
+    let value: DBusValue
 }

@@ -93,28 +93,46 @@ final class ObjectServer {
     func setProperty(_ name: MemberName, of interface: InterfaceName, at path: ObjectPath, to value: DBusValue)
         throws
     {
+        try setProperties([(name, value)], of: interface, at: path)
+    }
+
+    /// Stores several property values of one interface at once: a reader never sees some updated and others not,
+    /// and one `PropertiesChanged` carries every change. Nothing is stored when one name or value is wrong.
+    func setProperties(_ values: [(MemberName, DBusValue)], of interface: InterfaceName, at path: ObjectPath)
+        throws
+    {
         guard var object = objects[path],
-            let index = object.interfaces.firstIndex(where: { $0.declaration.name == interface }),
-            let declaration = object.interfaces[index].declaration.property(named: name)
+            let index = object.interfaces.firstIndex(where: { $0.declaration.name == interface })
         else {
-            throw DBusError.unknownProperty("no property \(name) on \(interface) at \(path)")
+            throw DBusError.unknownProperty("no interface \(interface) at \(path)")
         }
-        guard value.conforms(to: declaration.type) else {
-            throw DBusError.invalidArgs("\(name) has type '\(declaration.type)', not '\(value.type)'")
+        var changed: [DBusDictionaryEntry] = []
+        var invalidated: [String] = []
+        var updated = object.interfaces[index].values
+        for (name, value) in values {
+            guard let declaration = object.interfaces[index].declaration.property(named: name) else {
+                throw DBusError.unknownProperty("no property \(name) on \(interface) at \(path)")
+            }
+            guard value.conforms(to: declaration.type) else {
+                throw DBusError.invalidArgs("\(name) has type '\(declaration.type)', not '\(value.type)'")
+            }
+            guard updated[name] != value else { continue }
+            updated[name] = value
+            switch declaration.changeBehavior {
+            case .emits:
+                changed.append(DBusDictionaryEntry(key: .string(name.rawValue), value: .variant(value)))
+            case .invalidates:
+                invalidated.append(name.rawValue)
+            case .const, .none:
+                break
+            }
         }
-        guard object.interfaces[index].values[name] != value else { return }
-        object.interfaces[index].values[name] = value
+        guard updated != object.interfaces[index].values else { return }
+        object.interfaces[index].values = updated
         objects[path] = object
         connection.invalidateReplyTemplates()
-        switch declaration.changeBehavior {
-        case .emits:
-            emitPropertiesChanged(
-                path, interface, changed: [DBusDictionaryEntry(key: .string(name.rawValue), value: .variant(value))],
-                invalidated: [])
-        case .invalidates:
-            emitPropertiesChanged(path, interface, changed: [], invalidated: [name.rawValue])
-        case .const, .none:
-            break
+        if !changed.isEmpty || !invalidated.isEmpty {
+            emitPropertiesChanged(path, interface, changed: changed, invalidated: invalidated)
         }
     }
 

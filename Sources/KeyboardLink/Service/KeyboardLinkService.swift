@@ -166,9 +166,10 @@ public actor KeyboardLinkService {
                 }
             }
         }
-        await setManagerProperty("BluetoothAvailable", .boolean(snapshot.isBluetoothAvailable))
-        await setManagerProperty("BlueZRunning", .boolean(snapshot.isBlueZRunning))
-        await setManagerProperty("Discovering", .boolean(snapshot.isDiscovering))
+        await setManagerProperties([
+            ("BluetoothAvailable", .boolean(snapshot.isBluetoothAvailable)),
+            ("BlueZRunning", .boolean(snapshot.isBlueZRunning)), ("Discovering", .boolean(snapshot.isDiscovering)),
+        ])
         await publishPresence()
         await updateKeymaps(removed: keymapChanges.removed, added: keymapChanges.added)
         followConnectionsForFirmware()
@@ -183,19 +184,17 @@ public actor KeyboardLinkService {
     }
 
     func updateProperties(of state: KeyboardState) async {
-        let path = KBlink.keyboardPath(state.address)
-        for (name, _) in state.propertyValues {
-            // The state as it is now: another update (a firmware refresh) may have changed it while this one waited.
-            let current = keyboards[state.address] ?? state
-            guard let value = current.propertyValues.first(where: { $0.0 == name })?.1 else { continue }
-            try? await connection.setProperty(
-                MemberName(trusted: name), of: KBlink.keyboardInterface, at: path, to: value)
-        }
+        // The state as it is now (another update, such as a firmware refresh, may have changed it), all at once.
+        let current = keyboards[state.address] ?? state
+        try? await connection.setProperties(
+            current.propertyValues.map { (MemberName(trusted: $0.0), $0.1) }, of: KBlink.keyboardInterface,
+            at: KBlink.keyboardPath(state.address))
     }
 
-    private func setManagerProperty(_ name: String, _ value: DBusValue) async {
-        try? await connection.setProperty(
-            MemberName(trusted: name), of: KBlink.managerInterface, at: KBlink.managerPath, to: value)
+    /// Sets Manager properties together: readers see them change at once, in one `PropertiesChanged`.
+    private func setManagerProperties(_ values: [(String, DBusValue)]) async {
+        try? await connection.setProperties(
+            values.map { (MemberName(trusted: $0.0), $0.1) }, of: KBlink.managerInterface, at: KBlink.managerPath)
     }
 
     /// The hardware keyboards that count under the policy, and whether any does.
@@ -210,8 +209,10 @@ public actor KeyboardLinkService {
 
     private func publishPresence() async {
         let (attached, list) = presence()
-        await setManagerProperty("HardwareKeyboardAttached", .boolean(attached))
-        await setManagerProperty("HardwareKeyboards", Self.hardwareKeyboardsValue(list))
+        // Both at once, so that no reader sees the flag and the list disagree.
+        await setManagerProperties([
+            ("HardwareKeyboardAttached", .boolean(attached)), ("HardwareKeyboards", Self.hardwareKeyboardsValue(list)),
+        ])
     }
 
     static func hardwareKeyboardsValue(_ list: [HardwareKeyboard]) -> DBusValue {

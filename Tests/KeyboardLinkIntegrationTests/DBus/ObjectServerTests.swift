@@ -100,6 +100,30 @@ struct ObjectServerTests {
         }
     }
 
+    @Test("setProperties stores every value at once, in one PropertiesChanged, or none when one is wrong")
+    func severalPropertiesAtOnce() async throws {
+        try await withBus { _, server, client in
+            try await server.export(EchoService.declaration(), at: EchoService.path)
+            let proxy = echoProxy(client, server)
+            let changes = try await client.subscribe(
+                to: MatchRule(sender: server.uniqueName, path: EchoService.path, interface: .properties))
+            let volume = try MemberName("Volume")
+            let secret = try MemberName("Secret")
+            try await server.setProperties(
+                [(volume, .uint32(11)), (secret, .string("c"))], of: EchoService.interface, at: EchoService.path)
+            let both = try #require(await first(of: changes))
+            #expect(both.body[1].stringDictionary?["Volume"]?.unwrapped == .uint32(11))
+            #expect(both.body[2] == .array(.string, [.string("Secret")]))
+            #expect(try await proxy.property(volume) == .uint32(11))
+            // A wrong type for the second value: the first is not stored either.
+            await #expect(throws: DBusError.self) {
+                try await server.setProperties(
+                    [(volume, .uint32(12)), (secret, .uint32(1))], of: EchoService.interface, at: EchoService.path)
+            }
+            #expect(try await proxy.property(volume) == .uint32(11))
+        }
+    }
+
     @Test("the ObjectManager announces objects as they come and go")
     func objectManager() async throws {
         try await withBus { _, server, client in
