@@ -116,7 +116,7 @@ extension KeyboardLinkService {
         let client = GATTClient(connection: connection, model: bluez, device: state.devicePath)
         var driver: (any KeyboardDriver)?
         do {
-            driver = try await StudioDriver.connect(client: client)
+            driver = try await StudioDriver.connect(client: client, timeout: options.studioRequestTimeout)
         } catch {
             throw error.dbusError
         }

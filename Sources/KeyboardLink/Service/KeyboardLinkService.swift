@@ -16,6 +16,8 @@ public actor KeyboardLinkService {
         /// How long a re-apply on connect waits for the keyboard's driver (a VIA hidraw node appears a moment
         /// after the Bluetooth connection).
         public var reapplyDriverTimeout: Duration = .seconds(5)
+        /// How long a ZMK Studio request may go unanswered before the keyboard counts as asleep.
+        public var studioRequestTimeout: Duration = .seconds(10)
 
         public init(stateDirectory: String) {
             self.stateDirectory = stateDirectory

@@ -34,6 +34,7 @@ final class ReapplyDaemon: Sendable {
         let connection = try await bus.connect()
         var options = KeyboardLinkService.Options(stateDirectory: stateDirectory)
         options.reapplyUnlockTimeout = .seconds(60)
+        options.studioRequestTimeout = .seconds(60)
         let service = KeyboardLinkService(
             connection: connection, options: options,
             log: { [log] level, message in log.lines.withLock { $0.append((level, message)) } })

@@ -25,6 +25,9 @@ final class DaemonHarness: Sendable {
         stateDirectory = NSTemporaryDirectory() + "kblink-state-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: stateDirectory, withIntermediateDirectories: true)
         var serviceOptions = KeyboardLinkService.Options(stateDirectory: stateDirectory)
+        // The simulated keyboards answer at once, but the suite runs hundreds of tests on 2 cores: a generous
+        // request timeout keeps a loaded moment from reading as a sleeping keyboard.
+        serviceOptions.studioRequestTimeout = .seconds(60)
         options(&serviceOptions)
         serviceConnection = try await bus.connect()
         service = KeyboardLinkService(connection: serviceConnection, options: serviceOptions, log: { _, _ in })
