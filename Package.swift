@@ -1,6 +1,20 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+/// How kblinkd and kblink are linked: with lld, relative relocations packed (DT_RELR, glibc 2.36 and later: a few
+/// KiB instead of 0.7 MiB of relocation records read at every start) and no dynamic symbol table of our own
+/// functions (swiftc exports them by default; nothing looks them up). docs/performance.md, section 3, "Code layout".
+let compactLinking = [
+    "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs", "-Xlinker", "--no-export-dynamic",
+]
+
+/// kblinkd's functions that run from start-up to idle, placed first and together, so that the code it runs fills a
+/// few large folios instead of touching most of the binary. Regenerate the list with scripts/order-file.
+let kblinkdCodeLayout = [
+    "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/Sources/kblinkd/kblinkd.order",
+    "-Xlinker", "--no-warn-symbol-ordering",
+]
+
 let package = Package(
     name: "kblink",
     platforms: [.macOS(.v14)],
@@ -21,10 +35,23 @@ let package = Package(
         .target(
             name: "KeyboardLink",
             dependencies: ["CBlueZ"],
-            path: "Sources/KeyboardLink"
+            path: "Sources/KeyboardLink",
+            // One section per function, so that the linker can place the functions kblinkd runs together.
+            swiftSettings: [.unsafeFlags(["-Xfrontend", "-function-sections"])]
         ),
-        .executableTarget(name: "kblinkd", dependencies: ["KeyboardLink"], path: "Sources/kblinkd"),
-        .executableTarget(name: "kblink", dependencies: ["KeyboardLink"], path: "Sources/kblink"),
+        .executableTarget(
+            name: "kblinkd",
+            dependencies: ["KeyboardLink"],
+            path: "Sources/kblinkd",
+            exclude: ["kblinkd.order"],
+            linkerSettings: [.unsafeFlags(compactLinking + kblinkdCodeLayout)]
+        ),
+        .executableTarget(
+            name: "kblink",
+            dependencies: ["KeyboardLink"],
+            path: "Sources/kblink",
+            linkerSettings: [.unsafeFlags(compactLinking)]
+        ),
         // A reference client/server pair written directly against libdbus, for side-by-side benchmarks.
         .target(name: "CReference", dependencies: ["CBlueZ"], path: "Benchmarks/CReference"),
         .executableTarget(

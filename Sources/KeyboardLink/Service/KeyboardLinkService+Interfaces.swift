@@ -58,39 +58,79 @@ extension KeyboardLinkService {
         }
     }
 
-    /// `org.kblink1.Keyboard` for one keyboard.
+    /// `org.kblink1.Keyboard` for one keyboard: its own property values, the shared methods.
     func keyboardInterface(_ state: KeyboardState) -> DBusInterface {
-        let address = state.address
         var properties: [DBusProperty] = []
+        properties.reserveCapacity(state.propertyValues.count)
         for (name, value) in state.propertyValues {
             let constant = name == "Address"
             properties.append(DBusProperty(name, type: value.type, changes: constant ? .const : .emits, initial: value))
         }
         return DBusInterface(
-            KBlink.keyboardInterface,
-            methods: [
-                DBusMethod("Connect") { [weak self] _ in
-                    try await self?.connect(address)
-                    return []
-                },
-                DBusMethod("Disconnect") { [weak self] _ in
-                    try await self?.disconnect(address)
-                    return []
-                },
-                DBusMethod("Forget") { [weak self] _ in
-                    try await self?.forget(address)
-                    return []
-                },
-                DBusMethod("SetTrusted", inputs: [DBusArgument("trusted", .boolean)]) { [weak self] call in
-                    let trusted = try call.decode(Bool.self)
-                    try await self?.setTrusted(address, trusted)
-                    return []
-                },
-                DBusMethod("RefreshInfo") { [weak self] _ in
-                    try await self?.refreshInfo(address)
-                    return []
-                },
-            ],
+            KBlink.keyboardInterface, methods: sharedKeyboardMembers().keyboardMethods,
             properties: properties)
+    }
+
+    /// The members every keyboard's object shares, built once.
+    func sharedKeyboardMembers() -> SharedKeyboardMembers {
+        if let built = sharedMembers { return built }
+        let setters = Self.makeKeymapSetters(keymaps)
+        let built = SharedKeyboardMembers(
+            keyboardMethods: makeKeyboardMethods(),
+            keymapMethods: Self.makeKeymapMethods(keymaps) + [makePushMethod(), makePullMethod()],
+            keymapSignals: Self.pushSignals + Self.reapplySignals,
+            setCurrentZone: setters.currentZone, setApplyOnConnect: setters.applyOnConnect)
+        sharedMembers = built
+        return built
+    }
+
+    /// The methods of `org.kblink1.Keyboard`; each handler finds its keyboard from the object path it was called on.
+    private func makeKeyboardMethods() -> [DBusMethod] {
+        [
+            DBusMethod("Connect") { [weak self] call in
+                try await self?.connect(try call.keyboardAddress())
+                return []
+            },
+            DBusMethod("Disconnect") { [weak self] call in
+                try await self?.disconnect(try call.keyboardAddress())
+                return []
+            },
+            DBusMethod("Forget") { [weak self] call in
+                try await self?.forget(try call.keyboardAddress())
+                return []
+            },
+            DBusMethod("SetTrusted", inputs: [DBusArgument("trusted", .boolean)]) { [weak self] call in
+                let trusted = try call.decode(Bool.self)
+                try await self?.setTrusted(try call.keyboardAddress(), trusted)
+                return []
+            },
+            DBusMethod("RefreshInfo") { [weak self] call in
+                try await self?.refreshInfo(try call.keyboardAddress())
+                return []
+            },
+        ]
+    }
+}
+
+/// Methods and signals that every keyboard's object shares: their handlers take the keyboard from the object
+/// path of the call, so a thousand keyboards hold one copy of each declaration and closure, not a thousand.
+struct SharedKeyboardMembers: Sendable {
+    var keyboardMethods: [DBusMethod]
+    var keymapMethods: [DBusMethod]
+    var keymapSignals: [DBusSignal]
+    var setCurrentZone: @Sendable (DBusValue, MethodInvocation) async throws -> DBusValue
+    var setApplyOnConnect: @Sendable (DBusValue, MethodInvocation) async throws -> DBusValue
+}
+
+extension MethodInvocation {
+    /// The keyboard whose object was called: the address in the last element of the object path
+    /// (`/org/kblink1/keyboards/dev_AA_BB_CC_DD_EE_FF`).
+    /// - Throws: `org.kblink1.Error.NotFound` when the path names no keyboard (the server only routes calls to
+    ///   exported keyboard objects, so this means the object went away).
+    func keyboardAddress() throws -> BluetoothAddress {
+        guard let path = message.path, let address = try? BluetoothAddress(devicePath: path) else {
+            throw KBlinkError.notFound("\(message.path?.rawValue ?? "the object") is not a keyboard")
+        }
+        return address
     }
 }

@@ -20,10 +20,7 @@ extension KeyboardLinkService {
         guard let session = await keymaps.open(state.address, name: state.name, path: path) else { return }
         let settings = await keymaps.settings(for: state.address) ?? ProfileSettings()
         do {
-            var interface = Self.keymapInterface(state.address, session, settings: settings, keymaps)
-            interface.methods += [pushMethod(state.address), pullMethod(state.address)]
-            interface.signals += Self.pushSignals + Self.reapplySignals
-            try await connection.export(interface, at: path)
+            try await connection.export(keymapInterface(session, settings: settings), at: path)
         } catch {
             log(.error, "cannot export the keymap of \(state.address): \(error)")
             await keymaps.close(state.address)
@@ -35,141 +32,24 @@ extension KeyboardLinkService {
         await keymaps.close(address)
     }
 
-    /// The `org.kblink1.Keymap` declaration for one keyboard, with the session's current values.
-    static func keymapInterface(
-        _ address: BluetoothAddress, _ session: KeymapEditSession, settings: ProfileSettings,
-        _ keymaps: KeymapSessions
-    ) -> DBusInterface {
+    /// The `org.kblink1.Keymap` declaration for one keyboard: the session's current values, the shared methods,
+    /// signals and property setters.
+    func keymapInterface(_ session: KeymapEditSession, settings: ProfileSettings) -> DBusInterface {
         let values = Dictionary(
             uniqueKeysWithValues: KeymapSessions.changingProperties(of: session, settings: settings))
         func initial(_ name: String) -> DBusValue { values[name] ?? .boolean(false) }
-        let sessions = WeakSessions(keymaps)
+        let shared = sharedKeyboardMembers()
         return DBusInterface(
             KBlink.keymapInterface,
-            methods: [
-                DBusMethod(
-                    "GetBindings", inputs: [DBusArgument("zone", .string), DBusArgument("layer", .uint32)],
-                    outputs: [DBusArgument("bindings", .array(.structure([.string, .string])))]
-                ) { call in
-                    let (zone, layerValue) = try call.decode(String.self, UInt32.self)
-                    try KeymapArgument.check(zone, "zone", limit: KeymapArgument.zoneLimit, allowsEmpty: true)
-                    let layer = try KeymapArgument.layer(layerValue)
-                    let rows = try await sessions.get().read(address) { session throws(KeymapError) in
-                        try session.bindingTexts(zone: zone.isEmpty ? session.currentZone.rawValue : zone, layer: layer)
-                    }
-                    return [
-                        .array(
-                            .structure([.string, .string]),
-                            rows.map { .structure([.string($0.key), .string($0.action)]) })
-                    ]
-                },
-                DBusMethod(
-                    "SetBinding",
-                    inputs: [
-                        DBusArgument("zone", .string), DBusArgument("layer", .uint32), DBusArgument("key", .string),
-                        DBusArgument("action", .string),
-                    ]
-                ) { call in
-                    let (zone, layerValue, key, action) = try call.decode(
-                        String.self, UInt32.self, String.self, String.self)
-                    try KeymapArgument.check(zone, "zone", limit: KeymapArgument.zoneLimit, allowsEmpty: true)
-                    try KeymapArgument.check(key, "key", limit: KeymapArgument.keyLimit)
-                    try KeymapArgument.check(action, "action", limit: KeymapArgument.actionLimit)
-                    let layer = try KeymapArgument.layer(layerValue)
-                    try await sessions.get().edit(address) { session throws(KeymapError) in
-                        try session.setBinding(zone: zone, layer: layer, key: key, action: action)
-                    }
-                    return []
-                },
-                DBusMethod("Undo") { _ in
-                    try await sessions.get().edit(address) { session throws(KeymapError) in try session.undo() }
-                    return []
-                },
-                DBusMethod("Redo") { _ in
-                    try await sessions.get().edit(address) { session throws(KeymapError) in try session.redo() }
-                    return []
-                },
-                DBusMethod(
-                    "Diff",
-                    outputs: [DBusArgument("changes", .array(Self.diffEntryType))]
-                ) { _ in
-                    let rows = try await sessions.get().read(address) { session in session.diffTexts() }
-                    return [
-                        .array(
-                            Self.diffEntryType,
-                            rows.map {
-                                .structure([
-                                    .string($0.zone), .uint32(UInt32(clamping: $0.layer)), .string($0.key),
-                                    .string($0.old), .string($0.new), .string($0.origin),
-                                ])
-                            })
-                    ]
-                },
-                DBusMethod("Discard") { _ in
-                    try await sessions.get().edit(address) { session in session.discard() }
-                    return []
-                },
-                DBusMethod(
-                    "SetMacro", inputs: [DBusArgument("name", .string), DBusArgument("definition", .string)]
-                ) { call in
-                    let (name, definition) = try call.decode(String.self, String.self)
-                    try KeymapArgument.check(name, "the macro name", limit: KeymapArgument.macroNameLimit)
-                    try KeymapArgument.check(
-                        definition, "the macro definition", limit: KeymapArgument.macroDefinitionLimit)
-                    try await sessions.get().edit(address) { session throws(KeymapError) in
-                        try session.setMacro(name: name, definition: definition)
-                    }
-                    return []
-                },
-                DBusMethod("RemoveMacro", inputs: [DBusArgument("name", .string)]) { call in
-                    let name = try call.decode(String.self)
-                    try KeymapArgument.check(name, "the macro name", limit: KeymapArgument.macroNameLimit)
-                    try await sessions.get().edit(address) { session throws(KeymapError) in
-                        try session.removeMacro(name: name)
-                    }
-                    return []
-                },
-                DBusMethod("ExportProfile", outputs: [DBusArgument("json", .string)]) { _ in
-                    [.string(try await sessions.get().read(address) { session in session.exportProfileJSON() })]
-                },
-                DBusMethod("ImportProfile", inputs: [DBusArgument("json", .string)]) { call in
-                    let json = try call.decode(String.self)
-                    try KeymapArgument.check(json, "the profile", limit: KeymapArgument.profileLimit)
-                    try await sessions.get().edit(address) { session throws(KeymapError) in
-                        try session.importProfile(json: json)
-                    }
-                    return []
-                },
-                DBusMethod("GetKeys", outputs: [DBusArgument("keys", .array(Self.keyEntryType))]) { _ in
-                    let keys = try await sessions.get().read(address) { session in session.layout.keys }
-                    return [
-                        .array(
-                            Self.keyEntryType,
-                            keys.map {
-                                .structure([
-                                    .string($0.name.rawValue), .string($0.zone.rawValue), .double($0.frame.x),
-                                    .double($0.frame.y), .double($0.frame.width), .double($0.frame.height),
-                                ])
-                            })
-                    ]
-                },
-            ],
+            methods: shared.keymapMethods,
             properties: [
                 DBusProperty("Layout", type: .string, changes: .const, initial: .string(session.layout.id.rawValue)),
                 DBusProperty(
                     "Zones", type: .array(.string), changes: .const,
                     initial: .array(.string, session.zones.map { .string($0.rawValue) })),
                 DBusProperty(
-                    "CurrentZone", type: .string, access: .readWrite, initial: initial("CurrentZone")
-                ) { value, _ in
-                    let zone = try String(dbusValue: value)
-                    try KeymapArgument.check(zone, "CurrentZone", limit: KeymapArgument.zoneLimit)
-                    let selected = try await sessions.get().edit(address) { session throws(KeymapError) in
-                        try session.selectZone(named: zone)
-                        return session.currentZone.rawValue
-                    }
-                    return .string(selected)
-                },
+                    "CurrentZone", type: .string, access: .readWrite, initial: initial("CurrentZone"),
+                    setter: shared.setCurrentZone),
                 DBusProperty("Layers", type: .uint32, initial: initial("Layers")),
                 DBusProperty("CanUndo", type: .boolean, initial: initial("CanUndo")),
                 DBusProperty("CanRedo", type: .boolean, initial: initial("CanRedo")),
@@ -177,13 +57,160 @@ extension KeyboardLinkService {
                 DBusProperty(
                     "Macros", type: .dictionary(key: .string, value: .string), initial: initial("Macros")),
                 DBusProperty(
-                    "ApplyOnConnect", type: .boolean, access: .readWrite, initial: initial("ApplyOnConnect")
-                ) { value, _ in
-                    let wanted = try Bool(dbusValue: value)
-                    try await sessions.get().setApplyOnConnect(address, wanted)
-                    return .boolean(wanted)
-                },
-            ])
+                    "ApplyOnConnect", type: .boolean, access: .readWrite, initial: initial("ApplyOnConnect"),
+                    setter: shared.setApplyOnConnect),
+            ],
+            signals: shared.keymapSignals)
+    }
+
+    /// The setters of `CurrentZone` and `ApplyOnConnect`, shared by every keyboard's object.
+    static func makeKeymapSetters(_ keymaps: KeymapSessions) -> (
+        currentZone: @Sendable (DBusValue, MethodInvocation) async throws -> DBusValue,
+        applyOnConnect: @Sendable (DBusValue, MethodInvocation) async throws -> DBusValue
+    ) {
+        let sessions = WeakSessions(keymaps)
+        return (
+            currentZone: { value, call in
+                let zone = try String(dbusValue: value)
+                try KeymapArgument.check(zone, "CurrentZone", limit: KeymapArgument.zoneLimit)
+                let address = try call.keyboardAddress()
+                let selected = try await sessions.get().edit(address) { session throws(KeymapError) in
+                    try session.selectZone(named: zone)
+                    return session.currentZone.rawValue
+                }
+                return .string(selected)
+            },
+            applyOnConnect: { value, call in
+                let wanted = try Bool(dbusValue: value)
+                try await sessions.get().setApplyOnConnect(try call.keyboardAddress(), wanted)
+                return .boolean(wanted)
+            }
+        )
+    }
+
+    /// The methods of `org.kblink1.Keymap` but `Push` and `Pull`; each handler finds its keyboard from the object
+    /// path it was called on.
+    static func makeKeymapMethods(_ keymaps: KeymapSessions) -> [DBusMethod] {
+        let sessions = WeakSessions(keymaps)
+        return [
+            DBusMethod(
+                "GetBindings", inputs: [DBusArgument("zone", .string), DBusArgument("layer", .uint32)],
+                outputs: [DBusArgument("bindings", .array(.structure([.string, .string])))]
+            ) { call in
+                let address = try call.keyboardAddress()
+                let (zone, layerValue) = try call.decode(String.self, UInt32.self)
+                try KeymapArgument.check(zone, "zone", limit: KeymapArgument.zoneLimit, allowsEmpty: true)
+                let layer = try KeymapArgument.layer(layerValue)
+                let rows = try await sessions.get().read(address) { session throws(KeymapError) in
+                    try session.bindingTexts(zone: zone.isEmpty ? session.currentZone.rawValue : zone, layer: layer)
+                }
+                return [
+                    .array(
+                        .structure([.string, .string]),
+                        rows.map { .structure([.string($0.key), .string($0.action)]) })
+                ]
+            },
+            DBusMethod(
+                "SetBinding",
+                inputs: [
+                    DBusArgument("zone", .string), DBusArgument("layer", .uint32), DBusArgument("key", .string),
+                    DBusArgument("action", .string),
+                ]
+            ) { call in
+                let address = try call.keyboardAddress()
+                let (zone, layerValue, key, action) = try call.decode(
+                    String.self, UInt32.self, String.self, String.self)
+                try KeymapArgument.check(zone, "zone", limit: KeymapArgument.zoneLimit, allowsEmpty: true)
+                try KeymapArgument.check(key, "key", limit: KeymapArgument.keyLimit)
+                try KeymapArgument.check(action, "action", limit: KeymapArgument.actionLimit)
+                let layer = try KeymapArgument.layer(layerValue)
+                try await sessions.get().edit(address) { session throws(KeymapError) in
+                    try session.setBinding(zone: zone, layer: layer, key: key, action: action)
+                }
+                return []
+            },
+            DBusMethod("Undo") { call in
+                let address = try call.keyboardAddress()
+                try await sessions.get().edit(address) { session throws(KeymapError) in try session.undo() }
+                return []
+            },
+            DBusMethod("Redo") { call in
+                let address = try call.keyboardAddress()
+                try await sessions.get().edit(address) { session throws(KeymapError) in try session.redo() }
+                return []
+            },
+            DBusMethod(
+                "Diff",
+                outputs: [DBusArgument("changes", .array(Self.diffEntryType))]
+            ) { call in
+                let address = try call.keyboardAddress()
+                let rows = try await sessions.get().read(address) { session in session.diffTexts() }
+                return [
+                    .array(
+                        Self.diffEntryType,
+                        rows.map {
+                            .structure([
+                                .string($0.zone), .uint32(UInt32(clamping: $0.layer)), .string($0.key),
+                                .string($0.old), .string($0.new), .string($0.origin),
+                            ])
+                        })
+                ]
+            },
+            DBusMethod("Discard") { call in
+                let address = try call.keyboardAddress()
+                try await sessions.get().edit(address) { session in session.discard() }
+                return []
+            },
+            DBusMethod(
+                "SetMacro", inputs: [DBusArgument("name", .string), DBusArgument("definition", .string)]
+            ) { call in
+                let address = try call.keyboardAddress()
+                let (name, definition) = try call.decode(String.self, String.self)
+                try KeymapArgument.check(name, "the macro name", limit: KeymapArgument.macroNameLimit)
+                try KeymapArgument.check(
+                    definition, "the macro definition", limit: KeymapArgument.macroDefinitionLimit)
+                try await sessions.get().edit(address) { session throws(KeymapError) in
+                    try session.setMacro(name: name, definition: definition)
+                }
+                return []
+            },
+            DBusMethod("RemoveMacro", inputs: [DBusArgument("name", .string)]) { call in
+                let address = try call.keyboardAddress()
+                let name = try call.decode(String.self)
+                try KeymapArgument.check(name, "the macro name", limit: KeymapArgument.macroNameLimit)
+                try await sessions.get().edit(address) { session throws(KeymapError) in
+                    try session.removeMacro(name: name)
+                }
+                return []
+            },
+            DBusMethod("ExportProfile", outputs: [DBusArgument("json", .string)]) { call in
+                let address = try call.keyboardAddress()
+                return [.string(try await sessions.get().read(address) { session in session.exportProfileJSON() })]
+            },
+            DBusMethod("ImportProfile", inputs: [DBusArgument("json", .string)]) { call in
+                let address = try call.keyboardAddress()
+                let json = try call.decode(String.self)
+                try KeymapArgument.check(json, "the profile", limit: KeymapArgument.profileLimit)
+                try await sessions.get().edit(address) { session throws(KeymapError) in
+                    try session.importProfile(json: json)
+                }
+                return []
+            },
+            DBusMethod("GetKeys", outputs: [DBusArgument("keys", .array(Self.keyEntryType))]) { call in
+                let address = try call.keyboardAddress()
+                let keys = try await sessions.get().read(address) { session in session.layout.keys }
+                return [
+                    .array(
+                        Self.keyEntryType,
+                        keys.map {
+                            .structure([
+                                .string($0.name.rawValue), .string($0.zone.rawValue), .double($0.frame.x),
+                                .double($0.frame.y), .double($0.frame.width), .double($0.frame.height),
+                            ])
+                        })
+                ]
+            },
+        ]
     }
 
     /// `Diff()` rows: zone, layer, key, old action, new action, origin.

@@ -1,10 +1,11 @@
 /// `org.kblink1.Keymap.Pull` (docs/dbus-api.md): reads a keyboard's keymap (and its VIA macro slots) through its
 /// driver and stages it in the draft as one edit, so that one `Undo` takes it back.
 extension KeyboardLinkService {
-    /// `Pull() -> a{sv}` for one keyboard.
-    func pullMethod(_ address: BluetoothAddress) -> DBusMethod {
+    /// `Pull() -> a{sv}` for every keyboard: the handler finds its keyboard from the object path.
+    func makePullMethod() -> DBusMethod {
         DBusMethod("Pull", outputs: [DBusArgument("result", .dictionary(key: .string, value: .variant))]) {
-            [weak self] _ in
+            [weak self] call in
+            let address = try call.keyboardAddress()
             guard let self else { throw KBlinkError.failed("kblinkd is stopping") }
             return [try await self.pull(address)]
         }

@@ -9,12 +9,13 @@ extension KeyboardLinkService {
         DBusSignal("PushProgress", arguments: [DBusArgument("done", .uint32), DBusArgument("total", .uint32)])
     ]
 
-    /// `Push(a{sv} options) -> a{sv}` for one keyboard.
-    func pushMethod(_ address: BluetoothAddress) -> DBusMethod {
+    /// `Push(a{sv} options) -> a{sv}` for every keyboard: the handler finds its keyboard from the object path.
+    func makePushMethod() -> DBusMethod {
         DBusMethod(
             "Push", inputs: [DBusArgument("options", .dictionary(key: .string, value: .variant))],
             outputs: [DBusArgument("result", .dictionary(key: .string, value: .variant))]
         ) { [weak self] call in
+            let address = try call.keyboardAddress()
             let values = try call.decode([String: DBusValue].self)
             let options = try PushOptions(values)
             guard let self else { throw KBlinkError.failed("kblinkd is stopping") }

@@ -47,6 +47,9 @@ public actor KeyboardLinkService {
     /// `Firmware` keys a driver read from the keyboard (VIA's protocol and firmware versions), kept beside what
     /// the GATT firmware refresh reads.
     var driverFirmware: [BluetoothAddress: [String: String]] = [:]
+    /// The members of `org.kblink1.Keyboard` and `org.kblink1.Keymap` that every keyboard's object shares, built on
+    /// first use (KeyboardLinkService+Interfaces.swift): one copy for all keyboards instead of one each.
+    var sharedMembers: SharedKeyboardMembers?
 
     /// - Parameter log: where the service reports what it does.
     public init(connection: BusConnection, options: Options, log: @escaping @Sendable (LogLevel, String) -> Void) {

@@ -90,6 +90,44 @@ import Testing
         #expect(USBVendorNames.parseVendors(Array(Self.usbIDs.utf8))[id] == name)
     }
 
+    /// The file is read 64 KiB at a time: vendor lines that straddle a chunk boundary, a line longer than
+    /// `longestLine` (skipped, and the line after it still read) and a last line without a newline all count.
+    @Test(arguments: [65_530, 65_536, 65_540, 131_070])
+    func linesAcrossChunkBoundaries(padding: Int) throws {
+        // Comment lines of 100 bytes, then enough single bytes to put the next vendor line across `padding`.
+        var text = String(repeating: "#" + String(repeating: "x", count: 98) + "\n", count: padding / 100)
+        text += String(repeating: "\n", count: padding % 100)
+        text += "046d  Logitech, Inc.\n"
+        text += "#" + String(repeating: "y", count: USBVendorNames.longestLine + 10) + "\n"
+        text += "05ac  Apple, Inc.\r\n"
+        text += String(repeating: "#" + String(repeating: "z", count: 98) + "\n", count: 700)
+        text += "3434  Keychron"
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = try directory.write(text, to: "usb.ids")
+        #expect(USBVendorNames.lookUp(0x046D, in: path) == "Logitech, Inc.")
+        #expect(USBVendorNames.lookUp(0x05AC, in: path) == "Apple, Inc.")
+        #expect(USBVendorNames.lookUp(0x3434, in: path) == "Keychron")
+        #expect(USBVendorNames.lookUp(0x1D50, in: path) == nil)
+        var lines = 0
+        USBVendorNames.forEachLine(ofFileAt: path) { _ in
+            lines += 1
+            return true
+        }
+        // Every line but the overlong one.
+        #expect(lines == text.utf8.split(separator: 0x0A, omittingEmptySubsequences: false).count - 1)
+    }
+
+    @Test func anOverlongLineIsSkippedWhole() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        // A line of 100,000 "0" bytes would read as vendor 0000 if any piece of it were taken for a line.
+        let path = try directory.write(
+            String(repeating: "0", count: 100_000) + "  Not a vendor\n1d50  OpenMoko\n", to: "usb.ids")
+        #expect(USBVendorNames.lookUp(0x0000, in: path) == nil)
+        #expect(USBVendorNames.lookUp(0x1D50, in: path) == "OpenMoko")
+    }
+
     @Test func crlfLinesAndTabSeparators() {
         let table = USBVendorNames.parseVendors(Array("046d\tLogitech, Inc.\r\n05ac  Apple, Inc.\r\n".utf8))
         #expect(table[0x046D] == "Logitech, Inc.")
