@@ -9,10 +9,12 @@ let compactLinking = [
 ]
 
 /// kblinkd's functions that run from start-up to idle, placed first and together, so that the code it runs fills a
-/// few large folios instead of touching most of the binary. Regenerate the list with scripts/order-file.
+/// few large folios instead of touching most of the binary (regenerate the list with scripts/order-file); and the
+/// functions Swift emits without a symbol, which an ordering file cannot name, together in front (kblinkd.ld).
 let kblinkdCodeLayout = [
     "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/Sources/kblinkd/kblinkd.order",
     "-Xlinker", "--no-warn-symbol-ordering",
+    "-Xlinker", "-T", "-Xlinker", "\(Context.packageDirectory)/Sources/kblinkd/kblinkd.ld",
 ]
 
 let package = Package(
@@ -43,7 +45,7 @@ let package = Package(
             name: "kblinkd",
             dependencies: ["KeyboardLink"],
             path: "Sources/kblinkd",
-            exclude: ["kblinkd.order"],
+            exclude: ["kblinkd.order", "kblinkd.ld"],
             linkerSettings: [.unsafeFlags(compactLinking + kblinkdCodeLayout)]
         ),
         .executableTarget(
