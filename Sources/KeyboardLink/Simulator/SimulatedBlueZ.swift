@@ -93,14 +93,16 @@ public actor SimulatedBlueZ {
 
     /// Stops answering at once, like a crashed bluetoothd: the connection closes and the name is released.
     public func kill() async {
+        // The connection goes first: a crashed bluetoothd answers nothing, so a pending `Pair` must end with the
+        // bus's NoReply, not with the AuthenticationCanceled that aborting the pairing below would send back.
+        await connection?.close()
+        connection = nil
         for task in discoveryTasks.values { task.cancel() }
         discoveryTasks.removeAll()
         for index in adapters.indices { adapters[index].discovering = false }
         abortPairings()
         agents.removeAll()
         defaultAgent = nil
-        await connection?.close()
-        connection = nil
         await gatt.connectionClosed()
     }
 

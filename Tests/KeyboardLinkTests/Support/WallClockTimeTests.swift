@@ -55,10 +55,17 @@ import Testing
         #expect(later.wholeSeconds == WallClockTime(secondsSince1970: 102))
     }
 
+    /// Read against `clock_gettime(CLOCK_REALTIME)`, not `time(nil)`: glibc's `time` reads the coarse clock, which
+    /// can still show the previous second just after the precise clock passed a second boundary.
     @Test func nowIsTheSystemClock() {
-        let before = Int64(time(nil))
+        func realtimeSeconds() -> Int64 {
+            var spec = timespec()
+            clock_gettime(CLOCK_REALTIME, &spec)
+            return Int64(spec.tv_sec)
+        }
+        let before = realtimeSeconds()
         let now = WallClockTime.now()
-        let after = Int64(time(nil))
+        let after = realtimeSeconds()
         #expect(now.secondsSince1970 >= before && now.secondsSince1970 <= after)
     }
 
