@@ -39,20 +39,20 @@ let package = Package(
             dependencies: ["CBlueZ"],
             path: "Sources/KeyboardLink",
             // One section per function, so that the linker can place the functions kblinkd runs together.
-            swiftSettings: [.unsafeFlags(["-Xfrontend", "-function-sections"])]
+            swiftSettings: [.unsafeFlags(["-Xfrontend", "-function-sections"], .when(platforms: [.linux]))]
         ),
         .executableTarget(
             name: "kblinkd",
             dependencies: ["KeyboardLink"],
             path: "Sources/kblinkd",
             exclude: ["kblinkd.order", "kblinkd.ld"],
-            linkerSettings: [.unsafeFlags(compactLinking + kblinkdCodeLayout)]
+            linkerSettings: [.unsafeFlags(compactLinking + kblinkdCodeLayout, .when(platforms: [.linux]))]
         ),
         .executableTarget(
             name: "kblink",
             dependencies: ["KeyboardLink"],
             path: "Sources/kblink",
-            linkerSettings: [.unsafeFlags(compactLinking)]
+            linkerSettings: [.unsafeFlags(compactLinking, .when(platforms: [.linux]))]
         ),
         // A reference client/server pair written directly against libdbus, for side-by-side benchmarks.
         .target(name: "CReference", dependencies: ["CBlueZ"], path: "Benchmarks/CReference"),
