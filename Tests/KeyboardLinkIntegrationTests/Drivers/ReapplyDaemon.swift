@@ -9,53 +9,41 @@ import Testing
 final class ReapplyDaemon: Sendable {
     let bus: TestBus
     let bluez: SimulatedBlueZ
-    let stateDirectory: String
     let viaLinks: VIADriverLinks?
-    private let log = LogRecorder()
-    private let running = Mutex<(service: KeyboardLinkService, connection: BusConnection)?>(nil)
+    private let runner: RestartableService
 
     init(devices: [SimulatedDevice], viaLinks: VIADriverLinks? = nil) async throws {
         bus = try TestBus()
         bluez = SimulatedBlueZ(bus: bus.busAddress, devices: devices)
         try await bluez.start()
-        stateDirectory = NSTemporaryDirectory() + "kblink-reapply-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: stateDirectory, withIntermediateDirectories: true)
         self.viaLinks = viaLinks
-        try await startService()
+        runner = try RestartableService(
+            bus: bus, stateDirectory: NSTemporaryDirectory() + "kblink-reapply-" + UUID().uuidString,
+            configure: { options in
+                options.reapplyUnlockTimeout = .seconds(60)
+                options.studioRequestTimeout = .seconds(60)
+            },
+            prepare: { service in
+                if let viaLinks { await service.pushes.setVIALinks(viaLinks) }
+            })
+        try await runner.start()
     }
+
+    var stateDirectory: String { runner.stateDirectory }
 
     /// The running service.
     var service: KeyboardLinkService {
-        get throws { try #require(running.withLock { $0 }).service }
+        get throws { try runner.service }
     }
 
     /// Starts the service (again) on the same state directory.
-    func startService() async throws {
-        let connection = try await bus.connect()
-        var options = KeyboardLinkService.Options(stateDirectory: stateDirectory)
-        options.reapplyUnlockTimeout = .seconds(60)
-        options.studioRequestTimeout = .seconds(60)
-        let service = KeyboardLinkService(
-            connection: connection, options: options,
-            log: { [log] level, message in log.lines.withLock { $0.append((level, message)) } })
-        if let viaLinks { await service.pushes.setVIALinks(viaLinks) }
-        try await service.start()
-        running.withLock { $0 = (service, connection) }
-    }
+    func startService() async throws { try await runner.start() }
 
     /// Stops the service, keeping the bus, the simulator and the state directory.
-    func stopService() async {
-        guard
-            let current = running.withLock({ value in
-                defer { value = nil }; return value
-            })
-        else { return }
-        await current.service.stop()
-        await current.connection.close()
-    }
+    func stopService() async { await runner.stop() }
 
     /// What the service logged so far.
-    var logLines: [(LogLevel, String)] { log.lines.withLock { $0 } }
+    var logLines: [(LogLevel, String)] { runner.logLines }
 
     /// Waits until the service logged `occurrence` lines containing `text`; returns the level of that line.
     func waitForLog(_ text: String, occurrence: Int = 1, timeout: Duration = .seconds(60)) async -> LogLevel? {

@@ -8,9 +8,7 @@ import Testing
 final class FirmwareDaemon: Sendable {
     let bus: TestBus
     let bluez: SimulatedBlueZ
-    let stateDirectory: String
-    private let log = LogRecorder()
-    private let running = Mutex<(service: KeyboardLinkService, connection: BusConnection)?>(nil)
+    private let runner: RestartableService
 
     /// Starts the bus and the simulated BlueZ with `devices`, and the service on `stateDirectory` (a fresh one
     /// when nil).
@@ -18,39 +16,26 @@ final class FirmwareDaemon: Sendable {
         bus = try TestBus()
         bluez = SimulatedBlueZ(bus: bus.busAddress, devices: devices)
         try await bluez.start()
-        self.stateDirectory = stateDirectory ?? NSTemporaryDirectory() + "kblink-fw-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: self.stateDirectory, withIntermediateDirectories: true)
-        try await startService()
+        runner = try RestartableService(
+            bus: bus, stateDirectory: stateDirectory ?? NSTemporaryDirectory() + "kblink-fw-" + UUID().uuidString)
+        try await runner.start()
     }
+
+    var stateDirectory: String { runner.stateDirectory }
 
     /// The running service.
     var service: KeyboardLinkService {
-        get throws { try #require(running.withLock { $0 }).service }
+        get throws { try runner.service }
     }
 
     /// Starts the service (again).
-    func startService() async throws {
-        let connection = try await bus.connect()
-        let service = KeyboardLinkService(
-            connection: connection, options: .init(stateDirectory: stateDirectory),
-            log: { [log] level, message in log.lines.withLock { $0.append((level, message)) } })
-        try await service.start()
-        running.withLock { $0 = (service, connection) }
-    }
+    func startService() async throws { try await runner.start() }
 
     /// Stops the service, keeping the bus, the simulator and the state directory.
-    func stopService() async {
-        guard
-            let current = running.withLock({ value in
-                defer { value = nil }; return value
-            })
-        else { return }
-        await current.service.stop()
-        await current.connection.close()
-    }
+    func stopService() async { await runner.stop() }
 
     /// What the service logged so far.
-    var logLines: [(LogLevel, String)] { log.lines.withLock { $0 } }
+    var logLines: [(LogLevel, String)] { runner.logLines }
 
     /// Runs the real `kblink` binary against this bus.
     func kblink(_ arguments: [String], timeout: Duration = .seconds(30)) async throws -> ProcessResult {
@@ -92,11 +77,6 @@ final class FirmwareDaemon: Sendable {
         await bluez.kill()
         try? FileManager.default.removeItem(atPath: stateDirectory)
     }
-}
-
-/// The service's log lines.
-final class LogRecorder: Sendable {
-    let lines = Mutex<[(LogLevel, String)]>([])
 }
 
 /// Runs `body` with a ``FirmwareDaemon``, shutting it down afterwards.
