@@ -17,14 +17,14 @@ struct Output: Sendable {
     }
 
     func line(_ text: String) {
-        Output.writeAll(Array((text + "\n").utf8), to: STDOUT_FILENO)
+        FileDescriptorOutput.writeAll(Array((text + "\n").utf8), to: STDOUT_FILENO)
     }
 
     /// One JSON value on a line, rendered straight into bytes.
     func json(_ value: JSONValue) {
         var bytes = value.renderedBytes()
         bytes.append(0x0A)
-        Output.writeAll(bytes, to: STDOUT_FILENO)
+        FileDescriptorOutput.writeAll(bytes, to: STDOUT_FILENO)
     }
 
     /// A JSON array on one line, written item by item through one reused buffer flushed every 64 KiB: a long
@@ -39,32 +39,13 @@ struct Output: Sendable {
             if index > 0 { buffer.append(UInt8(ascii: ",")) }
             item(element).append(to: &buffer)
             if buffer.count >= flushAt {
-                Output.writeAll(buffer, to: STDOUT_FILENO)
+                FileDescriptorOutput.writeAll(buffer, to: STDOUT_FILENO)
                 buffer.removeAll(keepingCapacity: true)
             }
         }
         buffer.append(UInt8(ascii: "]"))
         buffer.append(0x0A)
-        Output.writeAll(buffer, to: STDOUT_FILENO)
-    }
-
-    /// Writes every byte, going on after a partial write or an interrupted one; stops quietly on any other error
-    /// (a closed pipe: nothing more can be said).
-    static func writeAll(_ bytes: [UInt8], to descriptor: Int32) {
-        bytes.withUnsafeBytes { buffer in
-            guard let base = buffer.baseAddress else { return }
-            var offset = 0
-            while offset < buffer.count {
-                let written = write(descriptor, base + offset, buffer.count - offset)
-                if written > 0 {
-                    offset += written
-                } else if written < 0 && errno == EINTR {
-                    continue
-                } else {
-                    return
-                }
-            }
-        }
+        FileDescriptorOutput.writeAll(buffer, to: STDOUT_FILENO)
     }
 
     func error(_ text: String) {
@@ -76,7 +57,7 @@ struct Output: Sendable {
     }
 
     static func writeError(_ text: String) {
-        writeAll(Array((text + "\n").utf8), to: STDERR_FILENO)
+        FileDescriptorOutput.writeAll(Array((text + "\n").utf8), to: STDERR_FILENO)
     }
 
     func bold(_ text: String) -> String { color ? "\u{1B}[1m\(text)\u{1B}[0m" : text }

@@ -6,11 +6,11 @@ import Testing
 /// A private bus, a simulated BlueZ and kblinkd's service with a log the test reads, restartable on the same state
 /// directory, with VIA keyboards reached through the links the test gives (set before the service starts, so that
 /// the connections seen at start find them too).
-final class ReapplyDaemon: Sendable {
+final class ReapplyDaemon: RestartableDaemon, Sendable {
     let bus: TestBus
     let bluez: SimulatedBlueZ
     let viaLinks: VIADriverLinks?
-    private let runner: RestartableService
+    let runner: RestartableService
 
     init(devices: [SimulatedDevice], viaLinks: VIADriverLinks? = nil) async throws {
         bus = try TestBus()
@@ -28,22 +28,6 @@ final class ReapplyDaemon: Sendable {
             })
         try await runner.start()
     }
-
-    var stateDirectory: String { runner.stateDirectory }
-
-    /// The running service.
-    var service: KeyboardLinkService {
-        get throws { try runner.service }
-    }
-
-    /// Starts the service (again) on the same state directory.
-    func startService() async throws { try await runner.start() }
-
-    /// Stops the service, keeping the bus, the simulator and the state directory.
-    func stopService() async { await runner.stop() }
-
-    /// What the service logged so far.
-    var logLines: [(LogLevel, String)] { runner.logLines }
 
     /// Waits until the service logged `occurrence` lines containing `text`; returns the level of that line.
     func waitForLog(_ text: String, occurrence: Int = 1, timeout: Duration = .seconds(60)) async -> LogLevel? {

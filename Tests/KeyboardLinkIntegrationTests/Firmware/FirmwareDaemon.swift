@@ -5,10 +5,10 @@ import Testing
 
 /// A private bus, a simulated BlueZ and kblinkd's service with a state directory the test chooses and a log the
 /// test reads; the service can be restarted on the same state directory (to test the cache loaded at start).
-final class FirmwareDaemon: Sendable {
+final class FirmwareDaemon: RestartableDaemon, Sendable {
     let bus: TestBus
     let bluez: SimulatedBlueZ
-    private let runner: RestartableService
+    let runner: RestartableService
 
     /// Starts the bus and the simulated BlueZ with `devices`, and the service on `stateDirectory` (a fresh one
     /// when nil).
@@ -20,22 +20,6 @@ final class FirmwareDaemon: Sendable {
             bus: bus, stateDirectory: stateDirectory ?? NSTemporaryDirectory() + "kblink-fw-" + UUID().uuidString)
         try await runner.start()
     }
-
-    var stateDirectory: String { runner.stateDirectory }
-
-    /// The running service.
-    var service: KeyboardLinkService {
-        get throws { try runner.service }
-    }
-
-    /// Starts the service (again).
-    func startService() async throws { try await runner.start() }
-
-    /// Stops the service, keeping the bus, the simulator and the state directory.
-    func stopService() async { await runner.stop() }
-
-    /// What the service logged so far.
-    var logLines: [(LogLevel, String)] { runner.logLines }
 
     /// Runs the real `kblink` binary against this bus.
     func kblink(_ arguments: [String], timeout: Duration = .seconds(30)) async throws -> ProcessResult {

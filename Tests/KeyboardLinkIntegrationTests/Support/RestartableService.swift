@@ -62,6 +62,29 @@ final class RestartableService: Sendable {
     var logLines: [(LogLevel, String)] { log.lines.withLock { $0 } }
 }
 
+/// A test daemon built on a ``RestartableService``: the service, its restarts and its log, forwarded.
+protocol RestartableDaemon {
+    var runner: RestartableService { get }
+}
+
+extension RestartableDaemon {
+    var stateDirectory: String { runner.stateDirectory }
+
+    /// The running service.
+    var service: KeyboardLinkService {
+        get throws { try runner.service }
+    }
+
+    /// Starts the service (again) on the same state directory.
+    func startService() async throws { try await runner.start() }
+
+    /// Stops the service, keeping the bus, the simulator and the state directory.
+    func stopService() async { await runner.stop() }
+
+    /// What the service logged so far.
+    var logLines: [(LogLevel, String)] { runner.logLines }
+}
+
 /// The service's log lines.
 final class LogRecorder: Sendable {
     let lines = Mutex<[(LogLevel, String)]>([])

@@ -14,6 +14,8 @@ struct JSONValueRenderingTests {
             (#"C:\keys"#, #""C:\\keys""#),
             ("line\nnext\tcol\r", #""line\nnext\tcol\r""#),
             ("bell\u{07}esc\u{1B}", #""bell\u0007esc\u001b""#),
+            // The short escapes JSONEncoder uses (the profile codec shares the escaper); slashes stay unescaped.
+            ("back\u{08}feed\u{0C}a/b", #""back\bfeed\fa/b""#),
             (
                 String(repeating: "long plain text ", count: 40),
                 "\"" + String(repeating: "long plain text ", count: 40) + "\""

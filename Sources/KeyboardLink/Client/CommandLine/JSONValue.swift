@@ -73,27 +73,7 @@ public indirect enum JSONValue: Sendable, Equatable {
                 output.append(contentsOf: bytes)
                 return true
             } ?? false
-        if !copied { writeEscaped(text, to: &output) }
+        if !copied { JSONStringEscaping.appendEscaped(text, to: &output, escapingSlashes: false) }
         output.append(UInt8(ascii: "\""))
-    }
-
-    /// Writes the characters of a JSON string byte by byte, escaping quotes, backslashes and control characters.
-    private static func writeEscaped(_ text: String, to output: inout [UInt8]) {
-        let hex: [UInt8] = Array("0123456789abcdef".utf8)
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
-            case UInt8(ascii: "\\"): output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
-            case 0x0A: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
-            case 0x0D: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
-            case 0x09: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
-            case 0..<0x20:
-                output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0")])
-                output.append(hex[Int(byte >> 4)])
-                output.append(hex[Int(byte & 0x0F)])
-            default:
-                output.append(byte)
-            }
-        }
     }
 }

@@ -19,22 +19,6 @@ public struct LogSink: Sendable {
     /// Writes to an open file descriptor, retrying after `EINTR` and partial writes. Errors are dropped: a logger
     /// has nowhere left to report them.
     public static func fileDescriptor(_ descriptor: Int32) -> LogSink {
-        LogSink { text in
-            var bytes = Array(text.utf8)
-            bytes.withUnsafeMutableBytes { buffer in
-                guard let base = buffer.baseAddress else { return }
-                var offset = 0
-                while offset < buffer.count {
-                    let written = Glibc.write(descriptor, base + offset, buffer.count - offset)
-                    if written > 0 {
-                        offset += written
-                    } else if written < 0 && errno == EINTR {
-                        continue
-                    } else {
-                        return
-                    }
-                }
-            }
-        }
+        LogSink { text in FileDescriptorOutput.writeAll(Array(text.utf8), to: descriptor) }
     }
 }

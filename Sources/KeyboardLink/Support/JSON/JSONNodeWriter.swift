@@ -85,28 +85,8 @@ struct JSONNodeWriter {
 
     private mutating func writeString(_ text: String) {
         output.append(UInt8(ascii: "\""))
-        let hex = Array("0123456789abcdef".utf8)
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""), UInt8(ascii: "\\"):
-                output.append(UInt8(ascii: "\\"))
-                output.append(byte)
-            case UInt8(ascii: "/"):
-                if !options.contains(.withoutEscapingSlashes) { output.append(UInt8(ascii: "\\")) }
-                output.append(byte)
-            case 0x08: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "b")])
-            case 0x0C: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "f")])
-            case 0x0A: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
-            case 0x0D: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
-            case 0x09: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
-            case 0..<0x20:
-                output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0")])
-                output.append(hex[Int(byte >> 4)])
-                output.append(hex[Int(byte & 0x0F)])
-            default:
-                output.append(byte)
-            }
-        }
+        JSONStringEscaping.appendEscaped(
+            text, to: &output, escapingSlashes: !options.contains(.withoutEscapingSlashes))
         output.append(UInt8(ascii: "\""))
     }
 }
