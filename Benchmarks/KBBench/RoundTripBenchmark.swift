@@ -99,21 +99,26 @@ struct RoundTripBenchmark: Sendable {
         }
         var rates: [Configuration: [Double]] = [:]
         var cpu: [Configuration: [Double]] = [:]
+        var daemonCPU: [Configuration: [Double]] = [:]
         for _ in 0..<rounds {
             for configuration in configurations {
                 let count = calls(for: configuration)
                 let before = ProcessCPU.now()
+                let daemonBefore = ProcessCPU.of(pid: daemon.pid)
                 let seconds = try await measure(
                     configuration, calls: count, swiftClient: swiftClient, cClient: cClient, servers: servers)
                 rates[configuration, default: []].append(Double(count) / seconds)
                 cpu[configuration, default: []].append((ProcessCPU.now() - before) / Double(count))
+                if let daemonBefore, let daemonAfter = ProcessCPU.of(pid: daemon.pid) {
+                    daemonCPU[configuration, default: []].append((daemonAfter - daemonBefore) / Double(count))
+                }
             }
         }
         let pending = await swiftClient.pendingCallCount
         await swiftClient.close()
         await swiftServer.close()
         guard pending == 0 else { throw BenchError("\(pending) Swift calls still pending after the run") }
-        return report(configurations, rates, cpu)
+        return report(configurations, rates, cpu, daemonCPU)
     }
 
     private func calls(for configuration: Configuration) -> Int {
@@ -121,7 +126,8 @@ struct RoundTripBenchmark: Sendable {
     }
 
     private func report(
-        _ configurations: [Configuration], _ rates: [Configuration: [Double]], _ cpu: [Configuration: [Double]]
+        _ configurations: [Configuration], _ rates: [Configuration: [Double]], _ cpu: [Configuration: [Double]],
+        _ daemonCPU: [Configuration: [Double]]
     ) -> String {
         var rows: [[String]] = []
         var ratios: [String] = []
@@ -135,6 +141,7 @@ struct RoundTripBenchmark: Sendable {
                 Format.number(summary.min), Format.number(summary.median), Format.number(summary.mean),
                 hasReference ? Format.number(summary.median / referenceSummary.median, decimals: 2) : "-",
                 Format.number(Summary(cpu[configuration] ?? []).median * 1e6, decimals: 1),
+                daemonCPU[configuration].map { Format.number(Summary($0).median * 1e6, decimals: 1) } ?? "-",
             ])
             if hasReference && configuration.client == .swift && configuration.server == .swift {
                 // Rounds are interleaved, so round i of each pair ran under the same load: compare them pairwise.
@@ -150,12 +157,13 @@ struct RoundTripBenchmark: Sendable {
         let table = Format.table(
             [
                 "client -> server", "in flight", "calls/round", "min calls/s", "median calls/s", "mean calls/s",
-                "vs C->C", "CPU us/call",
+                "vs C->C", "CPU us/call", "bus CPU us/call",
             ],
             rows)
         return "Method-call round trips, Add(ii) -> i through a private dbus-daemon (\(rounds) rounds, interleaved)\n"
             + table + "\n" + ratios.joined(separator: "\n")
             + "\nCPU us/call: user + system time of this process (client and server, not the dbus-daemon) per call,"
+            + " median over rounds.\nbus CPU us/call: user + system time of the dbus-daemon per call (10 ms ticks),"
             + " median over rounds.\nGoal: Swift pair >= 0.90 of the C pair.\n"
     }
 

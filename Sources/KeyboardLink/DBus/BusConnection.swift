@@ -25,7 +25,10 @@ public final class BusConnection: @unchecked Sendable {
 
     // Queue-confined state.
     var isOpen = true
-    var pendingCalls: [UInt64: PendingCall] = [:]
+    /// Method calls waiting for their replies, by serial.
+    var pendingCalls: [UInt32: PendingCall] = [:]
+    /// When each pending call gives up (entries of answered calls linger until dropped; see CallDeadlines).
+    var callDeadlines = CallDeadlines()
     var callsCanceledEarly: Set<UInt64> = []
     var subscriptions: [UInt64: SignalSubscriber] = [:]
     /// Owners of well-known names that subscriptions filter on, with the serial of the message that told us.
@@ -148,7 +151,8 @@ extension BusConnection {
 
     /// Sends a method call and waits for its reply.
     ///
-    /// Cancelling the task cancels the pending call (`dbus_pending_call_cancel`) and throws `CancellationError`.
+    /// Cancelling the task forgets the pending call (a reply that still comes is dropped) and throws
+    /// `CancellationError`.
     /// - Returns: the method-return message.
     /// - Throws: ``DBusError`` with the peer's error name, or `NoReply` after `timeout`.
     @discardableResult
@@ -228,67 +232,67 @@ extension BusConnection {
             return
         }
         defer { dbus_message_unref(rawMessage) }
-        var pending: OpaquePointer?
-        let milliseconds = Int32(
-            clamping: timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
-        guard dbus_connection_send_with_reply(raw, rawMessage, &pending, max(1, milliseconds)) != 0, let pending
-        else {
+        // Replies are matched here by serial (the filter), not with libdbus pending calls: those cost a pending
+        // call, a timeout object, a data slot and several lock round trips per call, and a scan of every timeout.
+        var serial: UInt32 = 0
+        guard dbus_connection_send(raw, rawMessage, &serial) != 0, serial != 0 else {
             continuation.resume(throwing: DBusError.disconnected("not connected to the bus"))
             return
         }
-        let context = Unmanaged.passRetained(PendingNotifyContext(connection: self, id: id)).toOpaque()
-        pendingCalls[id] = PendingCall(raw: pending, continuation: continuation)
-        let installed = dbus_pending_call_set_notify(
-            pending,
-            { pending, data in
-                guard let pending, let data else { return }
-                let context = Unmanaged<PendingNotifyContext>.fromOpaque(data).takeUnretainedValue()
-                context.connection?.completeCall(id: context.id, pending: pending)
-            },
-            context,
-            { data in
-                guard let data else { return }
-                Unmanaged<PendingNotifyContext>.fromOpaque(data).release()
-            })
-        if installed == 0 {
-            Unmanaged<PendingNotifyContext>.fromOpaque(context).release()
-            pendingCalls[id] = nil
-            dbus_pending_call_cancel(pending)
-            dbus_pending_call_unref(pending)
-            continuation.resume(throwing: DBusError.failed("out of memory waiting for a reply"))
-        }
+        pendingCalls[serial] = PendingCall(id: id, continuation: continuation)
+        callDeadlines.insert(.init(deadline: ContinuousClock.now.advanced(by: timeout), serial: serial, id: id))
     }
 
-    private func completeCall(id: UInt64, pending: OpaquePointer) {
+    /// Resumes the call that `reply` answers; false when no call of ours waits for it.
+    func completeCall(with reply: Message) -> Bool {
         assertOnQueue()
-        guard let call = pendingCalls.removeValue(forKey: id) else { return }
-        let reply = dbus_pending_call_steal_reply(pending)
-        dbus_pending_call_unref(call.raw)
-        guard let reply else {
-            call.continuation.resume(throwing: DBusError.noReply("no reply arrived"))
-            return
-        }
-        defer { dbus_message_unref(reply) }
-        do {
-            let message = try MessageCodec.decode(reply, strings: headerStrings)
-            if let error = message.carriedError {
-                call.continuation.resume(throwing: error)
-            } else {
-                call.continuation.resume(returning: message)
-            }
-        } catch {
+        guard let serial = reply.replySerial, let call = pendingCalls.removeValue(forKey: serial) else { return false }
+        forgetAnsweredDeadlines()
+        if let error = reply.carriedError {
             call.continuation.resume(throwing: error)
+        } else {
+            call.continuation.resume(returning: reply)
+        }
+        return true
+    }
+
+    /// Fails every call whose deadline has passed with `NoReply`, as libdbus's own pending calls would.
+    func expireCalls(asOf now: ContinuousClock.Instant) {
+        assertOnQueue()
+        while let entry = callDeadlines.popExpired(asOf: now) {
+            guard let call = pendingCalls[entry.serial], call.id == entry.id else { continue }
+            pendingCalls[entry.serial] = nil
+            call.continuation.resume(
+                throwing: DBusError.noReply(
+                    "no reply in time: the peer did not answer, the bus policy blocked the answer, or the peer is stuck"
+                ))
+        }
+        forgetAnsweredDeadlines()
+    }
+
+    /// Fails every pending call (the connection closed or was lost).
+    func failPendingCalls(_ error: DBusError) {
+        let calls = pendingCalls
+        pendingCalls.removeAll()
+        callDeadlines.removeAll()
+        for (_, call) in calls { call.continuation.resume(throwing: error) }
+    }
+
+    private func forgetAnsweredDeadlines() {
+        callDeadlines.dropStaleTop(liveCount: pendingCalls.count) { entry in
+            pendingCalls[entry.serial]?.id == entry.id
         }
     }
 
     private func cancelCall(id: UInt64) {
         assertOnQueue()
-        guard let call = pendingCalls.removeValue(forKey: id) else {
+        // Cancelling is rare: a scan of the calls in flight is cheaper than a second index kept on every call.
+        guard let index = pendingCalls.firstIndex(where: { $0.value.id == id }) else {
             callsCanceledEarly.insert(id)
             return
         }
-        dbus_pending_call_cancel(call.raw)
-        dbus_pending_call_unref(call.raw)
+        let call = pendingCalls.remove(at: index).value
+        forgetAnsweredDeadlines()
         call.continuation.resume(throwing: CancellationError())
     }
 
@@ -300,20 +304,11 @@ extension BusConnection {
     }
 }
 
-/// A method call waiting for its reply.
+/// A method call waiting for its reply, filed under the serial it went out with.
 struct PendingCall {
-    let raw: OpaquePointer
-    let continuation: UnsafeContinuation<Message, Error>
-}
-
-/// What libdbus hands back to the pending-call notify function; released by libdbus's free function.
-final class PendingNotifyContext {
-    weak var connection: BusConnection?
+    /// The id the caller's cancellation handler knows the call by.
     let id: UInt64
-    init(connection: BusConnection, id: UInt64) {
-        self.connection = connection
-        self.id = id
-    }
+    let continuation: UnsafeContinuation<Message, Error>
 }
 
 // MARK: - Names
@@ -361,12 +356,7 @@ extension BusConnection {
         guard isOpen else { return }
         isOpen = false
         objectServer.removeAll()
-        for (_, call) in pendingCalls {
-            dbus_pending_call_cancel(call.raw)
-            dbus_pending_call_unref(call.raw)
-            call.continuation.resume(throwing: DBusError.disconnected(reason))
-        }
-        pendingCalls.removeAll()
+        failPendingCalls(.disconnected(reason))
         for (_, subscriber) in subscriptions {
             subscriber.continuation.finish()
         }

@@ -91,6 +91,7 @@ extension BusConnection {
     func deliverSignal(_ message: Message) {
         assertOnQueue()
         if message.path == Self.localPath, message.member?.rawValue == "Disconnected" {
+            failPendingCalls(.disconnected("the connection to the bus was lost (did dbus-daemon stop?)"))
             for (_, subscriber) in subscriptions { subscriber.continuation.finish() }
             subscriptions.removeAll()
             return

@@ -63,6 +63,71 @@ struct ConcurrencyTests {
         }
     }
 
+    @Test("a reply that comes after its call timed out is dropped, and the next calls are answered")
+    func lateReply() async throws {
+        try await withBus { _, server, client in
+            try await server.export(EchoService.declaration(), at: EchoService.path)
+            let proxy = DBusProxy(
+                connection: client, destination: server.uniqueName, path: EchoService.path,
+                interface: EchoService.interface)
+            await #expect(throws: DBusError.self) {
+                try await proxy.call(try MemberName("Slow"), [.uint32(300)], timeout: .milliseconds(50))
+            }
+            // The late reply arrives while these calls are in flight: each must get its own answer.
+            try await Task.sleep(for: .milliseconds(200))
+            for index in Int32(0)..<50 {
+                #expect(
+                    try await proxy.call(try MemberName("Add"), [.int32(index), .int32(1)], returning: Int32.self)
+                        == index + 1)
+            }
+            #expect(await client.pendingCallCount == 0)
+        }
+    }
+
+    @Test("calls with different timeouts each time out on their own deadline")
+    func mixedTimeouts() async throws {
+        try await withBus { _, server, client in
+            try await server.export(EchoService.declaration(), at: EchoService.path)
+            let proxy = DBusProxy(
+                connection: client, destination: server.uniqueName, path: EchoService.path,
+                interface: EchoService.interface)
+            let clock = ContinuousClock()
+            let start = clock.now
+            // The long timeout goes first; the short one must not wait for it.
+            async let long: Message = proxy.call(
+                try MemberName("Slow"), [.uint32(400)], timeout: .seconds(10))
+            let short = await clock.measure {
+                await #expect(throws: DBusError.self) {
+                    try await proxy.call(try MemberName("Slow"), [.uint32(2_000)], timeout: .milliseconds(100))
+                }
+            }
+            #expect(short < .milliseconds(1_500))
+            #expect(try await long.decode(Bool.self))
+            #expect(clock.now - start < .milliseconds(1_900))
+            #expect(await client.pendingCallCount == 0)
+        }
+    }
+
+    @Test("the bus going away fails pending calls with Disconnected")
+    func busGone() async throws {
+        try await withBus { bus, server, client in
+            try await server.export(EchoService.declaration(), at: EchoService.path)
+            let proxy = DBusProxy(
+                connection: client, destination: server.uniqueName, path: EchoService.path,
+                interface: EchoService.interface)
+            let pending = Task { try await proxy.call(try MemberName("Slow"), [.uint32(20_000)]) }
+            #expect(await eventually { await client.pendingCallCount == 1 })
+            bus.daemon.stop()
+            do {
+                _ = try await pending.value
+                Issue.record("expected the call to fail")
+            } catch let error as DBusError {
+                #expect(error.name == .disconnected)
+            }
+            #expect(await client.pendingCallCount == 0)
+        }
+    }
+
     @Test("closing the connection fails pending calls and ends signal streams")
     func closeFailsPending() async throws {
         try await withBus { _, server, client in

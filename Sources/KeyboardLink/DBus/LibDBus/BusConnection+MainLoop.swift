@@ -70,6 +70,8 @@ extension BusConnection {
             _ = dbus_timeout_handle(timeout)
         }
         loop.afterIO = { [weak self] in self?.dispatchAll() }
+        loop.earliestCallDeadline = { [weak self] in self?.callDeadlines.earliest }
+        loop.expireCalls = { [weak self] now in self?.expireCalls(asOf: now) }
         dbus_connection_set_watch_functions(
             raw,
             { watch, data in
@@ -170,7 +172,7 @@ extension BusConnection {
             deliverSignal(message)
             return DBUS_HANDLER_RESULT_NOT_YET_HANDLED
         case .methodReturn, .error:
-            return DBUS_HANDLER_RESULT_NOT_YET_HANDLED
+            return completeCall(with: message) ? DBUS_HANDLER_RESULT_HANDLED : DBUS_HANDLER_RESULT_NOT_YET_HANDLED
         }
     }
 }

@@ -52,8 +52,8 @@ final class ConnectionLoop: TaskExecutor, @unchecked Sendable {
     }
 
     var watches: [OpaquePointer: WatchEntry] = [:]
-    /// Every pending call has a timeout here: changing the table keeps `cachedEarliest` a lower bound of the
-    /// enabled deadlines (or nil: unknown), so a round of the loop need not scan it.
+    /// libdbus's own timeouts (rare: method calls are timed by the connection, see CallDeadlines). Changing the table
+    /// resets `cachedEarliest`, so a round of the loop need not scan it.
     var timeouts: [OpaquePointer: TimeoutEntry] = [:] {
         didSet { cachedEarliest = nil }
     }
@@ -70,10 +70,23 @@ final class ConnectionLoop: TaskExecutor, @unchecked Sendable {
         cachedEarliest = .some(earliest)
         return earliest
     }
+    /// The earlier of two optional instants.
+    private static func earlier(_ a: ContinuousClock.Instant?, _ b: ContinuousClock.Instant?) -> ContinuousClock
+        .Instant?
+    {
+        guard let a else { return b }
+        guard let b else { return a }
+        return min(a, b)
+    }
+
     /// Called after each round of I/O (the connection dispatches incoming messages here).
     var afterIO: (() -> Void)?
     var handleWatch: ((OpaquePointer, UInt32) -> Void)?
     var handleTimeout: ((OpaquePointer) -> Void)?
+    /// The earliest deadline of the connection's own method calls (which it times itself, see CallDeadlines).
+    var earliestCallDeadline: (() -> ContinuousClock.Instant?)?
+    /// Fails the calls whose deadlines have passed.
+    var expireCalls: ((ContinuousClock.Instant) -> Void)?
 
     init(name: String) {
         var ends: [Int32] = [-1, -1]
@@ -206,7 +219,8 @@ final class ConnectionLoop: TaskExecutor, @unchecked Sendable {
             }
             var timeout: Int32 = -1
             let now = ContinuousClock.now
-            if let deadline = earliestDeadline() {
+            let callDeadline = earliestCallDeadline?()
+            if let deadline = Self.earlier(earliestDeadline(), callDeadline) {
                 let remaining = now.duration(to: deadline)
                 timeout = max(
                     0,
@@ -233,6 +247,7 @@ final class ConnectionLoop: TaskExecutor, @unchecked Sendable {
                 }
             }
             let after = ContinuousClock.now
+            if let callDeadline, callDeadline <= after { expireCalls?(after) }
             if let deadline = earliestDeadline(), deadline <= after {
                 cachedEarliest = nil
                 for (timeoutPointer, entry) in timeouts where entry.enabled && entry.deadline <= after {
@@ -242,6 +257,8 @@ final class ConnectionLoop: TaskExecutor, @unchecked Sendable {
             }
         }
         afterIO = nil
+        earliestCallDeadline = nil
+        expireCalls = nil
         handleWatch = nil
         handleTimeout = nil
         watches.removeAll()
