@@ -17,8 +17,10 @@ struct RoundTripBenchmark: Sendable {
     var pipelinedCalls = 12_000
     /// Outstanding calls in the concurrent mode.
     var inFlight = 64
-    /// The client -> server pairs to run (all four by default; fewer for profiling).
-    var pairs: [(client: Side, server: Side)] = [(.c, .c), (.swift, .swift), (.swift, .c), (.c, .swift)]
+    /// The client -> server pairs to run (all five by default; fewer for profiling).
+    var pairs: [(client: Side, server: Side)] = [
+        (.c, .c), (.swift, .swift), (.swiftOnConnection, .swift), (.swift, .c), (.c, .swift),
+    ]
     /// Only one call in flight (for profiling).
     var sequentialOnly = false
     /// The in-flight counts to run.
@@ -26,17 +28,29 @@ struct RoundTripBenchmark: Sendable {
 
     enum Side: String, Sendable {
         case c = "C"
+        /// The Swift client as code calls it by default: the calling task runs on the cooperative pool.
         case swift = "Swift"
+        /// The Swift client with its calling task on the connection's executor (`BusConnection.taskExecutor`).
+        case swiftOnConnection = "Swift@conn"
+
+        init?(argument: Substring) {
+            switch argument {
+            case "c": self = .c
+            case "swift": self = .swift
+            case "swift@conn": self = .swiftOnConnection
+            default: return nil
+            }
+        }
     }
 
-    /// Parses `swift-swift,c-c` (client-server pairs).
+    /// Parses `swift-swift,swift@conn-swift,c-c` (client-server pairs).
     static func parsePairs(_ text: String) -> [(client: Side, server: Side)]? {
         var pairs: [(client: Side, server: Side)] = []
         for item in text.split(separator: ",") {
-            let sides = item.lowercased().split(separator: "-").map {
-                $0 == "c" ? Side.c : $0 == "swift" ? .swift : nil
+            let sides = item.lowercased().split(separator: "-").map(Side.init(argument:))
+            guard sides.count == 2, let client = sides[0], let server = sides[1], server != .swiftOnConnection else {
+                return nil
             }
-            guard sides.count == 2, let client = sides[0], let server = sides[1] else { return nil }
             pairs.append((client, server))
         }
         return pairs.isEmpty ? nil : pairs
@@ -54,18 +68,19 @@ struct RoundTripBenchmark: Sendable {
     static let interface = try! InterfaceName(KBREF_BENCH_INTERFACE)
     static let member = try! MemberName(KBREF_BENCH_MEMBER)
 
-    /// The Swift server's interface: the same Add(ii) -> i the C server answers.
+    /// The Swift server's interface: the same Add(ii) -> i the C server answers, answered from memory like the C
+    /// server's (a synchronous handler: no task per call).
     static func declaration() -> DBusInterface {
         DBusInterface(
             interface,
             methods: [
                 DBusMethod(
                     KBREF_BENCH_MEMBER, inputs: [DBusArgument("a", .int32), DBusArgument("b", .int32)],
-                    outputs: [DBusArgument("sum", .int32)]
-                ) { call in
-                    let (a, b) = try call.decode(Int32.self, Int32.self)
-                    return [.int32(a &+ b)]
-                }
+                    outputs: [DBusArgument("sum", .int32)],
+                    synchronousHandler: { call in
+                        let (a, b) = try call.decode(Int32.self, Int32.self)
+                        return [.int32(a &+ b)]
+                    })
             ])
     }
 
@@ -143,12 +158,12 @@ struct RoundTripBenchmark: Sendable {
                 Format.number(Summary(cpu[configuration] ?? []).median * 1e6, decimals: 1),
                 daemonCPU[configuration].map { Format.number(Summary($0).median * 1e6, decimals: 1) } ?? "-",
             ])
-            if hasReference && configuration.client == .swift && configuration.server == .swift {
+            if hasReference && configuration.client != .c && configuration.server == .swift {
                 // Rounds are interleaved, so round i of each pair ran under the same load: compare them pairwise.
                 let paired = Summary(
                     zip(rates[configuration] ?? [], rates[reference] ?? []).map { swift, c in swift / c })
                 ratios.append(
-                    "Swift pair / C pair, \(configuration.inFlight) in flight: median of rates "
+                    "\(configuration.client.rawValue) -> Swift / C pair, \(configuration.inFlight) in flight: median of rates "
                         + Format.number(summary.median / referenceSummary.median, decimals: 2)
                         + "; per round min/median/mean " + Format.number(paired.min, decimals: 2) + " / "
                         + Format.number(paired.median, decimals: 2) + " / " + Format.number(paired.mean, decimals: 2))
@@ -162,6 +177,8 @@ struct RoundTripBenchmark: Sendable {
             rows)
         return "Method-call round trips, Add(ii) -> i through a private dbus-daemon (\(rounds) rounds, interleaved)\n"
             + table + "\n" + ratios.joined(separator: "\n")
+            + "\nSwift@conn: the Swift client with its calling tasks on the connection's executor"
+            + " (withTaskExecutorPreference(connection.taskExecutor)); Swift: on the cooperative pool, the default."
             + "\nCPU us/call: user + system time of this process (client and server, not the dbus-daemon) per call,"
             + " median over rounds.\nbus CPU us/call: user + system time of the dbus-daemon per call (10 ms ticks),"
             + " median over rounds.\nGoal: Swift pair >= 0.90 of the C pair.\n"
@@ -174,12 +191,12 @@ struct RoundTripBenchmark: Sendable {
     ) async throws -> Double {
         guard let destination = servers[configuration.server] else { throw BenchError("no server") }
         switch configuration.client {
-        case .swift:
+        case .swift, .swiftOnConnection:
             let proxy = DBusProxy(
                 connection: swiftClient, destination: destination, path: Self.path, interface: Self.interface)
             let clock = ContinuousClock()
             let start = clock.now
-            if Self.clientOnConnectionExecutor {
+            if configuration.client == .swiftOnConnection {
                 try await withTaskExecutorPreference(swiftClient.taskExecutor) {
                     try await Self.swiftCalls(proxy, count: calls, inFlight: configuration.inFlight)
                 }
@@ -201,13 +218,6 @@ struct RoundTripBenchmark: Sendable {
             return seconds
         }
     }
-
-    /// Whether the Swift client's calls run on its connection's executor (`KBLINK_BENCH_CLIENT_EXECUTOR=connection`),
-    /// the opt-in for code that makes many calls in a row; by default they run on the cooperative pool.
-    static let clientOnConnectionExecutor: Bool = {
-        guard let value = getenv("KBLINK_BENCH_CLIENT_EXECUTOR") else { return false }
-        return String(cString: value) == "connection"
-    }()
 
     /// Makes `count` checked Add calls, one at a time or from `inFlight` concurrent tasks.
     static func swiftCalls(_ proxy: DBusProxy, count: Int, inFlight: Int) async throws {

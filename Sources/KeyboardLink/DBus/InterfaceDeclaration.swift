@@ -14,7 +14,22 @@ public struct DBusMethod: Sendable {
     public var name: MemberName
     public var inputs: [DBusArgument]
     public var outputs: [DBusArgument]
-    public var handler: @Sendable (MethodInvocation) async throws -> [DBusValue]
+    /// What answers a call: synchronous handlers run inline, in the dispatch of their message; asynchronous ones run
+    /// in a task that starts there and may reply later.
+    public var handler: Handler
+
+    /// A method's implementation.
+    public enum Handler: Sendable {
+        /// Answers at once, without a task (for answers from memory).
+        case synchronous(@Sendable (MethodInvocation) throws -> [DBusValue])
+        /// May suspend; runs in a task on the connection's executor and replies when it returns.
+        case asynchronous(@Sendable (MethodInvocation) async throws -> [DBusValue])
+
+        var isSynchronous: Bool {
+            if case .synchronous = self { return true }
+            return false
+        }
+    }
 
     /// Declares a method. The server checks the caller's argument signature against `inputs` before the
     /// handler runs and answers `InvalidArgs` on a mismatch.
@@ -22,6 +37,20 @@ public struct DBusMethod: Sendable {
         _ name: String, inputs: [DBusArgument] = [], outputs: [DBusArgument] = [],
         handler: @escaping @Sendable (MethodInvocation) async throws -> [DBusValue]
     ) {
+        self.init(name, inputs: inputs, outputs: outputs, handler: .asynchronous(handler))
+    }
+
+    /// Declares a method whose handler answers at once, from memory: it runs inside the dispatch of the call on the
+    /// connection's thread, without the task an asynchronous handler needs. It must not block.
+    public init(
+        _ name: String, inputs: [DBusArgument] = [], outputs: [DBusArgument] = [],
+        synchronousHandler: @escaping @Sendable (MethodInvocation) throws -> [DBusValue]
+    ) {
+        self.init(name, inputs: inputs, outputs: outputs, handler: .synchronous(synchronousHandler))
+    }
+
+    /// Declares a method with either kind of handler.
+    public init(_ name: String, inputs: [DBusArgument] = [], outputs: [DBusArgument] = [], handler: Handler) {
         self.name = MemberName(trusted: name)
         self.inputs = inputs
         self.outputs = outputs

@@ -16,6 +16,14 @@ final class ObjectServer {
         func interface(_ name: InterfaceName) -> ExportedInterface? {
             interfaces.first { $0.declaration.name == name }
         }
+
+        /// The method `member` of `interface`, or of the first interface that has one when the call names none.
+        func method(_ member: MemberName, of interface: InterfaceName?) -> DBusMethod? {
+            for exported in interfaces where interface == nil || exported.declaration.name == interface {
+                if let method = exported.declaration.method(named: member) { return method }
+            }
+            return nil
+        }
     }
 
     unowned let connection: BusConnection
@@ -196,64 +204,87 @@ final class ObjectServer {
             }
             return reply(call, error: .unknownObject("no object at \(path)"))
         }
-        let candidates: [ExportedInterface]
-        if let interface = call.interface {
-            guard let exported = object.interface(interface) else {
-                return reply(call, error: .unknownInterface("no interface \(interface) at \(path)"))
-            }
-            candidates = [exported]
-        } else {
-            candidates = object.interfaces
+        if let interface = call.interface, !object.interfaces.contains(where: { $0.declaration.name == interface }) {
+            return reply(call, error: .unknownInterface("no interface \(interface) at \(path)"))
         }
-        guard let method = candidates.lazy.compactMap({ $0.declaration.method(named: member) }).first else {
+        guard let method = object.method(member, of: call.interface) else {
             return reply(
                 call,
                 error: .unknownMethod(
                     "no method \(member) on \(call.interface?.rawValue ?? "any interface") at \(path)"))
         }
-        let expected = method.inputSignature
         // The received signature, compared without decoding the body: the handler decodes it, typed.
-        guard call.bodyTypes == expected.types else {
-            let signature = call.signature
+        guard call.bodyTypes == method.inputSignature.types else {
             return reply(
                 call,
-                error: .invalidArgs("\(member) takes arguments '\(expected.rawValue)', got '\(signature.rawValue)'"))
+                error: .invalidArgs(
+                    "\(member) takes arguments '\(method.inputSignature.rawValue)', got '\(call.signature.rawValue)'"))
         }
         let connection = self.connection
         let invocation = MethodInvocation(message: call, connection: connection)
-        // The handler starts at once, on this (the connection's) thread, inside the dispatch of its message: a handler
-        // that never suspends runs and replies without a job, a thread switch or a later loop round. One that
-        // suspends resumes on the connection's executor, as it would have started there anyway.
-        Task.immediate(executorPreference: connection.loop) {
-            let answer: Message
-            do {
-                let outputs = try await method.handler(invocation)
-                // Compared type by type: no signature text is built for a call that succeeds.
-                let expectedOutputs = method.outputSignature.types
-                if outputs.count == expectedOutputs.count
-                    && zip(outputs, expectedOutputs).allSatisfy({ $0.0.type == $0.1 })
-                {
-                    answer = .methodReturn(to: call, body: outputs)
-                } else {
-                    let produced = Signature(outputs.map(\.type))
-                    answer = .error(
-                        to: call,
-                        .failed(
-                            "internal error: \(member) produced '\(produced.rawValue)' instead of '\(method.outputSignature.rawValue)'"
-                        ))
-                }
-            } catch let error as DBusError {
-                answer = .error(to: call, error)
-            } catch {
-                answer = .error(to: call, .failed("\(error)"))
+        if method.handler.isSynchronous {
+            Self.respondAtOnce(to: call, of: method, with: invocation)
+        } else {
+            // The handler starts at once, on this (the connection's) thread, inside the dispatch of its message: a
+            // handler that never suspends runs and replies without a job, a thread switch or a later loop round. One
+            // that suspends resumes on the connection's executor, as it would have started there anyway.
+            Task.immediate(executorPreference: connection.loop) {
+                await ObjectServer.respond(to: call, of: method, with: invocation)
             }
-            guard !call.noReplyExpected else { return }
-            // No await: the reply is queued for the connection's queue and this task ends.
-            if connection.loop.isCurrent {
-                _ = connection.sendNow(answer)
-            } else {
-                connection.loop.async { _ = connection.sendNow(answer) }
+        }
+    }
+
+    /// Runs a synchronous handler and sends its reply (none when the caller wants none).
+    private static func respondAtOnce(to call: Message, of method: DBusMethod, with invocation: MethodInvocation) {
+        guard case .synchronous(let handler) = method.handler else { return }
+        let result = Result { try handler(invocation) }
+        if let answer = answer(call, of: method, result) { _ = invocation.connection.sendNow(answer) }
+    }
+
+    /// Runs an asynchronous handler and sends its reply (none when the caller wants none).
+    private static func respond(
+        to call: Message, of method: DBusMethod, with invocation: MethodInvocation
+    ) async {
+        guard case .asynchronous(let handler) = method.handler else { return }
+        let result: Result<[DBusValue], any Error>
+        do {
+            result = .success(try await handler(invocation))
+        } catch {
+            result = .failure(error)
+        }
+        guard let answer = answer(call, of: method, result) else { return }
+        // No await: the reply is queued for the connection's queue and this task ends.
+        let connection = invocation.connection
+        if connection.loop.isCurrent {
+            _ = connection.sendNow(answer)
+        } else {
+            connection.loop.async { _ = connection.sendNow(answer) }
+        }
+    }
+
+    /// The reply to `call` from what its handler produced or threw; nil when the caller wants no reply. Outputs of the
+    /// wrong types become an internal-error reply naming both signatures.
+    private static func answer(_ call: Message, of method: DBusMethod, _ result: Result<[DBusValue], any Error>)
+        -> Message?
+    {
+        guard !call.noReplyExpected else { return nil }
+        do {
+            let values = try result.get()
+            // Compared type by type: no signature text is built for a call that succeeds.
+            let expected = method.outputSignature.types
+            if values.count == expected.count && zip(values, expected).allSatisfy({ $0.0.type == $0.1 }) {
+                return .methodReturn(to: call, body: values)
             }
+            let produced = Signature(values.map(\.type))
+            return .error(
+                to: call,
+                .failed(
+                    "internal error: \(method.name) produced '\(produced.rawValue)' instead of '\(method.outputSignature.rawValue)'"
+                ))
+        } catch let error as DBusError {
+            return .error(to: call, error)
+        } catch {
+            return .error(to: call, .failed("\(error)"))
         }
     }
 

@@ -88,7 +88,11 @@ final class ConnectionLoop: TaskExecutor, @unchecked Sendable {
     /// Fails the calls whose deadlines have passed.
     var expireCalls: ((ContinuousClock.Instant) -> Void)?
 
+    /// The thread's name as `top -H`, `ps -L` and `perf` show it (Linux keeps 15 bytes of it).
+    let threadName: String
+
     init(name: String) {
+        threadName = String(decoding: name.utf8.prefix(15), as: UTF8.self)
         var ends: [Int32] = [-1, -1]
         let piped = pipe(&ends)
         for end in ends where end >= 0 {
@@ -180,10 +184,20 @@ final class ConnectionLoop: TaskExecutor, @unchecked Sendable {
 
     // MARK: The loop
 
+    /// Names the calling thread (`pthread_setname_np` is not visible from Swift here; this is what it does).
+    private static func nameCurrentThread(_ name: String) {
+        let descriptor = open("/proc/thread-self/comm", O_WRONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return }
+        var bytes = Array(name.utf8)
+        _ = write(descriptor, &bytes, bytes.count)
+        close(descriptor)
+    }
+
     /// How many rounds of jobs may run one after another before the loop polls its descriptors again.
     static let roundsBeforePoll = 4
 
     private func run() {
+        Self.nameCurrentThread(threadName)
         var pollDescriptors: [pollfd] = []
         var pollWatches: [OpaquePointer?] = []
         // Two job buffers swapped under the lock: no allocation per round.

@@ -1,0 +1,143 @@
+import KeyboardLink
+import Synchronization
+import Testing
+
+/// Methods whose handlers answer at once, from memory, without a task per call.
+@Suite("Synchronous method handlers: answers, errors, no-reply calls, argument checks")
+struct SynchronousHandlerTests {
+    static let interface = try! InterfaceName("com.example.Counter")
+    static let path = try! ObjectPath("/com/example/counter")
+
+    /// Counts the calls its handlers ran.
+    final class Counter: Sendable {
+        let calls = Mutex(0)
+        var count: Int { calls.withLock { $0 } }
+
+        func declaration() -> DBusInterface {
+            DBusInterface(
+                SynchronousHandlerTests.interface,
+                methods: [
+                    DBusMethod(
+                        "Add", inputs: [DBusArgument("a", .int32), DBusArgument("b", .int32)],
+                        outputs: [DBusArgument("sum", .int32)],
+                        synchronousHandler: { [self] call in
+                            calls.withLock { $0 += 1 }
+                            let (a, b) = try call.decode(Int32.self, Int32.self)
+                            return [.int32(a &+ b)]
+                        }),
+                    DBusMethod(
+                        "Refuse", inputs: [DBusArgument("why", .string)],
+                        synchronousHandler: { [self] call in
+                            calls.withLock { $0 += 1 }
+                            throw DBusError(try ErrorName("com.example.Error.Refused"), try call.decode(String.self))
+                        }),
+                    DBusMethod(
+                        "Misdeclared", outputs: [DBusArgument("count", .uint32)],
+                        synchronousHandler: { [self] _ in
+                            calls.withLock { $0 += 1 }
+                            return [.string("not a uint32")]
+                        }),
+                    DBusMethod(
+                        "Bump",
+                        synchronousHandler: { [self] _ in
+                            calls.withLock { $0 += 1 }
+                            return []
+                        }),
+                ])
+        }
+    }
+
+    func proxy(_ client: BusConnection, _ server: BusConnection) -> DBusProxy {
+        DBusProxy(connection: client, destination: server.uniqueName, path: Self.path, interface: Self.interface)
+    }
+
+    @Test("a synchronous handler answers, many times over, each call with its own result")
+    func answers() async throws {
+        try await withBus { _, server, client in
+            let counter = Counter()
+            try await server.export(counter.declaration(), at: Self.path)
+            let proxy = proxy(client, server)
+            let sums = try await withThrowingTaskGroup(of: (Int32, Int32).self) { group in
+                for index in Int32(0)..<500 {
+                    group.addTask {
+                        (
+                            index,
+                            try await proxy.call(
+                                try MemberName("Add"), [.int32(index), .int32(7)], returning: Int32.self)
+                        )
+                    }
+                }
+                var sums: [Int32: Int32] = [:]
+                for try await (index, sum) in group { sums[index] = sum }
+                return sums
+            }
+            #expect(sums.count == 500)
+            #expect(sums.allSatisfy { $0.value == $0.key + 7 })
+            #expect(counter.count == 500)
+        }
+    }
+
+    @Test("an error thrown by a synchronous handler reaches the caller with its name and message")
+    func thrownError() async throws {
+        try await withBus { _, server, client in
+            let counter = Counter()
+            try await server.export(counter.declaration(), at: Self.path)
+            do {
+                try await proxy(client, server).call(try MemberName("Refuse"), [.string("locked")])
+                Issue.record("expected an error reply")
+            } catch let error as DBusError {
+                #expect(error.name.rawValue == "com.example.Error.Refused")
+                #expect(error.message == "locked")
+            }
+        }
+    }
+
+    @Test("outputs of the wrong type become an internal-error reply naming both signatures")
+    func wrongOutputs() async throws {
+        try await withBus { _, server, client in
+            let counter = Counter()
+            try await server.export(counter.declaration(), at: Self.path)
+            do {
+                try await proxy(client, server).call(try MemberName("Misdeclared"))
+                Issue.record("expected an error reply")
+            } catch let error as DBusError {
+                #expect(error.name == .failed)
+                #expect(error.message.contains("'s'") && error.message.contains("'u'"), "\(error.message)")
+            }
+        }
+    }
+
+    @Test("a call flagged no-reply still runs its handler, and gets no reply")
+    func noReplyCall() async throws {
+        try await withBus { _, server, client in
+            let counter = Counter()
+            try await server.export(counter.declaration(), at: Self.path)
+            var message = Message.methodCall(
+                destination: server.uniqueName, path: Self.path, interface: Self.interface,
+                member: try MemberName("Bump"))
+            message.noReplyExpected = true
+            try await client.send(message)
+            #expect(await eventually { counter.count == 1 })
+            // The connection still answers in order after it.
+            #expect(
+                try await proxy(client, server).call(
+                    try MemberName("Add"), [.int32(1), .int32(1)], returning: Int32.self)
+                    == 2)
+        }
+    }
+
+    @Test("arguments of the wrong signature are refused with InvalidArgs before the handler runs")
+    func wrongArguments() async throws {
+        try await withBus { _, server, client in
+            let counter = Counter()
+            try await server.export(counter.declaration(), at: Self.path)
+            do {
+                try await proxy(client, server).call(try MemberName("Add"), [.string("one"), .int32(2)])
+                Issue.record("expected InvalidArgs")
+            } catch let error as DBusError {
+                #expect(error.name == .invalidArgs)
+            }
+            #expect(counter.count == 0)
+        }
+    }
+}
