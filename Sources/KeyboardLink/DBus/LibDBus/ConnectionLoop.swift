@@ -22,6 +22,8 @@ final class ConnectionLoop: TaskExecutor, @unchecked Sendable {
     private struct Queue {
         var jobs: [Job] = []
         var stopped = false
+        /// The loop is in (or about to enter) a `poll` that may block: the next job must wake it.
+        var sleeping = false
     }
 
     private let pendingJobs = Mutex<Queue>(Queue())
@@ -123,10 +125,12 @@ final class ConnectionLoop: TaskExecutor, @unchecked Sendable {
 
     /// Runs `job` on the loop thread, after the jobs already queued.
     func async(_ job: @escaping Job) {
-        let (accepted, wasEmpty) = pendingJobs.withLock { queue -> (Bool, Bool) in
+        let (accepted, mustWake) = pendingJobs.withLock { queue -> (Bool, Bool) in
             if queue.stopped { return (false, false) }
             queue.jobs.append(job)
-            return (true, queue.jobs.count == 1)
+            let mustWake = queue.sleeping
+            queue.sleeping = false
+            return (true, mustWake)
         }
         guard accepted else {
             // The loop has ended (its connection is closed): the job touches no libdbus state any more, but it must
@@ -134,9 +138,9 @@ final class ConnectionLoop: TaskExecutor, @unchecked Sendable {
             afterStop.async(execute: job)
             return
         }
-        // The loop drains every job before it polls again, so only a sleeping loop needs waking, and never by
-        // itself.
-        if wasEmpty && !isCurrent {
+        // The loop drains every job before it polls again, so only a sleeping loop needs waking (once: the first job
+        // queued clears `sleeping`), and never by itself.
+        if mustWake && !isCurrent {
             var one: UInt8 = 1
             _ = write(wakeWriter, &one, 1)
         }
@@ -242,8 +246,14 @@ final class ConnectionLoop: TaskExecutor, @unchecked Sendable {
                         clamping: remaining.components.seconds * 1000 + remaining.components.attoseconds
                             / 1_000_000_000_000_000 + 1))
             }
-            if !pendingJobs.withLock({ $0.jobs.isEmpty }) { timeout = 0 }
+            // Sleep only with no job queued; from here on, a job queued by another thread writes to the pipe.
+            let hasJobs = pendingJobs.withLock { queue -> Bool in
+                queue.sleeping = queue.jobs.isEmpty
+                return !queue.jobs.isEmpty
+            }
+            if hasJobs { timeout = 0 }
             let ready = poll(&pollDescriptors, nfds_t(pollDescriptors.count), timeout)
+            pendingJobs.withLock { $0.sleeping = false }
             if ready < 0 && errno != EINTR { continue }
             if ready > 0 {
                 if pollDescriptors[0].revents != 0 {
