@@ -115,7 +115,7 @@ struct ConcurrencyTests {
             let proxy = DBusProxy(
                 connection: client, destination: server.uniqueName, path: EchoService.path,
                 interface: EchoService.interface)
-            let pending = Task { try await proxy.call(try MemberName("Slow"), [.uint32(20_000)]) }
+            let pending = Task { try await proxy.call(try MemberName("Slow"), [.uint32(2_000)]) }
             #expect(await eventually { await client.pendingCallCount == 1 })
             bus.daemon.stop()
             do {
