@@ -1,8 +1,8 @@
 /// The objects a connection exports, confined to the connection's queue.
 ///
 /// Answers `Introspectable`, `Properties` and `ObjectManager` from the declarations, routes other calls
-/// to their handlers (in tasks, so a handler may reply later), and answers everything unknown or
-/// mistyped with the standard `org.freedesktop.DBus.Error.*` names.
+/// to their handlers (synchronous ones inline, asynchronous ones in tasks, so that they may reply later), and answers
+/// everything unknown or mistyped with the standard `org.freedesktop.DBus.Error.*` names.
 final class ObjectServer {
     struct ExportedInterface {
         var declaration: DBusInterface
