@@ -29,7 +29,6 @@ public final class BusConnection: @unchecked Sendable {
     var pendingCalls: [UInt32: PendingCall] = [:]
     /// When each pending call gives up (entries of answered calls linger until dropped; see CallDeadlines).
     var callDeadlines = CallDeadlines()
-    var callsCanceledEarly: Set<UInt64> = []
     var subscriptions: [UInt64: SignalSubscriber] = [:]
     /// Owners of well-known names that subscriptions filter on, with the serial of the message that told us.
     var nameOwners: [BusName: (owner: BusName?, serial: UInt32)] = [:]
@@ -158,22 +157,22 @@ extension BusConnection {
     @discardableResult
     public func call(_ message: Message, timeout: Duration = BusConnection.defaultTimeout) async throws -> Message {
         precondition(message.kind == .methodCall, "call(_:) sends method calls")
-        let id = nextID()
+        let progress = CallProgress(id: nextID())
         return try await withTaskCancellationHandler {
             // Unchecked: each continuation is resumed exactly once, by whoever removes its call from `pendingCalls`
             // (reply, cancellation, shutdown) or by `startCall` when the call never gets there; all on the loop.
             try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<Message, Error>) in
                 if loop.isCurrent {
                     // Already on the connection's thread (a task preferring `taskExecutor`): send at once.
-                    self.startCall(id: id, message: message, timeout: timeout, continuation: continuation)
+                    self.startCall(progress, message: message, timeout: timeout, continuation: continuation)
                 } else {
                     loop.async {
-                        self.startCall(id: id, message: message, timeout: timeout, continuation: continuation)
+                        self.startCall(progress, message: message, timeout: timeout, continuation: continuation)
                     }
                 }
             }
         } onCancel: {
-            loop.async { self.cancelCall(id: id) }
+            loop.async { self.cancelCall(progress) }
         }
     }
 
@@ -214,12 +213,16 @@ extension BusConnection {
     }
 
     private func startCall(
-        id: UInt64, message: Message, timeout: Duration, continuation: UnsafeContinuation<Message, Error>
+        _ progress: CallProgress, message: Message, timeout: Duration,
+        continuation: UnsafeContinuation<Message, Error>
     ) {
-        if callsCanceledEarly.remove(id) != nil {
+        if case .canceledBeforeSending = progress.state {
+            progress.state = .finished
             continuation.resume(throwing: CancellationError())
             return
         }
+        // Every early return below ends the call; a sent call becomes `.pending` at the end.
+        progress.state = .finished
         guard isOpen, dbus_connection_get_is_connected(raw) != 0 else {
             continuation.resume(throwing: DBusError.disconnected("not connected to the bus"))
             return
@@ -239,14 +242,17 @@ extension BusConnection {
             continuation.resume(throwing: DBusError.disconnected("not connected to the bus"))
             return
         }
-        pendingCalls[serial] = PendingCall(id: id, continuation: continuation)
-        callDeadlines.insert(.init(deadline: ContinuousClock.now.advanced(by: timeout), serial: serial, id: id))
+        progress.state = .pending(serial: serial)
+        pendingCalls[serial] = PendingCall(progress: progress, continuation: continuation)
+        callDeadlines.insert(
+            .init(deadline: ContinuousClock.now.advanced(by: timeout), serial: serial, id: progress.id))
     }
 
     /// Resumes the call that `reply` answers; false when no call of ours waits for it.
     func completeCall(with reply: Message) -> Bool {
         assertOnQueue()
         guard let serial = reply.replySerial, let call = pendingCalls.removeValue(forKey: serial) else { return false }
+        call.progress.state = .finished
         forgetAnsweredDeadlines()
         if let error = reply.carriedError {
             call.continuation.resume(throwing: error)
@@ -260,8 +266,9 @@ extension BusConnection {
     func expireCalls(asOf now: ContinuousClock.Instant) {
         assertOnQueue()
         while let entry = callDeadlines.popExpired(asOf: now) {
-            guard let call = pendingCalls[entry.serial], call.id == entry.id else { continue }
+            guard let call = pendingCalls[entry.serial], call.progress.id == entry.id else { continue }
             pendingCalls[entry.serial] = nil
+            call.progress.state = .finished
             call.continuation.resume(
                 throwing: DBusError.noReply(
                     "no reply in time: the peer did not answer, the bus policy blocked the answer, or the peer is stuck"
@@ -275,25 +282,32 @@ extension BusConnection {
         let calls = pendingCalls
         pendingCalls.removeAll()
         callDeadlines.removeAll()
-        for (_, call) in calls { call.continuation.resume(throwing: error) }
+        for (_, call) in calls {
+            call.progress.state = .finished
+            call.continuation.resume(throwing: error)
+        }
     }
 
     private func forgetAnsweredDeadlines() {
         callDeadlines.dropStaleTop(liveCount: pendingCalls.count) { entry in
-            pendingCalls[entry.serial]?.id == entry.id
+            pendingCalls[entry.serial]?.progress.id == entry.id
         }
     }
 
-    private func cancelCall(id: UInt64) {
+    private func cancelCall(_ progress: CallProgress) {
         assertOnQueue()
-        // Cancelling is rare: a scan of the calls in flight is cheaper than a second index kept on every call.
-        guard let index = pendingCalls.firstIndex(where: { $0.value.id == id }) else {
-            callsCanceledEarly.insert(id)
-            return
+        switch progress.state {
+        case .notSent:
+            // The job that sends it is still queued: it will throw instead.
+            progress.state = .canceledBeforeSending
+        case .pending(let serial):
+            guard let call = pendingCalls.removeValue(forKey: serial) else { return }
+            progress.state = .finished
+            forgetAnsweredDeadlines()
+            call.continuation.resume(throwing: CancellationError())
+        case .canceledBeforeSending, .finished:
+            break
         }
-        let call = pendingCalls.remove(at: index).value
-        forgetAnsweredDeadlines()
-        call.continuation.resume(throwing: CancellationError())
     }
 
     /// Calls a method of the message bus itself.
@@ -306,9 +320,28 @@ extension BusConnection {
 
 /// A method call waiting for its reply, filed under the serial it went out with.
 struct PendingCall {
-    /// The id the caller's cancellation handler knows the call by.
-    let id: UInt64
+    let progress: CallProgress
     let continuation: UnsafeContinuation<Message, Error>
+}
+
+/// Where one method call is, shared by the caller's cancellation handler and the connection, so that a cancellation
+/// finds its call whether it comes before the call is sent, while it waits, or after it ended.
+final class CallProgress: @unchecked Sendable {
+    // Why @unchecked Sendable is safe: `id` is immutable; `state` is read and written only on the connection's loop
+    // thread (by `startCall`, the completions and `cancelCall`, which run there one at a time).
+
+    enum State {
+        case notSent
+        case canceledBeforeSending
+        case pending(serial: UInt32)
+        case finished
+    }
+
+    /// Unique per connection; tells a call's deadline from a later call's that went out with the same serial.
+    let id: UInt64
+    var state = State.notSent
+
+    init(id: UInt64) { self.id = id }
 }
 
 // MARK: - Names

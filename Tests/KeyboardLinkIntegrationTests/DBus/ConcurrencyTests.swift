@@ -46,6 +46,30 @@ struct ConcurrencyTests {
         }
     }
 
+    @Test("a task cancelled before its call is sent throws CancellationError and sends nothing")
+    func cancelledBeforeSending() async throws {
+        try await withBus { _, server, client in
+            let counter = SynchronousHandlerTests.Counter()
+            try await server.export(counter.declaration(), at: SynchronousHandlerTests.path)
+            let proxy = DBusProxy(
+                connection: client, destination: server.uniqueName, path: SynchronousHandlerTests.path,
+                interface: SynchronousHandlerTests.interface)
+            for _ in 0..<20 {
+                let call = Task {
+                    // Cancelled first: the cancellation reaches the connection before the job that would send.
+                    withUnsafeCurrentTask { $0?.cancel() }
+                    return try await proxy.call(try MemberName("Bump"))
+                }
+                await #expect(throws: CancellationError.self) { try await call.value }
+            }
+            #expect(await client.pendingCallCount == 0)
+            // Nothing went out: the next call is the first the server sees.
+            #expect(
+                try await proxy.call(try MemberName("Add"), [.int32(2), .int32(3)], returning: Int32.self) == 5)
+            #expect(counter.count == 1)
+        }
+    }
+
     @Test("a call that gets no reply in time fails with NoReply")
     func timeout() async throws {
         try await withBus { _, server, client in
