@@ -6,10 +6,7 @@ struct ConcurrencyTests {
     @Test("10,000 concurrent calls from one connection all complete, with no pending call left")
     func tenThousandCalls() async throws {
         try await withBus { _, server, client in
-            try await server.export(EchoService.declaration(), at: EchoService.path)
-            let proxy = DBusProxy(
-                connection: client, destination: server.uniqueName, path: EchoService.path,
-                interface: EchoService.interface)
+            let proxy = try await EchoService.export(on: server, proxyFrom: client)
             let add = try MemberName("Add")
             let count = 10_000
             let results = try await withThrowingTaskGroup(of: (Int32, Int32).self) { group in
@@ -32,10 +29,7 @@ struct ConcurrencyTests {
     @Test("cancelling the calling task cancels its pending call")
     func cancellation() async throws {
         try await withBus { _, server, client in
-            try await server.export(EchoService.declaration(), at: EchoService.path)
-            let proxy = DBusProxy(
-                connection: client, destination: server.uniqueName, path: EchoService.path,
-                interface: EchoService.interface)
+            let proxy = try await EchoService.export(on: server, proxyFrom: client)
             let slow = Task { try await proxy.call(try MemberName("Slow"), [.uint32(5_000)]) }
             #expect(await eventually { await client.pendingCallCount == 1 })
             slow.cancel()
@@ -73,15 +67,9 @@ struct ConcurrencyTests {
     @Test("a call that gets no reply in time fails with NoReply")
     func timeout() async throws {
         try await withBus { _, server, client in
-            try await server.export(EchoService.declaration(), at: EchoService.path)
-            let proxy = DBusProxy(
-                connection: client, destination: server.uniqueName, path: EchoService.path,
-                interface: EchoService.interface)
-            do {
+            let proxy = try await EchoService.export(on: server, proxyFrom: client)
+            await expectDBusError(.noReply) {
                 try await proxy.call(try MemberName("Slow"), [.uint32(2_000)], timeout: .milliseconds(100))
-                Issue.record("expected a timeout")
-            } catch let error as DBusError {
-                #expect(error.name == .noReply)
             }
             #expect(await client.pendingCallCount == 0)
         }
@@ -90,10 +78,7 @@ struct ConcurrencyTests {
     @Test("a reply that comes after its call timed out is dropped, and the next calls are answered")
     func lateReply() async throws {
         try await withBus { _, server, client in
-            try await server.export(EchoService.declaration(), at: EchoService.path)
-            let proxy = DBusProxy(
-                connection: client, destination: server.uniqueName, path: EchoService.path,
-                interface: EchoService.interface)
+            let proxy = try await EchoService.export(on: server, proxyFrom: client)
             await #expect(throws: DBusError.self) {
                 try await proxy.call(try MemberName("Slow"), [.uint32(300)], timeout: .milliseconds(50))
             }
@@ -111,10 +96,7 @@ struct ConcurrencyTests {
     @Test("calls with different timeouts each time out on their own deadline")
     func mixedTimeouts() async throws {
         try await withBus { _, server, client in
-            try await server.export(EchoService.declaration(), at: EchoService.path)
-            let proxy = DBusProxy(
-                connection: client, destination: server.uniqueName, path: EchoService.path,
-                interface: EchoService.interface)
+            let proxy = try await EchoService.export(on: server, proxyFrom: client)
             let clock = ContinuousClock()
             let start = clock.now
             // The long timeout goes first; the short one must not wait for it.
@@ -135,19 +117,11 @@ struct ConcurrencyTests {
     @Test("the bus going away fails pending calls with Disconnected")
     func busGone() async throws {
         try await withBus { bus, server, client in
-            try await server.export(EchoService.declaration(), at: EchoService.path)
-            let proxy = DBusProxy(
-                connection: client, destination: server.uniqueName, path: EchoService.path,
-                interface: EchoService.interface)
+            let proxy = try await EchoService.export(on: server, proxyFrom: client)
             let pending = Task { try await proxy.call(try MemberName("Slow"), [.uint32(2_000)]) }
             #expect(await eventually { await client.pendingCallCount == 1 })
             bus.daemon.stop()
-            do {
-                _ = try await pending.value
-                Issue.record("expected the call to fail")
-            } catch let error as DBusError {
-                #expect(error.name == .disconnected)
-            }
+            await expectDBusError(.disconnected) { _ = try await pending.value }
             #expect(await client.pendingCallCount == 0)
         }
     }
@@ -155,10 +129,7 @@ struct ConcurrencyTests {
     @Test("closing the connection fails pending calls and ends signal streams")
     func closeFailsPending() async throws {
         try await withBus { _, server, client in
-            try await server.export(EchoService.declaration(), at: EchoService.path)
-            let proxy = DBusProxy(
-                connection: client, destination: server.uniqueName, path: EchoService.path,
-                interface: EchoService.interface)
+            let proxy = try await EchoService.export(on: server, proxyFrom: client)
             let stream = try await client.subscribe(to: MatchRule(interface: EchoService.interface))
             let pending = Task { try await proxy.call(try MemberName("Slow"), [.uint32(5_000)]) }
             #expect(await eventually { await client.pendingCallCount == 1 })
@@ -176,10 +147,7 @@ struct ConcurrencyTests {
     func peerGone() async throws {
         try await withBus { bus, _, client in
             let leaving = try await bus.connect()
-            try await leaving.export(EchoService.declaration(), at: EchoService.path)
-            let proxy = DBusProxy(
-                connection: client, destination: leaving.uniqueName, path: EchoService.path,
-                interface: EchoService.interface)
+            let proxy = try await EchoService.export(on: leaving, proxyFrom: client)
             let pending = Task { try await proxy.call(try MemberName("Slow"), [.uint32(5_000)]) }
             #expect(await eventually { await client.pendingCallCount == 1 })
             await leaving.close()

@@ -6,20 +6,13 @@ struct ObjectServerTests {
     static let get = try! MemberName("Get")
 
     func echoProxy(_ client: BusConnection, _ server: BusConnection) -> DBusProxy {
-        DBusProxy(
-            connection: client, destination: server.uniqueName, path: EchoService.path, interface: EchoService.interface
-        )
+        EchoService.proxy(from: client, to: server.uniqueName)
     }
 
-    func expectError(_ name: ErrorName, _ body: () async throws -> Void) async {
-        do {
-            try await body()
-            Issue.record("expected \(name), got a reply")
-        } catch let error as DBusError {
-            #expect(error.name == name, "\(error)")
-        } catch {
-            Issue.record("expected \(name), got \(error)")
-        }
+    func expectError(
+        _ name: ErrorName, sourceLocation: SourceLocation = #_sourceLocation, _ body: () async throws -> Void
+    ) async {
+        await expectDBusError(name, sourceLocation: sourceLocation, body)
     }
 
     @Test("unknown object, interface, method, property and wrong signatures get the standard errors")

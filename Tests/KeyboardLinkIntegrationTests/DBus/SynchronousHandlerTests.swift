@@ -82,13 +82,10 @@ struct SynchronousHandlerTests {
         try await withBus { _, server, client in
             let counter = Counter()
             try await server.export(counter.declaration(), at: Self.path)
-            do {
+            let error = await expectDBusError(try ErrorName("com.example.Error.Refused")) {
                 try await proxy(client, server).call(try MemberName("Refuse"), [.string("locked")])
-                Issue.record("expected an error reply")
-            } catch let error as DBusError {
-                #expect(error.name.rawValue == "com.example.Error.Refused")
-                #expect(error.message == "locked")
             }
+            #expect(error?.message == "locked")
         }
     }
 
@@ -97,13 +94,11 @@ struct SynchronousHandlerTests {
         try await withBus { _, server, client in
             let counter = Counter()
             try await server.export(counter.declaration(), at: Self.path)
-            do {
+            let error = await expectDBusError(.failed) {
                 try await proxy(client, server).call(try MemberName("Misdeclared"))
-                Issue.record("expected an error reply")
-            } catch let error as DBusError {
-                #expect(error.name == .failed)
-                #expect(error.message.contains("'s'") && error.message.contains("'u'"), "\(error.message)")
             }
+            let message = error?.message ?? ""
+            #expect(message.contains("'s'") && message.contains("'u'"), "\(message)")
         }
     }
 
@@ -131,11 +126,8 @@ struct SynchronousHandlerTests {
         try await withBus { _, server, client in
             let counter = Counter()
             try await server.export(counter.declaration(), at: Self.path)
-            do {
+            await expectDBusError(.invalidArgs) {
                 try await proxy(client, server).call(try MemberName("Add"), [.string("one"), .int32(2)])
-                Issue.record("expected InvalidArgs")
-            } catch let error as DBusError {
-                #expect(error.name == .invalidArgs)
             }
             #expect(counter.count == 0)
         }

@@ -5,6 +5,17 @@ enum EchoService {
     static let interface = try! InterfaceName("com.example.Echo")
     static let path = try! ObjectPath("/com/example/echo")
 
+    /// Exports the object on `server` and returns `client`'s proxy for it.
+    static func export(on server: BusConnection, proxyFrom client: BusConnection) async throws -> DBusProxy {
+        try await server.export(declaration(), at: path)
+        return proxy(from: client, to: server.uniqueName)
+    }
+
+    /// `client`'s proxy for the object exported by `peer`.
+    static func proxy(from client: BusConnection, to peer: BusName) -> DBusProxy {
+        DBusProxy(connection: client, destination: peer, path: path, interface: interface)
+    }
+
     /// Declares the interface; `counter` backs the `Count` property.
     static func declaration() -> DBusInterface {
         DBusInterface(
