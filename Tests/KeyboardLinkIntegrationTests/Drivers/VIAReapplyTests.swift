@@ -13,13 +13,9 @@ struct VIAReapplyTests {
         _ body: (ReapplyDaemon, KeymapClient, SimulatedVIAKeyboardServer, VIAClient, PhysicalLayout) async throws
             -> Void
     ) async throws {
-        var device = SimulatedDevice.vgn98Pro
-        device.connected = true
-        let layout = try PhysicalLayout.builtIn("vgn-98pro")
-        let rows = (layout.keys.map(\.matrix.row).max() ?? 0) + 1
-        let columns = (layout.keys.map(\.matrix.column).max() ?? 0) + 1
-        let (server, transport) = try SimulatedVIAKeyboardServer.start(
-            try SimulatedVIAKeyboard(layers: 4, rows: rows, columns: columns))
+        let (device, layout, server, transport) = try VIADaemonFixture.connectedVGN98Pro {
+            try SimulatedVIAKeyboard(layers: 4, rows: $0, columns: $1)
+        }
         defer { transport.close() }
         let address = Self.address
         let links = VIADriverLinks { wanted in wanted == address ? .init(transport: transport, close: {}) : nil }
