@@ -191,11 +191,15 @@ extension KeyboardLinkService {
         _ address: BluetoothAddress, devicePath: ObjectPath,
         _ batteries: [FirmwareReadOutcome.BatteryCharacteristic]
     ) {
-        firmwareState.batteryWatchers.removeValue(forKey: address)?.cancel()
+        let previous = firmwareState.batteryWatchers.removeValue(forKey: address)
+        previous?.cancel()
         let notifying = batteries.filter { $0.characteristic.flags.canNotify }
         guard !notifying.isEmpty else { return }
         let client = GATTClient(connection: connection, model: bluez, device: devicePath)
         firmwareState.batteryWatchers[address] = Task { [weak self] in
+            // bluetoothd keeps one notification session per characteristic and client: the previous watcher's
+            // StopNotify must be answered before this one's StartNotify, or it would end the new session.
+            await previous?.value
             await withTaskGroup(of: Void.self) { group in
                 for battery in notifying {
                     group.addTask {
@@ -204,6 +208,7 @@ extension KeyboardLinkService {
                             guard let level = try? BatteryLevel(characteristicValue: value) else { continue }
                             await self?.batteryNotified(address, part: battery.part, level: level)
                         }
+                        await values.stop()
                     }
                 }
             }

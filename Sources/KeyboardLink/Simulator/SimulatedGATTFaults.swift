@@ -8,11 +8,18 @@ public struct SimulatedGATTFaults: Sendable, Equatable {
     public var inProgressAnswers: Int
     /// Characteristics whose reads answer `org.bluez.Error.NotPermitted`.
     public var notPermitted: Set<BluetoothUUID>
+    /// How long `StopNotify` takes before it ends the session and answers, as a busy bluetoothd may: other calls
+    /// (a new `StartNotify`) are served meanwhile.
+    public var stopNotifyDelay: Duration
 
     /// No faults, or the ones given.
-    public init(disconnectAtRead: Int? = nil, inProgressAnswers: Int = 0, notPermitted: Set<BluetoothUUID> = []) {
+    public init(
+        disconnectAtRead: Int? = nil, inProgressAnswers: Int = 0, notPermitted: Set<BluetoothUUID> = [],
+        stopNotifyDelay: Duration = .zero
+    ) {
         self.disconnectAtRead = disconnectAtRead
         self.inProgressAnswers = inProgressAnswers
         self.notPermitted = notPermitted
+        self.stopNotifyDelay = stopNotifyDelay
     }
 }

@@ -166,9 +166,14 @@ struct StudioReapplyTests {
         try await Self.run(faults: [.failSetLayerBinding(call: 2)]) { daemon, keymap, keyboard, layout in
             _ = try await Self.pushThenDrift(keymap, keyboard, layout, applyOnConnect: true)
             let drifted = await keyboard.firmware.savedKeymap
+            // A slow StopNotify: the failed re-apply's session must be over before the next push starts its own
+            // (bluetoothd keeps one per client), or that push's answers would never come.
+            await keyboard.gatt.setFaults(SimulatedGATTFaults(stopNotifyDelay: .milliseconds(100)), for: Self.address)
             try await daemon.reconnect(Self.address) { await keyboard.linkDropped() }
             await keyboard.linkRestored()
             #expect(await daemon.waitForLog("could not re-apply the profile on connect") == .warning)
+            // The re-apply ended its notification session before it said so.
+            #expect(await !keyboard.gatt.isNotifying(StudioDriver.characteristicUUID, for: Self.address))
             let firmware = await keyboard.firmware
             #expect(firmware.savedKeymap == drifted)
             #expect(firmware.activeKeymap == drifted)
@@ -177,6 +182,7 @@ struct StudioReapplyTests {
             // A later push still works: the daemon is alive and the keyboard is free.
             let again = try await keymap.push()
             #expect(again.written == 3)
+            #expect(await !keyboard.gatt.isNotifying(StudioDriver.characteristicUUID, for: Self.address))
             #expect(daemon.logCount("could not re-apply") == 1)
         }
     }

@@ -186,6 +186,35 @@ struct FirmwareRefreshTests {
         }
     }
 
+    @Test("battery notifications still arrive after RefreshInfo restarted the watcher, even with a slow StopNotify")
+    func batteryNotificationsAfterRefresh() async throws {
+        try await withFirmwareDaemon(devices: [.corneSplit]) { daemon in
+            #expect(try await daemon.waitForRead(Self.corne))
+            let gatt = daemon.bluez.gatt
+            #expect(await eventually { await gatt.isNotifying(.batteryLevel, occurrence: 1, for: Self.corne) })
+            // bluetoothd keeps one session per characteristic and client: the old watcher's StopNotify must be
+            // answered before the new watcher's StartNotify, or it ends the new session.
+            await gatt.setFaults(SimulatedGATTFaults(stopNotifyDelay: .milliseconds(100)), for: Self.corne)
+            let client = try await KBlinkClient.connect(to: daemon.bus.busAddress)
+            try await client.call("RefreshInfo", on: try await client.keyboard(matching: "corne"))
+            #expect(
+                await eventually {
+                    let stopped = await gatt.statistics(for: Self.corne).notifySessionsStopped
+                    let left = await gatt.isNotifying(.batteryLevel, occurrence: 0, for: Self.corne)
+                    let right = await gatt.isNotifying(.batteryLevel, occurrence: 1, for: Self.corne)
+                    return stopped == 2 && left && right
+                })
+            await gatt.setValue([37], of: .batteryLevel, occurrence: 1, for: Self.corne)
+            #expect(
+                try await eventually {
+                    try await client.keyboard(matching: "corne").battery == [
+                        .init(part: "left", level: 90), .init(part: "right", level: 37),
+                    ]
+                })
+            await client.close()
+        }
+    }
+
     @Test("kblink info for people: every line of a split keyboard")
     func humanOutput() async throws {
         try await withFirmwareDaemon(devices: [.corneSplit]) { daemon in

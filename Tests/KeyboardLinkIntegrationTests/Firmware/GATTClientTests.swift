@@ -181,9 +181,10 @@ struct GATTClientTests {
                     if received.count == 3 { break }
                 }
                 #expect(received == [[50], [50], [49]])
-                values.stop()
+                await values.stop()
             }
-            #expect(await eventually { await gatt.statistics(for: Self.corne).notifySessionsStopped == 1 })
+            // stop() returns once BlueZ answered StopNotify.
+            #expect(await gatt.statistics(for: Self.corne).notifySessionsStopped == 1)
             #expect(await !gatt.isNotifying(.batteryLevel, occurrence: 1, for: Self.corne))
 
             let again = try await client.notifications(from: right)
@@ -191,6 +192,32 @@ struct GATTClientTests {
             var count = 0
             for await _ in again { count += 1 }
             #expect(count == 0)
+        }
+    }
+
+    @Test("notifications started again right after stop() arrive: the old StopNotify cannot end the new session")
+    func restartAfterStop() async throws {
+        try await withGATT([.corneSplit]) { bluez, client in
+            try await client.waitUntilServicesResolved()
+            let right = try #require(await client.database().characteristics(.batteryLevel).last)
+            let gatt = bluez.gatt
+            // bluetoothd keeps one session per client: a StopNotify answered after the next StartNotify would end
+            // the new session too. A slow StopNotify opens that window wide.
+            await gatt.setFaults(SimulatedGATTFaults(stopNotifyDelay: .milliseconds(100)), for: Self.corne)
+            for round in 0..<3 {
+                let values = try await client.notifications(from: right)
+                await values.stop()
+                let again = try await client.notifications(from: right)
+                // The old session's StopNotify has been served (before stop() returned; without waiting for it,
+                // only now, under the new session).
+                #expect(
+                    await eventually { await gatt.statistics(for: Self.corne).notifySessionsStopped == 2 * round + 1 })
+                let level = UInt8(60 + round)
+                await gatt.setValue([level], of: .batteryLevel, occurrence: 1, for: Self.corne)
+                #expect(await first(of: again, timeout: .seconds(10)) == [level], "round \(round)")
+                await again.stop()
+            }
+            #expect(await !gatt.isNotifying(.batteryLevel, occurrence: 1, for: Self.corne))
         }
     }
 

@@ -30,7 +30,9 @@ extension StudioDriver {
             await link.connectionClosed()
         }
         return StudioDriver(link: link) {
-            notifications.stop()
+            // Awaited: the next driver on this connection starts notifications again, and a StopNotify arriving
+            // after its StartNotify would end its session (bluetoothd keeps one per client).
+            await notifications.stop()
             reader.cancel()
             await link.connectionClosed()
         }
