@@ -115,15 +115,18 @@ struct RoundTripBenchmark: Sendable {
         var rates: [Configuration: [Double]] = [:]
         var cpu: [Configuration: [Double]] = [:]
         var daemonCPU: [Configuration: [Double]] = [:]
+        var usages: [Configuration: [ProcessCPU.Usage]] = [:]
         for _ in 0..<rounds {
             for configuration in configurations {
                 let count = calls(for: configuration)
                 let before = ProcessCPU.now()
+                let usageBefore = ProcessCPU.Usage.now()
                 let daemonBefore = ProcessCPU.of(pid: daemon.pid)
                 let seconds = try await measure(
                     configuration, calls: count, swiftClient: swiftClient, cClient: cClient, servers: servers)
                 rates[configuration, default: []].append(Double(count) / seconds)
                 cpu[configuration, default: []].append((ProcessCPU.now() - before) / Double(count))
+                usages[configuration, default: []].append(ProcessCPU.Usage.now().since(usageBefore, per: count))
                 if let daemonBefore, let daemonAfter = ProcessCPU.of(pid: daemon.pid) {
                     daemonCPU[configuration, default: []].append((daemonAfter - daemonBefore) / Double(count))
                 }
@@ -133,7 +136,7 @@ struct RoundTripBenchmark: Sendable {
         await swiftClient.close()
         await swiftServer.close()
         guard pending == 0 else { throw BenchError("\(pending) Swift calls still pending after the run") }
-        return report(configurations, rates, cpu, daemonCPU)
+        return report(configurations, rates, cpu, daemonCPU) + Self.usageReport(configurations, usages)
     }
 
     private func calls(for configuration: Configuration) -> Int {
@@ -182,6 +185,33 @@ struct RoundTripBenchmark: Sendable {
             + "\nCPU us/call: user + system time of this process (client and server, not the dbus-daemon) per call,"
             + " median over rounds.\nbus CPU us/call: user + system time of the dbus-daemon per call (10 ms ticks),"
             + " median over rounds.\nGoal: Swift pair >= 0.90 of the C pair.\n"
+    }
+
+    /// Where this process's CPU went, per call (medians over rounds): user and system time, minor page faults,
+    /// voluntary and involuntary context switches. Explains a CPU-per-call difference that instruction counts do
+    /// not.
+    static func usageReport(_ configurations: [Configuration], _ usages: [Configuration: [ProcessCPU.Usage]])
+        -> String
+    {
+        let rows = configurations.map { configuration -> [String] in
+            let samples = usages[configuration] ?? []
+            func median(_ field: (ProcessCPU.Usage) -> Double, scale: Double, decimals: Int) -> String {
+                Format.number(Summary(samples.map(field)).median * scale, decimals: decimals)
+            }
+            return [
+                configuration.name, "\(configuration.inFlight)",
+                median(\.user, scale: 1e6, decimals: 1), median(\.system, scale: 1e6, decimals: 1),
+                median(\.minorFaults, scale: 1, decimals: 3), median(\.voluntarySwitches, scale: 1, decimals: 2),
+                median(\.involuntarySwitches, scale: 1, decimals: 2),
+            ]
+        }
+        return "\nThis process per call (getrusage, medians over rounds)\n"
+            + Format.table(
+                [
+                    "client -> server", "in flight", "user us", "system us", "minor faults", "voluntary cs",
+                    "involuntary cs",
+                ],
+                rows) + "\n"
     }
 
     /// Runs one round and returns its wall-clock time in seconds.
