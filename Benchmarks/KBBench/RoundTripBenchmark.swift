@@ -64,6 +64,9 @@ struct RoundTripBenchmark: Sendable {
         var name: String { "\(client.rawValue) -> \(server.rawValue)" }
     }
 
+    /// The Swift server connection's label, which names its thread.
+    static let swiftServerLabel = "kblink-bench.server"
+
     static let path = try! ObjectPath(KBREF_BENCH_PATH)
     static let interface = try! InterfaceName(KBREF_BENCH_INTERFACE)
     static let member = try! MemberName(KBREF_BENCH_MEMBER)
@@ -89,7 +92,7 @@ struct RoundTripBenchmark: Sendable {
         let daemon = try PrivateBusDaemon()
         defer { daemon.stop() }
         let address = daemon.address
-        let swiftServer = try await BusConnection.connect(to: .address(address), label: "kblink-bench.server")
+        let swiftServer = try await BusConnection.connect(to: .address(address), label: Self.swiftServerLabel)
         try await swiftServer.export(Self.declaration(), at: Self.path)
         let swiftClient = try await BusConnection.connect(to: .address(address), label: "kblink-bench.client")
         let (cServer, cServerName) = try await Self.startCServer(address)
@@ -99,6 +102,12 @@ struct RoundTripBenchmark: Sendable {
             kbref_server_stop(cServer.pointer)
         }
         let servers: [Side: BusName] = [.swift: swiftServer.uniqueName, .c: cServerName]
+        // Each server answers on one thread: its CPU time says what the server side costs per call.
+        let serverThreads: [Side: pid_t] = [
+            .swift: ThreadCPU.threads(named: String(decoding: Self.swiftServerLabel.utf8.prefix(15), as: UTF8.self))
+                .first,
+            .c: ThreadCPU.threads(named: "kbref.server").first,
+        ].compactMapValues { $0 }
 
         var configurations: [Configuration] = []
         for flight in flights {
@@ -116,17 +125,23 @@ struct RoundTripBenchmark: Sendable {
         var cpu: [Configuration: [Double]] = [:]
         var daemonCPU: [Configuration: [Double]] = [:]
         var usages: [Configuration: [ProcessCPU.Usage]] = [:]
+        var serverCPU: [Configuration: [Double]] = [:]
         for _ in 0..<rounds {
             for configuration in configurations {
                 let count = calls(for: configuration)
                 let before = ProcessCPU.now()
                 let usageBefore = ProcessCPU.Usage.now()
+                let serverThread = serverThreads[configuration.server]
+                let serverBefore = serverThread.flatMap(ThreadCPU.nanoseconds(of:))
                 let daemonBefore = ProcessCPU.of(pid: daemon.pid)
                 let seconds = try await measure(
                     configuration, calls: count, swiftClient: swiftClient, cClient: cClient, servers: servers)
                 rates[configuration, default: []].append(Double(count) / seconds)
                 cpu[configuration, default: []].append((ProcessCPU.now() - before) / Double(count))
                 usages[configuration, default: []].append(ProcessCPU.Usage.now().since(usageBefore, per: count))
+                if let serverThread, let serverBefore, let serverAfter = ThreadCPU.nanoseconds(of: serverThread) {
+                    serverCPU[configuration, default: []].append((serverAfter - serverBefore) / 1e9 / Double(count))
+                }
                 if let daemonBefore, let daemonAfter = ProcessCPU.of(pid: daemon.pid) {
                     daemonCPU[configuration, default: []].append((daemonAfter - daemonBefore) / Double(count))
                 }
@@ -136,7 +151,7 @@ struct RoundTripBenchmark: Sendable {
         await swiftClient.close()
         await swiftServer.close()
         guard pending == 0 else { throw BenchError("\(pending) Swift calls still pending after the run") }
-        return report(configurations, rates, cpu, daemonCPU) + Self.usageReport(configurations, usages)
+        return report(configurations, rates, cpu, daemonCPU) + Self.usageReport(configurations, usages, serverCPU)
     }
 
     private func calls(for configuration: Configuration) -> Int {
@@ -188,28 +203,35 @@ struct RoundTripBenchmark: Sendable {
     }
 
     /// Where this process's CPU went, per call (medians over rounds): user and system time, minor page faults,
-    /// voluntary and involuntary context switches. Explains a CPU-per-call difference that instruction counts do
-    /// not.
-    static func usageReport(_ configurations: [Configuration], _ usages: [Configuration: [ProcessCPU.Usage]])
-        -> String
-    {
+    /// voluntary and involuntary context switches, and the split between the server's thread and the rest of the
+    /// process (the client: its thread, and for the default Swift client the cooperative pool). Explains a
+    /// CPU-per-call difference that instruction counts do not.
+    static func usageReport(
+        _ configurations: [Configuration], _ usages: [Configuration: [ProcessCPU.Usage]],
+        _ serverCPU: [Configuration: [Double]]
+    ) -> String {
         let rows = configurations.map { configuration -> [String] in
             let samples = usages[configuration] ?? []
             func median(_ field: (ProcessCPU.Usage) -> Double, scale: Double, decimals: Int) -> String {
                 Format.number(Summary(samples.map(field)).median * scale, decimals: decimals)
             }
+            // Round by round: the whole process minus the server's thread.
+            let server = serverCPU[configuration] ?? []
+            let client = zip(samples, server).map { usage, server in usage.user + usage.system - server }
             return [
                 configuration.name, "\(configuration.inFlight)",
                 median(\.user, scale: 1e6, decimals: 1), median(\.system, scale: 1e6, decimals: 1),
+                server.isEmpty ? "-" : Format.number(Summary(server).median * 1e6, decimals: 1),
+                client.isEmpty ? "-" : Format.number(Summary(client).median * 1e6, decimals: 1),
                 median(\.minorFaults, scale: 1, decimals: 3), median(\.voluntarySwitches, scale: 1, decimals: 2),
                 median(\.involuntarySwitches, scale: 1, decimals: 2),
             ]
         }
-        return "\nThis process per call (getrusage, medians over rounds)\n"
+        return "\nThis process per call (getrusage; the server thread from its schedstat; medians over rounds)\n"
             + Format.table(
                 [
-                    "client -> server", "in flight", "user us", "system us", "minor faults", "voluntary cs",
-                    "involuntary cs",
+                    "client -> server", "in flight", "user us", "system us", "server thread us", "client us",
+                    "minor faults", "voluntary cs", "involuntary cs",
                 ],
                 rows) + "\n"
     }
