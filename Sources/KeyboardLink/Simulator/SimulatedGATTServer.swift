@@ -362,6 +362,7 @@ public actor SimulatedGATTServer {
         guard let runtime = devices[address], runtime.exported, runtime.attributes[path] != nil else {
             throw DBusError.unknownObject("no object at \(path)")
         }
+        devices[address]?.statistics.stopNotifyCalls += 1
         let delay = runtime.profile.faults.stopNotifyDelay
         if delay > .zero { try? await Task.sleep(for: delay) }
         guard let sender, devices[address]?.notifyClients[path]?.remove(sender) != nil else {

@@ -21,4 +21,6 @@ public struct SimulatedGATTStatistics: Sendable, Equatable {
     public var notifySessionsStarted = 0
     /// `StopNotify` calls that ended a session.
     public var notifySessionsStopped = 0
+    /// `StopNotify` calls received for an exported characteristic, whether they ended a session or were refused.
+    public var stopNotifyCalls = 0
 }

@@ -192,6 +192,26 @@ struct GATTClientTests {
             var count = 0
             for await _ in again { count += 1 }
             #expect(count == 0)
+            // The characteristic is gone: StopNotify fails at once, and stop() still returns.
+            await again.stop()
+            #expect(await gatt.statistics(for: Self.corne).notifySessionsStopped == 1)
+        }
+    }
+
+    @Test("stop() twice, and the end of iteration, send one StopNotify")
+    func stopOnce() async throws {
+        try await withGATT([.corneSplit]) { bluez, client in
+            try await client.waitUntilServicesResolved()
+            let right = try #require(await client.database().characteristics(.batteryLevel).last)
+            let gatt = bluez.gatt
+            let values = try await client.notifications(from: right)
+            await gatt.setValue([33], of: .batteryLevel, occurrence: 1, for: Self.corne)
+            #expect(await first(of: values, timeout: .seconds(10)) == [33])
+            await values.stop()
+            await values.stop()
+            let statistics = await gatt.statistics(for: Self.corne)
+            #expect(statistics.stopNotifyCalls == 1)
+            #expect(statistics.notifySessionsStopped == 1)
         }
     }
 
