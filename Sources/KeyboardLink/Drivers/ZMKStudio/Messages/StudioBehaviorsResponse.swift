@@ -17,23 +17,15 @@ public enum StudioBehaviorsResponse: ProtobufMessage, Equatable {
 
     /// - Throws: ProtobufError.missingField when the response is empty.
     public init(from reader: inout ProtobufReader) throws(ProtobufError) {
-        var decoded: StudioBehaviorsResponse?
-        var unknownField: Int?
-        while let field = try reader.nextField() {
+        self = try reader.readOneOf(
+            message: "zmk.behaviors.Response", oneof: "response_type", unrecognized: { .unrecognized(field: $0) }
+        ) {
+            reader, field throws(ProtobufError) in
             switch field {
-            case 1:
-                let list: IDList = try reader.readMessage()
-                decoded = .behaviorIDs(list.ids)
-            case 2: decoded = .behaviorDetails(try reader.readMessage())
-            default: unknownField = unknownField ?? field
+            case 1: .behaviorIDs((try reader.readMessage() as IDList).ids)
+            case 2: .behaviorDetails(try reader.readMessage())
+            default: nil
             }
-        }
-        if let decoded {
-            self = decoded
-        } else if let unknownField {
-            self = .unrecognized(field: unknownField)
-        } else {
-            throw .missingField(message: "zmk.behaviors.Response", field: "response_type")
         }
     }
 

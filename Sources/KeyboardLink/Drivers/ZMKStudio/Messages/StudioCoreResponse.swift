@@ -20,22 +20,16 @@ public enum StudioCoreResponse: ProtobufMessage, Equatable {
 
     /// - Throws: ProtobufError.missingField when the response is empty.
     public init(from reader: inout ProtobufReader) throws(ProtobufError) {
-        var decoded: StudioCoreResponse?
-        var unknownField: Int?
-        while let field = try reader.nextField() {
+        self = try reader.readOneOf(
+            message: "zmk.core.Response", oneof: "response_type", unrecognized: { .unrecognized(field: $0) }
+        ) {
+            reader, field throws(ProtobufError) in
             switch field {
-            case 1: decoded = .deviceInfo(try reader.readMessage())
-            case 2: decoded = .lockState(try reader.readEnum())
-            case 4: decoded = .resetSettings(try reader.readBool())
-            default: unknownField = unknownField ?? field
+            case 1: .deviceInfo(try reader.readMessage())
+            case 2: .lockState(try reader.readEnum())
+            case 4: .resetSettings(try reader.readBool())
+            default: nil
             }
-        }
-        if let decoded {
-            self = decoded
-        } else if let unknownField {
-            self = .unrecognized(field: unknownField)
-        } else {
-            throw .missingField(message: "zmk.core.Response", field: "response_type")
         }
     }
 }

@@ -14,20 +14,14 @@ public enum StudioKeymapNotification: ProtobufMessage, Equatable {
 
     /// - Throws: ProtobufError.missingField when the notification is empty.
     public init(from reader: inout ProtobufReader) throws(ProtobufError) {
-        var decoded: StudioKeymapNotification?
-        var unknownField: Int?
-        while let field = try reader.nextField() {
+        self = try reader.readOneOf(
+            message: "zmk.keymap.Notification", oneof: "notification_type", unrecognized: { .unrecognized(field: $0) }
+        ) {
+            reader, field throws(ProtobufError) in
             switch field {
-            case 1: decoded = .unsavedChangesStatusChanged(try reader.readBool())
-            default: unknownField = unknownField ?? field
+            case 1: .unsavedChangesStatusChanged(try reader.readBool())
+            default: nil
             }
-        }
-        if let decoded {
-            self = decoded
-        } else if let unknownField {
-            self = .unrecognized(field: unknownField)
-        } else {
-            throw .missingField(message: "zmk.keymap.Notification", field: "notification_type")
         }
     }
 }

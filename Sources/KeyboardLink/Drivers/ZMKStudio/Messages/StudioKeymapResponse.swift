@@ -31,30 +31,21 @@ public enum StudioKeymapResponse: ProtobufMessage, Equatable {
     /// `SaveChangesResponse` message since; both are accepted.
     /// - Throws: ProtobufError.missingField when the response is empty.
     public init(from reader: inout ProtobufReader) throws(ProtobufError) {
-        var decoded: StudioKeymapResponse?
-        var unknownField: Int?
-        while let field = try reader.nextField() {
+        self = try reader.readOneOf(
+            message: "zmk.keymap.Response", oneof: "response_type", unrecognized: { .unrecognized(field: $0) }
+        ) {
+            reader, field throws(ProtobufError) in
             switch field {
-            case 1: decoded = .keymap(try reader.readMessage())
-            case 2: decoded = .setLayerBinding(try reader.readEnum())
-            case 3: decoded = .unsavedChanges(try reader.readBool())
-            case 4:
-                if reader.currentWireType == .varint {
-                    decoded = .saveChanges(try reader.readBool() ? .ok : .failed(.generic))
-                } else {
-                    decoded = .saveChanges(try reader.readMessage())
-                }
-            case 5: decoded = .discardChanges(try reader.readBool())
-            case 6: decoded = .physicalLayouts(try reader.readMessage())
-            default: unknownField = unknownField ?? field
+            case 1: .keymap(try reader.readMessage())
+            case 2: .setLayerBinding(try reader.readEnum())
+            case 3: .unsavedChanges(try reader.readBool())
+            case 4 where reader.currentWireType == .varint:
+                .saveChanges(try reader.readBool() ? .ok : .failed(.generic))
+            case 4: .saveChanges(try reader.readMessage())
+            case 5: .discardChanges(try reader.readBool())
+            case 6: .physicalLayouts(try reader.readMessage())
+            default: nil
             }
-        }
-        if let decoded {
-            self = decoded
-        } else if let unknownField {
-            self = .unrecognized(field: unknownField)
-        } else {
-            throw .missingField(message: "zmk.keymap.Response", field: "response_type")
         }
     }
 }

@@ -17,21 +17,15 @@ public enum StudioNotification: ProtobufMessage, Equatable {
 
     /// - Throws: ProtobufError.missingField when the notification is empty.
     public init(from reader: inout ProtobufReader) throws(ProtobufError) {
-        var decoded: StudioNotification?
-        var unknownField: Int?
-        while let field = try reader.nextField() {
+        self = try reader.readOneOf(
+            message: "zmk.studio.Notification", oneof: "subsystem", unrecognized: { .unrecognized(field: $0) }
+        ) {
+            reader, field throws(ProtobufError) in
             switch field {
-            case 2: decoded = .core(try reader.readMessage())
-            case 5: decoded = .keymap(try reader.readMessage())
-            default: unknownField = unknownField ?? field
+            case 2: .core(try reader.readMessage())
+            case 5: .keymap(try reader.readMessage())
+            default: nil
             }
-        }
-        if let decoded {
-            self = decoded
-        } else if let unknownField {
-            self = .unrecognized(field: unknownField)
-        } else {
-            throw .missingField(message: "zmk.studio.Notification", field: "subsystem")
         }
     }
 }
