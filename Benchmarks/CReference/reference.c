@@ -105,8 +105,6 @@ static DBusHandlerResult server_filter(DBusConnection *connection, DBusMessage *
 
 static void *server_main(void *data) {
     kbref_server *server = data;
-    // Named, so that the benchmark can find this thread's CPU time (as it does for the Swift server's loop thread).
-    pthread_setname_np(pthread_self(), "kbref.server");
     // Blocks up to 50 ms for input, so a stop request is noticed quickly.
     while (!atomic_load(&server->stopping)) {
         if (!dbus_connection_read_write_dispatch(server->connection, 50)) break;
@@ -176,6 +174,9 @@ static kbref_server *start_server(
         free(server);
         return NULL;
     }
+    // Named before start returns, so that the benchmark finds this thread's CPU time (as it does for the Swift
+    // server's loop thread) as soon as it has the server.
+    pthread_setname_np(server->thread, "kbref.server");
     return server;
 }
 
