@@ -7,43 +7,32 @@ import Testing
 /// a message with only unknown members is `unrecognized`, and the last member read wins.
 @Suite("Studio messages made of one oneof")
 struct StudioOneOfTests {
-    /// One message type: its protobuf and oneof names, and a check that bytes decode to `unrecognized(field:)`.
+    /// One message type: its protobuf and oneof names, and whether bytes decode to its `unrecognized(field:)`.
     struct OneOfMessage: Sendable, CustomTestStringConvertible {
         var message: String
         var oneof: String
         var decode: @Sendable ([UInt8]) throws -> Void
-        var unrecognizedField: @Sendable ([UInt8]) throws -> Int?
+        var decodesAsUnrecognized: @Sendable ([UInt8], Int) throws -> Bool
 
         var testDescription: String { message }
 
+        /// `unrecognized` is the type's `unrecognized(field:)` case.
         static func of<M: ProtobufMessage & Equatable>(
-            _ type: M.Type, _ message: String, _ oneof: String, unrecognized: @escaping @Sendable (M) -> Int?
+            _ message: String, _ oneof: String, unrecognized: @escaping @Sendable (Int) -> M
         ) -> OneOfMessage {
             OneOfMessage(
                 message: message, oneof: oneof, decode: { _ = try M(serializedBytes: $0) },
-                unrecognizedField: { unrecognized(try M(serializedBytes: $0)) })
+                decodesAsUnrecognized: { bytes, field in try M(serializedBytes: bytes) == unrecognized(field) })
         }
     }
 
     static let messages: [OneOfMessage] = [
-        .of(StudioCoreNotification.self, "zmk.core.Notification", "notification_type") {
-            if case .unrecognized(let field) = $0 { field } else { nil }
-        },
-        .of(StudioKeymapNotification.self, "zmk.keymap.Notification", "notification_type") {
-            if case .unrecognized(let field) = $0 { field } else { nil }
-        },
-        .of(StudioNotification.self, "zmk.studio.Notification", "subsystem") {
-            if case .unrecognized(let field) = $0 { field } else { nil }
-        },
-        .of(StudioCoreResponse.self, "zmk.core.Response", "response_type") {
-            if case .unrecognized(let field) = $0 { field } else { nil }
-        },
-        .of(StudioBehaviorsResponse.self, "zmk.behaviors.Response", "response_type") {
-            if case .unrecognized(let field) = $0 { field } else { nil }
-        },
-        .of(StudioKeymapResponse.self, "zmk.keymap.Response", "response_type") {
-            if case .unrecognized(let field) = $0 { field } else { nil }
-        },
+        .of("zmk.core.Notification", "notification_type", unrecognized: StudioCoreNotification.unrecognized),
+        .of("zmk.keymap.Notification", "notification_type", unrecognized: StudioKeymapNotification.unrecognized),
+        .of("zmk.studio.Notification", "subsystem", unrecognized: StudioNotification.unrecognized),
+        .of("zmk.core.Response", "response_type", unrecognized: StudioCoreResponse.unrecognized),
+        .of("zmk.behaviors.Response", "response_type", unrecognized: StudioBehaviorsResponse.unrecognized),
+        .of("zmk.keymap.Response", "response_type", unrecognized: StudioKeymapResponse.unrecognized),
     ]
 
     @Test("an empty message is an error that names the message and its oneof", arguments: messages)
@@ -56,7 +45,7 @@ struct StudioOneOfTests {
     @Test("only unknown members: unrecognized, with the first unknown field number", arguments: messages)
     func unknownMembers(_ type: OneOfMessage) throws {
         // Field 9 (varint 1), then field 12 (varint 0): neither is a member of any of these messages.
-        #expect(try type.unrecognizedField([0x48, 0x01, 0x60, 0x00]) == 9)
+        #expect(try type.decodesAsUnrecognized([0x48, 0x01, 0x60, 0x00], 9))
     }
 
     @Test("the last member read wins, and unknown fields beside a known one are skipped")
