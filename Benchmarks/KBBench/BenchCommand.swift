@@ -20,8 +20,9 @@ enum BenchCommand {
           --calls N              roundtrip calls per round with one in flight (3000)
           --pipelined-calls N    roundtrip calls per round with many in flight (12000)
           --in-flight N          outstanding calls in the concurrent mode (64)
-          --pairs LIST           roundtrip client-server pairs, e.g. swift-swift,swift@conn-swift,c-c (all five;
-                                 swift@conn: the Swift client on its connection's executor)
+          --pairs LIST           roundtrip client-server pairs, e.g. swift-swift,swift@conn-swift,c-c (all six;
+                                 swift@conn: the Swift client on its connection's executor; swiftinv: the Swift
+                                 server with a MethodInvocation handler instead of a typed one)
           --sequential-only      roundtrip with one call in flight only (for profiling)
           --devices N            managed-objects devices (1000)
           --iterations N         managed-objects timed replies (30)

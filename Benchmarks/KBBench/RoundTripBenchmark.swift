@@ -17,9 +17,10 @@ struct RoundTripBenchmark: Sendable {
     var pipelinedCalls = 12_000
     /// Outstanding calls in the concurrent mode.
     var inFlight = 64
-    /// The client -> server pairs to run (all five by default; fewer for profiling).
+    /// The client -> server pairs to run (all six by default; fewer for profiling).
     var pairs: [(client: Side, server: Side)] = [
-        (.c, .c), (.swift, .swift), (.swiftOnConnection, .swift), (.swift, .c), (.c, .swift),
+        (.c, .c), (.swift, .swift), (.swiftOnConnection, .swift), (.swiftOnConnection, .swiftInvocation),
+        (.swift, .c), (.c, .swift),
     ]
     /// Only one call in flight (for profiling).
     var sequentialOnly = false
@@ -32,12 +33,16 @@ struct RoundTripBenchmark: Sendable {
         case swift = "Swift"
         /// The Swift client with its calling task on the connection's executor (`BusConnection.taskExecutor`).
         case swiftOnConnection = "Swift@conn"
+        /// A server only: the Swift server with the method declared by a `MethodInvocation` handler (the general path:
+        /// a `Message` per call) instead of Swift argument and result types.
+        case swiftInvocation = "Swift(inv)"
 
         init?(argument: Substring) {
             switch argument {
             case "c": self = .c
             case "swift": self = .swift
             case "swift@conn": self = .swiftOnConnection
+            case "swiftinv": self = .swiftInvocation
             default: return nil
             }
         }
@@ -48,7 +53,9 @@ struct RoundTripBenchmark: Sendable {
         var pairs: [(client: Side, server: Side)] = []
         for item in text.split(separator: ",") {
             let sides = item.lowercased().split(separator: "-").map(Side.init(argument:))
-            guard sides.count == 2, let client = sides[0], let server = sides[1], server != .swiftOnConnection else {
+            guard sides.count == 2, let client = sides[0], let server = sides[1], server != .swiftOnConnection,
+                client != .swiftInvocation
+            else {
                 return nil
             }
             pairs.append((client, server))
@@ -64,16 +71,28 @@ struct RoundTripBenchmark: Sendable {
         var name: String { "\(client.rawValue) -> \(server.rawValue)" }
     }
 
-    /// The Swift server connection's label, which names its thread.
+    /// The Swift servers' connection labels, which name their threads (Linux keeps 15 bytes: keep them distinct).
     static let swiftServerLabel = "kblink-bench.server"
+    static let swiftInvocationServerLabel = "kblink-bench.inv-server"
 
     static let path = try! ObjectPath(KBREF_BENCH_PATH)
     static let interface = try! InterfaceName(KBREF_BENCH_INTERFACE)
     static let member = try! MemberName(KBREF_BENCH_MEMBER)
 
     /// The Swift server's interface: the same Add(ii) -> i the C server answers, answered from memory like the C
-    /// server's (a synchronous handler: no task per call).
+    /// server's (a synchronous handler: no task per call), declared with Swift types.
     static func declaration() -> DBusInterface {
+        DBusInterface(
+            interface,
+            methods: [
+                DBusMethod(KBREF_BENCH_MEMBER, arguments: ["a", "b"], result: "sum") { (a: Int32, b: Int32) in
+                    a &+ b
+                }
+            ])
+    }
+
+    /// The same method declared with a `MethodInvocation` handler, which the server answers through a `Message`.
+    static func invocationDeclaration() -> DBusInterface {
         DBusInterface(
             interface,
             methods: [
@@ -94,6 +113,9 @@ struct RoundTripBenchmark: Sendable {
         let address = daemon.address
         let swiftServer = try await BusConnection.connect(to: .address(address), label: Self.swiftServerLabel)
         try await swiftServer.export(Self.declaration(), at: Self.path)
+        let invocationServer = try await BusConnection.connect(
+            to: .address(address), label: Self.swiftInvocationServerLabel)
+        try await invocationServer.export(Self.invocationDeclaration(), at: Self.path)
         let swiftClient = try await BusConnection.connect(to: .address(address), label: "kblink-bench.client")
         let (cServer, cServerName) = try await Self.startCServer(address)
         let cClient = try await Self.openCClient(address)
@@ -101,11 +123,16 @@ struct RoundTripBenchmark: Sendable {
             kbref_client_close(cClient.pointer)
             kbref_server_stop(cServer.pointer)
         }
-        let servers: [Side: BusName] = [.swift: swiftServer.uniqueName, .c: cServerName]
+        let servers: [Side: BusName] = [
+            .swift: swiftServer.uniqueName, .swiftInvocation: invocationServer.uniqueName, .c: cServerName,
+        ]
         // Each server answers on one thread: its CPU time says what the server side costs per call.
         let serverThreads: [Side: pid_t] = [
             .swift: ThreadCPU.threads(named: String(decoding: Self.swiftServerLabel.utf8.prefix(15), as: UTF8.self))
                 .first,
+            .swiftInvocation: ThreadCPU.threads(
+                named: String(decoding: Self.swiftInvocationServerLabel.utf8.prefix(15), as: UTF8.self)
+            ).first,
             .c: ThreadCPU.threads(named: "kbref.server").first,
         ].compactMapValues { $0 }
 
@@ -150,6 +177,7 @@ struct RoundTripBenchmark: Sendable {
         let pending = await swiftClient.pendingCallCount
         await swiftClient.close()
         await swiftServer.close()
+        await invocationServer.close()
         guard pending == 0 else { throw BenchError("\(pending) Swift calls still pending after the run") }
         return report(configurations, rates, cpu, daemonCPU) + Self.usageReport(configurations, usages, serverCPU)
     }
@@ -176,12 +204,12 @@ struct RoundTripBenchmark: Sendable {
                 Format.number(Summary(cpu[configuration] ?? []).median * 1e6, decimals: 1),
                 daemonCPU[configuration].map { Format.number(Summary($0).median * 1e6, decimals: 1) } ?? "-",
             ])
-            if hasReference && configuration.client != .c && configuration.server == .swift {
+            if hasReference && configuration.client != .c && configuration.server != .c {
                 // Rounds are interleaved, so round i of each pair ran under the same load: compare them pairwise.
                 let paired = Summary(
                     zip(rates[configuration] ?? [], rates[reference] ?? []).map { swift, c in swift / c })
                 ratios.append(
-                    "\(configuration.client.rawValue) -> Swift / C pair, \(configuration.inFlight) in flight: median of rates "
+                    "\(configuration.name) / C pair, \(configuration.inFlight) in flight: median of rates "
                         + Format.number(summary.median / referenceSummary.median, decimals: 2)
                         + "; per round min/median/mean " + Format.number(paired.min, decimals: 2) + " / "
                         + Format.number(paired.median, decimals: 2) + " / " + Format.number(paired.mean, decimals: 2))
@@ -197,6 +225,8 @@ struct RoundTripBenchmark: Sendable {
             + table + "\n" + ratios.joined(separator: "\n")
             + "\nSwift@conn: the Swift client with its calling tasks on the connection's executor"
             + " (withTaskExecutorPreference(connection.taskExecutor)); Swift: on the cooperative pool, the default."
+            + "\nServer Swift: Add declared with Swift types (answered from the libdbus message); Swift(inv): declared"
+            + " with a MethodInvocation handler (answered through a Message)."
             + "\nCPU us/call: user + system time of this process (client and server, not the dbus-daemon) per call,"
             + " median over rounds.\nbus CPU us/call: user + system time of the dbus-daemon per call (10 ms ticks),"
             + " median over rounds.\nGoal: Swift pair >= 0.90 of the C pair.\n"
@@ -256,6 +286,8 @@ struct RoundTripBenchmark: Sendable {
                 try await Self.swiftCalls(proxy, count: calls, inFlight: configuration.inFlight)
             }
             return (clock.now - start).seconds
+        case .swiftInvocation:
+            throw BenchError("Swift(inv) is a server, not a client")
         case .c:
             let flight = Int32(configuration.inFlight)
             let (answered, seconds) = await blocking { () -> (Int64, Double) in

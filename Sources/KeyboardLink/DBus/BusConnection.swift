@@ -41,6 +41,8 @@ public final class BusConnection: @unchecked Sendable {
     let headerStrings = HeaderStringCache()
     /// Headers of method calls and returns built once and copied for each message (loop-confined).
     let messageTemplates = MessageTemplateCache()
+    /// Calls answered by typed methods from the libdbus message (``TypedMethodBody``); read on the loop, by tests.
+    var typedCallsAnswered = 0
 
     init(raw: OpaquePointer, loop: ConnectionLoop, address: BusAddress) {
         self.raw = raw

@@ -62,6 +62,8 @@ public struct DBusMethod: Sendable {
     /// Computed once: the server compares every call's arguments against it.
     let inputSignature: Signature
     let outputSignature: Signature
+    /// For a method declared with Swift types: how the server answers it without building a ``Message``.
+    var typedBody: TypedMethodBody?
 }
 
 /// One exported property.

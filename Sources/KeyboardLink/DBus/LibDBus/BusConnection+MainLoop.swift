@@ -150,6 +150,7 @@ extension BusConnection {
 
     /// Every incoming message passes here, on the loop, during `dbus_connection_dispatch`.
     private func filter(_ rawMessage: OpaquePointer) -> DBusHandlerResult {
+        if answerTypedCall(rawMessage) { return DBUS_HANDLER_RESULT_HANDLED }
         let message: Message
         do {
             message = try MessageCodec.decode(rawMessage, strings: headerStrings)

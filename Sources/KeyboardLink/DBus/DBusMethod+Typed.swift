@@ -1,0 +1,92 @@
+/// Methods declared with Swift types: the handler takes the arguments as Swift values and returns the result as one,
+/// and the method's signature comes from those types, as a ``DBusProxy`` call derives its arguments' signature.
+///
+/// Besides being shorter to write than a ``MethodInvocation`` handler, such a method is answered without building a
+/// ``Message`` or any ``DBusValue`` array: the server finds it from the call's header fields as libdbus holds them,
+/// reads the arguments straight from the received message and appends the result straight to the reply. A call that
+/// does not name the interface, or whose arguments have another signature, takes the general path and gets the same
+/// answer (or the standard `InvalidArgs` error).
+///
+/// ```swift
+/// DBusMethod("Add", arguments: ["a", "b"], result: "sum") { (a: Int32, b: Int32) in a &+ b }
+/// ```
+extension DBusMethod {
+    /// Declares a method that answers at once, from memory, with one result: the handler runs inside the dispatch of
+    /// the call on the connection's thread, without a task. It must not block.
+    /// - Parameters:
+    ///   - arguments: the arguments' names, as introspection shows them: one per handler parameter.
+    ///   - result: the result's name.
+    ///   - handler: a thrown ``DBusError`` is the reply; any other error replies `org.freedesktop.DBus.Error.Failed`.
+    public init<each Argument: DBusRepresentable, Result: DBusRepresentable>(
+        _ name: String, arguments: [String], result: String,
+        synchronousHandler handler: @escaping @Sendable (repeat each Argument) throws -> Result
+    ) {
+        self.init(
+            name, inputs: Self.declaredArguments(arguments, dbusTypes(of: repeat (each Argument).self)),
+            outputs: [DBusArgument(result, Result.dbusType)],
+            handler: .synchronous { invocation in
+                let values = try invocation.message.decode(repeat (each Argument).self)
+                return [try handler(repeat each values).dbusValue]
+            })
+        typedBody = .synchronous(handler, resultType: Result.dbusType) { $0.dbusValue }
+    }
+
+    /// Declares a method that answers at once, from memory, with no result (see the initialiser above).
+    public init<each Argument: DBusRepresentable>(
+        _ name: String, arguments: [String],
+        synchronousHandler handler: @escaping @Sendable (repeat each Argument) throws -> Void
+    ) {
+        self.init(
+            name, inputs: Self.declaredArguments(arguments, dbusTypes(of: repeat (each Argument).self)),
+            handler: .synchronous { invocation in
+                let values = try invocation.message.decode(repeat (each Argument).self)
+                try handler(repeat each values)
+                return []
+            })
+        typedBody = .synchronous(handler, resultType: nil) { _ in nil }
+    }
+
+    /// Declares a method whose handler may suspend, with one result: it starts inside the dispatch of the call on the
+    /// connection's thread and replies when it returns.
+    /// - Parameters:
+    ///   - arguments: the arguments' names, as introspection shows them: one per handler parameter.
+    ///   - result: the result's name.
+    ///   - handler: a thrown ``DBusError`` is the reply; any other error replies `org.freedesktop.DBus.Error.Failed`.
+    public init<each Argument: DBusRepresentable, Result: DBusRepresentable>(
+        _ name: String, arguments: [String], result: String,
+        handler: @escaping @Sendable (repeat each Argument) async throws -> Result
+    ) {
+        self.init(
+            name, inputs: Self.declaredArguments(arguments, dbusTypes(of: repeat (each Argument).self)),
+            outputs: [DBusArgument(result, Result.dbusType)],
+            handler: .asynchronous { invocation in
+                let values = try invocation.message.decode(repeat (each Argument).self)
+                return [try await handler(repeat each values).dbusValue]
+            })
+        typedBody = .asynchronous(handler, resultType: Result.dbusType) { $0.dbusValue }
+    }
+
+    /// Declares a method whose handler may suspend, with no result (see the initialiser above).
+    public init<each Argument: DBusRepresentable>(
+        _ name: String, arguments: [String],
+        handler: @escaping @Sendable (repeat each Argument) async throws -> Void
+    ) {
+        self.init(
+            name, inputs: Self.declaredArguments(arguments, dbusTypes(of: repeat (each Argument).self)),
+            handler: .asynchronous { invocation in
+                let values = try invocation.message.decode(repeat (each Argument).self)
+                try await handler(repeat each values)
+                return []
+            })
+        typedBody = .asynchronous(handler, resultType: nil) { _ in nil }
+    }
+
+    /// Pairs the declared names with the handler's types; a declaration that names more or fewer arguments than the
+    /// handler takes is a programming error.
+    private static func declaredArguments(_ names: [String], _ types: [DBusType]) -> [DBusArgument] {
+        precondition(
+            names.count == types.count,
+            "a typed method names \(names.count) arguments but its handler takes \(types.count)")
+        return zip(names, types).map { DBusArgument($0, $1) }
+    }
+}

@@ -1,0 +1,85 @@
+internal import CBlueZ
+
+/// How the object server answers a method declared with Swift argument and result types (``DBusMethod``'s typed
+/// initialisers): the arguments are read straight from the received libdbus message and the result is appended
+/// straight to the reply, so a call builds no ``Message``, no argument array and no result array.
+///
+/// The server finds such a method from the call's header fields as libdbus holds them (``TypedMethodRoutes``); a call
+/// it cannot route that way (no interface named, another signature) takes the general path, where the same method
+/// answers through its ``DBusMethod/Handler``.
+struct TypedMethodBody: Sendable {
+    /// What reading a call's arguments produced.
+    enum Work: Sendable {
+        /// A synchronous handler ran: its result, nil for none.
+        case answered(DBusValue?)
+        /// An asynchronous handler, ready to run with the arguments it was given.
+        case later(@Sendable () async throws -> DBusValue?)
+    }
+
+    /// The arguments' signature in libdbus's spelling, NUL-terminated: compared with the call's before `prepare`
+    /// runs, so the reads below cannot meet another type.
+    let inputSignature: [CChar]
+    /// The result's type, nil for none. A result of another type is answered with an internal error, as the general
+    /// path does.
+    let resultType: DBusType?
+    /// Reads the arguments from the call (borrowed, valid during the call) and runs or prepares the handler.
+    let prepare: @Sendable (_ call: OpaquePointer) throws -> Work
+
+    init(
+        inputs: [DBusType], resultType: DBusType?, prepare: @escaping @Sendable (_ call: OpaquePointer) throws -> Work
+    ) {
+        self.inputSignature = Array(Signature(inputs).rawValue.utf8CString)
+        self.resultType = resultType
+        self.prepare = prepare
+    }
+
+    /// A synchronous handler; `encode` turns its result into the reply's value (nil: none).
+    static func synchronous<each Argument: DBusRepresentable, Result>(
+        _ handler: @escaping @Sendable (repeat each Argument) throws -> Result,
+        resultType: DBusType?, encode: @escaping @Sendable (Result) -> DBusValue?
+    ) -> TypedMethodBody {
+        TypedMethodBody(inputs: dbusTypes(of: repeat (each Argument).self), resultType: resultType) { call in
+            var reader = ArgumentReader(call)
+            let arguments = (repeat try reader.next((each Argument).self))
+            return .answered(encode(try handler(repeat each arguments)))
+        }
+    }
+
+    /// An asynchronous handler; `encode` turns its result into the reply's value (nil: none).
+    static func asynchronous<each Argument: DBusRepresentable, Result>(
+        _ handler: @escaping @Sendable (repeat each Argument) async throws -> Result,
+        resultType: DBusType?, encode: @escaping @Sendable (Result) -> DBusValue?
+    ) -> TypedMethodBody {
+        TypedMethodBody(inputs: dbusTypes(of: repeat (each Argument).self), resultType: resultType) { call in
+            var reader = ArgumentReader(call)
+            let arguments = (repeat try reader.next((each Argument).self))
+            return .later { encode(try await handler(repeat each arguments)) }
+        }
+    }
+}
+
+/// The D-Bus types of a list of Swift types, in order.
+func dbusTypes<each Argument: DBusRepresentable>(of types: repeat (each Argument).Type) -> [DBusType] {
+    var result: [DBusType] = []
+    for type in repeat each types {
+        result.append(type.dbusType)
+    }
+    return result
+}
+
+/// Reads a call's arguments one by one with libdbus's iterator.
+private struct ArgumentReader {
+    private var iterator = DBusMessageIter()
+
+    init(_ call: OpaquePointer) {
+        _ = dbus_message_iter_init(call, &iterator)
+    }
+
+    /// The next argument as `T`. The iterator checks the type code again, so a body that disagrees with the signature
+    /// the caller checked throws instead of being misread.
+    mutating func next<T: DBusRepresentable>(_ type: T.Type) throws -> T {
+        let value = try MessageCodec.read(T.dbusType, from: &iterator)
+        _ = dbus_message_iter_next(&iterator)
+        return try T(dbusValue: value)
+    }
+}
