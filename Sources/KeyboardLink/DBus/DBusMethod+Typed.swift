@@ -81,6 +81,54 @@ extension DBusMethod {
         typedBody = .asynchronous(handler, resultType: nil) { _ in nil }
     }
 
+    /// Declares a method that answers at once, from memory, with one result, and whose handler is also given the
+    /// call's context (its object path and caller) before its arguments.
+    public init<each Argument: DBusRepresentable, Result: DBusRepresentable>(
+        _ name: String, arguments: [String], result: String,
+        synchronousHandler handler: @escaping @Sendable (MethodCallContext, repeat each Argument) throws -> Result
+    ) {
+        self.init(
+            name, inputs: Self.declaredArguments(arguments, dbusTypes(of: repeat (each Argument).self)),
+            outputs: [DBusArgument(result, Result.dbusType)],
+            handler: .synchronous { invocation in
+                let values = try invocation.message.decode(repeat (each Argument).self)
+                return [try handler(MethodCallContext(invocation), repeat each values).dbusValue]
+            })
+        typedBody = .synchronous(handler, resultType: Result.dbusType) { $0.dbusValue }
+    }
+
+    /// Declares a method whose handler may suspend, with one result, and is also given the call's context (its object
+    /// path and caller) before its arguments.
+    public init<each Argument: DBusRepresentable, Result: DBusRepresentable>(
+        _ name: String, arguments: [String], result: String,
+        handler: @escaping @Sendable (MethodCallContext, repeat each Argument) async throws -> Result
+    ) {
+        self.init(
+            name, inputs: Self.declaredArguments(arguments, dbusTypes(of: repeat (each Argument).self)),
+            outputs: [DBusArgument(result, Result.dbusType)],
+            handler: .asynchronous { invocation in
+                let values = try invocation.message.decode(repeat (each Argument).self)
+                return [try await handler(MethodCallContext(invocation), repeat each values).dbusValue]
+            })
+        typedBody = .asynchronous(handler, resultType: Result.dbusType) { $0.dbusValue }
+    }
+
+    /// Declares a method whose handler may suspend, with no result, and is also given the call's context (its object
+    /// path and caller) before its arguments.
+    public init<each Argument: DBusRepresentable>(
+        _ name: String, arguments: [String],
+        handler: @escaping @Sendable (MethodCallContext, repeat each Argument) async throws -> Void
+    ) {
+        self.init(
+            name, inputs: Self.declaredArguments(arguments, dbusTypes(of: repeat (each Argument).self)),
+            handler: .asynchronous { invocation in
+                let values = try invocation.message.decode(repeat (each Argument).self)
+                try await handler(MethodCallContext(invocation), repeat each values)
+                return []
+            })
+        typedBody = .asynchronous(handler, resultType: nil) { _ in nil }
+    }
+
     /// Pairs the declared names with the handler's types; a declaration that names more or fewer arguments than the
     /// handler takes is a programming error.
     private static func declaredArguments(_ names: [String], _ types: [DBusType]) -> [DBusArgument] {
@@ -88,5 +136,27 @@ extension DBusMethod {
             names.count == types.count,
             "a typed method names \(names.count) arguments but its handler takes \(types.count)")
         return zip(names, types).map { DBusArgument($0, $1) }
+    }
+}
+
+/// Where a typed method was called and by whom: what a handler that serves several objects, or answers per caller,
+/// needs besides its arguments.
+public struct MethodCallContext: Sendable {
+    /// The object the call was made on.
+    public let path: ObjectPath
+    /// The caller's unique name.
+    public let sender: BusName?
+    /// The connection the call came in on.
+    public let connection: BusConnection
+
+    init(path: ObjectPath, sender: BusName?, connection: BusConnection) {
+        self.path = path
+        self.sender = sender
+        self.connection = connection
+    }
+
+    init(_ invocation: MethodInvocation) {
+        self.init(
+            path: invocation.message.path ?? .root, sender: invocation.sender, connection: invocation.connection)
     }
 }

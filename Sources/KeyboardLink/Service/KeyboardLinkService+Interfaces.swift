@@ -128,8 +128,15 @@ extension MethodInvocation {
     /// - Throws: `org.kblink1.Error.NotFound` when the path names no keyboard (the server only routes calls to
     ///   exported keyboard objects, so this means the object went away).
     func keyboardAddress() throws -> BluetoothAddress {
-        guard let path = message.path, let address = try? BluetoothAddress(devicePath: path) else {
-            throw KBlinkError.notFound("\(message.path?.rawValue ?? "the object") is not a keyboard")
+        try MethodCallContext(self).keyboardAddress()
+    }
+}
+
+extension MethodCallContext {
+    /// The keyboard whose object the call was made on.
+    func keyboardAddress() throws -> BluetoothAddress {
+        guard let address = try? BluetoothAddress(devicePath: path) else {
+            throw KBlinkError.notFound("\(path.rawValue) is not a keyboard")
         }
         return address
     }

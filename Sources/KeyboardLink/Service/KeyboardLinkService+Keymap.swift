@@ -110,16 +110,9 @@ extension KeyboardLinkService {
                         rows.map { .structure([.string($0.key), .string($0.action)]) })
                 ]
             },
-            DBusMethod(
-                "SetBinding",
-                inputs: [
-                    DBusArgument("zone", .string), DBusArgument("layer", .uint32), DBusArgument("key", .string),
-                    DBusArgument("action", .string),
-                ]
-            ) { call in
+            DBusMethod("SetBinding", arguments: ["zone", "layer", "key", "action"]) {
+                (call: MethodCallContext, zone: String, layerValue: UInt32, key: String, action: String) in
                 let address = try call.keyboardAddress()
-                let (zone, layerValue, key, action) = try call.decode(
-                    String.self, UInt32.self, String.self, String.self)
                 try KeymapArgument.check(zone, "zone", limit: KeymapArgument.zoneLimit, allowsEmpty: true)
                 try KeymapArgument.check(key, "key", limit: KeymapArgument.keyLimit)
                 try KeymapArgument.check(action, "action", limit: KeymapArgument.actionLimit)
@@ -127,17 +120,14 @@ extension KeyboardLinkService {
                 try await sessions.get().edit(address) { session throws(KeymapError) in
                     try session.setBinding(zone: zone, layer: layer, key: key, action: action)
                 }
-                return []
             },
-            DBusMethod("Undo") { call in
+            DBusMethod("Undo", arguments: []) { (call: MethodCallContext) in
                 let address = try call.keyboardAddress()
                 try await sessions.get().edit(address) { session throws(KeymapError) in try session.undo() }
-                return []
             },
-            DBusMethod("Redo") { call in
+            DBusMethod("Redo", arguments: []) { (call: MethodCallContext) in
                 let address = try call.keyboardAddress()
                 try await sessions.get().edit(address) { session throws(KeymapError) in try session.redo() }
-                return []
             },
             DBusMethod(
                 "Diff",
@@ -156,45 +146,37 @@ extension KeyboardLinkService {
                         })
                 ]
             },
-            DBusMethod("Discard") { call in
+            DBusMethod("Discard", arguments: []) { (call: MethodCallContext) in
                 let address = try call.keyboardAddress()
                 try await sessions.get().edit(address) { session in session.discard() }
-                return []
             },
-            DBusMethod(
-                "SetMacro", inputs: [DBusArgument("name", .string), DBusArgument("definition", .string)]
-            ) { call in
+            DBusMethod("SetMacro", arguments: ["name", "definition"]) {
+                (call: MethodCallContext, name: String, definition: String) in
                 let address = try call.keyboardAddress()
-                let (name, definition) = try call.decode(String.self, String.self)
                 try KeymapArgument.check(name, "the macro name", limit: KeymapArgument.macroNameLimit)
                 try KeymapArgument.check(
                     definition, "the macro definition", limit: KeymapArgument.macroDefinitionLimit)
                 try await sessions.get().edit(address) { session throws(KeymapError) in
                     try session.setMacro(name: name, definition: definition)
                 }
-                return []
             },
-            DBusMethod("RemoveMacro", inputs: [DBusArgument("name", .string)]) { call in
+            DBusMethod("RemoveMacro", arguments: ["name"]) { (call: MethodCallContext, name: String) in
                 let address = try call.keyboardAddress()
-                let name = try call.decode(String.self)
                 try KeymapArgument.check(name, "the macro name", limit: KeymapArgument.macroNameLimit)
                 try await sessions.get().edit(address) { session throws(KeymapError) in
                     try session.removeMacro(name: name)
                 }
-                return []
             },
-            DBusMethod("ExportProfile", outputs: [DBusArgument("json", .string)]) { call in
+            DBusMethod("ExportProfile", arguments: [], result: "json") { (call: MethodCallContext) in
                 let address = try call.keyboardAddress()
-                return [.string(try await sessions.get().read(address) { session in session.exportProfileJSON() })]
+                return try await sessions.get().read(address) { session in session.exportProfileJSON() }
             },
-            DBusMethod("ImportProfile", inputs: [DBusArgument("json", .string)]) { call in
+            DBusMethod("ImportProfile", arguments: ["json"]) { (call: MethodCallContext, json: String) in
                 let address = try call.keyboardAddress()
-                let json = try call.decode(String.self)
                 try KeymapArgument.check(json, "the profile", limit: KeymapArgument.profileLimit)
                 try await sessions.get().edit(address) { session throws(KeymapError) in
                     try session.importProfile(json: json)
                 }
-                return []
             },
             DBusMethod("GetKeys", outputs: [DBusArgument("keys", .array(Self.keyEntryType))]) { call in
                 let address = try call.keyboardAddress()

@@ -14,7 +14,7 @@ extension BusConnection {
             wantsReply: dbus_message_get_no_reply(call) == 0)
         let work: TypedMethodBody.Work
         do {
-            work = try body.prepare(call)
+            work = try body.prepare(call, self)
         } catch {
             sendTypedAnswer(.failure(error), of: body, to: replyTo)
             return true

@@ -22,11 +22,13 @@ struct TypedMethodBody: Sendable {
     /// The result's type, nil for none. A result of another type is answered with an internal error, as the general
     /// path does.
     let resultType: DBusType?
-    /// Reads the arguments from the call (borrowed, valid during the call) and runs or prepares the handler.
-    let prepare: @Sendable (_ call: OpaquePointer) throws -> Work
+    /// Reads the arguments from the call (borrowed, valid during the call) and runs or prepares the handler; runs on
+    /// the receiving connection's loop.
+    let prepare: @Sendable (_ call: OpaquePointer, _ connection: BusConnection) throws -> Work
 
     init(
-        inputs: [DBusType], resultType: DBusType?, prepare: @escaping @Sendable (_ call: OpaquePointer) throws -> Work
+        inputs: [DBusType], resultType: DBusType?,
+        prepare: @escaping @Sendable (_ call: OpaquePointer, _ connection: BusConnection) throws -> Work
     ) {
         self.inputSignature = Array(Signature(inputs).rawValue.utf8CString)
         self.resultType = resultType
@@ -38,10 +40,24 @@ struct TypedMethodBody: Sendable {
         _ handler: @escaping @Sendable (repeat each Argument) throws -> Result,
         resultType: DBusType?, encode: @escaping @Sendable (Result) -> DBusValue?
     ) -> TypedMethodBody {
-        TypedMethodBody(inputs: dbusTypes(of: repeat (each Argument).self), resultType: resultType) { call in
+        TypedMethodBody(inputs: dbusTypes(of: repeat (each Argument).self), resultType: resultType) { call, _ in
             var reader = ArgumentReader(call)
             let arguments = (repeat try reader.next((each Argument).self))
             return .answered(encode(try handler(repeat each arguments)))
+        }
+    }
+
+    /// A synchronous handler that is also given the call's context.
+    static func synchronous<each Argument: DBusRepresentable, Result>(
+        _ handler: @escaping @Sendable (MethodCallContext, repeat each Argument) throws -> Result,
+        resultType: DBusType?, encode: @escaping @Sendable (Result) -> DBusValue?
+    ) -> TypedMethodBody {
+        TypedMethodBody(inputs: dbusTypes(of: repeat (each Argument).self), resultType: resultType) {
+            call, connection in
+            let context = MethodCallContext(call, on: connection)
+            var reader = ArgumentReader(call)
+            let arguments = (repeat try reader.next((each Argument).self))
+            return .answered(encode(try handler(context, repeat each arguments)))
         }
     }
 
@@ -50,11 +66,37 @@ struct TypedMethodBody: Sendable {
         _ handler: @escaping @Sendable (repeat each Argument) async throws -> Result,
         resultType: DBusType?, encode: @escaping @Sendable (Result) -> DBusValue?
     ) -> TypedMethodBody {
-        TypedMethodBody(inputs: dbusTypes(of: repeat (each Argument).self), resultType: resultType) { call in
+        TypedMethodBody(inputs: dbusTypes(of: repeat (each Argument).self), resultType: resultType) { call, _ in
             var reader = ArgumentReader(call)
             let arguments = (repeat try reader.next((each Argument).self))
             return .later { encode(try await handler(repeat each arguments)) }
         }
+    }
+
+    /// An asynchronous handler that is also given the call's context.
+    static func asynchronous<each Argument: DBusRepresentable, Result>(
+        _ handler: @escaping @Sendable (MethodCallContext, repeat each Argument) async throws -> Result,
+        resultType: DBusType?, encode: @escaping @Sendable (Result) -> DBusValue?
+    ) -> TypedMethodBody {
+        TypedMethodBody(inputs: dbusTypes(of: repeat (each Argument).self), resultType: resultType) {
+            call, connection in
+            let context = MethodCallContext(call, on: connection)
+            var reader = ArgumentReader(call)
+            let arguments = (repeat try reader.next((each Argument).self))
+            return .later { encode(try await handler(context, repeat each arguments)) }
+        }
+    }
+}
+
+extension MethodCallContext {
+    /// The context of a call libdbus holds, read on `connection`'s loop (its header names come from the connection's
+    /// cache of the last ones seen).
+    init(_ call: OpaquePointer, on connection: BusConnection) {
+        // A method call always has a path: libdbus refuses one without.
+        self.init(
+            path: dbus_message_get_path(call).map { connection.headerStrings.path($0) } ?? .root,
+            sender: dbus_message_get_sender(call).map { connection.headerStrings.sender($0) },
+            connection: connection)
     }
 }
 
