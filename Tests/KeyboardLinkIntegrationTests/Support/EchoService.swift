@@ -24,13 +24,9 @@ enum EchoService {
                 DBusMethod(
                     "Echo", inputs: [DBusArgument("value", .variant)], outputs: [DBusArgument("value", .variant)]
                 ) { call in call.arguments },
-                DBusMethod(
-                    "Concat", inputs: [DBusArgument("a", .string), DBusArgument("b", .string)],
-                    outputs: [DBusArgument("joined", .string)]
-                ) { call in
-                    let (a, b) = try call.decode(String.self, String.self)
-                    return [.string(a + b)]
-                },
+                // Declared with Swift types (answered straight from the libdbus message), so the clients other
+                // projects wrote reach that path too.
+                DBusMethod("Concat", arguments: ["a", "b"], result: "joined") { (a: String, b: String) in a + b },
                 DBusMethod("Fail", inputs: [DBusArgument("message", .string)]) { call in
                     let message = try call.decode(String.self)
                     throw DBusError(try ErrorName("com.example.Error.Refused"), message)
@@ -43,14 +39,7 @@ enum EchoService {
                     try await Task.sleep(for: .milliseconds(Int(milliseconds)))
                     return [.boolean(true)]
                 },
-                DBusMethod(
-                    "Add", inputs: [DBusArgument("a", .int32), DBusArgument("b", .int32)],
-                    outputs: [DBusArgument("sum", .int32)]
-                ) {
-                    call in
-                    let (a, b) = try call.decode(Int32.self, Int32.self)
-                    return [.int32(a &+ b)]
-                },
+                DBusMethod("Add", arguments: ["a", "b"], result: "sum") { (a: Int32, b: Int32) in a &+ b },
             ],
             properties: [
                 DBusProperty("Name", type: .string, initial: .string("echo")),
