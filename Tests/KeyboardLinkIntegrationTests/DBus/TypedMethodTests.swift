@@ -233,6 +233,33 @@ struct TypedMethodTests {
         }
     }
 
+    @Test("a handler given the call's context sees the object path and the caller, on either path")
+    func context() async throws {
+        try await withBus { _, server, client in
+            let declaration = DBusInterface(
+                Self.interface,
+                methods: [
+                    DBusMethod("WhoAmI", arguments: ["greeting"], result: "answer") {
+                        (call: MethodCallContext, greeting: String) in
+                        "\(greeting) \(call.sender?.rawValue ?? "nobody") at \(call.path.rawValue)"
+                    }
+                ])
+            let paths = try [ObjectPath("/com/example/typed/a"), ObjectPath("/com/example/typed/b")]
+            for path in paths { try await server.export(declaration, at: path) }
+            for path in paths {
+                let expected = "hi \(client.uniqueName.rawValue) at \(path.rawValue)"
+                let typed = try await proxy(client, server, path: path).call(
+                    try MemberName("WhoAmI"), [.string("hi")], returning: String.self)
+                #expect(typed == expected)
+                let general = try await client.call(
+                    destination: server.uniqueName, path: path, interface: nil, member: try MemberName("WhoAmI"),
+                    [.string("hi")])
+                #expect(general.body == [.string(expected)])
+            }
+            #expect(await answeredByType(server) == 2)
+        }
+    }
+
     @Test("introspection shows a typed method's argument names and the types taken from Swift")
     func introspection() async throws {
         try await withBus { _, server, _ in
