@@ -7,19 +7,8 @@ struct ConcurrencyTests {
     func tenThousandCalls() async throws {
         try await withBus { _, server, client in
             let proxy = try await EchoService.export(on: server, proxyFrom: client)
-            let add = try MemberName("Add")
             let count = 10_000
-            let results = try await withThrowingTaskGroup(of: (Int32, Int32).self) { group in
-                for index in 0..<count {
-                    group.addTask {
-                        let sum = try await proxy.call(add, [.int32(Int32(index)), .int32(1)], returning: Int32.self)
-                        return (Int32(index), sum)
-                    }
-                }
-                var collected: [Int32: Int32] = [:]
-                for try await (index, sum) in group { collected[index] = sum }
-                return collected
-            }
+            let results = try await concurrentAdds(proxy, count: count, adding: 1)
             #expect(results.count == count)
             #expect(results.allSatisfy { $0.value == $0.key + 1 })
             #expect(await client.pendingCallCount == 0)

@@ -56,21 +56,7 @@ struct SynchronousHandlerTests {
         try await withBus { _, server, client in
             let counter = Counter()
             try await server.export(counter.declaration(), at: Self.path)
-            let proxy = proxy(client, server)
-            let sums = try await withThrowingTaskGroup(of: (Int32, Int32).self) { group in
-                for index in Int32(0)..<500 {
-                    group.addTask {
-                        (
-                            index,
-                            try await proxy.call(
-                                try MemberName("Add"), [.int32(index), .int32(7)], returning: Int32.self)
-                        )
-                    }
-                }
-                var sums: [Int32: Int32] = [:]
-                for try await (index, sum) in group { sums[index] = sum }
-                return sums
-            }
+            let sums = try await concurrentAdds(proxy(client, server), count: 500, adding: 7)
             #expect(sums.count == 500)
             #expect(sums.allSatisfy { $0.value == $0.key + 7 })
             #expect(counter.count == 500)

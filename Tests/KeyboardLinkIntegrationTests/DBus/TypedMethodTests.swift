@@ -75,21 +75,7 @@ struct TypedMethodTests {
         try await withBus { _, server, client in
             let calculator = Calculator()
             try await server.export(calculator.declaration(), at: Self.path)
-            let proxy = proxy(client, server)
-            let sums = try await withThrowingTaskGroup(of: (Int32, Int32).self) { group in
-                for index in Int32(0)..<300 {
-                    group.addTask {
-                        (
-                            index,
-                            try await proxy.call(
-                                try MemberName("Add"), [.int32(index), .int32(7)], returning: Int32.self)
-                        )
-                    }
-                }
-                var sums: [Int32: Int32] = [:]
-                for try await (index, sum) in group { sums[index] = sum }
-                return sums
-            }
+            let sums = try await concurrentAdds(proxy(client, server), count: 300, adding: 7)
             #expect(sums.count == 300)
             #expect(sums.allSatisfy { $0.value == $0.key + 7 })
             #expect(calculator.count == 300)

@@ -18,3 +18,19 @@ func expectDBusError(
     }
     return nil
 }
+
+/// Calls `Add(index, addend)` through `proxy` for every index in `0..<count`, all at once (one task each), and returns
+/// each answer by its index.
+func concurrentAdds(_ proxy: DBusProxy, count: Int, adding addend: Int32) async throws -> [Int32: Int32] {
+    let add = try MemberName("Add")
+    return try await withThrowingTaskGroup(of: (Int32, Int32).self) { group in
+        for index in Int32(0)..<Int32(count) {
+            group.addTask {
+                (index, try await proxy.call(add, [.int32(index), .int32(addend)], returning: Int32.self))
+            }
+        }
+        var sums: [Int32: Int32] = [:]
+        for try await (index, sum) in group { sums[index] = sum }
+        return sums
+    }
+}

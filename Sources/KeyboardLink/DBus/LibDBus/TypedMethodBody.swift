@@ -41,8 +41,7 @@ struct TypedMethodBody: Sendable {
         resultType: DBusType?, encode: @escaping @Sendable (Result) -> DBusValue?
     ) -> TypedMethodBody {
         TypedMethodBody(inputs: dbusTypes(of: repeat (each Argument).self), resultType: resultType) { call, _ in
-            var reader = ArgumentReader(call)
-            let arguments = (repeat try reader.next((each Argument).self))
+            let arguments: (repeat each Argument) = try readArguments(call)
             return .answered(encode(try handler(repeat each arguments)))
         }
     }
@@ -55,8 +54,7 @@ struct TypedMethodBody: Sendable {
         TypedMethodBody(inputs: dbusTypes(of: repeat (each Argument).self), resultType: resultType) {
             call, connection in
             let context = MethodCallContext(call, on: connection)
-            var reader = ArgumentReader(call)
-            let arguments = (repeat try reader.next((each Argument).self))
+            let arguments: (repeat each Argument) = try readArguments(call)
             return .answered(encode(try handler(context, repeat each arguments)))
         }
     }
@@ -67,8 +65,7 @@ struct TypedMethodBody: Sendable {
         resultType: DBusType?, encode: @escaping @Sendable (Result) -> DBusValue?
     ) -> TypedMethodBody {
         TypedMethodBody(inputs: dbusTypes(of: repeat (each Argument).self), resultType: resultType) { call, _ in
-            var reader = ArgumentReader(call)
-            let arguments = (repeat try reader.next((each Argument).self))
+            let arguments: (repeat each Argument) = try readArguments(call)
             return .later { encode(try await handler(repeat each arguments)) }
         }
     }
@@ -81,8 +78,7 @@ struct TypedMethodBody: Sendable {
         TypedMethodBody(inputs: dbusTypes(of: repeat (each Argument).self), resultType: resultType) {
             call, connection in
             let context = MethodCallContext(call, on: connection)
-            var reader = ArgumentReader(call)
-            let arguments = (repeat try reader.next((each Argument).self))
+            let arguments: (repeat each Argument) = try readArguments(call)
             return .later { encode(try await handler(context, repeat each arguments)) }
         }
     }
@@ -107,6 +103,12 @@ func dbusTypes<each Argument: DBusRepresentable>(of types: repeat (each Argument
         result.append(type.dbusType)
     }
     return result
+}
+
+/// Reads every argument of a call, as the given types, in order.
+private func readArguments<each Argument: DBusRepresentable>(_ call: OpaquePointer) throws -> (repeat each Argument) {
+    var reader = ArgumentReader(call)
+    return (repeat try reader.next((each Argument).self))
 }
 
 /// Reads a call's arguments one by one with libdbus's iterator.
