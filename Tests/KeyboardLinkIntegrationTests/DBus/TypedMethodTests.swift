@@ -246,6 +246,63 @@ struct TypedMethodTests {
         }
     }
 
+    @Test("containers, variants and BlueZ's deepest nesting travel the typed path as they travel the general one")
+    func containers() async throws {
+        typealias Managed = [ObjectPath: [String: [String: DBusValue]]]
+        try await withBus { _, server, client in
+            let declaration = DBusInterface(
+                Self.interface,
+                methods: [
+                    DBusMethod("Reverse", arguments: ["bytes"], result: "bytes") { (bytes: [UInt8]) in
+                        Array(bytes.reversed())
+                    },
+                    DBusMethod("Names", arguments: ["objects", "extra"], result: "names") {
+                        (objects: Managed, extra: DBusValue) in
+                        objects.flatMap { path, interfaces in
+                            interfaces.flatMap { interface, properties in
+                                properties.keys.map { "\(path.rawValue) \(interface) \($0)" }
+                            }
+                        }.sorted() + ["\(extra)"]
+                    },
+                ])
+            try await server.export(declaration, at: Self.path)
+            let device = try ObjectPath("/org/bluez/hci0/dev_AA_BB_CC_DD_EE_FF")
+            let managed = DBusValue.dictionary(
+                key: .objectPath, value: .dictionary(key: .string, value: .dictionary(key: .string, value: .variant)),
+                [
+                    DBusDictionaryEntry(
+                        key: .objectPath(device),
+                        value: .dictionary(
+                            key: .string, value: .dictionary(key: .string, value: .variant),
+                            [
+                                DBusDictionaryEntry(
+                                    key: .string("org.bluez.Device1"),
+                                    value: .dictionary(
+                                        key: .string, value: .variant,
+                                        [
+                                            DBusDictionaryEntry(key: .string("Name"), value: .variant(.string("F87"))),
+                                            DBusDictionaryEntry(
+                                                key: .string("Paired"), value: .variant(.boolean(true))),
+                                        ]))
+                            ]))
+                ])
+            let bytes = DBusValue.array(.byte, [1, 2, 3, 250].map { .byte($0) })
+            for interface in [Self.interface, nil] {
+                let reversed = try await client.call(
+                    destination: server.uniqueName, path: Self.path, interface: interface,
+                    member: try MemberName("Reverse"), [bytes])
+                #expect(reversed.body == [.array(.byte, [250, 3, 2, 1].map { .byte($0) })])
+                let names = try await client.call(
+                    destination: server.uniqueName, path: Self.path, interface: interface,
+                    member: try MemberName("Names"), [managed, .variant(.uint16(7))])
+                let prefix = device.rawValue + " org.bluez.Device1 "
+                #expect(
+                    try names.decode([String].self) == [prefix + "Name", prefix + "Paired", "\(DBusValue.uint16(7))"])
+            }
+            #expect(await answeredByType(server) == 2)
+        }
+    }
+
     @Test("introspection shows a typed method's argument names and the types taken from Swift")
     func introspection() async throws {
         try await withBus { _, server, _ in
