@@ -250,7 +250,15 @@ final class ObjectServer {
     private static func respondAtOnce(to call: Message, of method: DBusMethod, with invocation: MethodInvocation) {
         guard case .synchronous(let handler) = method.handler else { return }
         let result = Result { try handler(invocation) }
-        if let answer = answer(call, of: method, result) { _ = invocation.connection.sendNow(answer) }
+        if let answer = answer(call, of: method, result) { send(answer, to: call, on: invocation.connection) }
+    }
+
+    /// Sends a handler's answer; when libdbus would refuse it (a string holding NUL), the caller gets that error
+    /// instead of waiting for its timeout.
+    private static func send(_ answer: Message, to call: Message, on connection: BusConnection) {
+        if case .failure(let error) = connection.sendNow(answer), answer.kind == .methodReturn {
+            _ = connection.sendNow(.error(to: call, error))
+        }
     }
 
     /// Runs an asynchronous handler and sends its reply (none when the caller wants none).
@@ -268,9 +276,9 @@ final class ObjectServer {
         // No await: the reply is queued for the connection's queue and this task ends.
         let connection = invocation.connection
         if connection.loop.isCurrent {
-            _ = connection.sendNow(answer)
+            send(answer, to: call, on: connection)
         } else {
-            connection.loop.async { _ = connection.sendNow(answer) }
+            connection.loop.async { send(answer, to: call, on: connection) }
         }
     }
 

@@ -38,6 +38,9 @@ struct SynchronousHandlerTests {
                             return [.string("not a uint32")]
                         }),
                     DBusMethod(
+                        "Split", inputs: [DBusArgument("text", .string)], outputs: [DBusArgument("text", .string)],
+                        synchronousHandler: { call in [.string(try call.decode(String.self) + "\u{0}")] }),
+                    DBusMethod(
                         "Bump",
                         synchronousHandler: { [self] _ in
                             calls.withLock { $0 += 1 }
@@ -85,6 +88,18 @@ struct SynchronousHandlerTests {
             }
             let message = error?.message ?? ""
             #expect(message.contains("'s'") && message.contains("'u'"), "\(message)")
+        }
+    }
+
+    @Test("a result libdbus would refuse (a string holding NUL) is answered with InvalidArgs, not left to time out")
+    func unsendableResult() async throws {
+        try await withBus { _, server, client in
+            try await server.export(Counter().declaration(), at: Self.path)
+            let error = await expectDBusError(.invalidArgs) {
+                try await proxy(client, server).call(
+                    try MemberName("Split"), [.string("a")], timeout: .seconds(5))
+            }
+            #expect(error?.message.contains("NUL") == true, "\(error?.message ?? "")")
         }
     }
 
