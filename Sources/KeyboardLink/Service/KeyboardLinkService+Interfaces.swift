@@ -1,7 +1,6 @@
 extension KeyboardLinkService {
-    /// Parses a device argument, refusing empty or overlong text before any lookup.
-    static func deviceArgument(_ call: MethodInvocation) throws -> String {
-        let text = try call.decode(String.self)
+    /// Checks a device argument, refusing empty or overlong text before any lookup.
+    static func deviceArgument(_ text: String) throws -> String {
         guard !text.isEmpty, text.utf8.count <= 248 else {
             throw KBlinkError.invalidArgs("give a keyboard address (AA:BB:CC:DD:EE:FF) or a name of at most 248 bytes")
         }
@@ -14,14 +13,8 @@ extension KeyboardLinkService {
         return DBusInterface(
             KBlink.managerInterface,
             methods: [
-                DBusMethod("StartDiscovery") { [weak self] _ in
-                    try await self?.startDiscovery()
-                    return []
-                },
-                DBusMethod("StopDiscovery") { [weak self] _ in
-                    try await self?.stopDiscovery()
-                    return []
-                },
+                DBusMethod("StartDiscovery", arguments: []) { [weak self] () in try await self?.startDiscovery() },
+                DBusMethod("StopDiscovery", arguments: []) { [weak self] () in try await self?.stopDiscovery() },
                 // Added to the contract: what `kblink list` needs in one compact typed reply (docs/dbus-api.md).
                 DBusMethod(
                     "ListKeyboards", outputs: [DBusArgument("keyboards", .array(KeyboardState.listEntryType))]
@@ -87,26 +80,20 @@ extension KeyboardLinkService {
     /// The methods of `org.kblink1.Keyboard`; each handler finds its keyboard from the object path it was called on.
     private func makeKeyboardMethods() -> [DBusMethod] {
         [
-            DBusMethod("Connect") { [weak self] call in
+            DBusMethod("Connect", arguments: []) { [weak self] (call: MethodCallContext) in
                 try await self?.connect(try call.keyboardAddress())
-                return []
             },
-            DBusMethod("Disconnect") { [weak self] call in
+            DBusMethod("Disconnect", arguments: []) { [weak self] (call: MethodCallContext) in
                 try await self?.disconnect(try call.keyboardAddress())
-                return []
             },
-            DBusMethod("Forget") { [weak self] call in
+            DBusMethod("Forget", arguments: []) { [weak self] (call: MethodCallContext) in
                 try await self?.forget(try call.keyboardAddress())
-                return []
             },
-            DBusMethod("SetTrusted", inputs: [DBusArgument("trusted", .boolean)]) { [weak self] call in
-                let trusted = try call.decode(Bool.self)
+            DBusMethod("SetTrusted", arguments: ["trusted"]) { [weak self] (call: MethodCallContext, trusted: Bool) in
                 try await self?.setTrusted(try call.keyboardAddress(), trusted)
-                return []
             },
-            DBusMethod("RefreshInfo") { [weak self] call in
+            DBusMethod("RefreshInfo", arguments: []) { [weak self] (call: MethodCallContext) in
                 try await self?.refreshInfo(try call.keyboardAddress())
-                return []
             },
         ]
     }

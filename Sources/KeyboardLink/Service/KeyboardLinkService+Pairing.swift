@@ -2,18 +2,16 @@ extension KeyboardLinkService {
     /// `Pair` and `CancelPairing` of `org.kblink1.Manager` (docs/pairing.md).
     func pairingMethods() -> [DBusMethod] {
         [
-            DBusMethod(
-                "Pair", inputs: [DBusArgument("device", .string)], outputs: [DBusArgument("keyboard", .objectPath)]
-            ) { [weak self] call in
-                let text = try Self.deviceArgument(call)
+            DBusMethod("Pair", arguments: ["device"], result: "keyboard") {
+                [weak self] (call: MethodCallContext, device: String) -> ObjectPath in
+                let text = try Self.deviceArgument(device)
                 guard let self else { throw KBlinkError.failed("kblinkd is stopping") }
-                return [.objectPath(try await self.pair(text, caller: call.sender))]
+                return try await self.pair(text, caller: call.sender)
             },
-            DBusMethod("CancelPairing", inputs: [DBusArgument("device", .string)]) { [weak self] call in
-                let text = try Self.deviceArgument(call)
+            DBusMethod("CancelPairing", arguments: ["device"]) { [weak self] (device: String) in
+                let text = try Self.deviceArgument(device)
                 guard let self else { throw KBlinkError.failed("kblinkd is stopping") }
                 try await self.cancelPairing(text)
-                return []
             },
         ]
     }
