@@ -286,12 +286,14 @@ struct TypedMethodTests {
                                         ]))
                             ]))
                 ])
-            let bytes = DBusValue.array(.byte, [1, 2, 3, 250].map { .byte($0) })
             for interface in [Self.interface, nil] {
-                let reversed = try await client.call(
-                    destination: server.uniqueName, path: Self.path, interface: interface,
-                    member: try MemberName("Reverse"), [bytes])
-                #expect(reversed.body == [.array(.byte, [250, 3, 2, 1].map { .byte($0) })])
+                // The typed path reads an `ay` in one copy: check a few bytes, none, and more than a small buffer.
+                for bytes in [[1, 2, 3, 250], [], (0..<3000).map { UInt8(truncatingIfNeeded: $0 * 7) }] as [[UInt8]] {
+                    let reversed = try await client.call(
+                        destination: server.uniqueName, path: Self.path, interface: interface,
+                        member: try MemberName("Reverse"), [.array(.byte, bytes.map { .byte($0) })])
+                    #expect(reversed.body == [.array(.byte, bytes.reversed().map { .byte($0) })])
+                }
                 let names = try await client.call(
                     destination: server.uniqueName, path: Self.path, interface: interface,
                     member: try MemberName("Names"), [managed, .variant(.uint16(7))])
@@ -299,7 +301,7 @@ struct TypedMethodTests {
                 #expect(
                     try names.decode([String].self) == [prefix + "Name", prefix + "Paired", "\(DBusValue.uint16(7))"])
             }
-            #expect(await answeredByType(server) == 2)
+            #expect(await answeredByType(server) == 4)
         }
     }
 

@@ -122,8 +122,27 @@ private struct ArgumentReader {
     /// The next argument as `T`. The iterator checks the type code again, so a body that disagrees with the signature
     /// the caller checked throws instead of being misread.
     mutating func next<T: DBusRepresentable>(_ type: T.Type) throws -> T {
+        if T.self == [UInt8].self, let bytes = byteArray() as? T {
+            _ = dbus_message_iter_next(&iterator)
+            return bytes
+        }
         let value = try MessageCodec.read(T.dbusType, from: &iterator)
         _ = dbus_message_iter_next(&iterator)
         return try T(dbusValue: value)
+    }
+
+    /// An `ay` at the iterator's position in one copy (`dbus_message_iter_get_fixed_array`), where reading it value by
+    /// value would cost a few hundred instructions per byte; nil when the next argument is something else.
+    private mutating func byteArray() -> [UInt8]? {
+        guard dbus_message_iter_get_arg_type(&iterator) == MessageCodec.typeArray,
+            dbus_message_iter_get_element_type(&iterator) == MessageCodec.typeByte
+        else { return nil }
+        var elements = DBusMessageIter()
+        dbus_message_iter_recurse(&iterator, &elements)
+        var start: UnsafeRawPointer?
+        var count: Int32 = 0
+        withUnsafeMutablePointer(to: &start) { dbus_message_iter_get_fixed_array(&elements, $0, &count) }
+        guard let start, count > 0 else { return [] }
+        return [UInt8](UnsafeRawBufferPointer(start: start, count: Int(count)))
     }
 }
