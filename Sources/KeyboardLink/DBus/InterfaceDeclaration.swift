@@ -9,7 +9,10 @@ public struct DBusArgument: Sendable, Equatable {
     }
 }
 
-/// One exported method: its arguments and an async handler that may reply later.
+/// One exported method: its arguments and a handler, synchronous or one that may reply later.
+///
+/// Declared either with ``DBusArgument``s and a handler that reads a ``MethodInvocation``, or with Swift argument and
+/// result types (`DBusMethod+Typed.swift`), which the server answers without building a ``Message``.
 public struct DBusMethod: Sendable {
     public var name: MemberName
     public var inputs: [DBusArgument]

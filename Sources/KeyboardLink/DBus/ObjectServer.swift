@@ -2,7 +2,8 @@
 ///
 /// Answers `Introspectable`, `Properties` and `ObjectManager` from the declarations, routes other calls
 /// to their handlers (synchronous ones inline, asynchronous ones in tasks, so that they may reply later), and answers
-/// everything unknown or mistyped with the standard `org.freedesktop.DBus.Error.*` names.
+/// everything unknown or mistyped with the standard `org.freedesktop.DBus.Error.*` names. Calls to typed methods
+/// (``DBusMethod``'s typed initialisers) are routed before a ``Message`` is built, from ``typedBody(for:)``.
 final class ObjectServer {
     struct ExportedInterface {
         var declaration: DBusInterface
