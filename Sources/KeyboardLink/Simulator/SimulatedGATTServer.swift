@@ -431,7 +431,6 @@ public actor SimulatedGATTServer {
         _ characteristic: SimulatedGATTCharacteristic, address: BluetoothAddress, path: ObjectPath,
         service: ObjectPath, handle: UInt16, mtu: UInt16
     ) -> DBusInterface {
-        let options = DBusArgument("options", .dictionary(key: .string, value: .variant))
         var properties = [
             DBusProperty("UUID", type: .string, changes: .const, initial: .string(characteristic.uuid.description)),
             DBusProperty("Service", type: .objectPath, changes: .const, initial: .objectPath(service)),
@@ -450,24 +449,20 @@ public actor SimulatedGATTServer {
         return DBusInterface(
             BlueZ.gattCharacteristicInterface,
             methods: [
-                DBusMethod("ReadValue", inputs: [options], outputs: [DBusArgument("value", .array(.byte))]) {
-                    [weak self] call in
-                    let options = try call.decode([String: DBusValue].self)
+                DBusMethod("ReadValue", arguments: ["options"], result: "value") {
+                    [weak self] (options: [String: DBusValue]) -> [UInt8] in
                     guard let self else { throw DBusError.unknownObject("no object at \(path)") }
-                    return [.bytes(try await self.read(address, path, options: options))]
+                    return try await self.read(address, path, options: options)
                 },
-                DBusMethod("WriteValue", inputs: [DBusArgument("value", .array(.byte)), options]) { [weak self] call in
-                    let (value, options) = try call.decode([UInt8].self, [String: DBusValue].self)
+                DBusMethod("WriteValue", arguments: ["value", "options"]) {
+                    [weak self] (value: [UInt8], options: [String: DBusValue]) in
                     try await self?.write(address, path, value: value, options: options)
-                    return []
                 },
-                DBusMethod("StartNotify") { [weak self] call in
+                DBusMethod("StartNotify", arguments: []) { [weak self] (call: MethodCallContext) in
                     try await self?.startNotify(address, path, sender: call.sender)
-                    return []
                 },
-                DBusMethod("StopNotify") { [weak self] call in
+                DBusMethod("StopNotify", arguments: []) { [weak self] (call: MethodCallContext) in
                     try await self?.stopNotify(address, path, sender: call.sender)
-                    return []
                 },
             ],
             properties: properties)
@@ -477,20 +472,17 @@ public actor SimulatedGATTServer {
         _ descriptor: SimulatedGATTDescriptor, address: BluetoothAddress, path: ObjectPath, characteristic: ObjectPath,
         handle: UInt16
     ) -> DBusInterface {
-        let options = DBusArgument("options", .dictionary(key: .string, value: .variant))
         return DBusInterface(
             BlueZ.gattDescriptorInterface,
             methods: [
-                DBusMethod("ReadValue", inputs: [options], outputs: [DBusArgument("value", .array(.byte))]) {
-                    [weak self] call in
-                    let options = try call.decode([String: DBusValue].self)
+                DBusMethod("ReadValue", arguments: ["options"], result: "value") {
+                    [weak self] (options: [String: DBusValue]) -> [UInt8] in
                     guard let self else { throw DBusError.unknownObject("no object at \(path)") }
-                    return [.bytes(try await self.read(address, path, options: options))]
+                    return try await self.read(address, path, options: options)
                 },
-                DBusMethod("WriteValue", inputs: [DBusArgument("value", .array(.byte)), options]) { [weak self] call in
-                    let (value, options) = try call.decode([UInt8].self, [String: DBusValue].self)
+                DBusMethod("WriteValue", arguments: ["value", "options"]) {
+                    [weak self] (value: [UInt8], options: [String: DBusValue]) in
                     try await self?.write(address, path, value: value, options: options)
-                    return []
                 },
             ],
             properties: [
