@@ -69,7 +69,7 @@ struct TypedMethodRoutes {
         var slot = Int(hash & mask)
         while slots[slot] >= 0 {
             let index = Int(slots[slot])
-            if entries[index].hash == hash && HeaderStringCache.same(entries[index].path.rawValue, path) {
+            if entries[index].hash == hash && Self.matches(entries[index].path.rawValue, path) {
                 return Self.body(in: entries[index], interface: interface, member: member, call: call)
             }
             slot = (slot + 1) & Int(mask)
@@ -81,15 +81,30 @@ struct TypedMethodRoutes {
     private static func body(
         in entry: Entry, interface: UnsafePointer<CChar>, member: UnsafePointer<CChar>, call: OpaquePointer
     ) -> TypedMethodBody? {
-        guard let exported = entry.interfaces.first(where: { HeaderStringCache.same($0.name.rawValue, interface) }),
-            let method = exported.methods.first(where: { HeaderStringCache.same($0.name.rawValue, member) }),
-            let body = method.typedBody
-        else { return nil }
-        let signature = dbus_message_get_signature(call)
-        let same = body.inputSignature.withUnsafeBufferPointer { expected in
-            signature.map { strcmp($0, expected.baseAddress!) == 0 } ?? (expected.count == 1)
+        // Plain loops: this runs for every call, and closures over these arrays cost more than the comparisons.
+        for exported in entry.interfaces where matches(exported.name.rawValue, interface) {
+            for method in exported.methods where matches(method.name.rawValue, member) {
+                guard let body = method.typedBody else { return nil }
+                let signature = dbus_message_get_signature(call)
+                let same = body.inputSignature.withUnsafeBufferPointer { expected in
+                    signature.map { strcmp($0, expected.baseAddress!) == 0 } ?? (expected.count == 1)
+                }
+                return same ? body : nil
+            }
+            return nil
         }
-        return same ? body : nil
+        return nil
+    }
+
+    /// Whether the NUL-terminated `text` holds exactly `name`'s UTF-8. `strncmp` stops at `text`'s NUL, and `name`
+    /// holds none (it is a validated D-Bus name), so a match means `text[count]` is still inside `text`.
+    private static func matches(_ name: String, _ text: UnsafePointer<CChar>) -> Bool {
+        let compared = name.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
+            guard let base = bytes.baseAddress else { return text.pointee == 0 }
+            return base.withMemoryRebound(to: CChar.self, capacity: bytes.count) { strncmp($0, text, bytes.count) }
+                == 0 && text[bytes.count] == 0
+        }
+        return compared ?? HeaderStringCache.same(name, text)
     }
 
     private static let offsetBasis: UInt64 = 0xcbf2_9ce4_8422_2325
