@@ -41,8 +41,10 @@ struct TypedMethodBody: Sendable {
         resultType: DBusType?, encode: @escaping @Sendable (Result) -> DBusValue?
     ) -> TypedMethodBody {
         TypedMethodBody(inputs: dbusTypes(of: repeat (each Argument).self), resultType: resultType) { call, _ in
-            let arguments: (repeat each Argument) = try readArguments(call)
-            return .answered(encode(try handler(repeat each arguments)))
+            // The arguments go straight into the call, read in order: no tuple of them, whose type the runtime would
+            // look up on every call.
+            var reader = ArgumentReader(call)
+            return .answered(encode(try handler(repeat try reader.next((each Argument).self))))
         }
     }
 
@@ -53,9 +55,10 @@ struct TypedMethodBody: Sendable {
     ) -> TypedMethodBody {
         TypedMethodBody(inputs: dbusTypes(of: repeat (each Argument).self), resultType: resultType) {
             call, connection in
-            let context = MethodCallContext(call, on: connection)
-            let arguments: (repeat each Argument) = try readArguments(call)
-            return .answered(encode(try handler(context, repeat each arguments)))
+            var reader = ArgumentReader(call)
+            return .answered(
+                encode(
+                    try handler(MethodCallContext(call, on: connection), repeat try reader.next((each Argument).self))))
         }
     }
 
@@ -122,9 +125,10 @@ private struct ArgumentReader {
     /// The next argument as `T`. The iterator checks the type code again, so a body that disagrees with the signature
     /// the caller checked throws instead of being misread.
     mutating func next<T: DBusRepresentable>(_ type: T.Type) throws -> T {
-        if T.self == [UInt8].self, let bytes = byteArray() as? T {
+        // No `as? T`: its `Optional<T>` would have the runtime look up a type for every argument of every call.
+        if T.self == [UInt8].self, let bytes = byteArray() {
             _ = dbus_message_iter_next(&iterator)
-            return bytes
+            return bytes as! T  // T is [UInt8], checked above: the cast cannot fail.
         }
         let value = try MessageCodec.read(T.dbusType, from: &iterator)
         _ = dbus_message_iter_next(&iterator)

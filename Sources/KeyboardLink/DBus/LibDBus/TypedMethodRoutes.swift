@@ -81,10 +81,13 @@ struct TypedMethodRoutes {
     private static func body(
         in entry: Entry, interface: UnsafePointer<CChar>, member: UnsafePointer<CChar>, call: OpaquePointer
     ) -> TypedMethodBody? {
-        // Plain loops: this runs for every call, and closures over these arrays cost more than the comparisons.
-        for exported in entry.interfaces where matches(exported.name.rawValue, interface) {
-            for method in exported.methods where matches(method.name.rawValue, member) {
-                guard let body = method.typedBody else { return nil }
+        // Plain loops over indices: this runs for every call, and copying each declaration out of its array (or a
+        // closure over the arrays) costs more than the comparisons.
+        let interfaces = entry.interfaces
+        for index in interfaces.indices where matches(interfaces[index].name.rawValue, interface) {
+            let methods = interfaces[index].methods
+            for method in methods.indices where matches(methods[method].name.rawValue, member) {
+                guard let body = methods[method].typedBody else { return nil }
                 let signature = dbus_message_get_signature(call)
                 let same = body.inputSignature.withUnsafeBufferPointer { expected in
                     signature.map { strcmp($0, expected.baseAddress!) == 0 } ?? (expected.count == 1)
