@@ -52,7 +52,13 @@ extension BusConnection {
         do {
             let value = try result.get()
             if value?.type == body.resultType {
-                if let value { try MessageCodec.checkEncodable(value) }
+                switch value {
+                case .byte?, .boolean?, .int16?, .uint16?, .int32?, .uint32?, .int64?, .uint64?, .double?, .unixFD?,
+                    nil:
+                    break  // Nothing libdbus could refuse.
+                default:
+                    if let value { try MessageCodec.checkEncodable(value) }
+                }
                 if sendReturn(value, to: origin) { return }
                 answer = .failed("out of memory building a D-Bus message")
             } else {

@@ -7,7 +7,9 @@ internal import CBlueZ
 /// The server finds such a method from the call's header fields as libdbus holds them (``TypedMethodRoutes``); a call
 /// it cannot route that way (no interface named, another signature) takes the general path, where the same method
 /// answers through its ``DBusMethod/Handler``.
-struct TypedMethodBody: Sendable {
+final class TypedMethodBody: Sendable {
+    // A class: the server hands it from the route table to the reply for every call, and a reference is one retain
+    // where the struct's three fields were three.
     /// What reading a call's arguments produced.
     enum Work: Sendable {
         /// A synchronous handler ran: its result, nil for none.

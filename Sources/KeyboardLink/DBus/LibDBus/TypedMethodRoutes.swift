@@ -12,7 +12,8 @@ internal import CBlueZ
 /// with the call's in place. The entry shares the path's and the declarations' storage (a thousand keyboards that
 /// export the same declarations add one small array each, not a copy of every name). Built from the exported objects
 /// when a call first needs it after an export or unexport, and immutable after that.
-struct TypedMethodRoutes {
+final class TypedMethodRoutes {
+    // A class, immutable after init: looking a call up retains the table once instead of copying its arrays.
     private struct Entry {
         let path: ObjectPath
         let hash: UInt64
@@ -20,10 +21,10 @@ struct TypedMethodRoutes {
         let interfaces: [(name: InterfaceName, methods: [DBusMethod])]
     }
 
-    private var entries: [Entry] = []
+    private let entries: [Entry]
     /// Indexes into `entries`, -1 for an empty slot; a power of two long, at most half full.
-    private var slots: [Int32]
-    private var mask: UInt64
+    private let slots: [Int32]
+    private let mask: UInt64
 
     /// The objects of `objects` that have typed methods.
     init(objects: [ObjectPath: ObjectServer.ExportedObject]) {
