@@ -108,11 +108,7 @@ struct SynchronousHandlerTests {
         try await withBus { _, server, client in
             let counter = Counter()
             try await server.export(counter.declaration(), at: Self.path)
-            var message = Message.methodCall(
-                destination: server.uniqueName, path: Self.path, interface: Self.interface,
-                member: try MemberName("Bump"))
-            message.noReplyExpected = true
-            try await client.send(message)
+            try await sendNoReplyCall("Bump", path: Self.path, interface: Self.interface, on: server, from: client)
             #expect(await eventually { counter.count == 1 })
             // The connection still answers in order after it.
             #expect(

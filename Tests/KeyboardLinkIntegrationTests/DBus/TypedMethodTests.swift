@@ -181,11 +181,7 @@ struct TypedMethodTests {
         try await withBus { _, server, client in
             let calculator = Calculator()
             try await server.export(calculator.declaration(), at: Self.path)
-            var message = Message.methodCall(
-                destination: server.uniqueName, path: Self.path, interface: Self.interface,
-                member: try MemberName("Bump"))
-            message.noReplyExpected = true
-            try await client.send(message)
+            try await sendNoReplyCall("Bump", path: Self.path, interface: Self.interface, on: server, from: client)
             #expect(await eventually { calculator.count == 1 })
             #expect(
                 try await proxy(client, server).call(

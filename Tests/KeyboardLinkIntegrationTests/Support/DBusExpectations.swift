@@ -34,3 +34,14 @@ func concurrentAdds(_ proxy: DBusProxy, count: Int, adding addend: Int32) async 
         return sums
     }
 }
+
+/// Sends `member` of `interface` at `path` on `server` from `client`, flagged no-reply (the server must run the method
+/// and send nothing back).
+func sendNoReplyCall(
+    _ member: String, path: ObjectPath, interface: InterfaceName, on server: BusConnection, from client: BusConnection
+) async throws {
+    var message = Message.methodCall(
+        destination: server.uniqueName, path: path, interface: interface, member: try MemberName(member))
+    message.noReplyExpected = true
+    try await client.send(message)
+}
