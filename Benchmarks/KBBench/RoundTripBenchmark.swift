@@ -75,6 +75,9 @@ struct RoundTripBenchmark: Sendable {
     static let swiftServerLabel = "kblink-bench.server"
     static let swiftInvocationServerLabel = "kblink-bench.inv-server"
 
+    /// Issue 2's goal: a Swift pair's round trips per second as a share of the C pair's.
+    static let goal = 0.9
+
     static let path = try! ObjectPath(KBREF_BENCH_PATH)
     static let interface = try! InterfaceName(KBREF_BENCH_INTERFACE)
     static let member = try! MemberName(KBREF_BENCH_MEMBER)
@@ -192,6 +195,7 @@ struct RoundTripBenchmark: Sendable {
     ) -> String {
         var rows: [[String]] = []
         var ratios: [String] = []
+        var verdicts: [String] = []
         for configuration in configurations {
             let summary = Summary(rates[configuration] ?? [])
             let reference = Configuration(client: .c, server: .c, inFlight: configuration.inFlight)
@@ -213,6 +217,12 @@ struct RoundTripBenchmark: Sendable {
                         + Format.number(summary.median / referenceSummary.median, decimals: 2)
                         + "; per round min/median/mean " + Format.number(paired.min, decimals: 2) + " / "
                         + Format.number(paired.median, decimals: 2) + " / " + Format.number(paired.mean, decimals: 2))
+                if configuration.server == .swift {
+                    let ratio = summary.median / referenceSummary.median
+                    verdicts.append(
+                        "\(configuration.name), \(configuration.inFlight) in flight: "
+                            + Format.number(ratio, decimals: 2) + (ratio >= Self.goal ? " (met)" : " (not met)"))
+                }
             }
         }
         let table = Format.table(
@@ -229,7 +239,9 @@ struct RoundTripBenchmark: Sendable {
             + " with a MethodInvocation handler (answered through a Message)."
             + "\nCPU us/call: user + system time of this process (client and server, not the dbus-daemon) per call,"
             + " median over rounds.\nbus CPU us/call: user + system time of the dbus-daemon per call (10 ms ticks),"
-            + " median over rounds.\nGoal: Swift pair >= 0.90 of the C pair.\n"
+            + " median over rounds.\nGoal: Swift pair >= " + Format.number(Self.goal, decimals: 2)
+            + " of the C pair (median of rates). "
+            + (verdicts.isEmpty ? "No Swift pair ran." : "This run: " + verdicts.joined(separator: "; ") + ".") + "\n"
     }
 
     /// Where this process's CPU went, per call (medians over rounds): user and system time, minor page faults,
