@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <poll.h>
+#include <unistd.h>
 
 static void set_error(char *error, size_t error_size, const char *what, const DBusError *dbus_error) {
     if (error == NULL || error_size == 0) return;
@@ -445,4 +447,56 @@ void kbref_libdbus_version(char *buffer, size_t size) {
     int major = 0, minor = 0, micro = 0;
     dbus_get_version(&major, &minor, &micro);
     snprintf(buffer, size, "%d.%d.%d", major, minor, micro);
+}
+
+// The hand-off benchmark's second thread: answers every byte on `pipes[0]` with one on `pipes[1]`, until EOF.
+struct handoff_pipes {
+    int to_peer[2];
+    int to_caller[2];
+};
+
+static void *handoff_peer(void *argument) {
+    struct handoff_pipes *pipes = argument;
+    char byte;
+    for (;;) {
+        struct pollfd ready = {.fd = pipes->to_peer[0], .events = POLLIN};
+        if (poll(&ready, 1, -1) < 0) continue;
+        if (read(pipes->to_peer[0], &byte, 1) != 1) break;
+        if (write(pipes->to_caller[1], &byte, 1) != 1) break;
+    }
+    return NULL;
+}
+
+int64_t kbref_thread_handoff_nanoseconds(int64_t round_trips) {
+    if (round_trips <= 0) return -1;
+    struct handoff_pipes pipes;
+    if (pipe(pipes.to_peer) != 0) return -1;
+    if (pipe(pipes.to_caller) != 0) {
+        close(pipes.to_peer[0]);
+        close(pipes.to_peer[1]);
+        return -1;
+    }
+    pthread_t peer;
+    int64_t result = -1;
+    if (pthread_create(&peer, NULL, handoff_peer, &pipes) == 0) {
+        char byte = 1;
+        int64_t completed = 0;
+        int64_t start = monotonic_nanoseconds();
+        for (; completed < round_trips; completed++) {
+            if (write(pipes.to_peer[1], &byte, 1) != 1) break;
+            struct pollfd ready = {.fd = pipes.to_caller[0], .events = POLLIN};
+            while (poll(&ready, 1, -1) < 0) {}
+            if (read(pipes.to_caller[0], &byte, 1) != 1) break;
+        }
+        int64_t elapsed = monotonic_nanoseconds() - start;
+        close(pipes.to_peer[1]);  // the peer reads EOF and ends
+        pthread_join(peer, NULL);
+        if (completed == round_trips) result = elapsed / (2 * round_trips);
+    } else {
+        close(pipes.to_peer[1]);
+    }
+    close(pipes.to_peer[0]);
+    close(pipes.to_caller[0]);
+    close(pipes.to_caller[1]);
+    return result;
 }

@@ -183,6 +183,26 @@ struct RoundTripBenchmark: Sendable {
         await invocationServer.close()
         guard pending == 0 else { throw BenchError("\(pending) Swift calls still pending after the run") }
         return report(configurations, rates, cpu, daemonCPU) + Self.usageReport(configurations, usages, serverCPU)
+            + (await Self.handoffReport())
+    }
+
+    /// What one thread waking another costs here (C, no D-Bus): the unit every round trip above is made of.
+    static func handoffReport() async -> String {
+        let roundTrips: Int64 = 5_000
+        var samples: [Double] = []
+        for _ in 0..<3 {
+            let nanoseconds = await blocking { kbref_thread_handoff_nanoseconds(roundTrips) }
+            if nanoseconds > 0 { samples.append(Double(nanoseconds) / 1_000) }
+        }
+        guard !samples.isEmpty else { return "\nThread hand-off: could not be measured (no pipe or thread)\n" }
+        let summary = Summary(samples)
+        return "\nThread hand-off on this machine (C, no D-Bus: two threads wake each other through a pipe each, in"
+            + " poll; 3 x \(roundTrips) round trips): median " + Format.number(summary.median, decimals: 1)
+            + " us per hand-off (" + Format.number(summary.min, decimals: 1) + "-"
+            + Format.number(summary.max, decimals: 1) + ").\nA round trip with 1 in flight is four hand-offs for"
+            + " the C pair (client -> bus -> server -> bus -> client) and Swift@conn; the default Swift client adds"
+            + " two (its send goes to the connection's thread, its reply resumes the calling task on a pool"
+            + " thread).\n"
     }
 
     private func calls(for configuration: Configuration) -> Int {

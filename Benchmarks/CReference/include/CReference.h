@@ -68,6 +68,11 @@ int64_t kbref_client_get_managed_objects(
 int64_t kbref_demarshal(
     const uint8_t *bytes, int64_t length, int32_t walk, int64_t *demarshal_nanoseconds, int64_t *walk_nanoseconds);
 
+/// What one thread waking another costs on this machine, with no D-Bus involved: two threads pass a byte back and
+/// forth `round_trips` times, each waiting in poll() on its own pipe. Returns the mean nanoseconds per hand-off
+/// (half a round trip), or -1 when the threads or pipes cannot be made.
+int64_t kbref_thread_handoff_nanoseconds(int64_t round_trips);
+
 /// The libdbus version at run time, "major.minor.micro", into `buffer`.
 void kbref_libdbus_version(char *buffer, size_t size);
 
