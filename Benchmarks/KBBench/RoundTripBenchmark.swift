@@ -241,7 +241,7 @@ struct RoundTripBenchmark: Sendable {
                     let ratio = summary.median / referenceSummary.median
                     verdicts.append(
                         "\(configuration.name), \(configuration.inFlight) in flight: "
-                            + Format.number(ratio, decimals: 2) + (ratio >= Self.goal ? " (met)" : " (not met)"))
+                            + Format.number(ratio, decimals: 3) + (ratio >= Self.goal ? " (met)" : " (not met)"))
                 }
             }
         }
