@@ -16,8 +16,11 @@ struct Output: Sendable {
         self.color = color && isTerminal && getenv("NO_COLOR") == nil
     }
 
+    /// Writes a line of text. Control characters in it are shown as escapes (keyboard names come over the air and
+    /// could otherwise drive the terminal); only colour and weight sequences pass.
     func line(_ text: String) {
-        FileDescriptorOutput.writeAll(Array((text + "\n").utf8), to: STDOUT_FILENO)
+        let safe = text.escapingTerminalControls(keepingStyles: true)
+        FileDescriptorOutput.writeAll(Array((safe + "\n").utf8), to: STDOUT_FILENO)
     }
 
     /// One JSON value on a line, rendered straight into bytes.
@@ -56,8 +59,9 @@ struct Output: Sendable {
         }
     }
 
+    /// Writes a line to standard error, control characters shown as escapes (errors quote names and arguments).
     static func writeError(_ text: String) {
-        FileDescriptorOutput.writeAll(Array((text + "\n").utf8), to: STDERR_FILENO)
+        FileDescriptorOutput.writeAll(Array((text.escapingTerminalControls + "\n").utf8), to: STDERR_FILENO)
     }
 
     func bold(_ text: String) -> String { color ? "\u{1B}[1m\(text)\u{1B}[0m" : text }

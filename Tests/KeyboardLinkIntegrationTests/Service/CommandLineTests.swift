@@ -38,6 +38,26 @@ struct CommandLineTests {
         }
     }
 
+    @Test("a keyboard name with terminal escapes is shown escaped in text and exact in JSON")
+    func hostileName() async throws {
+        var hostile = SimulatedDevice.vgn98Pro
+        hostile.name = "VGN\u{1B}]0;pwned\u{07}\u{1B}[2K\rFAKE"
+        try await withDaemon(devices: [SimulatedDevice.aulaF87, hostile]) { harness in
+            for arguments in [["list"], ["info", "98:00:00:00:98:01"], ["keymap", "show", "98:00:00:00:98:01"]] {
+                let result = try await harness.kblink(arguments)
+                #expect(result.status == 0, "\(arguments): \(result.standardError)")
+                #expect(result.standardOutput.contains("VGN^[]0;pwned^G^[[2K^MFAKE"), "\(arguments)")
+                let controls = result.standardOutput.unicodeScalars.filter { $0.value < 0x20 && $0 != "\n" }
+                #expect(controls.isEmpty, "\(arguments) wrote control characters: \(controls.map(\.value))")
+            }
+            let json = try await harness.kblink(["list", "--json"])
+            #expect(json.standardOutput.contains(#""alias":"VGN\u001b]0;pwned\u0007\u001b[2K\rFAKE""#))
+            let ambiguous = try await harness.kblink(["info", "\u{1B}[2J"])
+            #expect(ambiguous.status == 4)
+            #expect(!ambiguous.standardError.contains("\u{1B}"), "\(ambiguous.standardError)")
+        }
+    }
+
     @Test("connect, disconnect, trust, untrust and forget by name prefix")
     func actions() async throws {
         try await withDaemon { harness in

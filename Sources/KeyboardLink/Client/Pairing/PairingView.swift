@@ -58,7 +58,9 @@ public struct PairingView: Sendable, Equatable {
         func paint(_ code: String, _ text: String) -> String { color ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text }
         let spin = Self.spinner[spinnerFrame % Self.spinner.count]
         let title = target.name == target.address.description ? "" : " (\(target.address))"
-        var lines = ["Pairing with " + paint("1", target.name) + title, ""]
+        // The name comes over the air: escape any control characters before it reaches the terminal.
+        let name = target.name.escapingTerminalControls
+        var lines = ["Pairing with " + paint("1", name) + title, ""]
         switch phase {
         case .waiting:
             lines.append("\(spin) Looking for the keyboard and asking it to pair… put it in pairing mode.")
@@ -95,9 +97,9 @@ public struct PairingView: Sendable, Equatable {
             }
         case .ended(let result):
             if let error = result.error {
-                lines.append(paint("31", "✗ ") + error.message)
+                lines.append(paint("31", "✗ ") + error.message.escapingTerminalControls)
             } else {
-                lines.append(paint("32", "✓ ") + "\(target.name) is paired, trusted and connected.")
+                lines.append(paint("32", "✓ ") + "\(name) is paired, trusted and connected.")
             }
         }
         if let note, !isEnded { lines.append(note) }
