@@ -25,7 +25,14 @@ extension BusConnection {
     /// once this returns no matching signal is missed.
     /// - Throws: ``DBusError`` when the bus refuses the rule.
     public func subscribe(to rule: MatchRule) async throws -> SignalStream {
-        let (stream, continuation) = AsyncStream<Message>.makeStream()
+        try await subscribe(to: rule, buffering: .unbounded).stream
+    }
+
+    /// Subscribes, keeping at most what `buffering` says of the signals not yet read; returns the subscription's id.
+    private func subscribe(
+        to rule: MatchRule, buffering: AsyncStream<Message>.Continuation.BufferingPolicy
+    ) async throws -> (id: UInt64, stream: SignalStream) {
+        let (stream, continuation) = AsyncStream<Message>.makeStream(bufferingPolicy: buffering)
         let id = nextID()
         await onQueue { self.subscriptions[id] = SignalSubscriber(rule: rule, continuation: continuation) }
         continuation.onTermination = { [weak self] _ in
@@ -41,22 +48,35 @@ extension BusConnection {
             continuation.finish()
             throw error
         }
-        return SignalStream(stream: stream)
+        return (id, SignalStream(stream: stream))
     }
 
     private func removeSubscription(_ id: UInt64) {
         assertOnQueue()
         guard let subscriber = subscriptions.removeValue(forKey: id) else { return }
         guard isOpen else { return }
+        sendRemoveMatch(subscriber.rule)
+        if let sender = subscriber.rule.sender, !sender.isUnique { stopTrackingOwnerIfUnused(sender) }
+    }
+
+    private func sendRemoveMatch(_ rule: MatchRule) {
         var removeMatch = Message.methodCall(
             destination: .messageBus, path: Self.busPath, interface: .dbus,
-            member: MemberName(trusted: "RemoveMatch"), body: [.string(subscriber.rule.description)])
+            member: MemberName(trusted: "RemoveMatch"), body: [.string(rule.description)])
         removeMatch.noReplyExpected = true
         _ = sendNow(removeMatch)
-        if let sender = subscriber.rule.sender, !sender.isUnique,
-            !subscriptions.values.contains(where: { $0.rule.sender == sender })
-        {
-            nameOwners[sender] = nil
+    }
+
+    /// Once no subscription filters on `name` any more, forgets its owner and ends the internal `NameOwnerChanged`
+    /// subscription that kept it current (its match rule leaves the bus).
+    private func stopTrackingOwnerIfUnused(_ name: BusName) {
+        assertOnQueue()
+        guard !subscriptions.values.contains(where: { $0.rule.sender == name }) else { return }
+        nameOwners[name] = nil
+        guard let tracker = ownerTrackers.removeValue(forKey: name) else { return }
+        if let trackerSubscription = subscriptions.removeValue(forKey: tracker.id) {
+            if isOpen { sendRemoveMatch(trackerSubscription.rule) }
+            trackerSubscription.continuation.finish()
         }
     }
 
@@ -70,9 +90,14 @@ extension BusConnection {
             self.subscriptions.values.contains { $0.rule == ownerRule }
         }
         if !alreadyTracked {
-            let stream = try await subscribe(to: ownerRule)
-            let holder = OwnerTrackingHolder(stream: stream)
-            await onQueue { self.ownerTrackers[name] = holder }
+            // Nobody reads this stream: keep none of its signals (the owner cache is updated as they are delivered).
+            let (id, stream) = try await subscribe(to: ownerRule, buffering: .bufferingNewest(1))
+            let holder = OwnerTrackingHolder(id: id, stream: stream)
+            await onQueue {
+                self.ownerTrackers[name] = holder
+                // The subscription that needed it may have ended meanwhile.
+                self.stopTrackingOwnerIfUnused(name)
+            }
         }
         let reply: Message
         do {
@@ -151,8 +176,13 @@ extension BusConnection {
     }
 }
 
-/// Keeps an internal `NameOwnerChanged` subscription alive.
+/// Keeps an internal `NameOwnerChanged` subscription alive while subscriptions filter on the name's owner.
 final class OwnerTrackingHolder: Sendable {
+    /// The internal subscription's id in `BusConnection.subscriptions`.
+    let id: UInt64
     let stream: SignalStream
-    init(stream: SignalStream) { self.stream = stream }
+    init(id: UInt64, stream: SignalStream) {
+        self.id = id
+        self.stream = stream
+    }
 }

@@ -82,6 +82,24 @@ struct ConcurrencyTests {
         }
     }
 
+    @Test(
+        "a timeout ages away (a way of saying wait for ever) is accepted, and so is one already past",
+        arguments: [Duration.seconds(Int64.max / 2), .seconds(Int64.max), .seconds(10_000_000_000_000_000)])
+    func farTimeout(_ timeout: Duration) async throws {
+        try await withBus { _, server, client in
+            let proxy = try await EchoService.export(on: server, proxyFrom: client)
+            let sum = try await proxy.call(
+                try MemberName("Add"), [.int32(1), .int32(2)], returning: Int32.self,
+                timeout: timeout)
+            #expect(sum == 3)
+            // The loop now sleeps with that deadline pending; a later call must still be answered.
+            #expect(try await proxy.call(try MemberName("Add"), [.int32(2), .int32(2)], returning: Int32.self) == 4)
+            await expectDBusError(.noReply) {
+                try await proxy.call(try MemberName("Slow"), [.uint32(2_000)], timeout: .seconds(-1))
+            }
+        }
+    }
+
     @Test("calls with different timeouts each time out on their own deadline")
     func mixedTimeouts() async throws {
         try await withBus { _, server, client in

@@ -197,6 +197,9 @@ final class ConnectionLoop: TaskExecutor, @unchecked Sendable {
         close(descriptor)
     }
 
+    /// The longest the loop sleeps in one `poll` while a deadline is pending.
+    static let longestSleep: Duration = .seconds(3600)
+
     /// How many rounds of jobs may run one after another before the loop polls its descriptors again.
     static let roundsBeforePoll = 4
 
@@ -239,7 +242,9 @@ final class ConnectionLoop: TaskExecutor, @unchecked Sendable {
             let now = ContinuousClock.now
             let callDeadline = earliestCallDeadline?()
             if let deadline = Self.earlier(earliestDeadline(), callDeadline) {
-                let remaining = now.duration(to: deadline)
+                // Capped before converting: poll takes an Int32 of milliseconds, and a deadline ages away (a caller's
+                // way of saying "wait for ever") would overflow the conversion. The loop simply wakes once an hour.
+                let remaining = min(now.duration(to: deadline), Self.longestSleep)
                 timeout = max(
                     0,
                     Int32(
@@ -275,6 +280,9 @@ final class ConnectionLoop: TaskExecutor, @unchecked Sendable {
             if let deadline = earliestDeadline(), deadline <= after {
                 cachedEarliest = nil
                 for (timeoutPointer, entry) in timeouts where entry.enabled && entry.deadline <= after {
+                    // This loop walks a copy: a timeout handled before this one may have removed (and libdbus freed)
+                    // it, so only a timeout still in the table is handled.
+                    guard timeouts[timeoutPointer]?.enabled == true else { continue }
                     timeouts[timeoutPointer]?.deadline = after.advanced(by: .milliseconds(entry.interval))
                     handleTimeout?(timeoutPointer)
                 }
