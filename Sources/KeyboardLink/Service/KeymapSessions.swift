@@ -3,7 +3,9 @@
 /// Every edit goes the same way, one at a time per keyboard: it is applied to a copy of the session, the copy is
 /// saved atomically (`ProfileStore`), only then does it replace the session, and the changed properties are
 /// published before the caller gets its answer. So an edit that was answered is on disk (a `kill -9` right after
-/// the reply loses nothing), and an edit that could not be saved changed nothing, in memory or on disk.
+/// the reply loses nothing), and an edit that could not be saved changed nothing, in memory or on disk. An edit
+/// whose new file is in place but whose directory could not be synced is made (memory follows the disk) and logged
+/// as a durability warning.
 public actor KeymapSessions {
     /// One keyboard's session and where it is saved.
     struct Entry {
@@ -127,13 +129,22 @@ public actor KeymapSessions {
             session.draftRecord != entry.session.draftRecord || session.base != entry.session.base
                 || settings != entry.settings
         else { return result }
+        let durabilityWarning: KeymapError?
         do {
-            try store.save(session, for: entry.profileAddress, settings: settings)
+            durabilityWarning = try store.save(session, for: entry.profileAddress, settings: settings)
         } catch {
             log(.error, "cannot save the keymap profile of \(address): \(error)")
             throw KBlinkError.failed(
                 "the change was not made because the profile could not be saved: \(error.description); "
                     + "the previous profile is intact")
+        }
+        // The new file replaced the old one: the change is made, and memory must hold what the disk holds. Only
+        // its surviving a power loss is in doubt, which is the administrator's business, not the caller's.
+        if let durabilityWarning {
+            log(
+                .warning,
+                "the keymap profile of \(address) was saved, but \(durabilityWarning.description); the change is "
+                    + "in place, but a power loss in the next seconds might bring back the previous profile")
         }
         entry.session = session
         entry.settings = settings

@@ -104,6 +104,35 @@ struct KeymapPersistenceTests {
         }
     }
 
+    @Test("a directory fsync failing after the rename: the edit is made, memory matches the disk, a warning is logged")
+    func directorySyncFails() async throws {
+        let directory = try KeymapFixture.stateDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let profiles = directory + "/profiles"
+        let path = KeymapFixture.profilePath(directory, KeymapFixture.aula)
+        let messages = try await Self.withLoggingService(stateDirectory: directory) { keymap, service in
+            try await keymap.setBinding(layer: 0, key: "CAPS", action: "KC_LCTL")
+            let saved = try Data(contentsOf: URL(fileURLWithPath: path))
+            await service.keymaps.replaceStore(
+                ProfileStore(
+                    directory: profiles, files: FileStore(syscalls: DirectorySyncFailure().syscalls), clock: { 0 }))
+            try await keymap.setBinding(layer: 0, key: "A", action: "KC_B")
+            #expect(try await keymap.diff().map(\.key) == ["CAPS", "A"], "the edit is made")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: path)) != saved)
+            #expect(try FileManager.default.contentsOfDirectory(atPath: profiles) == ["F8_70_00_00_00_87.json"])
+            // What a restarted daemon would read is what this one holds.
+            let stored = try ProfileStore(directory: profiles).load(try KeyboardAddress(KeymapFixture.aula.description))
+            guard case .loaded(let profile) = stored else {
+                Issue.record("the profile did not load: \(stored)")
+                return
+            }
+            #expect(profile.draft == (await service.keymaps.session(for: KeymapFixture.aula))?.draftRecord)
+        }
+        let warning = try #require(messages.first { $0.contains("syncing the directory") })
+        #expect(
+            warning.contains("was saved") && warning.contains("input/output error") && !warning.contains("not made"))
+    }
+
     @Test("a corrupt profile is set aside and reported; the keyboard starts clean")
     func corruptProfile() async throws {
         let directory = try KeymapFixture.stateDirectory()
@@ -175,6 +204,13 @@ struct KeymapPersistenceTests {
     static func withLoggingService(
         stateDirectory: String, _ body: (KeymapClient) async throws -> Void
     ) async throws -> [String] {
+        try await withLoggingService(stateDirectory: stateDirectory) { keymap, _ in try await body(keymap) }
+    }
+
+    /// Like `withLoggingService(stateDirectory:_:)`; `body` gets the service too.
+    static func withLoggingService(
+        stateDirectory: String, _ body: (KeymapClient, KeyboardLinkService) async throws -> Void
+    ) async throws -> [String] {
         let bus = try TestBus()
         let bluez = SimulatedBlueZ.demo(bus: bus.busAddress)
         try await bluez.start()
@@ -186,7 +222,7 @@ struct KeymapPersistenceTests {
         let client = try await bus.connect()
         do {
             try await service.start()
-            try await body(KeymapClient(connection: client, path: KBlink.keyboardPath(KeymapFixture.aula)))
+            try await body(KeymapClient(connection: client, path: KBlink.keyboardPath(KeymapFixture.aula)), service)
         } catch {
             Issue.record(error)
         }

@@ -101,6 +101,32 @@ struct ProfileStoreTests {
         #expect(directory.list() == ["AA_BB_CC_DD_EE_0F.json"])
     }
 
+    @Test("a directory fsync failing after the rename is a durability warning: the new profile is the file")
+    func directorySyncFailsAfterRename() throws {
+        let directory = try ScratchDirectory()
+        let plain = ProfileStore(directory: directory.path)
+        var session = try Self.editedSession()
+        #expect(try plain.save(session, for: Self.address) == nil, "no warning when every step succeeds")
+        let before = directory.read("AA_BB_CC_DD_EE_0F.json")
+
+        let store = ProfileStore(
+            directory: directory.path, files: FileStore(syscalls: DirectorySyncFailure().syscalls), clock: { 0 })
+        try session.setBinding(key: try KeyName("A"), action: .none, layer: 0)
+        let warning = try store.save(session, for: Self.address)
+        guard case .io(let operation, _, let code) = warning else {
+            Issue.record("expected a durability warning, got \(String(describing: warning))")
+            return
+        }
+        #expect(operation == "syncing the directory" && code == EIO)
+        #expect(directory.read("AA_BB_CC_DD_EE_0F.json") != before)
+        #expect(directory.list() == ["AA_BB_CC_DD_EE_0F.json"], "no temporary file is left behind")
+        guard case .loaded(let profile) = try plain.load(Self.address) else {
+            Issue.record("the profile did not load")
+            return
+        }
+        #expect(profile == StoredProfile(address: Self.address, session: session), "the new profile is on disk")
+    }
+
     @Test("short writes and EINTR are retried until the whole file is written")
     func shortWritesAndInterrupts() throws {
         let directory = try ScratchDirectory()

@@ -74,16 +74,21 @@ public struct ProfileStore: Sendable {
     }
 
     /// Saves a keyboard's profile atomically.
+    /// - Returns: nil, or a durability warning: the profile was saved (it is the file now) but syncing its
+    ///   directory failed, so a power loss soon after might bring back the previous one.
     /// - Throws: `KeymapError.io`; the previous profile is then intact.
-    public func save(_ profile: StoredProfile) throws(KeymapError) {
+    @discardableResult
+    public func save(_ profile: StoredProfile) throws(KeymapError) -> KeymapError? {
         try files.makeDirectory(directory)
-        try files.writeAtomically(profile.json(), to: path(for: profile.address))
+        return try files.writeAtomically(profile.json(), to: path(for: profile.address))
     }
 
     /// Saves a session's base and draft, and the profile's settings, as a keyboard's profile.
+    /// - Returns: nil, or a durability warning (see `save(_:)`).
+    @discardableResult
     public func save(
         _ session: KeymapEditSession, for address: KeyboardAddress, settings: ProfileSettings = ProfileSettings()
-    ) throws(KeymapError) {
+    ) throws(KeymapError) -> KeymapError? {
         try save(StoredProfile(address: address, session: session, settings: settings))
     }
 }
