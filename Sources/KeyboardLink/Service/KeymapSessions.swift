@@ -14,6 +14,8 @@ public actor KeymapSessions {
         var session: KeymapEditSession
         /// Apply on connect, and whether the base is on the keyboard.
         var settings = ProfileSettings()
+        /// The keyboard's profile file when a newer kblink wrote it: reads and edits are refused while it is there.
+        var newerProfile: ProfileStore.NewerProfile?
     }
 
     let connection: BusConnection
@@ -44,14 +46,15 @@ public actor KeymapSessions {
         self.log = log
     }
 
-    /// A copy of a keyboard's session, nil when the keyboard has none.
+    /// A copy of a keyboard's session, nil when the keyboard has none or its profile is a newer kblink's (so that
+    /// nothing pushes or re-applies a clean keymap in its place).
     public func session(for address: BluetoothAddress) -> KeymapEditSession? {
-        entries[address]?.session
+        (try? entry(address))?.session
     }
 
-    /// A keyboard's profile settings, nil when the keyboard has no session.
+    /// A keyboard's profile settings, nil when the keyboard has no session or its profile is a newer kblink's.
     public func settings(for address: BluetoothAddress) -> ProfileSettings? {
-        entries[address]?.settings
+        (try? entry(address))?.settings
     }
 
     /// The keyboards that have a session.
@@ -65,7 +68,8 @@ public actor KeymapSessions {
     // MARK: Reading and editing
 
     /// Reads from a keyboard's session.
-    /// - Throws: ``DBusError``: `NotFound` when the keyboard has no session, the mapped `KeymapError` otherwise.
+    /// - Throws: ``DBusError``: `NotFound` when the keyboard has no session, `NotSupported` while its profile is a
+    ///   newer kblink's, the mapped `KeymapError` otherwise.
     public func read<Result: Sendable>(
         _ address: BluetoothAddress, _ body: @Sendable (KeymapEditSession) throws(KeymapError) -> Result
     ) throws -> Result {
@@ -82,7 +86,8 @@ public actor KeymapSessions {
     /// Edits of one keyboard run one after another in the order they arrive here. When `body` throws, or the
     /// profile cannot be saved, the session and the profile file stay as they were.
     /// - Throws: ``DBusError``: the mapped `KeymapError` for an invalid edit, `org.kblink1.Error.Failed` when the
-    ///   profile could not be written, `NotFound` when the keyboard has no session.
+    ///   profile could not be written, `NotFound` when the keyboard has no session, `NotSupported` while its
+    ///   profile is a newer kblink's (which is never overwritten).
     @discardableResult
     public func edit<Result: Sendable>(
         _ address: BluetoothAddress, _ body: @Sendable (inout KeymapEditSession) throws(KeymapError) -> Result
@@ -156,7 +161,7 @@ public actor KeymapSessions {
         guard let entry = entries[address] else {
             throw KBlinkError.notFound("keyboard \(address) has no keymap session (it is no longer known)")
         }
-        return entry
+        return try usable(entry, of: address)
     }
 
     // MARK: Publishing
