@@ -54,7 +54,8 @@ extension KeymapSessions {
     /// Opens a keyboard's session: its stored profile when there is one (the profile's layout wins), otherwise a
     /// clean session on the layout the name suggests. A profile that does not parse, is for a layout that is not
     /// known, or whose draft no longer replays is set aside (kept, renamed) and reported; the keyboard then starts
-    /// clean.
+    /// clean. A profile written by a newer kblink is left in place, untouched: the keyboard gets a clean session
+    /// that refuses every read and edit while that file is there (see `usable(_:of:)`).
     /// - Returns: the session, or nil when the profile exists but cannot be read (it is left alone, so that a
     ///   later save cannot overwrite it).
     func open(_ address: BluetoothAddress, name: String, path: ObjectPath) -> KeymapEditSession? {
@@ -63,6 +64,7 @@ extension KeymapSessions {
         let label = name.isEmpty ? address.description : "\(name) (\(address))"
         var session: KeymapEditSession?
         var settings = ProfileSettings()
+        var newerProfile: ProfileStore.NewerProfile?
         do {
             switch try store.load(profileAddress) {
             case .loaded(let profile):
@@ -76,6 +78,14 @@ extension KeymapSessions {
                     .error,
                     "the keymap profile of \(label) is corrupt (\(corrupt.reason)); it was set aside as "
                         + "\(corrupt.preservedAt) and the keyboard starts with a clean keymap")
+            case .newerSchema(let newer):
+                newerProfile = newer
+                log(
+                    .error,
+                    "the keymap profile of \(label), \(newer.path), was written by a newer kblink (schemaVersion "
+                        + "\(newer.schemaVersion); this one reads version \(ProfileDocument.currentSchemaVersion)); it "
+                        + "is left untouched, and the keymap of this keyboard refuses reads and edits until the newer "
+                        + "kblink runs again or the file is moved away")
             }
         } catch {
             log(
@@ -90,8 +100,52 @@ extension KeymapSessions {
             session = try? KeymapEditSession(layout: layout, base: defaultKeymap(layout))
         }
         guard let session else { return nil }
-        entries[address] = Entry(profileAddress: profileAddress, path: path, session: session, settings: settings)
+        entries[address] = Entry(
+            profileAddress: profileAddress, path: path, session: session, settings: settings,
+            newerProfile: newerProfile)
         return session
+    }
+
+    /// An entry checked for use. While the keyboard's profile on disk is a newer kblink's, every read and edit is
+    /// refused, so that no client takes the clean session for the keyboard's keymap and no save overwrites that
+    /// file. The file is looked at again on each call: once it was moved away (or turned out corrupt and was set
+    /// aside), the keyboard goes on with its clean session.
+    /// - Throws: ``DBusError``: `NotSupported` naming the file while it is a newer kblink's; `Failed` when it cannot
+    ///   be read, or was replaced by a profile this kblink reads (loaded when the keyboard comes back).
+    func usable(_ entry: Entry, of address: BluetoothAddress) throws -> Entry {
+        guard let newer = entry.newerProfile else { return entry }
+        let current: ProfileStore.LoadResult
+        do {
+            current = try store.load(entry.profileAddress)
+        } catch {
+            throw KBlinkError.failed("cannot read the keymap profile \(newer.path): \(error.description)")
+        }
+        switch current {
+        case .newerSchema(let still):
+            throw KBlinkError.notSupported(
+                "the keymap profile \(still.path) was written by a newer kblink (schemaVersion "
+                    + "\(still.schemaVersion); this kblink reads version \(ProfileDocument.currentSchemaVersion)), "
+                    + "so it is left untouched and this keyboard's keymap can be neither read nor edited here: run "
+                    + "the newer kblink again, or move the file away to start with a clean keymap")
+        case .loaded:
+            throw KBlinkError.failed(
+                "the keymap profile \(newer.path) of a newer kblink was replaced by one this kblink reads; "
+                    + "reconnect the keyboard or restart kblinkd to load it")
+        case .notFound:
+            log(
+                .info,
+                "the keymap profile \(newer.path) of a newer kblink was moved away; \(address) goes on with a clean "
+                    + "keymap")
+        case .corrupt(let corrupt):
+            log(
+                .error,
+                "the keymap profile \(corrupt.path) is corrupt (\(corrupt.reason)); it was set aside as "
+                    + "\(corrupt.preservedAt) and \(address) goes on with a clean keymap")
+        }
+        var unlocked = entry
+        unlocked.newerProfile = nil
+        entries[address] = unlocked
+        return unlocked
     }
 
     /// The session a loaded profile describes, or nil after setting the profile aside.

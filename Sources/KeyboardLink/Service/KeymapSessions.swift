@@ -3,7 +3,9 @@
 /// Every edit goes the same way, one at a time per keyboard: it is applied to a copy of the session, the copy is
 /// saved atomically (`ProfileStore`), only then does it replace the session, and the changed properties are
 /// published before the caller gets its answer. So an edit that was answered is on disk (a `kill -9` right after
-/// the reply loses nothing), and an edit that could not be saved changed nothing, in memory or on disk.
+/// the reply loses nothing), and an edit that could not be saved changed nothing, in memory or on disk. An edit
+/// whose new file is in place but whose directory could not be synced is made (memory follows the disk) and logged
+/// as a durability warning.
 public actor KeymapSessions {
     /// One keyboard's session and where it is saved.
     struct Entry {
@@ -12,6 +14,8 @@ public actor KeymapSessions {
         var session: KeymapEditSession
         /// Apply on connect, and whether the base is on the keyboard.
         var settings = ProfileSettings()
+        /// The keyboard's profile file when a newer kblink wrote it: reads and edits are refused while it is there.
+        var newerProfile: ProfileStore.NewerProfile?
     }
 
     let connection: BusConnection
@@ -42,14 +46,15 @@ public actor KeymapSessions {
         self.log = log
     }
 
-    /// A copy of a keyboard's session, nil when the keyboard has none.
+    /// A copy of a keyboard's session, nil when the keyboard has none or its profile is a newer kblink's (so that
+    /// nothing pushes or re-applies a clean keymap in its place).
     public func session(for address: BluetoothAddress) -> KeymapEditSession? {
-        entries[address]?.session
+        (try? entry(address))?.session
     }
 
-    /// A keyboard's profile settings, nil when the keyboard has no session.
+    /// A keyboard's profile settings, nil when the keyboard has no session or its profile is a newer kblink's.
     public func settings(for address: BluetoothAddress) -> ProfileSettings? {
-        entries[address]?.settings
+        (try? entry(address))?.settings
     }
 
     /// The keyboards that have a session.
@@ -63,7 +68,8 @@ public actor KeymapSessions {
     // MARK: Reading and editing
 
     /// Reads from a keyboard's session.
-    /// - Throws: ``DBusError``: `NotFound` when the keyboard has no session, the mapped `KeymapError` otherwise.
+    /// - Throws: ``DBusError``: `NotFound` when the keyboard has no session, `NotSupported` while its profile is a
+    ///   newer kblink's, the mapped `KeymapError` otherwise.
     public func read<Result: Sendable>(
         _ address: BluetoothAddress, _ body: @Sendable (KeymapEditSession) throws(KeymapError) -> Result
     ) throws -> Result {
@@ -80,7 +86,8 @@ public actor KeymapSessions {
     /// Edits of one keyboard run one after another in the order they arrive here. When `body` throws, or the
     /// profile cannot be saved, the session and the profile file stay as they were.
     /// - Throws: ``DBusError``: the mapped `KeymapError` for an invalid edit, `org.kblink1.Error.Failed` when the
-    ///   profile could not be written, `NotFound` when the keyboard has no session.
+    ///   profile could not be written, `NotFound` when the keyboard has no session, `NotSupported` while its
+    ///   profile is a newer kblink's (which is never overwritten).
     @discardableResult
     public func edit<Result: Sendable>(
         _ address: BluetoothAddress, _ body: @Sendable (inout KeymapEditSession) throws(KeymapError) -> Result
@@ -127,13 +134,22 @@ public actor KeymapSessions {
             session.draftRecord != entry.session.draftRecord || session.base != entry.session.base
                 || settings != entry.settings
         else { return result }
+        let durabilityWarning: KeymapError?
         do {
-            try store.save(session, for: entry.profileAddress, settings: settings)
+            durabilityWarning = try store.save(session, for: entry.profileAddress, settings: settings)
         } catch {
             log(.error, "cannot save the keymap profile of \(address): \(error)")
             throw KBlinkError.failed(
                 "the change was not made because the profile could not be saved: \(error.description); "
                     + "the previous profile is intact")
+        }
+        // The new file replaced the old one: the change is made, and memory must hold what the disk holds. Only
+        // its surviving a power loss is in doubt, which is the administrator's business, not the caller's.
+        if let durabilityWarning {
+            log(
+                .warning,
+                "the keymap profile of \(address) was saved, but \(durabilityWarning.description); the change is "
+                    + "in place, but a power loss in the next seconds might bring back the previous profile")
         }
         entry.session = session
         entry.settings = settings
@@ -145,7 +161,7 @@ public actor KeymapSessions {
         guard let entry = entries[address] else {
             throw KBlinkError.notFound("keyboard \(address) has no keymap session (it is no longer known)")
         }
-        return entry
+        return try usable(entry, of: address)
     }
 
     // MARK: Publishing

@@ -104,6 +104,35 @@ struct KeymapPersistenceTests {
         }
     }
 
+    @Test("a directory fsync failing after the rename: the edit is made, memory matches the disk, a warning is logged")
+    func directorySyncFails() async throws {
+        let directory = try KeymapFixture.stateDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let profiles = directory + "/profiles"
+        let path = KeymapFixture.profilePath(directory, KeymapFixture.aula)
+        let messages = try await Self.withLoggingService(stateDirectory: directory) { keymap, service in
+            try await keymap.setBinding(layer: 0, key: "CAPS", action: "KC_LCTL")
+            let saved = try Data(contentsOf: URL(fileURLWithPath: path))
+            await service.keymaps.replaceStore(
+                ProfileStore(
+                    directory: profiles, files: FileStore(syscalls: DirectorySyncFailure().syscalls), clock: { 0 }))
+            try await keymap.setBinding(layer: 0, key: "A", action: "KC_B")
+            #expect(try await keymap.diff().map(\.key) == ["CAPS", "A"], "the edit is made")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: path)) != saved)
+            #expect(try FileManager.default.contentsOfDirectory(atPath: profiles) == ["F8_70_00_00_00_87.json"])
+            // What a restarted daemon would read is what this one holds.
+            let stored = try ProfileStore(directory: profiles).load(try KeyboardAddress(KeymapFixture.aula.description))
+            guard case .loaded(let profile) = stored else {
+                Issue.record("the profile did not load: \(stored)")
+                return
+            }
+            #expect(profile.draft == (await service.keymaps.session(for: KeymapFixture.aula))?.draftRecord)
+        }
+        let warning = try #require(messages.first { $0.contains("syncing the directory") })
+        #expect(
+            warning.contains("was saved") && warning.contains("input/output error") && !warning.contains("not made"))
+    }
+
     @Test("a corrupt profile is set aside and reported; the keyboard starts clean")
     func corruptProfile() async throws {
         let directory = try KeymapFixture.stateDirectory()
@@ -123,6 +152,60 @@ struct KeymapPersistenceTests {
         #expect(names.contains("F8_70_00_00_00_87.json"), "the new edit was saved in a new file")
         let report = try #require(messages.first { $0.contains("corrupt") })
         #expect(report.contains("Aula F87") && report.contains(aside) && report.contains("starts with a clean keymap"))
+    }
+
+    @Test("a newer kblink's profile is left untouched; the keymap refuses reads and edits until it is moved away")
+    func newerProfile() async throws {
+        let directory = try KeymapFixture.stateDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let profiles = directory + "/profiles"
+        let path = KeymapFixture.profilePath(directory, KeymapFixture.aula)
+        try FileManager.default.createDirectory(atPath: profiles, withIntermediateDirectories: true)
+        let newer = #"{"schemaVersion": 2, "address": "F8:70:00:00:00:87", "keymap": {"from": "the future"}}"#
+        try newer.write(toFile: path, atomically: true, encoding: .utf8)
+        let fragments = [path, "written by a newer kblink", "schemaVersion 2", "left untouched"]
+
+        // Twice: what a downgraded daemon does must not change what the next start finds.
+        for _ in 0..<2 {
+            let messages = try await Self.withLoggingService(stateDirectory: directory) { keymap in
+                await KeymapFixture.expectError(KBlinkError.notSupported, containing: fragments) {
+                    _ = try await keymap.diff()
+                }
+                await KeymapFixture.expectError(KBlinkError.notSupported, containing: fragments) {
+                    try await keymap.setBinding(layer: 0, key: "ESC", action: "KC_GRV")
+                }
+                await KeymapFixture.expectError(KBlinkError.notSupported, containing: fragments) {
+                    try await keymap.selectZone("navigation")
+                }
+                await KeymapFixture.expectError(KBlinkError.notSupported, containing: fragments) {
+                    try await keymap.discard()
+                }
+            }
+            #expect(try String(contentsOfFile: path, encoding: .utf8) == newer)
+            #expect(try FileManager.default.contentsOfDirectory(atPath: profiles) == ["F8_70_00_00_00_87.json"])
+            let report = try #require(messages.first { $0.contains("newer kblink") })
+            #expect(report.contains(path) && report.contains("left untouched") && !report.contains("set aside"))
+        }
+
+        // Once the file is moved away, the keyboard goes on with a clean keymap, without a restart.
+        let messages = try await Self.withLoggingService(stateDirectory: directory) { keymap in
+            await KeymapFixture.expectError(KBlinkError.notSupported, containing: fragments) {
+                _ = try await keymap.diff()
+            }
+            try FileManager.default.moveItem(atPath: path, toPath: directory + "/kept-v2.json")
+            try await keymap.setBinding(layer: 0, key: "ESC", action: "KC_GRV")
+            #expect(try await keymap.diff().map(\.key) == ["ESC"])
+        }
+        #expect(try String(contentsOfFile: directory + "/kept-v2.json", encoding: .utf8) == newer)
+        #expect(messages.contains { $0.contains("moved away") })
+        guard
+            case .loaded(let profile) = try ProfileStore(directory: profiles).load(
+                try KeyboardAddress(KeymapFixture.aula.description))
+        else {
+            Issue.record("the edit made after the move was not saved")
+            return
+        }
+        #expect(profile.draft.operations.count == 1)
     }
 
     @Test("the profile's layout wins over the name; a profile for an unknown layout is set aside")
@@ -175,6 +258,13 @@ struct KeymapPersistenceTests {
     static func withLoggingService(
         stateDirectory: String, _ body: (KeymapClient) async throws -> Void
     ) async throws -> [String] {
+        try await withLoggingService(stateDirectory: stateDirectory) { keymap, _ in try await body(keymap) }
+    }
+
+    /// Like `withLoggingService(stateDirectory:_:)`; `body` gets the service too.
+    static func withLoggingService(
+        stateDirectory: String, _ body: (KeymapClient, KeyboardLinkService) async throws -> Void
+    ) async throws -> [String] {
         let bus = try TestBus()
         let bluez = SimulatedBlueZ.demo(bus: bus.busAddress)
         try await bluez.start()
@@ -186,7 +276,7 @@ struct KeymapPersistenceTests {
         let client = try await bus.connect()
         do {
             try await service.start()
-            try await body(KeymapClient(connection: client, path: KBlink.keyboardPath(KeymapFixture.aula)))
+            try await body(KeymapClient(connection: client, path: KBlink.keyboardPath(KeymapFixture.aula)), service)
         } catch {
             Issue.record(error)
         }

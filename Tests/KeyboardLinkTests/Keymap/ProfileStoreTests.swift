@@ -101,6 +101,32 @@ struct ProfileStoreTests {
         #expect(directory.list() == ["AA_BB_CC_DD_EE_0F.json"])
     }
 
+    @Test("a directory fsync failing after the rename is a durability warning: the new profile is the file")
+    func directorySyncFailsAfterRename() throws {
+        let directory = try ScratchDirectory()
+        let plain = ProfileStore(directory: directory.path)
+        var session = try Self.editedSession()
+        #expect(try plain.save(session, for: Self.address) == nil, "no warning when every step succeeds")
+        let before = directory.read("AA_BB_CC_DD_EE_0F.json")
+
+        let store = ProfileStore(
+            directory: directory.path, files: FileStore(syscalls: DirectorySyncFailure().syscalls), clock: { 0 })
+        try session.setBinding(key: try KeyName("A"), action: .none, layer: 0)
+        let warning = try store.save(session, for: Self.address)
+        guard case .io(let operation, _, let code) = warning else {
+            Issue.record("expected a durability warning, got \(String(describing: warning))")
+            return
+        }
+        #expect(operation == "syncing the directory" && code == EIO)
+        #expect(directory.read("AA_BB_CC_DD_EE_0F.json") != before)
+        #expect(directory.list() == ["AA_BB_CC_DD_EE_0F.json"], "no temporary file is left behind")
+        guard case .loaded(let profile) = try plain.load(Self.address) else {
+            Issue.record("the profile did not load")
+            return
+        }
+        #expect(profile == StoredProfile(address: Self.address, session: session), "the new profile is on disk")
+    }
+
     @Test("short writes and EINTR are retried until the whole file is written")
     func shortWritesAndInterrupts() throws {
         let directory = try ScratchDirectory()
@@ -152,10 +178,10 @@ struct ProfileStoreTests {
 
     /// A stored-profile document with the given parts (JSON text each).
     static func stored(
-        address: String = #""AA:BB:CC:DD:EE:0F""#, layout: String = #""x""#,
+        schemaVersion: Int = 1, address: String = #""AA:BB:CC:DD:EE:0F""#, layout: String = #""x""#,
         base: String = #"{"layers": [{"A": "KC_A"}]}"#, cursor: Int = 0, operations: String = "[]"
     ) -> String {
-        #"{"schemaVersion": 1, "address": \#(address), "layout": \#(layout), "base": \#(base), "#
+        #"{"schemaVersion": \#(schemaVersion), "address": \#(address), "layout": \#(layout), "base": \#(base), "#
             + #""draft": {"currentZone": "standard", "cursor": \#(cursor), "operations": \#(operations)}}"#
     }
 
@@ -165,7 +191,8 @@ struct ProfileStoreTests {
         stored(layout: "\"" + String(repeating: "x", count: 3_000_000) + "\""),
         stored(base: "\"" + String(repeating: "y", count: 3_000_000) + "\""),
         #"{"schemaVersion": "1"}"#,
-        #"{"schemaVersion": 99, "address": 5}"#,
+        #"{"schemaVersion": 0, "address": 5}"#,
+        #"{"schemaVersion": 2, "address": "#,
         stored(address: "5"),
         stored(base: #"{"layers": []}"#),
         stored(base: #"{"layers": [{"A": 5}]}"#),
@@ -211,19 +238,24 @@ struct ProfileStoreTests {
         #expect(directory.list("state/profiles") == ["AA_BB_CC_DD_EE_0F.json.corrupt-9"])
     }
 
-    @Test("a file from a newer kblink says so")
-    func newerSchema() throws {
+    /// Files that newer kblinks might write: only `schemaVersion` is read from them.
+    static let newer: [(text: String, version: Int)] = [
+        (#"{"schemaVersion": 2}"#, 2),
+        (stored(schemaVersion: 2), 2),
+        (#"{"schemaVersion": 99, "address": 5, "layers": {"unknown": [true]}}"#, 99),
+    ]
+
+    @Test("a file from a newer kblink is reported as such and left where it is, untouched", arguments: newer)
+    func newerSchema(text: String, version: Int) throws {
         let directory = try ScratchDirectory()
         let store = ProfileStore(directory: directory.path, files: FileStore(), clock: { 7 })
-        try directory.write(#"{"schemaVersion": 2}"#, to: "AA_BB_CC_DD_EE_0F.json")
-        guard case .corrupt(let corrupt) = try store.load(Self.address) else {
-            Issue.record("expected corrupt")
-            return
-        }
-        #expect(
-            corrupt.reason
-                == .invalidProfile(
-                    "schemaVersion 2 was written by a newer kblink; this one reads version 1"))
+        try directory.write(text, to: "AA_BB_CC_DD_EE_0F.json")
+        let expected = ProfileStore.LoadResult.newerSchema(
+            ProfileStore.NewerProfile(path: directory.path + "/AA_BB_CC_DD_EE_0F.json", schemaVersion: version))
+        #expect(try store.load(Self.address) == expected)
+        #expect(try store.load(Self.address) == expected, "loading again finds it again")
+        #expect(directory.list() == ["AA_BB_CC_DD_EE_0F.json"], "nothing is set aside")
+        #expect(directory.read("AA_BB_CC_DD_EE_0F.json") == text)
     }
 
     @Test("user layouts load from a directory; bad files are reported and skipped")

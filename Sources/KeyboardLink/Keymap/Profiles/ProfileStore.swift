@@ -3,7 +3,9 @@ import Glibc
 /// Profiles on disk: one JSON file per keyboard, `<directory>/<AA_BB_CC_DD_EE_FF>.json`.
 ///
 /// Writes are atomic (see `FileStore`). A file that does not parse is moved aside to
-/// `<name>.corrupt-<unix time>` and reported as `.corrupt`, never deleted or overwritten.
+/// `<name>.corrupt-<unix time>` and reported as `.corrupt`, never deleted or overwritten. A file whose
+/// `schemaVersion` is newer than this kblink reads is left where it is, untouched, and reported as `.newerSchema`:
+/// it is the user's profile, which the newer kblink will read again.
 public struct ProfileStore: Sendable {
     /// Where the profiles live (created with mode 0700 on the first save).
     public let directory: String
@@ -29,6 +31,16 @@ public struct ProfileStore: Sendable {
         case notFound
         /// The file did not parse; it was moved aside and kept.
         case corrupt(CorruptProfile)
+        /// The file was written by a newer kblink; it was left in place, untouched.
+        case newerSchema(NewerProfile)
+    }
+
+    /// A profile file written by a newer kblink, with a schema this one cannot read.
+    public struct NewerProfile: Sendable, Equatable {
+        /// Where the file is (still).
+        public var path: String
+        /// Its `schemaVersion`, greater than `ProfileDocument.currentSchemaVersion`.
+        public var schemaVersion: Int
     }
 
     /// A profile file that did not parse.
@@ -48,7 +60,7 @@ public struct ProfileStore: Sendable {
 
     /// Loads a keyboard's profile.
     /// - Throws: `KeymapError.io` when the file cannot be read or moved aside (a parse failure is not thrown: it
-    ///   is the `.corrupt` result).
+    ///   is the `.corrupt` result; a newer schema is the `.newerSchema` result).
     public func load(_ address: KeyboardAddress) throws(KeymapError) -> LoadResult {
         let path = path(for: address)
         let contents: [UInt8]?
@@ -61,6 +73,9 @@ public struct ProfileStore: Sendable {
             return .corrupt(CorruptProfile(path: path, preservedAt: preserved, reason: reason))
         }
         guard let bytes = contents else { return .notFound }
+        if let version = Self.newerSchemaVersion(bytes) {
+            return .newerSchema(NewerProfile(path: path, schemaVersion: version))
+        }
         do throws(KeymapError) {
             let profile = try StoredProfile(json: bytes)
             guard profile.address == address else {
@@ -73,17 +88,36 @@ public struct ProfileStore: Sendable {
         }
     }
 
+    /// Only `schemaVersion`, to tell a newer kblink's file from a corrupt one before parsing the rest.
+    private struct SchemaProbe: Decodable {
+        var schemaVersion: Int?
+    }
+
+    /// The `schemaVersion` of a JSON object when it is newer than this kblink reads; nil otherwise (current,
+    /// absent, or not JSON at all: the full parse then reports what is wrong).
+    static func newerSchemaVersion(_ bytes: [UInt8]) -> Int? {
+        guard let probe = try? ProfileJSON.decode(SchemaProbe.self, from: bytes),
+            let version = probe.schemaVersion, version > ProfileDocument.currentSchemaVersion
+        else { return nil }
+        return version
+    }
+
     /// Saves a keyboard's profile atomically.
+    /// - Returns: nil, or a durability warning: the profile was saved (it is the file now) but syncing its
+    ///   directory failed, so a power loss soon after might bring back the previous one.
     /// - Throws: `KeymapError.io`; the previous profile is then intact.
-    public func save(_ profile: StoredProfile) throws(KeymapError) {
+    @discardableResult
+    public func save(_ profile: StoredProfile) throws(KeymapError) -> KeymapError? {
         try files.makeDirectory(directory)
-        try files.writeAtomically(profile.json(), to: path(for: profile.address))
+        return try files.writeAtomically(profile.json(), to: path(for: profile.address))
     }
 
     /// Saves a session's base and draft, and the profile's settings, as a keyboard's profile.
+    /// - Returns: nil, or a durability warning (see `save(_:)`).
+    @discardableResult
     public func save(
         _ session: KeymapEditSession, for address: KeyboardAddress, settings: ProfileSettings = ProfileSettings()
-    ) throws(KeymapError) {
+    ) throws(KeymapError) -> KeymapError? {
         try save(StoredProfile(address: address, session: session, settings: settings))
     }
 }

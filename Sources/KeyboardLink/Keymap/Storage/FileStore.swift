@@ -4,7 +4,9 @@ import Glibc
 ///
 /// An atomic write puts the bytes in a temporary file in the target's directory, `fsync`s it, renames it over the
 /// target and `fsync`s the directory, so that after a crash the target holds either the old or the new bytes,
-/// never a mix. A failed write removes its temporary file and leaves the target untouched.
+/// never a mix. A failed write removes its temporary file and leaves the target untouched. Once the rename is done
+/// the new bytes are the target's: a failed directory `fsync` after it is not a failed write (it cannot be undone),
+/// only a durability warning that the caller reports.
 struct FileStore: Sendable {
     let syscalls: FileSyscalls
 
@@ -16,8 +18,11 @@ struct FileStore: Sendable {
     static let maximumReadSize = 16 << 20
 
     /// Writes `bytes` to `path` atomically.
-    /// - Throws: `KeymapError.io` naming the step that failed and its errno.
-    func writeAtomically(_ bytes: [UInt8], to path: String) throws(KeymapError) {
+    /// - Returns: nil, or the error of the directory `fsync` when it failed after the rename: `path` then holds the
+    ///   new bytes, which a power loss before the kernel writes the directory back might still undo.
+    /// - Throws: `KeymapError.io` naming the step that failed and its errno; `path` is then untouched.
+    @discardableResult
+    func writeAtomically(_ bytes: [UInt8], to path: String) throws(KeymapError) -> KeymapError? {
         let (directory, base) = Self.split(path)
         let temporary = "\(directory)/.\(base).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         let fd = FileSyscalls.retryingInterrupted {
@@ -54,7 +59,13 @@ struct FileStore: Sendable {
             _ = FileSyscalls.retryingInterrupted { syscalls.unlink(temporary) }
             throw failure
         }
-        try syncDirectory(directory)
+        // The rename is done: the new file is the target now, whatever the directory sync says.
+        do {
+            try syncDirectory(directory)
+        } catch {
+            return error
+        }
+        return nil
     }
 
     /// `fsync`s a directory so that a rename in it survives a crash.
