@@ -44,9 +44,8 @@ extension KeyboardLinkService {
     /// The pull itself, with the keyboard claimed.
     private func performPull(_ state: KeyboardState, unlockTimeout: Duration) async throws -> DBusValue {
         let address = state.address
-        guard let session = await keymaps.session(for: address) else {
-            throw KBlinkError.notFound("keyboard \(address) has no keymap session")
-        }
+        // Through `read`, so that a keyboard whose profile is a newer kblink's gets that error, not "no session".
+        let session = try await keymaps.read(address) { $0 }
         guard let driver = try await makeDriver(state) else {
             throw KBlinkError.notSupported(
                 "\(state.alias) speaks no firmware protocol kblink can read (ZMK Studio or VIA); "
