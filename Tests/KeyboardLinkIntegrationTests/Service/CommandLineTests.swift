@@ -124,6 +124,25 @@ struct CommandLineTests {
     }
 
     @Test(
+        "usage errors are one JSON object on standard error when --json is given, exit code 2",
+        arguments: [
+            ["status", "--bogus", "--json"], ["frobnicate", "--json"], ["info", "--json"],
+            ["list", "extra", "--json"],
+            ["status", "--json", "--bus", "bogus"],
+        ])
+    func usageErrorsInJSON(_ arguments: [String]) async throws {
+        // No daemon: a usage error is found before kblink connects.
+        let result = try await runProcess(DaemonHarness.binary("kblink"), arguments)
+        #expect(result.status == 2, "\(arguments): \(result.standardError)")
+        #expect(result.standardOutput.isEmpty)
+        let lines = result.standardError.split(separator: "\n")
+        #expect(lines.count == 1, "\(arguments): one line: \(result.standardError)")
+        let object = try? JSONSerialization.jsonObject(with: Data(result.standardError.utf8)) as? [String: Any]
+        let message = object?["error"] as? String
+        #expect(message?.isEmpty == false, "\(arguments): \(result.standardError)")
+    }
+
+    @Test(
         "exit codes: usage 2, not found 4",
         arguments: [
             (["info"], Int32(2)), (["info", "nope"], Int32(4)), (["list", "extra"], Int32(2)),
