@@ -82,7 +82,7 @@ enum Commands {
         -> Command
     {
         Command(name: name, summary: summary, usageLine: "Usage: kblink \(name) DEVICE", details: "") { context in
-            let device = try context.arguments.expectPositionals(["DEVICE"])[0]
+            let device = try DeviceArgument.checked(context.arguments.expectPositionals(["DEVICE"])[0])
             let client = try await context.client()
             defer { Task { await client.close() } }
             let keyboard = try await client.keyboard(matching: device)

@@ -129,6 +129,7 @@ struct CommandLineTests {
             ["status", "--bogus", "--json"], ["frobnicate", "--json"], ["info", "--json"],
             ["list", "extra", "--json"],
             ["status", "--json", "--bus", "bogus"],
+            ["info", "", "--json"],
         ])
     func usageErrorsInJSON(_ arguments: [String]) async throws {
         // No daemon: a usage error is found before kblink connects.
@@ -140,6 +141,21 @@ struct CommandLineTests {
         let object = try? JSONSerialization.jsonObject(with: Data(result.standardError.utf8)) as? [String: Any]
         let message = object?["error"] as? String
         #expect(message?.isEmpty == false, "\(arguments): \(result.standardError)")
+    }
+
+    @Test(
+        "an empty DEVICE is named as such, before kblink connects",
+        arguments: [
+            ["info", ""], ["connect", ""], ["pair", ""], ["keymap", "show", ""], ["profile", "export", ""],
+            ["info", "  "],
+        ])
+    func emptyDevice(_ arguments: [String]) async throws {
+        try await withDaemon { harness in
+            let result = try await harness.kblink(arguments)
+            #expect(result.status == 2, "\(arguments): \(result.standardError)")
+            #expect(result.standardError.contains("DEVICE is empty"), "\(arguments): \(result.standardError)")
+            #expect(!result.standardError.contains("matches"), "\(arguments): \(result.standardError)")
+        }
     }
 
     @Test(
