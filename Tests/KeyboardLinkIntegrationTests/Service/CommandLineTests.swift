@@ -127,7 +127,7 @@ struct CommandLineTests {
         "usage errors are one JSON object on standard error when --json is given, exit code 2",
         arguments: [
             ["status", "--bogus", "--json"], ["frobnicate", "--json"], ["info", "--json"],
-            ["list", "extra", "--json"],
+            ["list", "extra", "--json"], ["scan", "--timeout", "0x10", "--json"],
             ["status", "--json", "--bus", "bogus"],
             ["info", "", "--json"],
         ])
@@ -164,6 +164,7 @@ struct CommandLineTests {
             (["info"], Int32(2)), (["info", "nope"], Int32(4)), (["list", "extra"], Int32(2)),
             (["frobnicate"], Int32(2)),
             (["scan", "--timeout", "zero"], Int32(2)), (["list", "--colour"], Int32(2)),
+            (["scan", "--timeout", "0x10"], Int32(2)), (["scan", "--timeout", "1e1"], Int32(2)),
             (["info", "AA:BB:CC:DD:EE:FF"], Int32(4)),
             (["list", "--help"], Int32(0)),
         ])
