@@ -82,7 +82,7 @@ enum Commands {
         -> Command
     {
         Command(name: name, summary: summary, usageLine: "Usage: kblink \(name) DEVICE", details: "") { context in
-            let device = try context.arguments.expectPositionals(["DEVICE"])[0]
+            let device = try DeviceArgument.checked(context.arguments.expectPositionals(["DEVICE"])[0])
             let client = try await context.client()
             defer { Task { await client.close() } }
             let keyboard = try await client.keyboard(matching: device)
@@ -111,7 +111,13 @@ enum Commands {
         name: "scan", summary: "Look for keyboards in pairing mode",
         usageLine: "Usage: kblink scan [--timeout S] [--json]",
         details:
-            "Shows keyboards as they are found, for S seconds (default 10); Ctrl-C stops early.\nJSON: one line per keyboard found, the object of 'kblink list --json'.",
+            """
+            Shows the unpaired keyboards kblinkd already knows, then keyboards as they are found, for S seconds
+            (default 10); Ctrl-C stops early. S is a plain decimal number from 1 to 300.
+            JSON lines: one per keyboard shown (known ones first), the object of 'kblink list --json':
+            {address, name, alias, paired, trusted, connected, battery [{part, level}], driver,
+            firmware {key: value}, path}.
+            """,
         options: ["--timeout"]
     ) { context in
         _ = try context.arguments.expectPositionals([])
@@ -123,9 +129,17 @@ enum Commands {
         try await client.manager.call(MemberName("StartDiscovery"))
         let known = try await client.keyboards()
         let seen = SeenSet(known.map(\.address))
+        // Unpaired keyboards kblinkd already knows (found by an earlier scan) are shown too, in both modes: they
+        // are what a scan is for, and no InterfacesAdded will announce them again.
+        let knownUnpaired = known.filter { !$0.paired }
         if !output.json {
-            output.line("Scanning for keyboards for \(Int(seconds)) s (Ctrl-C to stop)…")
-            for keyboard in known where !keyboard.paired {
+            let shown = seconds == seconds.rounded() ? "\(Int(seconds))" : "\(seconds)"
+            output.line("Scanning for keyboards for \(shown) s (Ctrl-C to stop)…")
+        }
+        for keyboard in knownUnpaired {
+            if output.json {
+                output.json(keyboard.json)
+            } else {
                 output.line("  found  \(keyboard.address)  \(keyboard.alias)")
             }
         }
@@ -154,9 +168,12 @@ enum Commands {
         }
         _ = try? await client.manager.call(MemberName("StopDiscovery"))
         if !output.json {
-            let found = await seen.count - known.count
+            // The count is of the lines shown above: the known unpaired keyboards plus the new ones.
+            let new = await seen.count - known.count
+            let shown = knownUnpaired.count + new
             output.line(
-                (interrupted ? "Stopped. " : "Done. ") + "\(found) new keyboard(s). Pair one with 'kblink pair DEVICE'."
+                (interrupted ? "Stopped. " : "Done. ") + "\(shown) keyboard(s) found, \(new) new."
+                    + (shown > 0 ? " Pair one with 'kblink pair DEVICE'." : "")
             )
         }
         return .success

@@ -16,7 +16,7 @@ extension Commands {
             """,
         flags: ["--refresh"]
     ) { context in
-        let device = try context.arguments.expectPositionals(["DEVICE"])[0]
+        let device = try DeviceArgument.checked(context.arguments.expectPositionals(["DEVICE"])[0])
         let client = try await context.client()
         defer { Task { await client.close() } }
         var keyboard = try await client.keyboard(matching: device)

@@ -19,7 +19,7 @@ extension Commands {
             """,
         options: ["--timeout"]
     ) { context in
-        let device = try context.arguments.expectPositionals(["DEVICE"])[0]
+        let device = try DeviceArgument.checked(context.arguments.expectPositionals(["DEVICE"])[0])
         let seconds = try context.arguments.seconds("--timeout", default: 120, range: 1...3600)
         let client = try await context.client()
         defer { Task { await client.close() } }

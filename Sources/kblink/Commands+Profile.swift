@@ -11,10 +11,11 @@ extension Commands {
                    kblink profile import DEVICE FILE [--json]
             """,
         details: """
-            export writes the draft (every layer's bindings and the macros) as profile JSON to FILE, or prints it.
+            export writes the draft (every layer's bindings and the macros) as profile JSON to FILE, or prints it
+            without FILE or with '-' for standard output. FILE is replaced atomically and keeps its mode.
             import stages a profile read from FILE ('-' for standard input, at most 16 MiB) as one edit: undo
             takes it back. The profile must be for the keyboard's layout.
-            JSON: export without FILE prints the profile itself; otherwise {ok, file}.
+            JSON: export to standard output prints the profile itself; otherwise {ok, file}.
             """
     ) { context in
         let (subcommand, values) = try KeymapOptions.subcommand(
@@ -37,7 +38,8 @@ extension Commands {
                 return .success
             }
             let json = try await target.keymap.exportProfile()
-            guard values.count > 1 else {
+            // '-' is standard output, as it is standard input for import.
+            guard values.count > 1, values[1] != "-" else {
                 output.line(json.hasSuffix("\n") ? String(json.dropLast()) : json)
                 return .success
             }

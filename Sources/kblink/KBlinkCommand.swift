@@ -14,6 +14,10 @@ struct KBlinkCommand {
     }
 
     static func run(_ arguments: [String]) async -> ExitStatus {
+        // --json anywhere before `--` also makes usage errors JSON, even those found before the command's
+        // arguments are parsed.
+        let wantsJSON = arguments.prefix { $0 != "--" }.contains("--json")
+        func usage(_ message: String) -> ExitStatus { KBlinkCommand.usage(message, json: wantsJSON) }
         var rest = arguments
         var busText = environment("KBLINK_BUS")
         // Global options may come before the command.
@@ -100,8 +104,9 @@ struct KBlinkCommand {
         }
     }
 
-    static func usage(_ message: String) -> ExitStatus {
-        Output.writeError("kblink: \(message)")
+    /// Reports a usage error on standard error (`{"error": ...}` with `json`) and gives exit code 2.
+    static func usage(_ message: String, json: Bool) -> ExitStatus {
+        Output(json: json, color: false).error(message)
         return .usage
     }
 

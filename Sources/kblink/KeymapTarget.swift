@@ -93,6 +93,9 @@ enum KeymapOptions {
         guard values.count <= names.count + extra.count else {
             throw ParsedArguments.UsageError("unexpected argument '\(values[names.count + extra.count])'")
         }
+        for (index, argument) in names.enumerated() where argument == "DEVICE" {
+            _ = try DeviceArgument.checked(values[index])
+        }
         return (name, values)
     }
 }

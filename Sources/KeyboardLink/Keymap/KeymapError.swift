@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Everything that can go wrong in the keymap model: bad names, bad layers, bad macros, bad files.
 ///
 /// Every case carries what is needed for a message a person can act on (`description`); `category` tells the
@@ -162,15 +166,48 @@ public enum KeymapError: Error, Equatable, Sendable, CustomStringConvertible {
         return out
     }
 
+    /// What an errno means and its name, for the errors file operations meet; others get the system's text and
+    /// their number, so a message never says just "errno N".
     private static func errnoText(_ code: Int32) -> String {
-        switch code {
-        case 28: return "no space left on the device (ENOSPC)"
-        case 13: return "permission denied (EACCES)"
-        case 2: return "no such file or directory (ENOENT)"
-        case 30: return "read-only file system (EROFS)"
-        case 122: return "disk quota exceeded (EDQUOT)"
-        case 5: return "input/output error (EIO)"
-        default: return "errno \(code)"
-        }
+        if let (meaning, name) = errnoNames[code] { return "\(meaning) (\(name))" }
+        let system = strerror(code).map { String(cString: $0) } ?? "unknown error"
+        return "\(system) (errno \(code))"
     }
+
+    private static let errnoNames: [Int32: (String, String)] = [
+        EPERM: ("operation not permitted", "EPERM"),
+        ENOENT: ("no such file or directory", "ENOENT"),
+        EINTR: ("interrupted system call", "EINTR"),
+        EIO: ("input/output error", "EIO"),
+        ENXIO: ("no such device or address", "ENXIO"),
+        EBADF: ("bad file descriptor", "EBADF"),
+        EAGAIN: ("resource temporarily unavailable", "EAGAIN"),
+        ENOMEM: ("out of memory", "ENOMEM"),
+        EACCES: ("permission denied", "EACCES"),
+        EFAULT: ("bad address", "EFAULT"),
+        EBUSY: ("device or resource busy", "EBUSY"),
+        EEXIST: ("file exists", "EEXIST"),
+        EXDEV: ("not on the same file system", "EXDEV"),
+        ENODEV: ("no such device", "ENODEV"),
+        ENOTDIR: ("not a directory", "ENOTDIR"),
+        EISDIR: ("is a directory", "EISDIR"),
+        EINVAL: ("invalid argument", "EINVAL"),
+        ENFILE: ("too many open files in the system", "ENFILE"),
+        EMFILE: ("too many open files", "EMFILE"),
+        ETXTBSY: ("text file busy", "ETXTBSY"),
+        EFBIG: ("file too large", "EFBIG"),
+        ENOSPC: ("no space left on the device", "ENOSPC"),
+        ESPIPE: ("illegal seek", "ESPIPE"),
+        EROFS: ("read-only file system", "EROFS"),
+        EMLINK: ("too many links", "EMLINK"),
+        EPIPE: ("broken pipe", "EPIPE"),
+        ENAMETOOLONG: ("file name too long", "ENAMETOOLONG"),
+        ENOTEMPTY: ("directory not empty", "ENOTEMPTY"),
+        ELOOP: ("too many levels of symbolic links", "ELOOP"),
+        EOVERFLOW: ("value too large for the data type", "EOVERFLOW"),
+        ENOTSUP: ("operation not supported", "ENOTSUP"),
+        ETIMEDOUT: ("timed out", "ETIMEDOUT"),
+        ESTALE: ("stale file handle", "ESTALE"),
+        EDQUOT: ("disk quota exceeded", "EDQUOT"),
+    ]
 }

@@ -199,6 +199,75 @@ struct KeymapCommandLineTests {
         }
     }
 
+    @Test("profile export - prints the profile and creates no file named '-'")
+    func profileExportToStandardOutput() async throws {
+        try await withDaemon { harness in
+            let directory = NSTemporaryDirectory() + "kblink-dash-" + UUID().uuidString
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(atPath: directory) }
+            let printed = try await KeymapCommandRunner.run(harness, ["profile", "export", "aula"])
+            #expect(printed.status == 0 && printed.standardOutput.hasPrefix("{"))
+            // Run in a scratch directory, so that a wrong '-' file lands there and not in the package.
+            let dash = try await runProcess(
+                "/bin/sh",
+                [
+                    "-c", #"cd "$0" && exec "$1" profile export aula - --bus "$2""#, directory,
+                    DaemonHarness.binary("kblink"), harness.bus.address,
+                ])
+            #expect(dash.status == 0, "\(dash.standardError)")
+            #expect(dash.standardOutput == printed.standardOutput)
+            #expect(!FileManager.default.fileExists(atPath: directory + "/-"))
+            let help = try await runProcess(DaemonHarness.binary("kblink"), ["profile", "--help"])
+            #expect(help.standardOutput.contains("'-' for standard output"))
+        }
+    }
+
+    @Test("profile export over a file keeps its mode and does not follow a link planted at its temporary name")
+    func profileExportReplacesSafely() async throws {
+        try await withDaemon { harness in
+            let directory = NSTemporaryDirectory() + "kblink-atomic-" + UUID().uuidString
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(atPath: directory) }
+            let printed = try await KeymapCommandRunner.run(harness, ["profile", "export", "aula"])
+            #expect(printed.status == 0)
+
+            let existing = directory + "/private.json"
+            try "old".write(toFile: existing, atomically: false, encoding: .utf8)
+            #expect(chmod(existing, 0o600) == 0)
+            let export = try await KeymapCommandRunner.run(harness, ["profile", "export", "aula", existing])
+            #expect(export.status == 0, "\(export.standardError)")
+            #expect(try String(contentsOfFile: existing, encoding: .utf8) == printed.standardOutput)
+            var status = stat()
+            #expect(stat(existing, &status) == 0)
+            #expect(status.st_mode & 0o777 == 0o600, "mode \(String(status.st_mode & 0o777, radix: 8))")
+
+            // The shell plants a link at the name the old code used (FILE.kblink-PID), then becomes kblink with
+            // that same PID.
+            let victim = directory + "/victim"
+            try "secret".write(toFile: victim, atomically: false, encoding: .utf8)
+            let target = directory + "/target.json"
+            let planted = try await runProcess(
+                "/bin/sh",
+                [
+                    "-c", #"ln -s "$1" "$0.kblink-$$" && exec "$2" profile export aula "$0" --bus "$3""#, target,
+                    victim,
+                    DaemonHarness.binary("kblink"), harness.bus.address,
+                ])
+            #expect(planted.status == 0, "\(planted.standardError)")
+            #expect(try String(contentsOfFile: victim, encoding: .utf8) == "secret")
+            var link = stat()
+            #expect(lstat(target, &link) == 0)
+            #expect(link.st_mode & S_IFMT == S_IFREG, "FILE is a regular file, not the planted link")
+            #expect(try String(contentsOfFile: target, encoding: .utf8) == printed.standardOutput)
+            let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory).filter { name in
+                var entry = stat()
+                return name.hasPrefix("target.json.") && lstat(directory + "/" + name, &entry) == 0
+                    && entry.st_mode & S_IFMT != S_IFLNK
+            }
+            #expect(leftovers.isEmpty, "no temporary file is left: \(leftovers)")
+        }
+    }
+
     @Test("--help explains every subcommand", arguments: ["keymap", "macro", "profile"])
     func help(command: String) async throws {
         let result = try await runProcess(DaemonHarness.binary("kblink"), [command, "--help"])

@@ -90,11 +90,87 @@ struct CommandLineTests {
     }
 
     @Test(
+        "scan lists the unpaired keyboards kblinkd already knows in JSON too, and its count matches its lines",
+        arguments: [true, false])
+    func scanKnownKeyboards(json: Bool) async throws {
+        // One scan per daemon: a second scan started right after the first can meet BlueZ still discovering.
+        try await withDaemon { harness in
+            // Known before the scan starts (as after an earlier scan): a scan finds nothing new.
+            var keychron = SimulatedDevice.keychronK3
+            keychron.discoverableOnly = false
+            try await harness.bluez.add(keychron)
+            let client = try await harness.client()
+            let known = try await eventually {
+                try await client.keyboards().contains { $0.address == "DC:2C:26:00:00:03" }
+            }
+            await client.close()
+            #expect(known)
+
+            let result = try await harness.kblink(["scan", "--timeout", "1"] + (json ? ["--json"] : []))
+            #expect(result.status == 0, "\(result.standardError)")
+            if json {
+                let objects = result.lines.compactMap {
+                    try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+                }
+                #expect(objects.count == result.lines.count, "every line is a JSON object: \(result.standardOutput)")
+                #expect(objects.map { $0["address"] as? String } == ["DC:2C:26:00:00:03"])
+                #expect(objects.first?["alias"] as? String == "Keychron K3 Pro")
+                #expect(objects.first?["paired"] as? Bool == false)
+                let help = try await harness.kblink(["scan", "--help"])
+                #expect(help.standardOutput.contains("address, name, alias, paired"))
+            } else {
+                #expect(
+                    result.lines.filter { $0.hasPrefix("  found  ") } == ["  found  DC:2C:26:00:00:03  Keychron K3 Pro"]
+                )
+                #expect(
+                    result.lines.last?.hasPrefix("Done. 1 keyboard(s) found, 0 new.") == true,
+                    "\(result.standardOutput)")
+            }
+        }
+    }
+
+    @Test(
+        "usage errors are one JSON object on standard error when --json is given, exit code 2",
+        arguments: [
+            ["status", "--bogus", "--json"], ["frobnicate", "--json"], ["info", "--json"],
+            ["list", "extra", "--json"], ["scan", "--timeout", "0x10", "--json"],
+            ["status", "--json", "--bus", "bogus"],
+            ["info", "", "--json"],
+        ])
+    func usageErrorsInJSON(_ arguments: [String]) async throws {
+        // No daemon: a usage error is found before kblink connects.
+        let result = try await runProcess(DaemonHarness.binary("kblink"), arguments)
+        #expect(result.status == 2, "\(arguments): \(result.standardError)")
+        #expect(result.standardOutput.isEmpty)
+        let lines = result.standardError.split(separator: "\n")
+        #expect(lines.count == 1, "\(arguments): one line: \(result.standardError)")
+        let object = try? JSONSerialization.jsonObject(with: Data(result.standardError.utf8)) as? [String: Any]
+        let message = object?["error"] as? String
+        #expect(message?.isEmpty == false, "\(arguments): \(result.standardError)")
+    }
+
+    @Test(
+        "an empty DEVICE is named as such, before kblink connects",
+        arguments: [
+            ["info", ""], ["connect", ""], ["pair", ""], ["keymap", "show", ""], ["profile", "export", ""],
+            ["info", "  "],
+        ])
+    func emptyDevice(_ arguments: [String]) async throws {
+        try await withDaemon { harness in
+            let result = try await harness.kblink(arguments)
+            #expect(result.status == 2, "\(arguments): \(result.standardError)")
+            #expect(result.standardError.contains("DEVICE is empty"), "\(arguments): \(result.standardError)")
+            #expect(!result.standardError.contains("matches"), "\(arguments): \(result.standardError)")
+        }
+    }
+
+    @Test(
         "exit codes: usage 2, not found 4",
         arguments: [
             (["info"], Int32(2)), (["info", "nope"], Int32(4)), (["list", "extra"], Int32(2)),
             (["frobnicate"], Int32(2)),
             (["scan", "--timeout", "zero"], Int32(2)), (["list", "--colour"], Int32(2)),
+            (["scan", "--timeout", "0x10"], Int32(2)), (["scan", "--timeout", "1e1"], Int32(2)),
             (["info", "AA:BB:CC:DD:EE:FF"], Int32(4)),
             (["list", "--help"], Int32(0)),
         ])

@@ -61,16 +61,26 @@ public struct ParsedArguments: Sendable {
     /// An option's value.
     public func value(_ option: String) -> String? { values[option] }
 
-    /// A number of seconds from an option, within `range`.
-    /// - Throws: ``UsageError`` when it is not a number in range.
+    /// A number of seconds from an option, within `range`: a plain decimal number (`10`, `2.5`), not the other
+    /// spellings `Double` reads (`0x10`, `1e1`, `+5`, `inf`).
+    /// - Throws: ``UsageError`` when it is not such a number in range.
     public func seconds(_ option: String, default fallback: Double, range: ClosedRange<Double>) throws -> Double {
         guard let text = values[option] else { return fallback }
-        guard let number = Double(text), number.isFinite, range.contains(number) else {
+        guard Self.isPlainDecimal(text), let number = Double(text), number.isFinite, range.contains(number) else {
             throw UsageError(
                 "\(option) expects seconds between \(Int(range.lowerBound)) and \(Int(range.upperBound)); got '\(text)'"
             )
         }
         return number
+    }
+
+    /// Whether `text` is ASCII digits with at most one `.` between digits.
+    static func isPlainDecimal(_ text: String) -> Bool {
+        let parts = text.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
+        guard parts.count == 1 || parts.count == 2 else { return false }
+        return parts.allSatisfy { part in
+            !part.isEmpty && part.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+        }
     }
 
     /// Exactly `count` positionals, named for the error message.
