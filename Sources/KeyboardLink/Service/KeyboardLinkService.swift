@@ -35,6 +35,9 @@ public actor KeyboardLinkService {
     private var evdevDevices: [InputDevice] = []
     private var modelTask: Task<Void, Never>?
     private var discoveryStopper: Task<Void, Never>?
+    /// The adapters on which kblinkd has a discovery session of its own. BlueZ answers StartDiscovery before its
+    /// `Discovering` property changes, so the model's snapshot cannot say which sessions are ours.
+    private var discoverySessions: Set<ObjectPath> = []
     /// The keymap edit sessions and their profiles (`KeyboardLinkService+Keymap.swift`).
     public let keymaps: KeymapSessions
     /// Firmware information, its cache and the refreshes in flight (KeyboardLinkService+Firmware.swift).
@@ -132,9 +135,11 @@ public actor KeyboardLinkService {
             })
         {
             snapshot = update.snapshot
+            forgetEndedDiscoverySessions()
             return
         }
         snapshot = update.snapshot
+        forgetEndedDiscoverySessions()
         if wasRunning != snapshot.isBlueZRunning {
             log(
                 snapshot.isBlueZRunning ? .notice : .warning,
@@ -261,7 +266,7 @@ public actor KeyboardLinkService {
                     ? "cannot start discovery: no Bluetooth adapter is present"
                     : "cannot start discovery: the Bluetooth adapter is off; power it on with 'bluetoothctl power on'")
         }
-        for adapter in powered where !adapter.discovering {
+        for adapter in powered where !discoverySessions.contains(adapter.path) {
             let proxy = DBusProxy(
                 connection: connection, destination: BlueZ.service, path: adapter.path,
                 interface: BlueZ.adapterInterface)
@@ -286,6 +291,10 @@ public actor KeyboardLinkService {
                             ])
                     ])
                 try await proxy.call(MemberName(trusted: "StartDiscovery"))
+                discoverySessions.insert(adapter.path)
+            } catch let error as DBusError where error.name == BlueZ.Error.inProgress {
+                // Our session there is still running (BlueZ allows one per client): it goes on.
+                discoverySessions.insert(adapter.path)
             } catch {
                 throw KBlinkError.fromBlueZ(error, while: "start discovery on \(adapter.path.lastElement)")
             }
@@ -303,18 +312,31 @@ public actor KeyboardLinkService {
         try requireBlueZ("stop discovery")
         discoveryStopper?.cancel()
         discoveryStopper = nil
-        for adapter in snapshot.adapters.values where adapter.discovering {
+        let sessions = discoverySessions.sorted { $0 < $1 }
+        discoverySessions.removeAll()
+        for path in sessions {
             let proxy = DBusProxy(
-                connection: connection, destination: BlueZ.service, path: adapter.path,
-                interface: BlueZ.adapterInterface)
+                connection: connection, destination: BlueZ.service, path: path, interface: BlueZ.adapterInterface)
             do {
                 try await proxy.call(MemberName(trusted: "StopDiscovery"))
-            } catch let error as DBusError where error.name == BlueZ.Error.failed {
-                // Another client's discovery, or it ended already: nothing of ours to stop.
+            } catch let error as DBusError
+                where [BlueZ.Error.failed, BlueZ.Error.notReady, ErrorName.unknownObject].contains(error.name)
+            {
+                // It ended already (adapter powered off or gone): nothing left to stop.
             } catch {
                 throw KBlinkError.fromBlueZ(error, while: "stop discovery")
             }
         }
+    }
+
+    /// Discovery sessions end with their adapter (removed or powered off), and all of them with BlueZ.
+    private func forgetEndedDiscoverySessions() {
+        guard !discoverySessions.isEmpty else { return }
+        guard snapshot.isBlueZRunning else {
+            discoverySessions.removeAll()
+            return
+        }
+        discoverySessions = discoverySessions.filter { snapshot.adapters[$0]?.powered == true }
     }
 
     func deviceProxy(_ state: KeyboardState) -> DBusProxy {

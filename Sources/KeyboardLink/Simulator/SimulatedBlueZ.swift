@@ -27,6 +27,10 @@ public actor SimulatedBlueZ {
     var discoveryTasks: [ObjectPath: Task<Void, Never>] = [:]
     /// How long a scan takes to find a device.
     public var discoveryDelay: Duration = .milliseconds(300)
+    /// How long after answering StartDiscovery or StopDiscovery the adapter announces its new `Discovering` value.
+    /// BlueZ answers first and changes the property when the controller confirms, a few milliseconds later; zero
+    /// (the default) announces it before answering.
+    public private(set) var discoveringAnnouncementDelay: Duration = .zero
     /// Registered agents by the registering connection.
     var agents: [BusName: (path: ObjectPath, capability: String)] = [:]
     var defaultAgent: BusName?
@@ -115,6 +119,11 @@ public actor SimulatedBlueZ {
     /// Sets how long a scan takes to find a device.
     public func setDiscoveryDelay(_ delay: Duration) {
         discoveryDelay = delay
+    }
+
+    /// Sets how long after answering StartDiscovery and StopDiscovery the `Discovering` property changes.
+    public func setDiscoveringAnnouncementDelay(_ delay: Duration) {
+        discoveringAnnouncementDelay = delay
     }
 
     /// Whether the simulated daemon is on the bus.
@@ -377,7 +386,7 @@ public actor SimulatedBlueZ {
             throw DBusError(BlueZ.Error.inProgress, "Operation already in progress")
         }
         adapters[index].discovering = true
-        try await setAdapterProperty(path, "Discovering", .boolean(true))
+        try await announceDiscovering(true, on: path)
         let delay = discoveryDelay
         discoveryTasks[path] = Task { [weak self] in
             try? await Task.sleep(for: delay)
@@ -400,7 +409,24 @@ public actor SimulatedBlueZ {
         guard adapters[index].discovering else { throw DBusError(BlueZ.Error.failed, "No discovery started") }
         adapters[index].discovering = false
         discoveryTasks.removeValue(forKey: path)?.cancel()
-        try await setAdapterProperty(path, "Discovering", .boolean(false))
+        try await announceDiscovering(false, on: path)
+    }
+
+    /// Changes the adapter's `Discovering` property now, or after ``discoveringAnnouncementDelay`` (then the method
+    /// answers first, as BlueZ's does).
+    private func announceDiscovering(_ discovering: Bool, on path: ObjectPath) async throws {
+        let delay = discoveringAnnouncementDelay
+        guard delay > .zero else {
+            try await setAdapterProperty(path, "Discovering", .boolean(discovering))
+            return
+        }
+        Task { [weak self] in
+            try? await Task.sleep(for: delay)
+            guard let self, await self.adapters.first(where: { $0.path == path })?.discovering == discovering else {
+                return
+            }
+            try? await self.setAdapterProperty(path, "Discovering", .boolean(discovering))
+        }
     }
 
     private func removeDevice(_ devicePath: ObjectPath, from adapterPath: ObjectPath) async throws {

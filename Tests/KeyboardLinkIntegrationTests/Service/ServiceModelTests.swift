@@ -88,6 +88,36 @@ struct ServiceModelTests {
         }
     }
 
+    @Test("discovery started and stopped back to back, again and again: every start and stop succeeds, none is left")
+    func discoveryBackToBack() async throws {
+        try await withDaemon { harness in
+            // As with BlueZ, the adapter says it is discovering only after it answered StartDiscovery.
+            await harness.bluez.setDiscoveringAnnouncementDelay(.milliseconds(50))
+            let client = try await harness.client()
+            for round in 0..<30 {
+                do {
+                    try await client.manager.call(MemberName("StartDiscovery"))
+                    // Every other round stops at once, before kblinkd has seen BlueZ say it is discovering.
+                    if round % 2 == 1 { try await Task.sleep(for: .milliseconds(20)) }
+                    try await client.manager.call(MemberName("StopDiscovery"))
+                } catch {
+                    Issue.record("round \(round): \(error)")
+                    break
+                }
+            }
+            #expect(await eventually { await harness.bluez.adapterList.allSatisfy { !$0.discovering } })
+            // A session lost with BlueZ is not counted as running: after a restart, discovery starts again.
+            try await client.manager.call(MemberName("StartDiscovery"))
+            try await harness.bluez.restart()
+            #expect(try await eventually { try await client.status().bluetoothAvailable })
+            try await client.manager.call(MemberName("StartDiscovery"))
+            #expect(await eventually { await harness.bluez.adapterList.contains { $0.discovering } })
+            try await client.manager.call(MemberName("StopDiscovery"))
+            #expect(await eventually { await harness.bluez.adapterList.allSatisfy { !$0.discovering } })
+            await client.close()
+        }
+    }
+
     @Test("connect, disconnect, trust and forget reach BlueZ")
     func keyboardMethods() async throws {
         try await withDaemon { harness in
