@@ -88,7 +88,7 @@ struct Output: Sendable {
 }
 
 extension KeyboardInfo {
-    /// The stable `--json` form of a keyboard (documented in docs/cli.md).
+    /// The stable `--json` form of a keyboard (its keys are listed in `kblink list --help`).
     var json: JSONValue {
         .object([
             ("address", .string(address)),
