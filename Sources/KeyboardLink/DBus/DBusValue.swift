@@ -14,7 +14,9 @@ public enum DBusValue: Hashable, Sendable {
     case string(String)
     case objectPath(ObjectPath)
     case signature(Signature)
-    /// A file descriptor owned by the message; duplicate it to keep it.
+    /// A file descriptor. In a received message it belongs to the ``Message``, which closes it when its last copy is
+    /// released (in a typed method's argument: when the handler returns); `dup()` it to keep it longer. In a message
+    /// being sent it stays the caller's: libdbus sends a duplicate.
     case unixFD(Int32)
     indirect case variant(DBusValue)
     /// An array with its element type.

@@ -1,4 +1,5 @@
 internal import CBlueZ
+import Glibc
 
 /// Converts between ``Message`` and libdbus's `DBusMessage`, through `DBusMessageIter`.
 ///
@@ -266,19 +267,25 @@ enum MessageCodec {
 
         guard let signatureText = dbus_message_get_signature(raw), signatureText.pointee != 0 else { return message }
         let signature = try strings?.signature(signatureText) ?? signatureCache.signature(signatureText)
-        if let wire = wireBody(raw, signature) {
+        // File descriptors travel beside the bytes (anywhere in the body, variants included): such a body is read
+        // through libdbus's iterator, which hands them out. The wire reader refuses them.
+        let carriesDescriptors = dbus_message_contains_unix_fds(raw) != 0
+        if !carriesDescriptors, let wire = wireBody(raw, signature) {
             message.storage = .wire(wire)
             return message
         }
         var iterator = DBusMessageIter()
         guard dbus_message_iter_init(raw, &iterator) != 0 else { return message }
+        // Owns the descriptors read below from the start, so that a failed read closes those read before it.
+        let descriptors = carriesDescriptors ? ReceivedDescriptors() : nil
         var body: [DBusValue] = []
         body.reserveCapacity(signature.types.count)
         for type in signature.types {
-            body.append(try read(type, from: &iterator))
+            body.append(try read(type, from: &iterator, keepingDescriptorsIn: descriptors))
             _ = dbus_message_iter_next(&iterator)
         }
         message.body = body
+        message.descriptors = descriptors
         return message
     }
 
@@ -286,7 +293,9 @@ enum MessageCodec {
     static let signatureCache = SignatureCache()
 
     /// Keeps the body in wire form (one copy of the message; decoding happens when someone reads it); nil when that
-    /// is not possible (file descriptors travel outside the bytes), and the iterator path decodes instead.
+    /// is not possible (a top-level `h`: file descriptors travel outside the bytes), and the iterator path decodes
+    /// instead. A message that carries descriptors anywhere never gets here: ``decode(_:strings:)`` reads it with the
+    /// iterator.
     private static func wireBody(_ raw: OpaquePointer, _ signature: Signature) -> WireBody? {
         if signature.rawValue.utf8.contains(UInt8(ascii: "h")) { return nil }
         var buffer: UnsafeMutablePointer<CChar>?
@@ -312,7 +321,11 @@ enum MessageCodec {
     }
 
     /// Reads one value of a known type at the iterator's position.
-    static func read(_ type: DBusType, from iterator: inout DBusMessageIter) throws -> DBusValue {
+    /// - Parameter descriptors: takes every file descriptor read (libdbus hands out a `dup()` the reader must close);
+    ///   nil when the message carries none (`dbus_message_contains_unix_fds`), which saves an allocation per message.
+    static func read(
+        _ type: DBusType, from iterator: inout DBusMessageIter, keepingDescriptorsIn descriptors: ReceivedDescriptors?
+    ) throws -> DBusValue {
         let code = dbus_message_iter_get_arg_type(&iterator)
         switch type {
         case .byte:
@@ -344,7 +357,14 @@ enum MessageCodec {
             return .double(readBasic(&iterator, Double(0)))
         case .unixFD:
             try expect(code, typeUnixFD, type)
-            return .unixFD(readBasic(&iterator, Int32(-1)))
+            let descriptor = readBasic(&iterator, Int32(-1))
+            guard let descriptors else {
+                // libdbus refuses an `h` in a message without descriptors; never leak one all the same.
+                if descriptor >= 0 { _ = Glibc.close(descriptor) }
+                throw DBusError.invalidArgs("a file descriptor in a message that carries none")
+            }
+            descriptors.adopt(descriptor)
+            return .unixFD(descriptor)
         case .string:
             try expect(code, typeString, type)
             return .string(readCString(&iterator))
@@ -359,14 +379,14 @@ enum MessageCodec {
             var sub = DBusMessageIter()
             dbus_message_iter_recurse(&iterator, &sub)
             let innerType = try variantType(&sub)
-            return .variant(try read(innerType, from: &sub))
+            return .variant(try read(innerType, from: &sub, keepingDescriptorsIn: descriptors))
         case .array(let element):
             try expect(code, typeArray, type)
             var sub = DBusMessageIter()
             dbus_message_iter_recurse(&iterator, &sub)
             var values: [DBusValue] = []
             while dbus_message_iter_get_arg_type(&sub) != typeInvalid {
-                values.append(try read(element, from: &sub))
+                values.append(try read(element, from: &sub, keepingDescriptorsIn: descriptors))
                 _ = dbus_message_iter_next(&sub)
             }
             return .array(element, values)
@@ -378,9 +398,9 @@ enum MessageCodec {
             while dbus_message_iter_get_arg_type(&sub) == typeDictEntry {
                 var entryIterator = DBusMessageIter()
                 dbus_message_iter_recurse(&sub, &entryIterator)
-                let key = try read(keyType, from: &entryIterator)
+                let key = try read(keyType, from: &entryIterator, keepingDescriptorsIn: descriptors)
                 _ = dbus_message_iter_next(&entryIterator)
-                let value = try read(valueType, from: &entryIterator)
+                let value = try read(valueType, from: &entryIterator, keepingDescriptorsIn: descriptors)
                 entries.append(DBusDictionaryEntry(key: key, value: value))
                 _ = dbus_message_iter_next(&sub)
             }
@@ -392,7 +412,7 @@ enum MessageCodec {
             var fields: [DBusValue] = []
             fields.reserveCapacity(fieldTypes.count)
             for fieldType in fieldTypes {
-                fields.append(try read(fieldType, from: &sub))
+                fields.append(try read(fieldType, from: &sub, keepingDescriptorsIn: descriptors))
                 _ = dbus_message_iter_next(&sub)
             }
             return .structure(fields)
