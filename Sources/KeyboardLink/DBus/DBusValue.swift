@@ -153,7 +153,11 @@ extension DBusValue: CustomStringConvertible {
         case .unixFD(let v): "h \(v)"
         case .variant(let inner): "v<\(inner)>"
         case .array(let element, let values):
-            values.count > 4 ? "a\(element)[\(values.count) items]" : "a\(element)\(values.map(\.description))"
+            // Joined, not `[String].description`, which quotes and escapes every element again at every level: the
+            // text doubled with each nested array (2^32 characters for 32, which a peer may send).
+            values.count > 4
+                ? "a\(element)[\(values.count) items]"
+                : "a\(element)[" + values.map(\.description).joined(separator: ", ") + "]"
         case .dictionary(let key, let value, let entries):
             entries.count > 4
                 ? "a{\(key)\(value)}[\(entries.count) entries]"
