@@ -222,7 +222,12 @@ extension Signature: DBusBasicRepresentable {
     }
 }
 
-/// A Unix file descriptor carried in a message (`h`). The number is only valid while the message lives.
+/// A Unix file descriptor carried in a message (`h`).
+///
+/// Ownership: a received descriptor belongs to the received ``Message`` and is closed when the last copy of the
+/// message is released. As an argument of a typed method (``DBusMethod``) it is valid while the handler runs and
+/// closed once the handler returns: `dup()` it to keep it, or to return it. A descriptor being sent stays the
+/// sender's (libdbus sends a duplicate).
 public struct UnixFileDescriptor: DBusBasicRepresentable {
     public var rawValue: Int32
     public init(_ rawValue: Int32) { self.rawValue = rawValue }

@@ -14,7 +14,9 @@ public enum DBusValue: Hashable, Sendable {
     case string(String)
     case objectPath(ObjectPath)
     case signature(Signature)
-    /// A file descriptor owned by the message; duplicate it to keep it.
+    /// A file descriptor. In a received message it belongs to the ``Message``, which closes it when its last copy is
+    /// released (in a typed method's argument: when the handler returns); `dup()` it to keep it longer. In a message
+    /// being sent it stays the caller's: libdbus sends a duplicate.
     case unixFD(Int32)
     indirect case variant(DBusValue)
     /// An array with its element type.
@@ -151,7 +153,11 @@ extension DBusValue: CustomStringConvertible {
         case .unixFD(let v): "h \(v)"
         case .variant(let inner): "v<\(inner)>"
         case .array(let element, let values):
-            values.count > 4 ? "a\(element)[\(values.count) items]" : "a\(element)\(values.map(\.description))"
+            // Joined, not `[String].description`, which quotes and escapes every element again at every level: the
+            // text doubled with each nested array (2^32 characters for 32, which a peer may send).
+            values.count > 4
+                ? "a\(element)[\(values.count) items]"
+                : "a\(element)[" + values.map(\.description).joined(separator: ", ") + "]"
         case .dictionary(let key, let value, let entries):
             entries.count > 4
                 ? "a{\(key)\(value)}[\(entries.count) entries]"

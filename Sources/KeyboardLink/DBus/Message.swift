@@ -1,6 +1,9 @@
 /// A D-Bus message in Swift form: header fields and a decoded body.
 ///
 /// Messages are plain values: decoded once on the connection's queue, then safe to pass anywhere.
+///
+/// File descriptors a received message carries (`h`, anywhere in its body) belong to the message: every copy of it
+/// shares them, and they are closed when the last copy is released. `dup()` a descriptor to keep it longer.
 public struct Message: Sendable {
     /// The four message types of the D-Bus wire protocol.
     public enum Kind: Sendable, Equatable {
@@ -34,6 +37,9 @@ public struct Message: Sendable {
     @usableFromInline var storage: Storage
     /// For method calls: the caller does not want a reply.
     public var noReplyExpected = false
+    /// A received message's file descriptors (``DBusValue/unixFD(_:)`` in its body): they belong to the message and
+    /// are closed when the last copy of it is released. Nil when it carries none.
+    var descriptors: ReceivedDescriptors?
 
     /// Where the body lives: values built in Swift, or a received message's bytes.
     @usableFromInline

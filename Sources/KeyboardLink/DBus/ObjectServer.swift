@@ -342,8 +342,10 @@ final class ObjectServer {
         }
         switch member.rawValue {
         case "Get":
-            guard call.signature.rawValue == "ss", let interfaceText = call.body[0].stringValue,
-                let nameText = call.body[1].stringValue
+            // The signature alone does not prove the body decoded: index only what is there.
+            let body = call.body
+            guard call.signature.rawValue == "ss", body.count == 2, let interfaceText = body[0].stringValue,
+                let nameText = body[1].stringValue
             else { return reply(call, error: .invalidArgs("Get takes arguments 'ss'")) }
             guard let exported = lookUp(interfaceText) else {
                 return reply(call, error: .unknownInterface("no interface \(interfaceText) at \(path)"))
@@ -357,7 +359,8 @@ final class ObjectServer {
             }
             reply(call, [.variant(value)])
         case "GetAll":
-            guard call.signature.rawValue == "s", let interfaceText = call.body[0].stringValue else {
+            let body = call.body
+            guard call.signature.rawValue == "s", body.count == 1, let interfaceText = body[0].stringValue else {
                 return reply(call, error: .invalidArgs("GetAll takes arguments 's'"))
             }
             guard let exported = lookUp(interfaceText) else {
@@ -372,8 +375,9 @@ final class ObjectServer {
                         propertyEntries(exported.values, of: exported.declaration, includeAll: true))
                 ])
         case "Set":
-            guard call.signature.rawValue == "ssv", let interfaceText = call.body[0].stringValue,
-                let nameText = call.body[1].stringValue, case .variant(let value) = call.body[2]
+            let body = call.body
+            guard call.signature.rawValue == "ssv", body.count == 3, let interfaceText = body[0].stringValue,
+                let nameText = body[1].stringValue, case .variant(let value) = body[2]
             else { return reply(call, error: .invalidArgs("Set takes arguments 'ssv'")) }
             guard let exported = lookUp(interfaceText) else {
                 return reply(call, error: .unknownInterface("no interface \(interfaceText) at \(path)"))

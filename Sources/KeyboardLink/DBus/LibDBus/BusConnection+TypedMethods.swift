@@ -57,6 +57,8 @@ extension BusConnection {
                     nil:
                     break  // Nothing libdbus could refuse.
                 default:
+                    // The reply's body is this one value: checking it also bounds the body's signature (255 bytes)
+                    // and nesting, which libdbus would loop or abort on.
                     if let value { try MessageCodec.checkEncodable(value) }
                 }
                 if sendReturn(value, to: origin) { return }

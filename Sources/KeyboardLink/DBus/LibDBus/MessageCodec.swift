@@ -1,4 +1,5 @@
 internal import CBlueZ
+import Glibc
 
 /// Converts between ``Message`` and libdbus's `DBusMessage`, through `DBusMessageIter`.
 ///
@@ -40,6 +41,15 @@ enum MessageCodec {
     static func makeMessage(_ message: Message, checked: Bool = true, templates: MessageTemplateCache? = nil) throws
         -> OpaquePointer
     {
+        // Whatever `checked` says: libdbus writes the body's signature length in one byte and, past 255, loops forever
+        // in dbus_message_iter_append_basic.
+        var signatureLength = 0
+        for type in message.bodyTypes { signatureLength += type.signatureLength }
+        guard signatureLength <= maximumSignatureLength else {
+            throw DBusError.invalidArgs(
+                "the message body's signature is \(signatureLength) bytes long; D-Bus allows at most 255: "
+                    + "send fewer arguments, or group them in an array or struct")
+        }
         if checked {
             for value in message.body {
                 try checkEncodable(value)
@@ -111,37 +121,122 @@ enum MessageCodec {
         }
     }
 
+    /// The longest signature D-Bus allows (its length is written in one byte), for a body as for a variant's value.
+    static let maximumSignatureLength = 255
+
     /// Refuses what libdbus would abort on: strings with NUL, container elements of another type than
-    /// declared, empty structs, nesting deeper than the specification allows. One pass over the value.
+    /// declared, empty structs, signatures longer than 255 bytes, nesting deeper than the specification allows
+    /// (see ``Nesting``). One pass over the value.
     static func checkEncodable(_ value: DBusValue) throws {
         let type = value.type
-        if type.signature.utf8.count > 255 {
-            throw DBusError.invalidArgs("a value's signature is longer than 255 bytes")
-        }
-        try check(value, as: type, depth: 0)
+        try checkSignature(of: type, at: Nesting())
+        try check(value, as: type, nesting: Nesting())
     }
 
-    private static func check(_ value: DBusValue, as expected: DBusType, depth: Int) throws {
-        if depth > 64 { throw DBusError.invalidArgs("a value nests deeper than D-Bus allows (64)") }
+    /// The containers around a value, which the D-Bus specification limits: in each signature (a message body's, or a
+    /// variant's) at most 32 nested arrays and 32 nested structs (dict entries count as structs, as libdbus, GLib
+    /// and dbus-daemon count them), and at most 64 containers in all, variants included. libdbus aborts the
+    /// process on some of these and the bus drops the sender's connection on others, so they are refused here.
+    struct Nesting {
+        static let maximumArrays = 32
+        static let maximumStructs = 32
+        static let maximumTotal = 64
+
+        /// Arrays around the value in the current signature.
+        var arrays = 0
+        /// Structs and dict entries around the value in the current signature.
+        var structs = 0
+        /// Every container around the value, across variants.
+        var total = 0
+
+        /// The nesting of an array's elements.
+        func enteringArray() throws -> Nesting {
+            guard arrays < Self.maximumArrays else {
+                throw DBusError.invalidArgs(
+                    "a value has more than \(Self.maximumArrays) nested arrays in one signature, the most D-Bus allows")
+            }
+            return try Nesting(arrays: arrays + 1, structs: structs, total: total).countedInTotal()
+        }
+
+        /// The nesting of a struct's fields, or of a dict entry's key and value.
+        func enteringStruct() throws -> Nesting {
+            guard structs < Self.maximumStructs else {
+                throw DBusError.invalidArgs(
+                    "a value has more than \(Self.maximumStructs) nested structs (dict entries included) in one "
+                        + "signature, the most D-Bus allows")
+            }
+            return try Nesting(arrays: arrays, structs: structs + 1, total: total).countedInTotal()
+        }
+
+        /// The nesting of a variant's value: a signature of its own, one more container in all.
+        func enteringVariant() throws -> Nesting {
+            try Nesting(arrays: 0, structs: 0, total: total).countedInTotal()
+        }
+
+        private func countedInTotal() throws -> Nesting {
+            guard total < Self.maximumTotal else {
+                throw DBusError.invalidArgs(
+                    "a value has more than \(Self.maximumTotal) nested containers (variants included), the most "
+                        + "D-Bus allows")
+            }
+            return Nesting(arrays: arrays, structs: structs, total: total + 1)
+        }
+    }
+
+    /// Checks a complete type that starts a signature (a value's, or a variant's): its length and its nesting, which
+    /// an empty array's element type has even when no value shows it.
+    private static func checkSignature(of type: DBusType, at nesting: Nesting) throws {
+        let length = type.signatureLength
+        guard length <= maximumSignatureLength else {
+            throw DBusError.invalidArgs("a value's signature is \(length) bytes long; D-Bus allows at most 255")
+        }
+        try checkNesting(of: type, at: nesting)
+    }
+
+    private static func checkNesting(of type: DBusType, at nesting: Nesting) throws {
+        switch type {
+        case .array(let element):
+            try checkNesting(of: element, at: try nesting.enteringArray())
+        case .dictionary(let key, let value):
+            let entry = try nesting.enteringArray().enteringStruct()
+            try checkNesting(of: key, at: entry)
+            try checkNesting(of: value, at: entry)
+        case .structure(let fields):
+            let inside = try nesting.enteringStruct()
+            for field in fields { try checkNesting(of: field, at: inside) }
+        default:
+            break
+        }
+    }
+
+    /// Checks `value` against `expected`, whose nesting ``checkSignature(of:at:)`` has checked; a variant's value
+    /// starts a signature of its own, checked here.
+    private static func check(_ value: DBusValue, as expected: DBusType, nesting: Nesting) throws {
         switch (value, expected) {
         case (.string(let text), .string):
             if let reason = NameValidation.checkStringPayload(text) { throw DBusError.invalidArgs(reason) }
         case (.variant(let inner), .variant):
-            try check(inner, as: inner.type, depth: depth + 1)
+            let innerType = inner.type
+            let inside = try nesting.enteringVariant()
+            try checkSignature(of: innerType, at: inside)
+            try check(inner, as: innerType, nesting: inside)
         case (.array(let element, let values), .array(let expectedElement)):
             guard element == expectedElement else { throw mismatch(value, expected) }
-            for item in values { try check(item, as: element, depth: depth + 1) }
+            let inside = try nesting.enteringArray()
+            for item in values { try check(item, as: element, nesting: inside) }
         case (.dictionary(let key, let valueType, let entries), .dictionary(let expectedKey, let expectedValue)):
             guard key == expectedKey, valueType == expectedValue else { throw mismatch(value, expected) }
             guard key.isBasic else { throw DBusError.invalidArgs("a dictionary key must be a basic type") }
+            let inside = try nesting.enteringArray().enteringStruct()
             for entry in entries {
-                try check(entry.key, as: key, depth: depth + 1)
-                try check(entry.value, as: valueType, depth: depth + 1)
+                try check(entry.key, as: key, nesting: inside)
+                try check(entry.value, as: valueType, nesting: inside)
             }
         case (.structure(let fields), .structure(let expectedFields)):
             if fields.isEmpty { throw DBusError.invalidArgs("a struct cannot be empty") }
             guard fields.count == expectedFields.count else { throw mismatch(value, expected) }
-            for (field, fieldType) in zip(fields, expectedFields) { try check(field, as: fieldType, depth: depth + 1) }
+            let inside = try nesting.enteringStruct()
+            for (field, fieldType) in zip(fields, expectedFields) { try check(field, as: fieldType, nesting: inside) }
         case (.byte, .byte), (.boolean, .boolean), (.int16, .int16), (.uint16, .uint16), (.int32, .int32),
             (.uint32, .uint32), (.int64, .int64), (.uint64, .uint64), (.double, .double), (.objectPath, .objectPath),
             (.signature, .signature), (.unixFD, .unixFD):
@@ -266,19 +361,25 @@ enum MessageCodec {
 
         guard let signatureText = dbus_message_get_signature(raw), signatureText.pointee != 0 else { return message }
         let signature = try strings?.signature(signatureText) ?? signatureCache.signature(signatureText)
-        if let wire = wireBody(raw, signature) {
+        // File descriptors travel beside the bytes (anywhere in the body, variants included): such a body is read
+        // through libdbus's iterator, which hands them out. The wire reader refuses them.
+        let carriesDescriptors = dbus_message_contains_unix_fds(raw) != 0
+        if !carriesDescriptors, let wire = wireBody(raw, signature) {
             message.storage = .wire(wire)
             return message
         }
         var iterator = DBusMessageIter()
         guard dbus_message_iter_init(raw, &iterator) != 0 else { return message }
+        // Owns the descriptors read below from the start, so that a failed read closes those read before it.
+        let descriptors = carriesDescriptors ? ReceivedDescriptors() : nil
         var body: [DBusValue] = []
         body.reserveCapacity(signature.types.count)
         for type in signature.types {
-            body.append(try read(type, from: &iterator))
+            body.append(try read(type, from: &iterator, keepingDescriptorsIn: descriptors))
             _ = dbus_message_iter_next(&iterator)
         }
         message.body = body
+        message.descriptors = descriptors
         return message
     }
 
@@ -286,7 +387,9 @@ enum MessageCodec {
     static let signatureCache = SignatureCache()
 
     /// Keeps the body in wire form (one copy of the message; decoding happens when someone reads it); nil when that
-    /// is not possible (file descriptors travel outside the bytes), and the iterator path decodes instead.
+    /// is not possible (a top-level `h`: file descriptors travel outside the bytes), and the iterator path decodes
+    /// instead. A message that carries descriptors anywhere never gets here: ``decode(_:strings:)`` reads it with the
+    /// iterator.
     private static func wireBody(_ raw: OpaquePointer, _ signature: Signature) -> WireBody? {
         if signature.rawValue.utf8.contains(UInt8(ascii: "h")) { return nil }
         var buffer: UnsafeMutablePointer<CChar>?
@@ -312,7 +415,11 @@ enum MessageCodec {
     }
 
     /// Reads one value of a known type at the iterator's position.
-    static func read(_ type: DBusType, from iterator: inout DBusMessageIter) throws -> DBusValue {
+    /// - Parameter descriptors: takes every file descriptor read (libdbus hands out a `dup()` the reader must close);
+    ///   nil when the message carries none (`dbus_message_contains_unix_fds`), which saves an allocation per message.
+    static func read(
+        _ type: DBusType, from iterator: inout DBusMessageIter, keepingDescriptorsIn descriptors: ReceivedDescriptors?
+    ) throws -> DBusValue {
         let code = dbus_message_iter_get_arg_type(&iterator)
         switch type {
         case .byte:
@@ -344,7 +451,14 @@ enum MessageCodec {
             return .double(readBasic(&iterator, Double(0)))
         case .unixFD:
             try expect(code, typeUnixFD, type)
-            return .unixFD(readBasic(&iterator, Int32(-1)))
+            let descriptor = readBasic(&iterator, Int32(-1))
+            guard let descriptors else {
+                // libdbus refuses an `h` in a message without descriptors; never leak one all the same.
+                if descriptor >= 0 { _ = Glibc.close(descriptor) }
+                throw DBusError.invalidArgs("a file descriptor in a message that carries none")
+            }
+            descriptors.adopt(descriptor)
+            return .unixFD(descriptor)
         case .string:
             try expect(code, typeString, type)
             return .string(readCString(&iterator))
@@ -359,14 +473,14 @@ enum MessageCodec {
             var sub = DBusMessageIter()
             dbus_message_iter_recurse(&iterator, &sub)
             let innerType = try variantType(&sub)
-            return .variant(try read(innerType, from: &sub))
+            return .variant(try read(innerType, from: &sub, keepingDescriptorsIn: descriptors))
         case .array(let element):
             try expect(code, typeArray, type)
             var sub = DBusMessageIter()
             dbus_message_iter_recurse(&iterator, &sub)
             var values: [DBusValue] = []
             while dbus_message_iter_get_arg_type(&sub) != typeInvalid {
-                values.append(try read(element, from: &sub))
+                values.append(try read(element, from: &sub, keepingDescriptorsIn: descriptors))
                 _ = dbus_message_iter_next(&sub)
             }
             return .array(element, values)
@@ -378,9 +492,9 @@ enum MessageCodec {
             while dbus_message_iter_get_arg_type(&sub) == typeDictEntry {
                 var entryIterator = DBusMessageIter()
                 dbus_message_iter_recurse(&sub, &entryIterator)
-                let key = try read(keyType, from: &entryIterator)
+                let key = try read(keyType, from: &entryIterator, keepingDescriptorsIn: descriptors)
                 _ = dbus_message_iter_next(&entryIterator)
-                let value = try read(valueType, from: &entryIterator)
+                let value = try read(valueType, from: &entryIterator, keepingDescriptorsIn: descriptors)
                 entries.append(DBusDictionaryEntry(key: key, value: value))
                 _ = dbus_message_iter_next(&sub)
             }
@@ -392,7 +506,7 @@ enum MessageCodec {
             var fields: [DBusValue] = []
             fields.reserveCapacity(fieldTypes.count)
             for fieldType in fieldTypes {
-                fields.append(try read(fieldType, from: &sub))
+                fields.append(try read(fieldType, from: &sub, keepingDescriptorsIn: descriptors))
                 _ = dbus_message_iter_next(&sub)
             }
             return .structure(fields)

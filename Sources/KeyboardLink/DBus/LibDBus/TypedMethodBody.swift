@@ -46,6 +46,7 @@ final class TypedMethodBody: Sendable {
             // The arguments go straight into the call, read in order: no tuple of them, whose type the runtime would
             // look up on every call.
             var reader = ArgumentReader(call)
+            defer { reader.closeDescriptors() }
             return .answered(encode(try handler(repeat try reader.next((each Argument).self))))
         }
     }
@@ -58,6 +59,7 @@ final class TypedMethodBody: Sendable {
         TypedMethodBody(inputs: dbusTypes(of: repeat (each Argument).self), resultType: resultType) {
             call, connection in
             var reader = ArgumentReader(call)
+            defer { reader.closeDescriptors() }
             return .answered(
                 encode(
                     try handler(MethodCallContext(call, on: connection), repeat try reader.next((each Argument).self))))
@@ -70,8 +72,11 @@ final class TypedMethodBody: Sendable {
         resultType: DBusType?, encode: @escaping @Sendable (Result) -> DBusValue?
     ) -> TypedMethodBody {
         TypedMethodBody(inputs: dbusTypes(of: repeat (each Argument).self), resultType: resultType) { call, _ in
-            let arguments: (repeat each Argument) = try readArguments(call)
-            return .later { encode(try await handler(repeat each arguments)) }
+            let (arguments, descriptors): ((repeat each Argument), ReceivedDescriptors?) = try readArguments(call)
+            return .later {
+                defer { descriptors?.closeAll() }
+                return encode(try await handler(repeat each arguments))
+            }
         }
     }
 
@@ -83,8 +88,11 @@ final class TypedMethodBody: Sendable {
         TypedMethodBody(inputs: dbusTypes(of: repeat (each Argument).self), resultType: resultType) {
             call, connection in
             let context = MethodCallContext(call, on: connection)
-            let arguments: (repeat each Argument) = try readArguments(call)
-            return .later { encode(try await handler(context, repeat each arguments)) }
+            let (arguments, descriptors): ((repeat each Argument), ReceivedDescriptors?) = try readArguments(call)
+            return .later {
+                defer { descriptors?.closeAll() }
+                return encode(try await handler(context, repeat each arguments))
+            }
         }
     }
 }
@@ -110,18 +118,33 @@ func dbusTypes<each Argument: DBusRepresentable>(of types: repeat (each Argument
     return result
 }
 
-/// Reads every argument of a call, as the given types, in order.
-private func readArguments<each Argument: DBusRepresentable>(_ call: OpaquePointer) throws -> (repeat each Argument) {
+/// Reads every argument of a call, as the given types, in order, with the file descriptors among them (nil when the
+/// call carries none), which the caller closes once the handler is done with them.
+private func readArguments<each Argument: DBusRepresentable>(
+    _ call: OpaquePointer
+) throws -> ((repeat each Argument), ReceivedDescriptors?) {
     var reader = ArgumentReader(call)
-    return (repeat try reader.next((each Argument).self))
+    let arguments = (repeat try reader.next((each Argument).self))
+    return (arguments, reader.descriptors)
 }
 
 /// Reads a call's arguments one by one with libdbus's iterator.
+///
+/// File descriptors read (``UnixFileDescriptor``, or inside other arguments) are `dup()`s libdbus hands out: the
+/// reader keeps them in ``descriptors`` and its user closes them when the handler has returned.
 private struct ArgumentReader {
     private var iterator = DBusMessageIter()
+    /// The descriptors read so far; nil when the call carries none (no allocation for the usual call).
+    let descriptors: ReceivedDescriptors?
 
     init(_ call: OpaquePointer) {
         _ = dbus_message_iter_init(call, &iterator)
+        descriptors = dbus_message_contains_unix_fds(call) != 0 ? ReceivedDescriptors() : nil
+    }
+
+    /// Closes the descriptors read so far (the handler has returned).
+    func closeDescriptors() {
+        descriptors?.closeAll()
     }
 
     /// The next argument as `T`. The iterator checks the type code again, so a body that disagrees with the signature
@@ -132,7 +155,7 @@ private struct ArgumentReader {
             _ = dbus_message_iter_next(&iterator)
             return bytes as! T  // T is [UInt8], checked above: the cast cannot fail.
         }
-        let value = try MessageCodec.read(T.dbusType, from: &iterator)
+        let value = try MessageCodec.read(T.dbusType, from: &iterator, keepingDescriptorsIn: descriptors)
         _ = dbus_message_iter_next(&iterator)
         return try T(dbusValue: value)
     }
