@@ -64,6 +64,14 @@ public struct Message: Sendable {
         }
     }
 
+    /// The length of the body's signature in bytes, counted without building it (no allocation per message).
+    var bodySignatureLength: Int {
+        switch storage {
+        case .values(let values): values.reduce(0) { $0 + $1.type.signatureLength }
+        case .wire(let wire): wire.signature.rawValue.utf8.count
+        }
+    }
+
     /// Whether the body has no arguments.
     var bodyIsEmpty: Bool {
         switch storage {

@@ -43,8 +43,7 @@ enum MessageCodec {
     {
         // Whatever `checked` says: libdbus writes the body's signature length in one byte and, past 255, loops forever
         // in dbus_message_iter_append_basic.
-        var signatureLength = 0
-        for type in message.bodyTypes { signatureLength += type.signatureLength }
+        let signatureLength = message.bodySignatureLength
         guard signatureLength <= maximumSignatureLength else {
             throw DBusError.invalidArgs(
                 "the message body's signature is \(signatureLength) bytes long; D-Bus allows at most 255: "
