@@ -176,6 +176,22 @@ struct ProfileStoreTests {
         #expect(directory.list().count == 3)
     }
 
+    @Test("a corrupt profile set aside is reported as corrupt even when syncing its directory fails after the move")
+    func corruptWithDirectorySyncFailing() throws {
+        let directory = try ScratchDirectory()
+        let store = ProfileStore(
+            directory: directory.path, files: FileStore(syscalls: DirectorySyncFailure().syscalls),
+            clock: { 1_700_000_000 })
+        try directory.write("{ not json", to: "AA_BB_CC_DD_EE_0F.json")
+        guard case .corrupt(let corrupt) = try store.load(Self.address) else {
+            Issue.record("a broken file must be reported as corrupt")
+            return
+        }
+        #expect(corrupt.preservedAt == directory.path + "/AA_BB_CC_DD_EE_0F.json.corrupt-1700000000")
+        #expect(directory.read("AA_BB_CC_DD_EE_0F.json.corrupt-1700000000") == "{ not json")
+        #expect(try store.load(Self.address) == .notFound, "the keyboard starts clean, as after any set-aside")
+    }
+
     /// A stored-profile document with the given parts (JSON text each).
     static func stored(
         schemaVersion: Int = 1, address: String = #""AA:BB:CC:DD:EE:0F""#, layout: String = #""x""#,

@@ -120,7 +120,10 @@ struct FileStore: Sendable {
             if linked < 0 { throw .io(operation: "setting aside", path: path, errno: -linked) }
             let removed = FileSyscalls.retryingInterrupted { syscalls.unlink(path) }
             if removed < 0 { throw .io(operation: "setting aside", path: path, errno: -removed) }
-            try syncDirectory(Self.split(path).directory)
+            // The move is done and cannot be undone: a failed directory sync only makes it less durable (after a
+            // power loss the file may be back under its old name, and is then set aside again). Throwing here would
+            // report a file that is no longer there as unreadable, and leave its keyboard without a keymap.
+            _ = try? syncDirectory(Self.split(path).directory)
             return target
         }
         throw .io(operation: "setting aside", path: path, errno: EEXIST)
