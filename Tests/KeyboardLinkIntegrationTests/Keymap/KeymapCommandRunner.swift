@@ -26,12 +26,12 @@ enum KeymapCommandRunner {
             let group = DispatchGroup()
             group.enter()
             Thread {
-                let data = errors.fileHandleForReading.readDataToEndOfFile()
+                let data = Data(PipeReading.toEnd(from: errors.fileHandleForReading.fileDescriptor))
                 standardError.withLock { $0 = data }
                 group.leave()
             }.start()
             Thread {
-                let standardOutput = output.fileHandleForReading.readDataToEndOfFile()
+                let standardOutput = Data(PipeReading.toEnd(from: output.fileHandleForReading.fileDescriptor))
                 group.wait()
                 process.waitUntilExit()
                 continuation.resume(

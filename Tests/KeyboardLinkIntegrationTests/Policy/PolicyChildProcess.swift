@@ -79,6 +79,7 @@ final class PolicyChildProcess {
         guard ready > 0 else { return false }
         var chunk = [UInt8](repeating: 0, count: 65_536)
         let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+        if count < 0 && errno == EINTR { return true }
         if count <= 0 {
             ended = true
         } else {

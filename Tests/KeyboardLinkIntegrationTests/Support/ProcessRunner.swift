@@ -30,10 +30,12 @@ final class ChildProcess: @unchecked Sendable {
         // Each pipe is drained by a thread of its own until EOF: no FileHandle.readabilityHandler, whose dispatch
         // source can outlive its descriptor and crash libdispatch, and no blocking of the cooperative pool.
         for (pipe, isOutput) in [(out, true), (err, false)] {
+            // The thread holds the handle, which closes the descriptor when released.
             let handle = pipe.fileHandleForReading
             let thread = Thread { [weak self] in
-                // availableData blocks until some bytes arrive and is empty at end of file.
-                while case let data = handle.availableData, !data.isEmpty {
+                // Blocks until some bytes arrive; empty at end of file (EINTR retried, see PipeReading).
+                while case let chunk = PipeReading.next(from: handle.fileDescriptor), !chunk.isEmpty {
+                    let data = Data(chunk)
                     guard let self else { return }
                     self.lock.withLock {
                         if isOutput { self.output.append(data) } else { self.errors.append(data) }
