@@ -159,8 +159,7 @@ struct KeymapCommandLineTests {
     @Test("profile export to a file and to standard output, import, and the errors of both")
     func profiles() async throws {
         try await withDaemon { harness in
-            let directory = NSTemporaryDirectory() + "kblink-profiles-" + UUID().uuidString
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            let directory = try KeymapFixture.stateDirectory()
             defer { try? FileManager.default.removeItem(atPath: directory) }
             #expect(try await KeymapCommandRunner.run(harness, ["keymap", "set", "aula", "ESC", "KC_GRV"]).status == 0)
             let file = directory + "/aula.json"
@@ -202,8 +201,7 @@ struct KeymapCommandLineTests {
     @Test("profile export - prints the profile and creates no file named '-'")
     func profileExportToStandardOutput() async throws {
         try await withDaemon { harness in
-            let directory = NSTemporaryDirectory() + "kblink-dash-" + UUID().uuidString
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            let directory = try KeymapFixture.stateDirectory()
             defer { try? FileManager.default.removeItem(atPath: directory) }
             let printed = try await KeymapCommandRunner.run(harness, ["profile", "export", "aula"])
             #expect(printed.status == 0 && printed.standardOutput.hasPrefix("{"))
@@ -225,8 +223,7 @@ struct KeymapCommandLineTests {
     @Test("profile export over a file keeps its mode and does not follow a link planted at its temporary name")
     func profileExportReplacesSafely() async throws {
         try await withDaemon { harness in
-            let directory = NSTemporaryDirectory() + "kblink-atomic-" + UUID().uuidString
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            let directory = try KeymapFixture.stateDirectory()
             defer { try? FileManager.default.removeItem(atPath: directory) }
             let printed = try await KeymapCommandRunner.run(harness, ["profile", "export", "aula"])
             #expect(printed.status == 0)
