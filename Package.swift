@@ -17,6 +17,17 @@ let kblinkdCodeLayout = [
     "-Xlinker", "-T", "-Xlinker", "\(Context.packageDirectory)/Sources/kblinkd/kblinkd.ld",
 ]
 
+/// A library target of the KeyboardLink family: its sources in `Sources/KeyboardLink/<path>`, compiled with one section
+/// per function so that the linker can place the functions kblinkd runs together (kblinkd.order).
+func library(_ name: String, path: String, dependencies: [Target.Dependency] = []) -> Target {
+    .target(
+        name: name,
+        dependencies: dependencies,
+        path: "Sources/KeyboardLink/\(path)",
+        swiftSettings: [.unsafeFlags(["-Xfrontend", "-function-sections"], .when(platforms: [.linux]))]
+    )
+}
+
 let package = Package(
     name: "kblink",
     platforms: [.macOS(.v14)],
@@ -34,23 +45,80 @@ let package = Package(
             pkgConfig: "dbus-1",
             providers: [.apt(["libdbus-1-dev", "libbluetooth-dev"])]
         ),
-        .target(
-            name: "KeyboardLink",
-            dependencies: ["CBlueZ"],
-            path: "Sources/KeyboardLink",
-            // One section per function, so that the linker can place the functions kblinkd runs together.
-            swiftSettings: [.unsafeFlags(["-Xfrontend", "-function-sections"], .when(platforms: [.linux]))]
-        ),
+        // The library, one target per domain under Sources/KeyboardLink (docs/architecture.md draws the graph).
+        // Arrows point one way: the layout core and Support depend on nothing, the binding on the C fence only, the
+        // domains on the binding, the contract on the domains it carries, and only Service and Client on the
+        // contract's far side.
+        library("KeyboardLinkSupport", path: "Support"),
+        library("InsetCore", path: "InsetCore"),
+        library("KeyboardLinkDBus", path: "DBus", dependencies: ["CBlueZ", "KeyboardLinkSupport"]),
+        library("KeyboardLinkKeymap", path: "Keymap", dependencies: ["KeyboardLinkSupport"]),
+        library("KeyboardLinkBlueZ", path: "BlueZ", dependencies: ["KeyboardLinkDBus", "KeyboardLinkSupport"]),
+        library(
+            "KeyboardLinkFirmware", path: "Firmware",
+            dependencies: ["CBlueZ", "KeyboardLinkBlueZ", "KeyboardLinkDBus", "KeyboardLinkSupport"]),
+        library("KeyboardLinkPresence", path: "Presence", dependencies: ["KeyboardLinkBlueZ", "KeyboardLinkSupport"]),
+        library(
+            "KeyboardLinkDrivers", path: "Drivers",
+            dependencies: ["KeyboardLinkBlueZ", "KeyboardLinkDBus", "KeyboardLinkKeymap", "KeyboardLinkSupport"]),
+        library(
+            "KBlinkAPI", path: "API",
+            dependencies: [
+                "InsetCore", "KeyboardLinkDBus", "KeyboardLinkBlueZ", "KeyboardLinkFirmware", "KeyboardLinkKeymap",
+                "KeyboardLinkPresence", "KeyboardLinkSupport",
+            ]),
+        library(
+            "KeyboardLinkPairing", path: "Pairing",
+            dependencies: ["KBlinkAPI", "KeyboardLinkBlueZ", "KeyboardLinkDBus", "KeyboardLinkSupport"]),
+        library(
+            "KeyboardLinkService", path: "Service",
+            dependencies: [
+                "InsetCore", "KBlinkAPI", "KeyboardLinkBlueZ", "KeyboardLinkDBus", "KeyboardLinkDrivers",
+                "KeyboardLinkFirmware", "KeyboardLinkKeymap", "KeyboardLinkPairing", "KeyboardLinkPresence",
+                "KeyboardLinkSupport",
+            ]),
+        library(
+            "KeyboardLinkClient", path: "Client",
+            dependencies: [
+                "InsetCore", "KBlinkAPI", "KeyboardLinkBlueZ", "KeyboardLinkDBus", "KeyboardLinkKeymap",
+                "KeyboardLinkSupport",
+            ]),
+        library(
+            "KeyboardLinkCommandLine", path: "CommandLine",
+            dependencies: [
+                "InsetCore", "KBlinkAPI", "KeyboardLinkBlueZ", "KeyboardLinkClient", "KeyboardLinkDBus",
+                "KeyboardLinkKeymap", "KeyboardLinkSupport",
+            ]),
+        library(
+            "KeyboardLinkSimulator", path: "Simulator",
+            dependencies: [
+                "KeyboardLinkBlueZ", "KeyboardLinkDBus", "KeyboardLinkDrivers", "KeyboardLinkFirmware",
+                "KeyboardLinkKeymap", "KeyboardLinkSupport",
+            ]),
+        // The umbrella: re-exports every library target, for tests, benchmarks and embedders.
+        library(
+            "KeyboardLink", path: "Umbrella",
+            dependencies: [
+                "InsetCore", "KBlinkAPI", "KeyboardLinkBlueZ", "KeyboardLinkClient", "KeyboardLinkCommandLine",
+                "KeyboardLinkDBus", "KeyboardLinkDrivers", "KeyboardLinkFirmware", "KeyboardLinkKeymap",
+                "KeyboardLinkPairing", "KeyboardLinkPresence", "KeyboardLinkService", "KeyboardLinkSimulator",
+                "KeyboardLinkSupport",
+            ]),
         .executableTarget(
             name: "kblinkd",
-            dependencies: ["KeyboardLink"],
+            dependencies: [
+                "KBlinkAPI", "KeyboardLinkDBus", "KeyboardLinkService", "KeyboardLinkSimulator", "KeyboardLinkSupport",
+            ],
             path: "Sources/kblinkd",
             exclude: ["kblinkd.order", "kblinkd.ld"],
             linkerSettings: [.unsafeFlags(compactLinking + kblinkdCodeLayout, .when(platforms: [.linux]))]
         ),
         .executableTarget(
             name: "kblink",
-            dependencies: ["KeyboardLink"],
+            dependencies: [
+                "InsetCore", "KBlinkAPI", "KeyboardLinkBlueZ", "KeyboardLinkClient", "KeyboardLinkCommandLine",
+                "KeyboardLinkDBus", "KeyboardLinkFirmware", "KeyboardLinkKeymap", "KeyboardLinkSupport",
+            ],
             path: "Sources/kblink",
             linkerSettings: [.unsafeFlags(compactLinking, .when(platforms: [.linux]))]
         ),

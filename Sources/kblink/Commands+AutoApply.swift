@@ -1,4 +1,12 @@
-import KeyboardLink
+import InsetCore
+import KBlinkAPI
+import KeyboardLinkBlueZ
+import KeyboardLinkClient
+import KeyboardLinkCommandLine
+import KeyboardLinkDBus
+import KeyboardLinkFirmware
+import KeyboardLinkKeymap
+import KeyboardLinkSupport
 
 extension Commands {
     /// `on` or `off` (also `true`/`false`, `yes`/`no`, `1`/`0`); nil when not given.

@@ -1,5 +1,13 @@
 import Dispatch
-import KeyboardLink
+import InsetCore
+import KBlinkAPI
+import KeyboardLinkBlueZ
+import KeyboardLinkClient
+import KeyboardLinkCommandLine
+import KeyboardLinkDBus
+import KeyboardLinkFirmware
+import KeyboardLinkKeymap
+import KeyboardLinkSupport
 
 #if canImport(Glibc)
     import Glibc

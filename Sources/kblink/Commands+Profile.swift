@@ -1,4 +1,12 @@
-import KeyboardLink
+import InsetCore
+import KBlinkAPI
+import KeyboardLinkBlueZ
+import KeyboardLinkClient
+import KeyboardLinkCommandLine
+import KeyboardLinkDBus
+import KeyboardLinkFirmware
+import KeyboardLinkKeymap
+import KeyboardLinkSupport
 
 extension Commands {
     /// The largest profile file `profile import` reads (what kblinkd accepts).

@@ -1,4 +1,12 @@
-import KeyboardLink
+import InsetCore
+import KBlinkAPI
+import KeyboardLinkBlueZ
+import KeyboardLinkClient
+import KeyboardLinkCommandLine
+import KeyboardLinkDBus
+import KeyboardLinkFirmware
+import KeyboardLinkKeymap
+import KeyboardLinkSupport
 
 /// The DEVICE argument of the commands that act on one keyboard: an address or the start of a name.
 enum DeviceArgument {

@@ -1,4 +1,12 @@
-import KeyboardLink
+import InsetCore
+import KBlinkAPI
+import KeyboardLinkBlueZ
+import KeyboardLinkClient
+import KeyboardLinkCommandLine
+import KeyboardLinkDBus
+import KeyboardLinkFirmware
+import KeyboardLinkKeymap
+import KeyboardLinkSupport
 
 /// The keyboard a `keymap`, `macro` or `profile` command works on: the client, the keyboard and its keymap.
 struct KeymapTarget: Sendable {

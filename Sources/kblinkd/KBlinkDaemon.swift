@@ -1,5 +1,9 @@
 import Dispatch
-import KeyboardLink
+import KBlinkAPI
+import KeyboardLinkDBus
+import KeyboardLinkService
+import KeyboardLinkSimulator
+import KeyboardLinkSupport
 
 #if canImport(Glibc)
     import Glibc

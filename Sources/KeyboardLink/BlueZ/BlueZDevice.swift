@@ -1,3 +1,5 @@
+import KeyboardLinkDBus
+
 /// A snapshot of one `org.bluez.Device1` object and the interfaces beside it.
 public struct BlueZDevice: Sendable, Equatable {
     public var path: ObjectPath

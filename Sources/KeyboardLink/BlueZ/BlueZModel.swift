@@ -1,3 +1,5 @@
+import KeyboardLinkDBus
+
 /// A live model of BlueZ's adapters and devices.
 ///
 /// Built from `GetManagedObjects`, then kept current from `InterfacesAdded`, `InterfacesRemoved` and
@@ -11,6 +13,9 @@ public actor BlueZModel {
         public var isBlueZRunning = false
         public var adapters: [ObjectPath: BlueZAdapter] = [:]
         public var devices: [ObjectPath: BlueZDevice] = [:]
+
+        /// An empty snapshot: BlueZ not running, no adapter, no device.
+        public init() {}
 
         /// An adapter is powered.
         public var isBluetoothAvailable: Bool { adapters.values.contains { $0.powered } }

@@ -1,3 +1,5 @@
+import KeyboardLinkDBus
+
 /// Names of BlueZ's D-Bus API (`doc/org.bluez.*.rst` in BlueZ).
 public enum BlueZ {
     public static let service = BusName(trusted: "org.bluez")

@@ -1,3 +1,7 @@
+import KBlinkAPI
+import KeyboardLinkBlueZ
+import KeyboardLinkDBus
+
 extension KBlinkClient {
     /// The keyboard that `text` (an address, or the start of a known keyboard's name) designates for pairing.
     /// An address kblinkd does not know yet is fine: the daemon looks for it.

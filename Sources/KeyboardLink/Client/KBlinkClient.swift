@@ -1,3 +1,7 @@
+import KBlinkAPI
+import KeyboardLinkBlueZ
+import KeyboardLinkDBus
+
 /// A client of the daemon's `org.kblink1` API: the CLI and the tests use it.
 public struct KBlinkClient: Sendable {
     /// Why a client could not do what it was asked; each case maps to a CLI exit code.

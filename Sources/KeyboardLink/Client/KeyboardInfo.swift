@@ -1,3 +1,5 @@
+import KeyboardLinkDBus
+
 /// One keyboard object of the daemon, as a client reads it.
 public struct KeyboardInfo: Sendable, Equatable {
     public var path: ObjectPath

@@ -1,3 +1,5 @@
+import KeyboardLinkDBus
+
 /// The Manager's properties, as a client reads them.
 public struct ManagerStatus: Sendable, Equatable {
     /// One attached hardware keyboard.

@@ -155,7 +155,7 @@ public struct MethodCallContext: Sendable {
         self.connection = connection
     }
 
-    init(_ invocation: MethodInvocation) {
+    package init(_ invocation: MethodInvocation) {
         self.init(
             path: invocation.message.path ?? .root, sender: invocation.sender, connection: invocation.connection)
     }

@@ -22,7 +22,7 @@ public struct ErrorName: Hashable, Comparable, Sendable, CustomStringConvertible
     }
 
     /// For literals and text that libdbus already validated; checked always (a failure is a programming error).
-    init(trusted rawValue: String) {
+    package init(trusted rawValue: String) {
         precondition(NameValidation.checkDottedName(rawValue) == nil, "invalid error name literal \(rawValue)")
         self.rawValue = rawValue
     }

@@ -22,7 +22,7 @@ public struct InterfaceName: Hashable, Comparable, Sendable, CustomStringConvert
     }
 
     /// For literals and text that libdbus already validated; checked always (a failure is a programming error).
-    init(trusted rawValue: String) {
+    package init(trusted rawValue: String) {
         precondition(NameValidation.checkDottedName(rawValue) == nil, "invalid interface name literal \(rawValue)")
         self.rawValue = rawValue
     }

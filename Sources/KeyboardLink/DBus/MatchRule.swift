@@ -1,3 +1,5 @@
+import KeyboardLinkSupport
+
 /// A D-Bus match rule for signals, rendered for `AddMatch` and also checked locally, so that two
 /// subscriptions on one connection only see their own signals.
 public struct MatchRule: Hashable, Sendable, CustomStringConvertible {

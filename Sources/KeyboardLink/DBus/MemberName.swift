@@ -22,7 +22,7 @@ public struct MemberName: Hashable, Comparable, Sendable, CustomStringConvertibl
     }
 
     /// For literals and text that libdbus already validated; checked always (a failure is a programming error).
-    init(trusted rawValue: String) {
+    package init(trusted rawValue: String) {
         precondition(NameValidation.checkMemberName(rawValue) == nil, "invalid member name literal \(rawValue)")
         self.rawValue = rawValue
     }

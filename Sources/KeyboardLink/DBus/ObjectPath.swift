@@ -22,7 +22,7 @@ public struct ObjectPath: Hashable, Comparable, Sendable, CustomStringConvertibl
     }
 
     /// For literals and text that libdbus already validated; checked always (a failure is a programming error).
-    init(trusted rawValue: String) {
+    package init(trusted rawValue: String) {
         precondition(NameValidation.checkObjectPath(rawValue) == nil, "invalid object path literal \(rawValue)")
         self.rawValue = rawValue
     }
@@ -82,11 +82,5 @@ extension ObjectPath {
     public var lastElement: String {
         guard rawValue != "/", let slash = rawValue.lastIndex(of: "/") else { return "" }
         return String(rawValue[rawValue.index(after: slash)...])
-    }
-}
-
-extension String {
-    func leftPadded(to width: Int, with pad: Character = "0") -> String {
-        count >= width ? self : String(repeating: pad, count: width - count) + self
     }
 }

@@ -1,3 +1,5 @@
+import KeyboardLinkKeymap
+
 /// A keymap as read from a keyboard: per layer, what each key of the layout does there, and the macros the
 /// keyboard defines at run time.
 ///

@@ -1,3 +1,5 @@
+import KeyboardLinkKeymap
+
 /// The macros a keyboard defines at run time (VIA's dynamic macros): what each of its macro slots holds.
 ///
 /// Keys play a slot by number (`DeviceKeymap.Binding.macroSlot`); the slots carry no names. Keyboards whose macros

@@ -1,3 +1,5 @@
+import KeyboardLinkKeymap
+
 /// A keyboard's keymap as `org.kblink1.Keymap.Pull` stages it in the draft: the keymap model's view of what the
 /// keyboard holds, on the profile's layers, and what could not be carried over.
 ///

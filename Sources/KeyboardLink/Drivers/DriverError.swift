@@ -17,14 +17,4 @@ public enum DriverError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     public var description: String { message }
-
-    /// The `org.kblink1.Error.*` equivalent.
-    public var dbusError: DBusError {
-        switch self {
-        case .locked(let text): DBusError(KBlinkError.locked, text)
-        case .notSupported(let text): KBlinkError.notSupported(text)
-        case .notConnected(let text): KBlinkError.notConnected(text)
-        case .failed(let text): KBlinkError.failed(text)
-        }
-    }
 }

@@ -1,3 +1,5 @@
+import KeyboardLinkKeymap
+
 /// The macro slots a push gives a keyboard with runtime macros (VIA): every slot's new content and which differ.
 ///
 /// `DriverPush` plans it: each macro the profile binds gets a slot (the slot that already holds it when there is

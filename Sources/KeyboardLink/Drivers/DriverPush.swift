@@ -1,3 +1,4 @@
+import KeyboardLinkKeymap
 import Synchronization
 
 /// Pushes a keymap to a keyboard through its driver: reads what the keyboard holds, writes only the macro slots

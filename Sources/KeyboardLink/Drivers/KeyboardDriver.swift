@@ -1,3 +1,5 @@
+import KeyboardLinkKeymap
+
 /// A firmware protocol that can read and change a keyboard's keymap (ZMK Studio, VIA).
 ///
 /// Drivers speak in the keymap model's terms (`KeyName`, `KeyAction`) on the keyboard's layout; how positions and

@@ -14,22 +14,3 @@ public struct BatteryReading: Hashable, Sendable, Codable, CustomStringConvertib
     /// `left: 80%`.
     public var description: String { "\(part): \(level)" }
 }
-
-extension BatteryReading: DBusRepresentable {
-    /// `(sy)`: the part name and the percentage.
-    public static var dbusType: DBusType { .structure([.string, .byte]) }
-
-    /// Decodes `(sy)`.
-    /// - Throws: ``DBusError`` (`InvalidArgs`) for another type or a percentage above 100.
-    public init(dbusValue: DBusValue) throws {
-        let fields = try DBusStruct<String, UInt8>(dbusValue: dbusValue).fields
-        do {
-            self.init(part: fields.0, level: try BatteryLevel(percentage: fields.1))
-        } catch {
-            throw DBusError.invalidArgs(error.description)
-        }
-    }
-
-    /// Encodes as `(sy)`.
-    public var dbusValue: DBusValue { .structure([.string(part), .byte(level.percentage)]) }
-}

@@ -21,8 +21,3 @@ public struct DeviceIdentity: Hashable, Sendable, Codable, CustomStringConvertib
     /// The BlueZ `Modalias` form, `usb:v046DpC54Dd0100` (uppercase hex, as BlueZ writes it).
     public var description: String { modalias }
 }
-
-extension UInt16 {
-    /// `0x046d`: the form of IDs in the `Firmware` property (four lowercase hex digits after `0x`).
-    var hexID: String { "0x" + String(self, radix: 16).leftPadded(to: 4) }
-}

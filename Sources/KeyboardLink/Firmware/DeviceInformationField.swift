@@ -1,3 +1,5 @@
+import KeyboardLinkBlueZ
+
 /// The string characteristics of the Device Information Service (0x180A).
 ///
 /// The raw value is the key of the field in the `Firmware` property of `org.kblink1.Keyboard`.
@@ -75,15 +77,4 @@ public enum DeviceInformationField: String, CaseIterable, Hashable, Sendable, Co
 extension Unicode.Scalar {
     /// C0 controls, DEL and C1 controls.
     var isControlCharacter: Bool { value < 0x20 || (value >= 0x7F && value < 0xA0) }
-}
-
-extension String {
-    /// The string without leading and trailing white space and line breaks (`\r\n` is one Character).
-    func trimmingWhiteSpace() -> String {
-        let isSpace: (Character) -> Bool = { $0.isWhitespace || $0.isNewline }
-        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else {
-            return ""
-        }
-        return String(self[first...last])
-    }
 }

@@ -1,3 +1,5 @@
+import KeyboardLinkSupport
+
 /// How old a reading is, in words for people: `just now`, `3 minutes ago`, `1 hour ago`, `2 days ago`.
 public enum FirmwareAge {
     /// The age of a reading taken at `readAt`, seen at `now`. Under a minute (or in the future, when clocks

@@ -3,5 +3,10 @@ public struct FirmwareCacheError: Error, Equatable, Sendable, CustomStringConver
     /// What is wrong with the file.
     public var reason: String
 
+    /// Creates the error with what is wrong with the file.
+    public init(reason: String) {
+        self.reason = reason
+    }
+
     public var description: String { "firmware cache unreadable: \(reason); it will be rebuilt on the next refresh" }
 }

@@ -1,3 +1,5 @@
+import KeyboardLinkSupport
+
 extension FirmwareInfo {
     /// The version of the cache file format written by ``cacheData()``.
     public static let cacheFormatVersion = 1
@@ -18,7 +20,7 @@ extension FirmwareInfo {
         do {
             header = try JSONCodec.decode(CacheHeader.self, from: data)
         } catch {
-            throw FirmwareCacheError(reason: "not a kblink firmware cache (\(ProfileJSON.describe(error)))")
+            throw FirmwareCacheError(reason: "not a kblink firmware cache (\(JSONCodec.describe(error)))")
         }
         guard header.version == Self.cacheFormatVersion else {
             throw FirmwareCacheError(
@@ -27,7 +29,7 @@ extension FirmwareInfo {
         do {
             self = try JSONCodec.decode(CacheFile.self, from: data).firmware
         } catch {
-            throw FirmwareCacheError(reason: "malformed cache (\(ProfileJSON.describe(error)))")
+            throw FirmwareCacheError(reason: "malformed cache (\(JSONCodec.describe(error)))")
         }
     }
 

@@ -1,3 +1,5 @@
+import KeyboardLinkSupport
+
 /// Everything kblink knows about a keyboard's firmware, identity and batteries, as of one refresh.
 ///
 /// Built from raw reads by ``init(readings:vendorNames:)``, served as the `Firmware` (`a{ss}`) and `Battery`

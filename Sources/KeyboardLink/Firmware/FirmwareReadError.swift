@@ -1,3 +1,5 @@
+import KeyboardLinkBlueZ
+
 /// Why a firmware refresh read nothing worth keeping: the previous data stays as it was.
 public struct FirmwareReadError: Error, Equatable, Sendable, CustomStringConvertible {
     /// What went wrong.

@@ -1,3 +1,5 @@
+import KeyboardLinkBlueZ
+
 /// What one refresh read from a keyboard: the raw values, the reads that failed while the keyboard stayed
 /// connected, and which characteristic reports each battery (to follow its notifications).
 public struct FirmwareReadOutcome: Sendable, Equatable {

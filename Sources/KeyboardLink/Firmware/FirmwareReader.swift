@@ -1,3 +1,6 @@
+import KeyboardLinkBlueZ
+import KeyboardLinkSupport
+
 /// Reads what a keyboard offers about itself over GATT: every Device Information characteristic (0x180A), every
 /// Battery Level (0x2A19) and its user description (0x2901), all at once in one task group, never one after another.
 ///

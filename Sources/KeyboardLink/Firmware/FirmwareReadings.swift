@@ -1,3 +1,5 @@
+import KeyboardLinkSupport
+
 /// The raw values read from one keyboard in one refresh: the input of ``FirmwareInfo/init(readings:vendorNames:)``.
 ///
 /// A characteristic the keyboard lacks, or whose read failed, is simply absent: that is normal, not an error.

@@ -1,3 +1,4 @@
+import KeyboardLinkSupport
 import Synchronization
 
 #if canImport(Glibc)

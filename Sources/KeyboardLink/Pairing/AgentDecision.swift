@@ -1,3 +1,6 @@
+import KBlinkAPI
+import KeyboardLinkDBus
+
 /// How our agent answers one ``AgentRequest``.
 public enum AgentDecision: Sendable, Equatable {
     /// Reply with `values` (empty for void methods), after relaying `prompt` when there is one.

@@ -1,3 +1,6 @@
+import KBlinkAPI
+import KeyboardLinkDBus
+
 /// One call BlueZ makes to our `org.bluez.Agent1`, with validated arguments.
 public enum AgentRequest: Sendable, Equatable {
     /// BlueZ unregistered the agent.

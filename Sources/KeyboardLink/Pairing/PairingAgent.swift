@@ -1,3 +1,7 @@
+import KBlinkAPI
+import KeyboardLinkBlueZ
+import KeyboardLinkDBus
+
 /// Our `org.bluez.Agent1`: the object BlueZ calls back during the pairings the daemon starts.
 public enum PairingAgent {
     /// The capability we register with: we can show a passkey and take a yes/no, which is what a keyboard

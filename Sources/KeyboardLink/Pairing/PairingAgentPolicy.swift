@@ -1,3 +1,6 @@
+import KBlinkAPI
+import KeyboardLinkBlueZ
+
 /// What our `org.bluez.Agent1` answers, decided without side effects so it can be tested on its own.
 ///
 /// The agent only speaks for pairings kblinkd started: any request about another device is rejected, so a

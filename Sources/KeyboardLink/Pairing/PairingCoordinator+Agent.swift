@@ -1,3 +1,7 @@
+import KBlinkAPI
+import KeyboardLinkBlueZ
+import KeyboardLinkDBus
+
 extension PairingCoordinator {
     /// Answers one call to our agent: only BlueZ may call it, and only about a device we are pairing.
     /// - Throws: ``DBusError`` `org.bluez.Error.Rejected` to refuse.

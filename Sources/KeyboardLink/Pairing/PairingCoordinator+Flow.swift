@@ -1,3 +1,7 @@
+import KBlinkAPI
+import KeyboardLinkBlueZ
+import KeyboardLinkDBus
+
 extension PairingCoordinator {
     /// Pairs, trusts and connects the device at `address`; returns its keyboard object path once it is all three.
     ///
@@ -239,7 +243,7 @@ extension PairingCoordinator {
         Self.find(address, in: await model.current())
     }
 
-    static func find(_ address: BluetoothAddress, in snapshot: BlueZModel.Snapshot) -> BlueZDevice? {
+    package static func find(_ address: BluetoothAddress, in snapshot: BlueZModel.Snapshot) -> BlueZDevice? {
         snapshot.devices.values.filter { BluetoothAddress(validating: $0.address) == address }.min { $0.path < $1.path }
     }
 

@@ -1,3 +1,8 @@
+import KBlinkAPI
+import KeyboardLinkBlueZ
+import KeyboardLinkDBus
+import KeyboardLinkSupport
+
 /// Pairs keyboards for the daemon: exports our `org.bluez.Agent1` on the daemon's connection and registers it
 /// with BlueZ (again whenever BlueZ comes back), runs one pairing flow per device, relays the agent's prompts as
 /// `PairingPrompt` signals, ends each pairing with `PairingFinished`, and undoes what a failed pairing left.

@@ -1,3 +1,5 @@
+import KeyboardLinkDBus
+
 /// The parts of a device's BlueZ state that a pairing changes.
 public struct PairingDeviceFlags: Sendable, Equatable {
     /// `Device1.Paired`.

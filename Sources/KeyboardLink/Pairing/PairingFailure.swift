@@ -1,3 +1,7 @@
+import KBlinkAPI
+import KeyboardLinkBlueZ
+import KeyboardLinkDBus
+
 /// Turns whatever stopped a pairing into an `org.kblink1.Error.*` with a message a person can act on.
 public enum PairingFailure {
     /// What was known about the pairing when it stopped.

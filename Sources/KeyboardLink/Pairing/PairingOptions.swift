@@ -1,3 +1,5 @@
+import KeyboardLinkDBus
+
 /// How the daemon pairs keyboards.
 public struct PairingOptions: Sendable, Equatable {
     /// Where our `org.bluez.Agent1` lives on the daemon's connection (outside `/org/kblink1`, which holds only

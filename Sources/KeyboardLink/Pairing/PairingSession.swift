@@ -1,3 +1,7 @@
+import KBlinkAPI
+import KeyboardLinkBlueZ
+import KeyboardLinkDBus
+
 /// One pairing the daemon is running, as the coordinator tracks it.
 struct PairingSession {
     let id: UInt64

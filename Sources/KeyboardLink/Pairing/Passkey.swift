@@ -1,3 +1,5 @@
+import KBlinkAPI
+
 /// A Bluetooth passkey: six decimal digits, 000000 to 999999 (Secure Simple Pairing and LE passkey entry).
 public struct Passkey: Hashable, Sendable, CustomStringConvertible {
     /// The largest passkey.

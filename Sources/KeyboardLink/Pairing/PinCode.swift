@@ -1,3 +1,5 @@
+import KBlinkAPI
+
 /// A legacy pairing PIN code: 1 to 16 printable ASCII characters (the Bluetooth PIN is at most 16 bytes).
 ///
 /// kblinkd generates 6 random digits for a keyboard that asks `RequestPinCode`; `DisplayPinCode` may carry any

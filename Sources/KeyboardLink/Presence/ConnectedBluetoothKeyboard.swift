@@ -1,3 +1,5 @@
+import KeyboardLinkBlueZ
+
 /// A Bluetooth device that BlueZ reports connected and the classifier counts as a keyboard: the presence
 /// evaluator's input from the BlueZ model.
 public struct ConnectedBluetoothKeyboard: Hashable, Sendable {

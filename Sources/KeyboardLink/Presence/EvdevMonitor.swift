@@ -1,5 +1,6 @@
 import Dispatch
 import Glibc
+import KeyboardLinkSupport
 import Synchronization
 
 /// Watches the evdev keyboards of the machine: re-reads `/proc/bus/input/devices` whenever a node appears,
@@ -130,7 +131,7 @@ public final class EvdevMonitor: Sendable {
         let bytes: [UInt8]
         do {
             guard let read = try FileStore().read(path) else {
-                throw KeymapError.io(operation: "opening", path: path, errno: ENOENT)
+                throw FileError(operation: "opening", path: path, errno: ENOENT)
             }
             bytes = read
         } catch {

@@ -1,3 +1,5 @@
+import KeyboardLinkBlueZ
+
 /// One device of `/proc/bus/input/devices`.
 public struct InputDevice: Hashable, Sendable {
     /// `I: Bus=`.

@@ -1,3 +1,5 @@
+import KeyboardLinkBlueZ
+
 /// Combines the keyboards the kernel sees with the Bluetooth keyboards BlueZ reports connected, under a policy.
 ///
 /// - An evdev device counts when it passes systemd's keyboard rule (``InputDevice/isKeyboard``), is not virtual

@@ -1,3 +1,5 @@
+import KeyboardLinkPresence
+
 /// Feeds the evdev keyboards the kernel sees into the service, as `/dev/input` changes.
 public struct EvdevPresenceFeed: Sendable {
     public let devicesPath: String

@@ -1,3 +1,8 @@
+import KeyboardLinkBlueZ
+import KeyboardLinkFirmware
+import KeyboardLinkKeymap
+import KeyboardLinkSupport
+
 #if canImport(Glibc)
     import Glibc
 #endif

@@ -1,3 +1,10 @@
+import InsetCore
+import KBlinkAPI
+import KeyboardLinkBlueZ
+import KeyboardLinkDBus
+import KeyboardLinkDrivers
+import KeyboardLinkFirmware
+
 /// Firmware and battery information: loaded from the cache at start, refreshed over GATT on each (re)connect and
 /// by `RefreshInfo()`, served as the `Firmware` and `Battery` properties of each keyboard, and kept current from
 /// Battery Level notifications while the keyboard is connected.

@@ -1,3 +1,8 @@
+import InsetCore
+import KBlinkAPI
+import KeyboardLinkBlueZ
+import KeyboardLinkDBus
+
 extension KeyboardLinkService {
     /// Checks a device argument, refusing empty or overlong text before any lookup.
     static func deviceArgument(_ text: String) throws -> String {

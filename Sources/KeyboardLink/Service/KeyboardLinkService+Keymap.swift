@@ -1,3 +1,8 @@
+import KBlinkAPI
+import KeyboardLinkBlueZ
+import KeyboardLinkDBus
+import KeyboardLinkKeymap
+
 /// `org.kblink1.Keymap` (docs/dbus-api.md): exported beside `org.kblink1.Keyboard` on each keyboard's object when
 /// its layout is known, backed by `KeymapSessions`.
 extension KeyboardLinkService {

@@ -1,3 +1,8 @@
+import KBlinkAPI
+import KeyboardLinkBlueZ
+import KeyboardLinkDBus
+import KeyboardLinkPairing
+
 extension KeyboardLinkService {
     /// `Pair` and `CancelPairing` of `org.kblink1.Manager` (docs/pairing.md).
     func pairingMethods() -> [DBusMethod] {

@@ -1,3 +1,9 @@
+import KBlinkAPI
+import KeyboardLinkBlueZ
+import KeyboardLinkDBus
+import KeyboardLinkDrivers
+import KeyboardLinkKeymap
+
 /// `org.kblink1.Keymap.Pull` (docs/dbus-api.md): reads a keyboard's keymap (and its VIA macro slots) through its
 /// driver and stages it in the draft as one edit, so that one `Undo` takes it back.
 extension KeyboardLinkService {

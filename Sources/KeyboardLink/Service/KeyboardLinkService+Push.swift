@@ -1,3 +1,9 @@
+import KBlinkAPI
+import KeyboardLinkBlueZ
+import KeyboardLinkDBus
+import KeyboardLinkDrivers
+import KeyboardLinkKeymap
+
 /// `org.kblink1.Keymap.Push` (docs/dbus-api.md): writes a keyboard's draft keymap to its firmware through the
 /// keyboard's driver, and the detection that fills the `Driver` property.
 extension KeyboardLinkService {

@@ -1,3 +1,9 @@
+import KBlinkAPI
+import KeyboardLinkBlueZ
+import KeyboardLinkDBus
+import KeyboardLinkDrivers
+import KeyboardLinkKeymap
+
 /// Desired state (issue 8): a keyboard whose profile says `applyOnConnect` gets its pushed keymap (the session's
 /// base) re-applied each time it connects, when the keyboard no longer holds it.
 ///

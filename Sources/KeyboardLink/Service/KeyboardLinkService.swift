@@ -1,3 +1,10 @@
+import KBlinkAPI
+import KeyboardLinkBlueZ
+import KeyboardLinkDBus
+import KeyboardLinkPairing
+import KeyboardLinkPresence
+import KeyboardLinkSupport
+
 /// The daemon's `org.kblink1` objects: the Manager at `/org/kblink1` and one Keyboard object per Bluetooth
 /// keyboard BlueZ knows, kept in step with the live BlueZ model.
 public actor KeyboardLinkService {

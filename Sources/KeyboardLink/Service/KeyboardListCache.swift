@@ -1,3 +1,5 @@
+import KeyboardLinkBlueZ
+import KeyboardLinkDBus
 import Synchronization
 
 /// The last `ListKeyboards` answer and the keyboards it was built from, so that repeated lists of an unchanged

@@ -1,3 +1,6 @@
+import KeyboardLinkBlueZ
+import KeyboardLinkDrivers
+
 /// The pushes running, one per keyboard at a time.
 public actor KeyboardPushes {
     private var running: Set<BluetoothAddress> = []

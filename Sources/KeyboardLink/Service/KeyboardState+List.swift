@@ -1,3 +1,6 @@
+import KBlinkAPI
+import KeyboardLinkDBus
+
 /// One keyboard as `org.kblink1.Manager.ListKeyboards` answers it: everything `kblink list` shows, typed, with no
 /// variants, so the daemon, dbus-daemon and the client each have far less to marshal, validate and decode than in
 /// `GetManagedObjects` (which carries every interface of every object, each value in a variant).

@@ -1,3 +1,6 @@
+import KeyboardLinkBlueZ
+import KeyboardLinkDBus
+
 /// What the daemon exports for one keyboard, derived from BlueZ and the firmware cache.
 public struct KeyboardState: Sendable, Equatable {
     public var address: BluetoothAddress

@@ -1,3 +1,7 @@
+import KBlinkAPI
+import KeyboardLinkKeymap
+import KeyboardLinkSupport
+
 /// Checks of `org.kblink1.Keymap` arguments at the bus edge, before any parsing: lengths first, so that a hostile
 /// caller's megabyte-long "key name" costs nothing and gets a clear answer.
 enum KeymapArgument {

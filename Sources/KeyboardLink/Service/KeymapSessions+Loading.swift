@@ -1,4 +1,9 @@
 import Glibc
+import KBlinkAPI
+import KeyboardLinkBlueZ
+import KeyboardLinkDBus
+import KeyboardLinkKeymap
+import KeyboardLinkSupport
 
 extension KeymapSessions {
     /// Loads the user's layouts (`*.json` in kblink's format, `*.kle.json`/`*.kle` from keyboard-layout-editor);
@@ -161,8 +166,10 @@ extension KeymapSessions {
         } else {
             reason = "its layout \(profile.layout) is not known (a user layout that was removed?)"
         }
-        let preserved = try FileStore().setAside(
-            store.path(for: profile.address), suffix: ".unusable-\(Int64(time(nil)))")
+        let path = store.path(for: profile.address)
+        let preserved = try KeymapError.file { () throws(FileError) in
+            try FileStore().setAside(path, suffix: ".unusable-\(Int64(time(nil)))")
+        }
         log(
             .error,
             "the keymap profile of \(label) cannot be used: \(reason); it was set aside as \(preserved) and the "

@@ -1,3 +1,7 @@
+import KBlinkAPI
+import KeyboardLinkBlueZ
+import KeyboardLinkKeymap
+
 extension KeymapSessions {
     /// Turns re-applying the profile on connect on or off (the `ApplyOnConnect` property), saved atomically with the
     /// rest of the profile before it answers.

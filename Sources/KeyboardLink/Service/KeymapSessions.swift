@@ -1,3 +1,9 @@
+import KBlinkAPI
+import KeyboardLinkBlueZ
+import KeyboardLinkDBus
+import KeyboardLinkKeymap
+import KeyboardLinkSupport
+
 /// The keymap edit sessions of the keyboards the daemon exports, with their profiles on disk.
 ///
 /// Every edit goes the same way, one at a time per keyboard: it is applied to a copy of the session, the copy is

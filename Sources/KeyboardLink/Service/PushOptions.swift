@@ -1,3 +1,6 @@
+import KBlinkAPI
+import KeyboardLinkDBus
+
 /// The options of `org.kblink1.Keymap.Push` (docs/dbus-api.md).
 public struct PushOptions: Sendable, Equatable {
     /// Plan only: report what would be written, write nothing.

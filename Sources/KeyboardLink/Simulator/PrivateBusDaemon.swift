@@ -1,4 +1,5 @@
 import Dispatch
+import KeyboardLinkDBus
 
 #if canImport(Glibc)
     import Glibc

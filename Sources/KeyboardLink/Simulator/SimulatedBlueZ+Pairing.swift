@@ -1,3 +1,6 @@
+import KeyboardLinkBlueZ
+import KeyboardLinkDBus
+
 /// Pairing the way bluetoothd does it: `Device1.Pair` talks to the agent registered by the caller's connection
 /// (else the default agent) in the manner of each ``SimulatedDevice/PairingBehavior``, `Device1.CancelPairing`
 /// ends it, and a killed BlueZ drops it.

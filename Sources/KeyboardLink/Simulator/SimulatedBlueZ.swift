@@ -1,3 +1,6 @@
+import KeyboardLinkBlueZ
+import KeyboardLinkDBus
+
 /// A simulated `bluetoothd`: adapters, devices, discovery, connections and batteries served on a real bus
 /// with our own object server, under the name `org.bluez`.
 ///

@@ -1,3 +1,5 @@
+import KeyboardLinkBlueZ
+
 /// A device the simulated BlueZ knows or can discover.
 public struct SimulatedDevice: Sendable, Equatable {
     /// How the simulated device answers `Pair()` (the pairing issue builds on this).

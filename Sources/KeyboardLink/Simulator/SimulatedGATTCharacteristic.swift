@@ -1,3 +1,5 @@
+import KeyboardLinkBlueZ
+
 /// One characteristic of a simulated GATT service.
 public struct SimulatedGATTCharacteristic: Sendable, Equatable {
     /// The characteristic's UUID.

@@ -1,3 +1,5 @@
+import KeyboardLinkBlueZ
+
 /// One descriptor of a simulated characteristic, such as a Characteristic User Description (0x2901).
 public struct SimulatedGATTDescriptor: Sendable, Equatable {
     /// The descriptor's UUID.

@@ -1,3 +1,5 @@
+import KeyboardLinkBlueZ
+
 /// Faults a simulated GATT server injects, for tests.
 public struct SimulatedGATTFaults: Sendable, Equatable {
     /// The n-th `ReadValue` (counting from 1, from when the fault is set) disconnects the device: it and every

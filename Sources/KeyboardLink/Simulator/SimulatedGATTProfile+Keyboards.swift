@@ -1,3 +1,5 @@
+import KeyboardLinkFirmware
+
 /// The GATT databases of the simulated keyboards.
 extension SimulatedGATTProfile {
     /// The Aula F87: Device Information with a PnP ID (USB 0x0C45:0x8009 version 0x0105) that disagrees with

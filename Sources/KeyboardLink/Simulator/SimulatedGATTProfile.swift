@@ -1,3 +1,5 @@
+import KeyboardLinkBlueZ
+
 /// The GATT database a simulated keyboard serves once connected: its services, how slowly it answers reads,
 /// and the faults it injects.
 public struct SimulatedGATTProfile: Sendable, Equatable {

@@ -1,3 +1,6 @@
+import KeyboardLinkBlueZ
+import KeyboardLinkDBus
+
 /// The GATT side of the simulated `bluetoothd`: exports each connected keyboard's services, characteristics and
 /// descriptors below its device object (`.../serviceXXXX/charXXXX/descXXXX`, as BlueZ names them) and answers
 /// `ReadValue`, `WriteValue`, `StartNotify` and `StopNotify` like BlueZ, with BlueZ's error names.

@@ -1,3 +1,5 @@
+import KeyboardLinkBlueZ
+
 /// One primary service of a simulated keyboard's GATT database.
 public struct SimulatedGATTService: Sendable, Equatable {
     /// The service's UUID.

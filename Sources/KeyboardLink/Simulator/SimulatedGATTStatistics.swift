@@ -1,3 +1,5 @@
+import KeyboardLinkBlueZ
+
 /// What a simulated GATT server saw for one device, for tests that check how a client behaves without timing it.
 public struct SimulatedGATTStatistics: Sendable, Equatable {
     /// One `WriteValue` received.

@@ -1,3 +1,7 @@
+import KeyboardLinkBlueZ
+import KeyboardLinkDrivers
+import KeyboardLinkKeymap
+
 /// A simulated ZMK Studio keyboard on the simulated BlueZ: a `SimulatedStudioFirmware` answering the writes to
 /// the Studio RPC characteristic of one device, with indications cut into `chunkSize`-byte pieces as a BLE link
 /// with the default MTU carries them.

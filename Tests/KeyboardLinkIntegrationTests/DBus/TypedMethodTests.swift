@@ -1,7 +1,20 @@
 import Synchronization
 import Testing
 
-@testable import KeyboardLink
+@testable import InsetCore
+@testable import KBlinkAPI
+@testable import KeyboardLinkBlueZ
+@testable import KeyboardLinkClient
+@testable import KeyboardLinkCommandLine
+@testable import KeyboardLinkDBus
+@testable import KeyboardLinkDrivers
+@testable import KeyboardLinkFirmware
+@testable import KeyboardLinkKeymap
+@testable import KeyboardLinkPairing
+@testable import KeyboardLinkPresence
+@testable import KeyboardLinkService
+@testable import KeyboardLinkSimulator
+@testable import KeyboardLinkSupport
 
 /// Methods declared with Swift argument and result types, which the server answers straight from the libdbus message
 /// (and, for calls it cannot route that way, through the general path with the same result).

@@ -1,7 +1,20 @@
 import Foundation
 import Testing
 
-@testable import KeyboardLink
+@testable import InsetCore
+@testable import KBlinkAPI
+@testable import KeyboardLinkBlueZ
+@testable import KeyboardLinkClient
+@testable import KeyboardLinkCommandLine
+@testable import KeyboardLinkDBus
+@testable import KeyboardLinkDrivers
+@testable import KeyboardLinkFirmware
+@testable import KeyboardLinkKeymap
+@testable import KeyboardLinkPairing
+@testable import KeyboardLinkPresence
+@testable import KeyboardLinkService
+@testable import KeyboardLinkSimulator
+@testable import KeyboardLinkSupport
 
 /// Seeded fuzzing of the profile parser and the macro syntax: mutated and generated inputs never crash, every
 /// failure is a `KeymapError` with a short message, and every success round-trips. `KBLINK_FUZZ_CASES` raises the

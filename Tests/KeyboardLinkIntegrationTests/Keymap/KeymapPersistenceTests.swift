@@ -2,7 +2,20 @@ import Foundation
 import Synchronization
 import Testing
 
-@testable import KeyboardLink
+@testable import InsetCore
+@testable import KBlinkAPI
+@testable import KeyboardLinkBlueZ
+@testable import KeyboardLinkClient
+@testable import KeyboardLinkCommandLine
+@testable import KeyboardLinkDBus
+@testable import KeyboardLinkDrivers
+@testable import KeyboardLinkFirmware
+@testable import KeyboardLinkKeymap
+@testable import KeyboardLinkPairing
+@testable import KeyboardLinkPresence
+@testable import KeyboardLinkService
+@testable import KeyboardLinkSimulator
+@testable import KeyboardLinkSupport
 
 /// Profiles on disk: saved before every reply, restored at start, corrupt ones set aside, write errors reported.
 @Suite("Keymap profiles are saved, restored and never lost")

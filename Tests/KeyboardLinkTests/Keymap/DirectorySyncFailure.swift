@@ -1,7 +1,20 @@
 import Glibc
 import Synchronization
 
-@testable import KeyboardLink
+@testable import InsetCore
+@testable import KBlinkAPI
+@testable import KeyboardLinkBlueZ
+@testable import KeyboardLinkClient
+@testable import KeyboardLinkCommandLine
+@testable import KeyboardLinkDBus
+@testable import KeyboardLinkDrivers
+@testable import KeyboardLinkFirmware
+@testable import KeyboardLinkKeymap
+@testable import KeyboardLinkPairing
+@testable import KeyboardLinkPresence
+@testable import KeyboardLinkService
+@testable import KeyboardLinkSimulator
+@testable import KeyboardLinkSupport
 
 /// File system calls whose `fsync` fails with `EIO` on directories only, so that an atomic write fails after its
 /// rename succeeded (the file `fsync` and the rename go through).

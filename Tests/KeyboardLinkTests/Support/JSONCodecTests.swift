@@ -1,10 +1,23 @@
 import FoundationEssentials
 import Testing
 
-@testable import KeyboardLink
+@testable import InsetCore
+@testable import KBlinkAPI
+@testable import KeyboardLinkBlueZ
+@testable import KeyboardLinkClient
+@testable import KeyboardLinkCommandLine
+@testable import KeyboardLinkDBus
+@testable import KeyboardLinkDrivers
+@testable import KeyboardLinkFirmware
+@testable import KeyboardLinkKeymap
+@testable import KeyboardLinkPairing
+@testable import KeyboardLinkPresence
+@testable import KeyboardLinkService
+@testable import KeyboardLinkSimulator
+@testable import KeyboardLinkSupport
 
 /// kblink's own JSON reader and writer (`JSONCodec`): the same text as Foundation's coders wrote, strict parsing,
-/// and `DecodingError`s with coding paths that `ProfileJSON.describe` turns into short messages.
+/// and `DecodingError`s with coding paths that `JSONCodec.describe` turns into short messages.
 @Suite struct JSONCodecTests {
     struct Sample: Codable, Equatable {
         struct Key: Codable, Equatable {
@@ -114,7 +127,7 @@ import Testing
     @Test func invalidUTF8IsRefused() throws {
         let bytes: [UInt8] = [0x5B, 0x22, 0xC3, 0x28, 0x22, 0x5D]
         let error = try #require(throws: DecodingError.self) { try JSONCodec.decode([String].self, from: bytes) }
-        #expect(ProfileJSON.describe(error).contains("a string is not valid UTF-8"))
+        #expect(JSONCodec.describe(error).contains("a string is not valid UTF-8"))
     }
 
     @Test func nestingIsLimited() throws {
@@ -151,14 +164,14 @@ import Testing
             var keys: [Key]
         }
         let error = try #require(throws: DecodingError.self) { try JSONCodec.decode(File.self, from: Array(text.utf8)) }
-        #expect(ProfileJSON.describe(error) == expected)
+        #expect(JSONCodec.describe(error) == expected)
     }
 
     @Test func integerOverflowIsAnError() throws {
         let error = try #require(throws: DecodingError.self) {
             try JSONCodec.decode([UInt8].self, from: Array("[255, 256]".utf8))
         }
-        #expect(ProfileJSON.describe(error) == "[1]: The number 256 does not fit in UInt8.")
+        #expect(JSONCodec.describe(error) == "[1]: The number 256 does not fit in UInt8.")
     }
 
     @Test func infinityCannotBeWritten() {

@@ -2,7 +2,20 @@ import FoundationEssentials
 import Glibc
 import Testing
 
-@testable import KeyboardLink
+@testable import InsetCore
+@testable import KBlinkAPI
+@testable import KeyboardLinkBlueZ
+@testable import KeyboardLinkClient
+@testable import KeyboardLinkCommandLine
+@testable import KeyboardLinkDBus
+@testable import KeyboardLinkDrivers
+@testable import KeyboardLinkFirmware
+@testable import KeyboardLinkKeymap
+@testable import KeyboardLinkPairing
+@testable import KeyboardLinkPresence
+@testable import KeyboardLinkService
+@testable import KeyboardLinkSimulator
+@testable import KeyboardLinkSupport
 
 /// `WallClockTime`: ISO 8601 text in UTC, checked against known dates and against Foundation's `Date`.
 @Suite struct WallClockTimeTests {
@@ -77,6 +90,6 @@ import Testing
         let error = try #require(throws: DecodingError.self) {
             try JSONCodec.decode([WallClockTime].self, from: Array(#"["soon"]"#.utf8))
         }
-        #expect(ProfileJSON.describe(error).hasPrefix("[0]: 'soon' is not an ISO 8601 time"))
+        #expect(JSONCodec.describe(error).hasPrefix("[0]: 'soon' is not an ISO 8601 time"))
     }
 }

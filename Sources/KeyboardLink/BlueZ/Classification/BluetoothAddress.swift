@@ -1,3 +1,5 @@
+import KeyboardLinkDBus
+
 /// A validated Bluetooth device address (`BD_ADDR`), such as `C8:7F:54:0A:1B:2C`.
 ///
 /// Input is accepted in either case; the canonical text is uppercase, as BlueZ prints it in `Device1.Address`.
@@ -113,7 +115,7 @@ public struct BluetoothAddress: Hashable, Comparable, Sendable, Codable, CustomS
 
 extension UInt8 {
     /// Whether this byte is an ASCII hex digit (`0-9`, `a-f`, `A-F`).
-    var isHexDigitASCII: Bool {
+    package var isHexDigitASCII: Bool {
         (self >= 0x30 && self <= 0x39) || (self >= 0x41 && self <= 0x46) || (self >= 0x61 && self <= 0x66)
     }
 }

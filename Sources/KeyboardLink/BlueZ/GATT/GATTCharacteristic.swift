@@ -1,3 +1,5 @@
+import KeyboardLinkDBus
+
 /// A snapshot of one `org.bluez.GattCharacteristic1` object.
 public struct GATTCharacteristic: Sendable, Hashable {
     /// The object path, such as `.../service000a/char000b`.

@@ -1,3 +1,5 @@
+import KeyboardLinkDBus
+
 /// A GATT client for one BlueZ device: reads, writes and notifications on the `GattCharacteristic1` and
 /// `GattDescriptor1` objects BlueZ exports below the device, found through the live ``BlueZModel``.
 ///

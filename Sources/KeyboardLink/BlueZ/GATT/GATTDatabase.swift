@@ -1,3 +1,5 @@
+import KeyboardLinkDBus
+
 /// The GATT objects BlueZ exports below one device: its services, their characteristics and descriptors, each
 /// list in ATT handle order (BlueZ's object paths carry the handle, so path order is handle order when BlueZ
 /// does not report `Handle`).

@@ -1,3 +1,5 @@
+import KeyboardLinkDBus
+
 /// A snapshot of one `org.bluez.GattDescriptor1` object.
 public struct GATTDescriptor: Sendable, Hashable {
     /// The object path, such as `.../service000a/char000b/desc000d`.

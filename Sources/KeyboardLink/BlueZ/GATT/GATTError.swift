@@ -1,3 +1,5 @@
+import KeyboardLinkDBus
+
 /// A GATT operation that failed, with BlueZ's error mapped to what it means for the caller.
 public struct GATTError: Error, Equatable, Sendable, CustomStringConvertible {
     /// What went wrong.
@@ -65,7 +67,7 @@ public struct GATTError: Error, Equatable, Sendable, CustomStringConvertible {
     }
 
     /// The kind of a D-Bus error from BlueZ.
-    static func kind(of error: DBusError) -> Kind {
+    package static func kind(of error: DBusError) -> Kind {
         switch error.name.rawValue {
         case "org.bluez.Error.NotPermitted": return .notPermitted
         case "org.bluez.Error.NotAuthorized": return .notAuthorized

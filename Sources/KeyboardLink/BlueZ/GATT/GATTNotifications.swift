@@ -1,3 +1,5 @@
+import KeyboardLinkDBus
+
 /// The values of one characteristic as BlueZ notifies them: an `AsyncSequence` of byte arrays, one per
 /// notification or indication, in arrival order (none is dropped).
 ///

@@ -1,3 +1,5 @@
+import KeyboardLinkDBus
+
 /// A snapshot of one `org.bluez.GattService1` object below a device.
 public struct GATTService: Sendable, Hashable {
     /// The object path, such as `/org/bluez/hci0/dev_AA_BB_CC_DD_EE_FF/service000a`.
@@ -50,7 +52,7 @@ extension DBusValue {
     }
 
     /// An `ay` value.
-    static func bytes(_ bytes: [UInt8]) -> DBusValue {
+    package static func bytes(_ bytes: [UInt8]) -> DBusValue {
         .array(.byte, bytes.map { .byte($0) })
     }
 }

@@ -1,3 +1,6 @@
+import KBlinkAPI
+import KeyboardLinkDBus
+
 /// A typed handle on one keyboard's `org.kblink1.Keymap` interface: the CLI's `keymap`, `macro` and `profile`
 /// commands and the tests use it. Every method throws the daemon's ``DBusError`` unchanged.
 public struct KeymapClient: Sendable {

@@ -1,3 +1,5 @@
+import KeyboardLinkDBus
+
 /// The answer of `org.kblink1.Keymap.Pull`.
 public struct KeymapPullResult: Sendable, Equatable {
     /// Bindings whose pulled action differed from the draft's.

@@ -1,3 +1,5 @@
+import KeyboardLinkDBus
+
 /// The answer of `org.kblink1.Keymap.Push`.
 public struct KeymapPushResult: Sendable, Equatable {
     /// One binding written (or to write).

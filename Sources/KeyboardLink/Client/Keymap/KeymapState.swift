@@ -1,3 +1,5 @@
+import KeyboardLinkDBus
+
 /// The properties of a keyboard's `org.kblink1.Keymap` interface, read in one `GetAll`.
 public struct KeymapState: Sendable, Equatable {
     /// The layout id.

@@ -1,3 +1,6 @@
+import KBlinkAPI
+import KeyboardLinkDBus
+
 /// How a pairing ended, as a client saw it.
 public struct PairingResult: Sendable, Equatable {
     /// The keyboard's object path.

@@ -1,3 +1,7 @@
+import KBlinkAPI
+import KeyboardLinkBlueZ
+import KeyboardLinkDBus
+
 /// The keyboard `kblink pair` is about: resolved before pairing so that its prompts can be told apart.
 public struct PairingTarget: Sendable, Equatable {
     /// The keyboard's address.

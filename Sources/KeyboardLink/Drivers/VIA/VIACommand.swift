@@ -172,7 +172,7 @@ public enum VIACommand: Hashable, Sendable {
         guard Int(offset) + length <= 0x1_0000 else { throw .rangeOutOfBuffer(offset: Int(offset), length: length) }
     }
 
-    static func bigEndian(_ value: UInt32) -> [UInt8] {
+    package static func bigEndian(_ value: UInt32) -> [UInt8] {
         [UInt8(value >> 24), UInt8((value >> 16) & 0xFF), UInt8((value >> 8) & 0xFF), UInt8(value & 0xFF)]
     }
 }

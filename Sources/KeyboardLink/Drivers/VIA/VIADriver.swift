@@ -1,3 +1,5 @@
+import KeyboardLinkKeymap
+
 /// The VIA driver: the keymap through VIA's dynamic keymap commands over a `VIATransport` (a hidraw node, or a
 /// socketpair in tests). Keys are found by their layout's matrix position; VIA writes go straight to EEPROM, so
 /// there is nothing to save, and rolling back rewrites the previous keycodes and macro buffer. Macros live in the

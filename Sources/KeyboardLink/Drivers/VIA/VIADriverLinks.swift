@@ -1,3 +1,5 @@
+import KeyboardLinkBlueZ
+
 /// Opens the VIA link of a keyboard: by default the hidraw node whose `HID_UNIQ` is the keyboard's address and
 /// whose report descriptor has VIA's usage page; tests swap in a socketpair to a simulated keyboard.
 public struct VIADriverLinks: Sendable {

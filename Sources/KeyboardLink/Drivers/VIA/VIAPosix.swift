@@ -2,9 +2,9 @@ import Glibc
 
 /// The Glibc calls the VIA transports and hidraw discovery make, in one place: each retries EINTR and turns
 /// -1 into a thrown `VIATransportError.systemCall` naming the call and the path.
-enum VIAPosix {
+package enum VIAPosix {
     /// Runs `call` again while it fails with EINTR.
-    static func retryingEINTR<T: BinaryInteger>(_ call: () -> T) -> T {
+    package static func retryingEINTR<T: BinaryInteger>(_ call: () -> T) -> T {
         while true {
             let result = call()
             if result == -1 && errno == EINTR { continue }
@@ -32,7 +32,7 @@ enum VIAPosix {
 
     /// Writes all of `bytes` in one call: `send(2)` with `MSG_NOSIGNAL` on sockets (a closed peer is an error,
     /// not SIGPIPE), `write(2)` otherwise. hidraw and SOCK_SEQPACKET never split a record.
-    static func writeRecord(_ descriptor: Int32, _ bytes: [UInt8], isSocket: Bool, path: String)
+    package static func writeRecord(_ descriptor: Int32, _ bytes: [UInt8], isSocket: Bool, path: String)
         throws(VIATransportError)
     {
         let written = bytes.withUnsafeBytes { buffer in

@@ -15,7 +15,7 @@ public struct VIAReport: Hashable, Sendable, CustomStringConvertible {
 
     /// Builds a report from a prefix written by code, zero-padded to 32 bytes.
     /// - Precondition: `prefix` has at most 32 bytes (callers check data lengths first).
-    init(padding prefix: [UInt8]) {
+    package init(padding prefix: [UInt8]) {
         precondition(prefix.count <= Self.length, "VIA report prefix longer than 32 bytes")
         bytes = prefix + [UInt8](repeating: 0, count: Self.length - prefix.count)
     }

@@ -1,3 +1,5 @@
+import KeyboardLinkBlueZ
+
 extension StudioDriver {
     /// Connects to a keyboard's ZMK Studio characteristic through BlueZ: starts its indications (fed to the
     /// link as they arrive) and writes request frames with write requests.

@@ -1,3 +1,6 @@
+import KeyboardLinkBlueZ
+import KeyboardLinkKeymap
+
 /// The ZMK Studio driver: keymap reads and staged writes over the Studio RPC, key positions in the layout's key
 /// order (position i is the layout's i-th key), behaviours found by display name.
 public actor StudioDriver: KeyboardDriver {

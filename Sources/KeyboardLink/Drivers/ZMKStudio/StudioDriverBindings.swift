@@ -1,3 +1,5 @@
+import KeyboardLinkKeymap
+
 /// Translates between the keymap model's actions and ZMK Studio bindings, through the behaviours a keyboard
 /// lists, found by their display names (ids are local to each firmware build).
 ///

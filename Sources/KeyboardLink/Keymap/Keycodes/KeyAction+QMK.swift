@@ -5,7 +5,7 @@ extension KeyAction {
     static let qmkToBase: UInt16 = 0x5200
     static let qmkMomentaryBase: UInt16 = 0x5220
     static let qmkToggleBase: UInt16 = 0x5260
-    static let qmkMacroBase: UInt16 = 0x7700
+    package static let qmkMacroBase: UInt16 = 0x7700
 
     /// Reads a 16-bit QMK keycode as VIA transfers it (VIA protocol 12 and later, i.e. QMK 0.19 and later).
     ///

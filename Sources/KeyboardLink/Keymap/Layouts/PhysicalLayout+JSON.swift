@@ -1,4 +1,5 @@
 import Glibc
+import KeyboardLinkSupport
 
 /// User layouts as JSON files.
 ///
@@ -48,7 +49,7 @@ extension PhysicalLayout {
         do {
             file = try JSONCodec.decode(File.self, from: json)
         } catch {
-            throw .invalidLayout("not a layout JSON file: \(ProfileJSON.describe(error))")
+            throw .invalidLayout("not a layout JSON file: \(JSONCodec.describe(error))")
         }
         var keys: [PhysicalKey] = []
         for (index, key) in file.keys.enumerated() {
@@ -109,14 +110,16 @@ extension PhysicalLayout {
         do {
             names = try store.list(directory)
         } catch {
-            if case .io(_, _, let code) = error, code == ENOENT { return result }
-            result.problems.append(.init(file: directory, error: error))
+            if error.errno == ENOENT { return result }
+            result.problems.append(.init(file: directory, error: KeymapError(error)))
             return result
         }
         for name in names where name.hasSuffix(".json") || name.hasSuffix(".kle") {
             let path = directory + "/" + name
             do {
-                guard let bytes = try store.read(path) else { continue }
+                guard let bytes = try KeymapError.file({ () throws(FileError) in try store.read(path) }) else {
+                    continue
+                }
                 if name.hasSuffix(".kle.json") || name.hasSuffix(".kle") {
                     let stem = name.hasSuffix(".kle") ? String(name.dropLast(4)) : String(name.dropLast(9))
                     let text = String(decoding: bytes, as: UTF8.self)

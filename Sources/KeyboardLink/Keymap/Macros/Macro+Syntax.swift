@@ -37,7 +37,7 @@ extension Macro: CustomStringConvertible {
         steps.map(Self.text(of:)).joined(separator: ", ")
     }
 
-    static func text(of step: MacroStep) -> String {
+    package static func text(of step: MacroStep) -> String {
         switch step {
         case .tap(let press):
             let modifiers = press.modifiers.members.compactMap { friendlyModifierNames[$0.rawValue] }

@@ -1,3 +1,5 @@
+import KeyboardLinkSupport
+
 /// A profile as exported and imported: a layout id, the bindings of every layer and the macros.
 ///
 /// ```json

@@ -1,4 +1,5 @@
 import Glibc
+import KeyboardLinkSupport
 
 /// Profiles on disk: one JSON file per keyboard, `<directory>/<AA_BB_CC_DD_EE_FF>.json`.
 ///
@@ -64,11 +65,14 @@ public struct ProfileStore: Sendable {
     public func load(_ address: KeyboardAddress) throws(KeymapError) -> LoadResult {
         let path = path(for: address)
         let contents: [UInt8]?
-        do {
+        do throws(FileError) {
             contents = try files.read(path)
-        } catch .io(_, _, EFBIG) {
+        } catch {
+            guard error.errno == EFBIG else { throw KeymapError(error) }
             // Too large to be a profile kblink wrote: as unreadable as a parse failure.
-            let preserved = try files.setAside(path, suffix: ".corrupt-\(clock())")
+            let preserved = try KeymapError.file { () throws(FileError) in
+                try files.setAside(path, suffix: ".corrupt-\(clock())")
+            }
             let reason = KeymapError.invalidProfile("the file is larger than \(FileStore.maximumReadSize >> 20) MiB")
             return .corrupt(CorruptProfile(path: path, preservedAt: preserved, reason: reason))
         }
@@ -83,7 +87,9 @@ public struct ProfileStore: Sendable {
             }
             return .loaded(profile)
         } catch {
-            let preserved = try files.setAside(path, suffix: ".corrupt-\(clock())")
+            let preserved = try KeymapError.file { () throws(FileError) in
+                try files.setAside(path, suffix: ".corrupt-\(clock())")
+            }
             return .corrupt(CorruptProfile(path: path, preservedAt: preserved, reason: error))
         }
     }
@@ -108,8 +114,12 @@ public struct ProfileStore: Sendable {
     /// - Throws: `KeymapError.io`; the previous profile is then intact.
     @discardableResult
     public func save(_ profile: StoredProfile) throws(KeymapError) -> KeymapError? {
-        try files.makeDirectory(directory)
-        return try files.writeAtomically(profile.json(), to: path(for: profile.address))
+        let path = path(for: profile.address)
+        let json = profile.json()
+        return try KeymapError.file { () throws(FileError) in
+            try files.makeDirectory(directory)
+            return try files.writeAtomically(json, to: path).map(KeymapError.init)
+        }
     }
 
     /// Saves a session's base and draft, and the profile's settings, as a keyboard's profile.

@@ -1,3 +1,5 @@
+import KeyboardLinkSupport
+
 /// VIA's keymap backup: the JSON the VIA configurator saves ("Save + Load" > "Save current layout").
 ///
 /// ```json

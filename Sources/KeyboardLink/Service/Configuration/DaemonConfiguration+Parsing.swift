@@ -1,3 +1,6 @@
+import KeyboardLinkPresence
+import KeyboardLinkSupport
+
 extension DaemonConfiguration {
     /// A configuration and what was noticed while reading it.
     public struct Parsed: Sendable, Equatable {

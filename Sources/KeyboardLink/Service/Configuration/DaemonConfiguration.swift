@@ -1,3 +1,6 @@
+import KeyboardLinkPresence
+import KeyboardLinkSupport
+
 /// kblinkd's settings from its configuration file (`/etc/kblink/kblinkd.conf` by default), with the documented
 /// defaults for every key the file leaves out.
 ///

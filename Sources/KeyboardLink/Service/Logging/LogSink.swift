@@ -1,4 +1,5 @@
 import Glibc
+import KeyboardLinkSupport
 
 /// Where a ``Logger`` writes its finished text: standard error in the daemon, a collector in tests.
 ///

@@ -1,3 +1,4 @@
+import KeyboardLinkSupport
 import Synchronization
 
 /// The daemon's logger: one line per message line on standard error, each prefixed with its journald priority

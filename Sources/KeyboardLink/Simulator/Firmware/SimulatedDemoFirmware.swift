@@ -1,3 +1,7 @@
+import KeyboardLinkBlueZ
+import KeyboardLinkDrivers
+import KeyboardLinkKeymap
+
 /// The firmware behind the keyboards of `kblinkd --simulate`, so that `kblink keymap push` and `pull` work with no
 /// hardware: ZMK Studio on the Aula F87, answered over the simulated GATT, and VIA on the VGN 98Pro, served on a
 /// socketpair that the daemon's VIA driver uses instead of a hidraw node.

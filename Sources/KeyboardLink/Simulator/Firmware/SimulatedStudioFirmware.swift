@@ -1,3 +1,5 @@
+import KeyboardLinkDrivers
+
 /// A pure simulation of ZMK Studio's RPC side, for the simulator and tests: it consumes request payloads (or the
 /// framed bytes a GATT characteristic carries) and produces responses and notifications like ZMK does.
 ///

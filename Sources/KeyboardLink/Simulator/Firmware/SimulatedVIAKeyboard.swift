@@ -1,3 +1,6 @@
+import KeyboardLinkDrivers
+import KeyboardLinkKeymap
+
 /// A pure simulation of a QMK keyboard's VIA side: answers 32-byte reports like QMK's `via.c` with a real keymap
 /// and macro buffer, records every write, and can inject faults.
 ///

@@ -1,5 +1,6 @@
 import Dispatch
 import Glibc
+import KeyboardLinkDrivers
 import Synchronization
 
 /// Serves a `SimulatedVIAKeyboard` on one end of a SOCK_SEQPACKET socketpair from a private Dispatch queue:

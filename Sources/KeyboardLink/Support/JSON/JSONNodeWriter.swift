@@ -2,16 +2,17 @@
 /// files written before and after kblink had its own writer diff cleanly): with ``Options/prettyPrinted``, two
 /// spaces per level, `"key" : value`, and an empty list or object as an opening line, an empty line and a closing
 /// line; `/` escaped as `\/` unless ``Options/withoutEscapingSlashes``; numbers as the node holds them.
-struct JSONNodeWriter {
+package struct JSONNodeWriter {
     /// How to lay the text out.
-    struct Options: OptionSet, Sendable {
-        let rawValue: Int
+    package struct Options: OptionSet, Sendable {
+        package let rawValue: Int
+        package init(rawValue: Int) { self.rawValue = rawValue }
         /// One member or item per line, indented by two spaces per level.
-        static let prettyPrinted = Options(rawValue: 1)
+        package static let prettyPrinted = Options(rawValue: 1)
         /// Object members by key, in the byte order of their UTF-8 text.
-        static let sortedKeys = Options(rawValue: 2)
+        package static let sortedKeys = Options(rawValue: 2)
         /// `/` as is rather than `\/`.
-        static let withoutEscapingSlashes = Options(rawValue: 4)
+        package static let withoutEscapingSlashes = Options(rawValue: 4)
     }
 
     private let options: Options

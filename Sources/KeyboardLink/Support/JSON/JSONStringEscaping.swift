@@ -1,9 +1,9 @@
 /// How JSON strings are written, for the profile codec (`JSONNodeWriter`) and the CLI's `--json` output
 /// (`JSONValue`): quotes, backslashes and control characters escaped as Foundation's `JSONEncoder` escapes them.
-enum JSONStringEscaping {
+package enum JSONStringEscaping {
     /// Appends the characters of `text`, escaped, without the surrounding quotes.
     /// - Parameter escapingSlashes: whether `/` is written `\/` (Foundation's default).
-    static func appendEscaped(_ text: String, to output: inout [UInt8], escapingSlashes: Bool) {
+    package static func appendEscaped(_ text: String, to output: inout [UInt8], escapingSlashes: Bool) {
         let hex: [UInt8] = Array("0123456789abcdef".utf8)
         for byte in text.utf8 {
             switch byte {

@@ -7,5 +7,5 @@ struct JSONSyntaxError: Error, Sendable, Equatable, CustomStringConvertible {
     /// 1-based column (in bytes) of the offending byte.
     var column: Int
 
-    var description: String { "\(reason) at line \(line), column \(column)" }
+    package var description: String { "\(reason) at line \(line), column \(column)" }
 }

@@ -5,7 +5,7 @@
 /// the ASCII patterns kblink searches for.
 extension StringProtocol {
     /// Whether `other` occurs in the text; the empty string occurs in every text.
-    func containsText(_ other: some StringProtocol) -> Bool {
+    package func containsText(_ other: some StringProtocol) -> Bool {
         firstByteOffset(of: other) != nil
     }
 
@@ -26,7 +26,7 @@ extension StringProtocol {
 extension String {
     /// The text with every occurrence of `target` replaced by `replacement`, left to right, without overlaps;
     /// unchanged when `target` is empty.
-    func replacingEvery(_ target: some StringProtocol, with replacement: some StringProtocol) -> String {
+    package func replacingEvery(_ target: some StringProtocol, with replacement: some StringProtocol) -> String {
         let needle = Array(target.utf8)
         guard !needle.isEmpty else { return self }
         let haystack = Array(utf8)

@@ -1,7 +1,20 @@
 import Glibc
 import Testing
 
-@testable import KeyboardLink
+@testable import InsetCore
+@testable import KBlinkAPI
+@testable import KeyboardLinkBlueZ
+@testable import KeyboardLinkClient
+@testable import KeyboardLinkCommandLine
+@testable import KeyboardLinkDBus
+@testable import KeyboardLinkDrivers
+@testable import KeyboardLinkFirmware
+@testable import KeyboardLinkKeymap
+@testable import KeyboardLinkPairing
+@testable import KeyboardLinkPresence
+@testable import KeyboardLinkService
+@testable import KeyboardLinkSimulator
+@testable import KeyboardLinkSupport
 
 @Suite("VIA client against a simulated keyboard over a socketpair")
 struct VIAClientTests {

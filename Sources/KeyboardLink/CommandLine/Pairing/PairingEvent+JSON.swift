@@ -1,3 +1,6 @@
+import KBlinkAPI
+import KeyboardLinkClient
+
 extension PairingPromptRelay {
     /// The `kblink pair --json` line for a prompt (keys documented in docs/pairing.md).
     public func json(for target: PairingTarget) -> JSONValue {

@@ -1,3 +1,5 @@
+import InsetCore
+
 extension InsetAnswer {
     /// The answer as `key: value` pairs, in the order the CLI prints them.
     ///
@@ -25,29 +27,5 @@ extension InsetAnswer {
     /// The answer as `key: value` lines joined by newlines (no trailing newline).
     public var text: String {
         textFields.map { "\($0.key): \($0.value)" }.joined(separator: "\n")
-    }
-
-    /// `applied`, `ignored (zero frame while dragging)`, `ignored (rotation transient)` or `none`.
-    static func text(_ disposition: EventDisposition?) -> String {
-        switch disposition {
-        case nil: return "none"
-        case .applied: return "applied"
-        case .ignored(.zeroFrameWhileDragging): return "ignored (zero frame while dragging)"
-        case .ignored(.rotationTransient): return "ignored (rotation transient)"
-        }
-    }
-
-    /// `none`, `335 -> 0 at once`, or `0 -> 335 over 0.25 s, curve 7 (keyboard)`.
-    static func text(_ animation: InsetAnimation?) -> String {
-        guard let animation else { return "none" }
-        let change = "\(PointFormat.text(animation.from)) -> \(PointFormat.text(animation.to))"
-        if animation.isImmediate { return change + " at once" }
-        return "\(change) over \(PointFormat.text(animation.duration)) s, curve \(animation.curve)"
-    }
-
-    /// The edges in a fixed order, comma-separated, or `none`.
-    static func text(_ edges: Set<Edge>) -> String {
-        let names = Edge.allCases.filter(edges.contains).map(\.rawValue)
-        return names.isEmpty ? "none" : names.joined(separator: ",")
     }
 }

@@ -1,3 +1,11 @@
+import InsetCore
+import KeyboardLinkBlueZ
+import KeyboardLinkDBus
+import KeyboardLinkFirmware
+import KeyboardLinkKeymap
+import KeyboardLinkPresence
+import KeyboardLinkSupport
+
 /// The `a{sv}` forms of `org.kblink1.Manager.ResolveInsets`: request keys in, answer keys out
 /// (documented in docs/dbus-api.md).
 ///
@@ -161,7 +169,7 @@ public enum InsetRequestCodec {
             entries.map { DBusDictionaryEntry(key: .string($0.0), value: .variant($0.1)) })
     }
 
-    static func rectValue(_ rect: Rect) -> DBusValue {
+    package static func rectValue(_ rect: Rect) -> DBusValue {
         .array(.double, [.double(rect.minX), .double(rect.minY), .double(rect.width), .double(rect.height)])
     }
 

@@ -1,3 +1,11 @@
+import KBlinkAPI
+import KeyboardLinkDBus
+import KeyboardLinkDrivers
+import KeyboardLinkKeymap
+
+// Every domain error becomes an `org.kblink1.Error.*` here, and only here: the domains know nothing of D-Bus
+// error names.
+
 extension KeymapError {
     /// The `org.kblink1.Error.*` error a D-Bus caller gets, with the model's message.
     ///
@@ -15,6 +23,18 @@ extension KeymapError {
         case .notFound: return KBlinkError.notFound(description)
         case .notSupported: return KBlinkError.notSupported(description)
         case .failed: return KBlinkError.failed(description)
+        }
+    }
+}
+
+extension DriverError {
+    /// The `org.kblink1.Error.*` equivalent.
+    public var dbusError: DBusError {
+        switch self {
+        case .locked(let text): DBusError(KBlinkError.locked, text)
+        case .notSupported(let text): KBlinkError.notSupported(text)
+        case .notConnected(let text): KBlinkError.notConnected(text)
+        case .failed(let text): KBlinkError.failed(text)
         }
     }
 }

@@ -1,3 +1,5 @@
+import KeyboardLinkSupport
+
 /// A JSON value with keys kept in the order they were written, so `--json` output is stable.
 public indirect enum JSONValue: Sendable, Equatable {
     case null

@@ -4,28 +4,28 @@ import Glibc
 /// a full disk (swift-system's mocking idea). Each returns its C result, or `-errno` on failure.
 ///
 /// `EINTR` is retried in one place, `retryingInterrupted`, which every call site goes through.
-struct FileSyscalls: Sendable {
+package struct FileSyscalls: Sendable {
     /// `open(2)`: a descriptor or `-errno`.
-    var open: @Sendable (_ path: String, _ flags: Int32, _ mode: mode_t) -> Int32
+    package var open: @Sendable (_ path: String, _ flags: Int32, _ mode: mode_t) -> Int32
     /// `write(2)`: bytes written or `-errno`.
-    var write: @Sendable (_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int
+    package var write: @Sendable (_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int
     /// `read(2)`: bytes read (0 at the end) or `-errno`.
-    var read: @Sendable (_ fd: Int32, _ buffer: UnsafeMutableRawBufferPointer) -> Int
+    package var read: @Sendable (_ fd: Int32, _ buffer: UnsafeMutableRawBufferPointer) -> Int
     /// `fsync(2)`: 0 or `-errno`.
-    var fsync: @Sendable (_ fd: Int32) -> Int32
+    package var fsync: @Sendable (_ fd: Int32) -> Int32
     /// `close(2)`: 0 or `-errno` (never retried: Linux closes the descriptor even when interrupted).
-    var close: @Sendable (_ fd: Int32) -> Int32
+    package var close: @Sendable (_ fd: Int32) -> Int32
     /// `rename(2)`: 0 or `-errno`.
-    var rename: @Sendable (_ from: String, _ to: String) -> Int32
+    package var rename: @Sendable (_ from: String, _ to: String) -> Int32
     /// `link(2)`: 0 or `-errno`.
-    var link: @Sendable (_ from: String, _ to: String) -> Int32
+    package var link: @Sendable (_ from: String, _ to: String) -> Int32
     /// `unlink(2)`: 0 or `-errno`.
-    var unlink: @Sendable (_ path: String) -> Int32
+    package var unlink: @Sendable (_ path: String) -> Int32
     /// `mkdir(2)`: 0 or `-errno`.
-    var mkdir: @Sendable (_ path: String, _ mode: mode_t) -> Int32
+    package var mkdir: @Sendable (_ path: String, _ mode: mode_t) -> Int32
 
     /// The real system calls.
-    static let system = FileSyscalls(
+    package static let system = FileSyscalls(
         open: { path, flags, mode in
             let fd = Glibc.open(path, flags, mode)
             return fd >= 0 ? fd : -errno
@@ -49,7 +49,7 @@ struct FileSyscalls: Sendable {
     )
 
     /// Runs a call again while it fails with `EINTR`; the one place interrupted calls are retried.
-    static func retryingInterrupted<Result: SignedInteger>(_ call: () -> Result) -> Result {
+    package static func retryingInterrupted<Result: SignedInteger>(_ call: () -> Result) -> Result {
         let interrupted = Result(0) - Result(EINTR)
         while true {
             let result = call()

@@ -1,3 +1,9 @@
+import InsetCore
+import KBlinkAPI
+import KeyboardLinkDBus
+import KeyboardLinkKeymap
+import KeyboardLinkSupport
+
 /// `kblink insets` options turned into a `ResolveInsets` request dictionary, so the daemon and the local
 /// fallback compute from exactly the same request.
 public enum InsetsArguments {

@@ -1,3 +1,6 @@
+import KeyboardLinkClient
+import KeyboardLinkKeymap
+
 /// A keyboard drawn in the terminal: each key a box at its physical place (x and width in key units scaled to
 /// columns, two lines per key unit of height), labelled with what it does on one layer.
 ///

@@ -1,3 +1,5 @@
+import KeyboardLinkDBus
+
 /// The Manager's pairing signals (docs/dbus-api.md): their names and declarations.
 public enum PairingSignals {
     /// `PairingPrompt`.

@@ -7,29 +7,29 @@ import Glibc
 /// never a mix. A failed write removes its temporary file and leaves the target untouched. Once the rename is done
 /// the new bytes are the target's: a failed directory `fsync` after it is not a failed write (it cannot be undone),
 /// only a durability warning that the caller reports.
-struct FileStore: Sendable {
-    let syscalls: FileSyscalls
+package struct FileStore: Sendable {
+    package let syscalls: FileSyscalls
 
-    init(syscalls: FileSyscalls = .system) {
+    package init(syscalls: FileSyscalls = .system) {
         self.syscalls = syscalls
     }
 
     /// The largest file read, so that a hostile or broken file cannot exhaust memory.
-    static let maximumReadSize = 16 << 20
+    package static let maximumReadSize = 16 << 20
 
     /// Writes `bytes` to `path` atomically.
     /// - Returns: nil, or the error of the directory `fsync` when it failed after the rename: `path` then holds the
     ///   new bytes, which a power loss before the kernel writes the directory back might still undo.
-    /// - Throws: `KeymapError.io` naming the step that failed and its errno; `path` is then untouched.
+    /// - Throws: ``FileError`` naming the step that failed and its errno; `path` is then untouched.
     @discardableResult
-    func writeAtomically(_ bytes: [UInt8], to path: String) throws(KeymapError) -> KeymapError? {
+    package func writeAtomically(_ bytes: [UInt8], to path: String) throws(FileError) -> FileError? {
         let (directory, base) = Self.split(path)
         let temporary = "\(directory)/.\(base).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         let fd = FileSyscalls.retryingInterrupted {
             syscalls.open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         }
-        guard fd >= 0 else { throw .io(operation: "creating a temporary file for", path: path, errno: -fd) }
-        var failure: KeymapError?
+        guard fd >= 0 else { throw FileError(operation: "creating a temporary file for", path: path, errno: -fd) }
+        var failure: FileError?
         var offset = 0
         while failure == nil, offset < bytes.count {
             let written = bytes.withUnsafeBytes { buffer in
@@ -38,22 +38,22 @@ struct FileStore: Sendable {
                 }
             }
             if written < 0 {
-                failure = .io(operation: "writing", path: path, errno: Int32(-written))
+                failure = FileError(operation: "writing", path: path, errno: Int32(-written))
             } else if written == 0 {
-                failure = .io(operation: "writing", path: path, errno: ENOSPC)
+                failure = FileError(operation: "writing", path: path, errno: ENOSPC)
             } else {
                 offset += written
             }
         }
         if failure == nil {
             let synced = FileSyscalls.retryingInterrupted { syscalls.fsync(fd) }
-            if synced < 0 { failure = .io(operation: "syncing", path: path, errno: -synced) }
+            if synced < 0 { failure = FileError(operation: "syncing", path: path, errno: -synced) }
         }
         let closed = syscalls.close(fd)
-        if failure == nil, closed < 0 { failure = .io(operation: "closing", path: path, errno: -closed) }
+        if failure == nil, closed < 0 { failure = FileError(operation: "closing", path: path, errno: -closed) }
         if failure == nil {
             let renamed = FileSyscalls.retryingInterrupted { syscalls.rename(temporary, path) }
-            if renamed < 0 { failure = .io(operation: "renaming the new file over", path: path, errno: -renamed) }
+            if renamed < 0 { failure = FileError(operation: "renaming the new file over", path: path, errno: -renamed) }
         }
         if let failure {
             _ = FileSyscalls.retryingInterrupted { syscalls.unlink(temporary) }
@@ -69,20 +69,20 @@ struct FileStore: Sendable {
     }
 
     /// `fsync`s a directory so that a rename in it survives a crash.
-    func syncDirectory(_ directory: String) throws(KeymapError) {
+    package func syncDirectory(_ directory: String) throws(FileError) {
         let fd = FileSyscalls.retryingInterrupted { syscalls.open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0) }
-        guard fd >= 0 else { throw .io(operation: "opening the directory", path: directory, errno: -fd) }
+        guard fd >= 0 else { throw FileError(operation: "opening the directory", path: directory, errno: -fd) }
         let synced = FileSyscalls.retryingInterrupted { syscalls.fsync(fd) }
         _ = syscalls.close(fd)
-        if synced < 0 { throw .io(operation: "syncing the directory", path: directory, errno: -synced) }
+        if synced < 0 { throw FileError(operation: "syncing the directory", path: directory, errno: -synced) }
     }
 
     /// The bytes of a file; nil when it does not exist.
-    /// - Throws: `KeymapError.io`, also with `EFBIG` for files over `maximumReadSize`.
-    func read(_ path: String) throws(KeymapError) -> [UInt8]? {
+    /// - Throws: ``FileError``, also with `EFBIG` for files over `maximumReadSize`.
+    package func read(_ path: String) throws(FileError) -> [UInt8]? {
         let fd = FileSyscalls.retryingInterrupted { syscalls.open(path, O_RDONLY | O_CLOEXEC, 0) }
         if fd == -ENOENT { return nil }
-        guard fd >= 0 else { throw .io(operation: "opening", path: path, errno: -fd) }
+        guard fd >= 0 else { throw FileError(operation: "opening", path: path, errno: -fd) }
         defer { _ = syscalls.close(fd) }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65_536)
@@ -90,49 +90,49 @@ struct FileStore: Sendable {
             let count = chunk.withUnsafeMutableBytes { buffer in
                 FileSyscalls.retryingInterrupted { syscalls.read(fd, buffer) }
             }
-            if count < 0 { throw .io(operation: "reading", path: path, errno: Int32(-count)) }
+            if count < 0 { throw FileError(operation: "reading", path: path, errno: Int32(-count)) }
             if count == 0 { return bytes }
             bytes += chunk[0..<count]
-            if bytes.count > Self.maximumReadSize { throw .io(operation: "reading", path: path, errno: EFBIG) }
+            if bytes.count > Self.maximumReadSize { throw FileError(operation: "reading", path: path, errno: EFBIG) }
         }
     }
 
     /// Creates a directory and any missing parents (mode 0700) unless they exist.
-    func makeDirectory(_ path: String) throws(KeymapError) {
+    package func makeDirectory(_ path: String) throws(FileError) {
         var prefix = path.hasPrefix("/") ? "" : "."
         for component in path.split(separator: "/") {
             prefix += "/" + component
             let result = FileSyscalls.retryingInterrupted { syscalls.mkdir(prefix, 0o700) }
             if result < 0 && result != -EEXIST {
-                throw .io(operation: "creating the directory", path: prefix, errno: -result)
+                throw FileError(operation: "creating the directory", path: prefix, errno: -result)
             }
         }
     }
 
     /// Moves a file to `<path><suffix>` (or `<path><suffix>-2`, `-3`, ... when taken), never replacing a file.
     /// - Returns: the new path.
-    func setAside(_ path: String, suffix: String) throws(KeymapError) -> String {
+    package func setAside(_ path: String, suffix: String) throws(FileError) -> String {
         for attempt in 1...100 {
             let target = attempt == 1 ? path + suffix : "\(path)\(suffix)-\(attempt)"
             // link() refuses an existing target, which rename() would silently replace.
             let linked = FileSyscalls.retryingInterrupted { syscalls.link(path, target) }
             if linked == -EEXIST { continue }
-            if linked < 0 { throw .io(operation: "setting aside", path: path, errno: -linked) }
+            if linked < 0 { throw FileError(operation: "setting aside", path: path, errno: -linked) }
             let removed = FileSyscalls.retryingInterrupted { syscalls.unlink(path) }
-            if removed < 0 { throw .io(operation: "setting aside", path: path, errno: -removed) }
+            if removed < 0 { throw FileError(operation: "setting aside", path: path, errno: -removed) }
             // The move is done and cannot be undone: a failed directory sync only makes it less durable (after a
             // power loss the file may be back under its old name, and is then set aside again). Throwing here would
             // report a file that is no longer there as unreadable, and leave its keyboard without a keymap.
             _ = try? syncDirectory(Self.split(path).directory)
             return target
         }
-        throw .io(operation: "setting aside", path: path, errno: EEXIST)
+        throw FileError(operation: "setting aside", path: path, errno: EEXIST)
     }
 
     /// The names in a directory, without `.` and `..`, sorted.
-    func list(_ directory: String) throws(KeymapError) -> [String] {
+    package func list(_ directory: String) throws(FileError) -> [String] {
         guard let handle = opendir(directory) else {
-            throw .io(operation: "listing", path: directory, errno: errno)
+            throw FileError(operation: "listing", path: directory, errno: errno)
         }
         defer { closedir(handle) }
         var names: [String] = []
@@ -146,7 +146,7 @@ struct FileStore: Sendable {
     }
 
     /// Splits a path into its directory (`.` when none) and last element.
-    static func split(_ path: String) -> (directory: String, base: String) {
+    package static func split(_ path: String) -> (directory: String, base: String) {
         guard let slash = path.lastIndex(of: "/") else { return (".", path) }
         let directory = String(path[..<slash])
         return (directory.isEmpty ? "/" : directory, String(path[path.index(after: slash)...]))

@@ -1,3 +1,6 @@
+import KBlinkAPI
+import KeyboardLinkClient
+
 /// What `kblink pair` shows: on a terminal the passkey in block digits with the typed ones marked and a spinner
 /// while waiting; in a pipe one plain line per event.
 public struct PairingView: Sendable, Equatable {

@@ -1,3 +1,6 @@
+import KeyboardLinkFirmware
+import KeyboardLinkSupport
+
 extension FirmwareInfo {
     /// The key of the read time in the exported `Firmware` property: ISO 8601 in UTC, to the second
     /// (`2026-11-29T12:18:42Z`).

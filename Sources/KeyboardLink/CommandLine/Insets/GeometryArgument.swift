@@ -1,3 +1,5 @@
+import InsetCore
+
 /// Reads and writes the CLI's geometry arguments: `WxH` sizes, `X,Y,W,H` rectangles and plain numbers.
 ///
 /// Only decimal numbers are accepted (digits, sign, point, exponent): `nan`, `inf` and hexadecimal floats are

@@ -1,3 +1,6 @@
+import KeyboardLinkFirmware
+import KeyboardLinkSupport
+
 /// A keyboard's exported `Firmware` property (``FirmwareInfo/exportedProperty``) read back by a client, field by
 /// field: what `kblink info` shows.
 public struct FirmwareSummary: Sendable, Equatable {

@@ -1,3 +1,5 @@
+import KeyboardLinkFirmware
+
 extension FirmwareInfo {
     /// The `Firmware` property (`a{ss}`) of `org.kblink1.Keyboard`: only the keys whose value is known.
     ///

@@ -1,3 +1,5 @@
+import KeyboardLinkDBus
+
 extension JSONValue {
     /// A D-Bus value as JSON: numbers, strings, arrays; dictionaries with string keys as objects; structs as arrays.
     public init(_ value: DBusValue) {

@@ -1,3 +1,6 @@
+import KeyboardLinkBlueZ
+import KeyboardLinkDBus
+
 /// The errors of the `org.kblink1` API. Each has its D-Bus name and carries a message a person can act on.
 public enum KBlinkError {
     public static let invalidArgs = ErrorName(trusted: "org.kblink1.Error.InvalidArgs")

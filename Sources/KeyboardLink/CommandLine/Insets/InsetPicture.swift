@@ -1,3 +1,5 @@
+import InsetCore
+
 /// A terminal drawing of a screen, a window on it, the keyboard and the reserved band: a fixed grid of
 /// characters scaled to fit, with a legend line.
 ///

@@ -1,3 +1,7 @@
+import KeyboardLinkBlueZ
+import KeyboardLinkDBus
+import KeyboardLinkKeymap
+
 /// Names of the `org.kblink1` API (`docs/dbus-api.md`).
 public enum KBlink {
     public static let service = BusName(trusted: "org.kblink1")

@@ -1,0 +1,16 @@
+// KeyboardLink: every library target of kblink under one import, for tests, benchmarks and programs that embed the
+// whole stack. The daemon and the CLI import only the targets they need.
+@_exported import InsetCore
+@_exported import KBlinkAPI
+@_exported import KeyboardLinkBlueZ
+@_exported import KeyboardLinkClient
+@_exported import KeyboardLinkCommandLine
+@_exported import KeyboardLinkDBus
+@_exported import KeyboardLinkDrivers
+@_exported import KeyboardLinkFirmware
+@_exported import KeyboardLinkKeymap
+@_exported import KeyboardLinkPairing
+@_exported import KeyboardLinkPresence
+@_exported import KeyboardLinkService
+@_exported import KeyboardLinkSimulator
+@_exported import KeyboardLinkSupport
