@@ -7,9 +7,9 @@ public enum KBlink {
     public static let service = BusName(trusted: "org.kblink1")
     public static let managerPath = ObjectPath(trusted: "/org/kblink1")
     public static let keyboardsPath = ObjectPath(trusted: "/org/kblink1/keyboards")
-    public static let managerInterface = InterfaceName(trusted: "org.kblink1.Manager")
-    public static let keyboardInterface = InterfaceName(trusted: "org.kblink1.Keyboard")
-    public static let keymapInterface = InterfaceName(trusted: "org.kblink1.Keymap")
+    public static let managerInterface = KBlinkContract.Manager.interface
+    public static let keyboardInterface = KBlinkContract.Keyboard.interface
+    public static let keymapInterface = KBlinkContract.Keymap.interface
     /// The daemon's version.
     public static let version = "0.1.0"
 

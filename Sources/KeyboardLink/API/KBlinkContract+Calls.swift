@@ -1,0 +1,47 @@
+import KeyboardLinkDBus
+
+// The client side of the contract: calls made with ``KBlinkContract``'s values, their arguments checked before they
+// leave and their replies checked against the contract's result types.
+
+extension DBusProxy {
+    /// Calls a contract method on this proxy's object.
+    /// - Parameters:
+    ///   - method: the method, from ``KBlinkContract``; its interface is used whatever the proxy's.
+    ///   - arguments: the arguments, of the contract's types.
+    /// - Returns: the reply, whose signature is the contract's.
+    /// - Throws: ``DBusError`` from the daemon; `InvalidArgs` when the arguments or the reply do not have the
+    ///   contract's types (a daemon of another version).
+    @discardableResult
+    public func call(
+        _ method: KBlinkMethod, _ arguments: [DBusValue] = [], timeout: Duration = BusConnection.defaultTimeout
+    ) async throws -> Message {
+        guard arguments.count == method.inputs.count,
+            zip(arguments, method.inputs).allSatisfy({ $0.conforms(to: $1.type) })
+        else {
+            throw DBusError.invalidArgs(
+                "\(method.name.rawValue) takes '\(method.inputSignature.rawValue)', "
+                    + "not '\(Signature(arguments.map(\.type)).rawValue)'")
+        }
+        let reply = try await connection.call(
+            destination: destination, path: path, interface: method.interface, member: method.name, arguments,
+            timeout: timeout)
+        guard reply.signature == method.outputSignature else {
+            throw DBusError.invalidArgs(
+                "\(method.name.rawValue) answered '\(reply.signature.rawValue)', not "
+                    + "'\(method.outputSignature.rawValue)': is kblinkd of another version?")
+        }
+        return reply
+    }
+
+    /// Reads a contract property of this proxy's object.
+    public func property<T: DBusRepresentable>(_ property: KBlinkProperty, as type: T.Type) async throws -> T {
+        try await DBusProxy(connection: connection, destination: destination, path: path, interface: property.interface)
+            .property(property.name, as: type)
+    }
+
+    /// Writes a contract property of this proxy's object.
+    public func setProperty(_ property: KBlinkProperty, to value: DBusValue) async throws {
+        try await DBusProxy(connection: connection, destination: destination, path: path, interface: property.interface)
+            .setProperty(property.name, to: value)
+    }
+}
