@@ -85,7 +85,7 @@ enum Commands {
     }
 
     static func keyboardAction(
-        _ name: String, _ summary: String, method: String, arguments: [DBusValue] = [], done: String
+        _ name: String, _ summary: String, method: KBlinkMethod, arguments: [DBusValue] = [], done: String
     )
         -> Command
     {
@@ -104,16 +104,19 @@ enum Commands {
         }
     }
 
-    static let connect = keyboardAction("connect", "Connect a paired keyboard", method: "Connect", done: "connected")
+    static let connect = keyboardAction(
+        "connect", "Connect a paired keyboard", method: KBlinkContract.Keyboard.connect, done: "connected")
     static let disconnect = keyboardAction(
-        "disconnect", "Disconnect a keyboard", method: "Disconnect", done: "disconnected")
+        "disconnect", "Disconnect a keyboard", method: KBlinkContract.Keyboard.disconnect, done: "disconnected")
     static let trust = keyboardAction(
-        "trust", "Trust a keyboard (it may reconnect by itself)", method: "SetTrusted", arguments: [.boolean(true)],
+        "trust", "Trust a keyboard (it may reconnect by itself)", method: KBlinkContract.Keyboard.setTrusted,
+        arguments: [.boolean(true)],
         done: "trusted")
     static let untrust = keyboardAction(
-        "untrust", "Stop trusting a keyboard", method: "SetTrusted", arguments: [.boolean(false)],
+        "untrust", "Stop trusting a keyboard", method: KBlinkContract.Keyboard.setTrusted, arguments: [.boolean(false)],
         done: "no longer trusted")
-    static let forget = keyboardAction("forget", "Remove a keyboard's pairing", method: "Forget", done: "forgotten")
+    static let forget = keyboardAction(
+        "forget", "Remove a keyboard's pairing", method: KBlinkContract.Keyboard.forget, done: "forgotten")
 
     static let scan = Command(
         name: "scan", summary: "Look for keyboards in pairing mode",

@@ -33,7 +33,7 @@ extension Commands {
         var refresh: (ok: Bool, error: String?)?
         if context.arguments.has("--refresh") {
             do {
-                try await client.call("RefreshInfo", on: keyboard, timeout: .seconds(60))
+                try await client.call(KBlinkContract.Keyboard.refreshInfo, on: keyboard, timeout: .seconds(60))
                 refresh = (true, nil)
             } catch let error as DBusError where error.name == KBlinkError.notConnected {
                 // Asleep: the cached information is what there is.

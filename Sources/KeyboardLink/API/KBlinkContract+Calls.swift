@@ -45,3 +45,8 @@ extension DBusProxy {
             .setProperty(property.name, to: value)
     }
 }
+
+extension Dictionary where Key == String, Value == DBusValue {
+    /// The value of a contract property in a `GetAll` answer or a `PropertiesChanged` signal.
+    public subscript(_ property: KBlinkProperty) -> DBusValue? { self[property.name.rawValue] }
+}

@@ -29,14 +29,13 @@ extension KBlinkClient {
     /// Calls `Pair` and waits for the end (no prompts): returns the keyboard's object path.
     /// - Throws: ``DBusError`` with kblinkd's error.
     public func pair(_ device: String, timeout: Duration = .seconds(150)) async throws -> ObjectPath {
-        try await manager.call(
-            MemberName(trusted: "Pair"), [.string(device)], returning: ObjectPath.self, timeout: timeout)
+        try await manager.call(KBlinkContract.Manager.pair, [.string(device)], timeout: timeout).decode(ObjectPath.self)
     }
 
     /// Calls `CancelPairing`; returns once the pairing has ended and been undone.
     /// - Throws: ``DBusError`` (`NotFound` when no pairing of that device runs).
     public func cancelPairing(_ device: String) async throws {
-        try await manager.call(MemberName(trusted: "CancelPairing"), [.string(device)], timeout: .seconds(30))
+        try await manager.call(KBlinkContract.Manager.cancelPairing, [.string(device)], timeout: .seconds(30))
     }
 
     /// Every `PairingPrompt` and `PairingFinished` signal, for every keyboard.

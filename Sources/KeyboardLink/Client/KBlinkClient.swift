@@ -69,11 +69,9 @@ public struct KBlinkClient: Sendable {
     /// `GetManagedObjects` with every interface of every keyboard in variants (under a third of the bytes for
     /// 1,000 keyboards, see docs/performance.md).
     public func keyboards() async throws -> [KeyboardInfo] {
-        let reply = try await manager.call(MemberName(trusted: "ListKeyboards"))
-        guard reply.body.count == 1, case .array(_, let entries) = reply.body[0] else {
-            throw DBusError.invalidArgs(
-                "ListKeyboards answered '\(reply.signature.rawValue)', not 'a(osssbbba(sy)a{ss}s)'")
-        }
+        // The reply's signature is the contract's (checked by the call), so it is one array.
+        let reply = try await manager.call(KBlinkContract.Manager.listKeyboards)
+        guard case .array(_, let entries) = reply.body[0] else { return [] }
         var keyed: [(key: String, address: String, info: KeyboardInfo)] = []
         keyed.reserveCapacity(entries.count)
         for entry in entries {
@@ -124,13 +122,12 @@ public struct KBlinkClient: Sendable {
             interface: KBlink.keyboardInterface)
     }
 
-    /// Calls a method of a keyboard.
+    /// Calls a method of a keyboard (`KBlinkContract.Keyboard`'s).
     public func call(
-        _ member: String, on keyboard: KeyboardInfo, _ arguments: [DBusValue] = [], timeout: Duration = .seconds(40)
-    )
-        async throws
-    {
-        try await keyboardProxy(keyboard).call(MemberName(member), arguments, timeout: timeout)
+        _ method: KBlinkMethod, on keyboard: KeyboardInfo, _ arguments: [DBusValue] = [],
+        timeout: Duration = .seconds(40)
+    ) async throws {
+        try await keyboardProxy(keyboard).call(method, arguments, timeout: timeout)
     }
 
     /// Every signal kblinkd sends (object changes, property changes, pairing prompts), in order.

@@ -1,3 +1,4 @@
+import KBlinkAPI
 import KeyboardLinkDBus
 
 /// One keyboard object of the daemon, as a client reads it.
@@ -71,25 +72,25 @@ public struct KeyboardInfo: Sendable, Equatable {
     /// Reads a keyboard from its `org.kblink1.Keyboard` properties.
     public init(path: ObjectPath, properties: [String: DBusValue]) {
         self.path = path
-        address = properties["Address"]?.stringValue ?? ""
-        name = properties["Name"]?.stringValue ?? ""
-        alias = properties["Alias"]?.stringValue ?? name
-        paired = properties["Paired"]?.boolValue ?? false
-        trusted = properties["Trusted"]?.boolValue ?? false
-        connected = properties["Connected"]?.boolValue ?? false
-        battery = (properties["Battery"]?.arrayValue ?? []).compactMap { entry in
+        address = properties[KBlinkContract.Keyboard.addressProperty]?.stringValue ?? ""
+        name = properties[KBlinkContract.Keyboard.nameProperty]?.stringValue ?? ""
+        alias = properties[KBlinkContract.Keyboard.aliasProperty]?.stringValue ?? name
+        paired = properties[KBlinkContract.Keyboard.pairedProperty]?.boolValue ?? false
+        trusted = properties[KBlinkContract.Keyboard.trustedProperty]?.boolValue ?? false
+        connected = properties[KBlinkContract.Keyboard.connectedProperty]?.boolValue ?? false
+        battery = (properties[KBlinkContract.Keyboard.batteryProperty]?.arrayValue ?? []).compactMap { entry in
             guard case .structure(let fields) = entry, fields.count == 2, let part = fields[0].stringValue,
                 case .byte(let level) = fields[1]
             else { return nil }
             return BatteryPart(part: part, level: level)
         }
         var firmware: [String: String] = [:]
-        if case .dictionary(_, _, let entries)? = properties["Firmware"]?.unwrapped {
+        if case .dictionary(_, _, let entries)? = properties[KBlinkContract.Keyboard.firmwareProperty]?.unwrapped {
             for entry in entries {
                 if let key = entry.key.stringValue, let value = entry.value.stringValue { firmware[key] = value }
             }
         }
         self.firmware = firmware
-        driver = properties["Driver"]?.stringValue ?? "none"
+        driver = properties[KBlinkContract.Keyboard.driverProperty]?.stringValue ?? "none"
     }
 }

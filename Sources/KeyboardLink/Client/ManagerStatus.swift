@@ -1,3 +1,4 @@
+import KBlinkAPI
 import KeyboardLinkDBus
 
 /// The Manager's properties, as a client reads them.
@@ -26,16 +27,18 @@ public struct ManagerStatus: Sendable, Equatable {
 
     /// Reads the status from `GetAll` values; missing values read as false or empty.
     public init(properties: [String: DBusValue]) {
-        version = properties["Version"]?.stringValue ?? "unknown"
-        hardwareKeyboardAttached = properties["HardwareKeyboardAttached"]?.boolValue ?? false
-        hardwareKeyboards = (properties["HardwareKeyboards"]?.arrayValue ?? []).compactMap { entry in
+        version = properties[KBlinkContract.Manager.versionProperty]?.stringValue ?? "unknown"
+        hardwareKeyboardAttached =
+            properties[KBlinkContract.Manager.hardwareKeyboardAttachedProperty]?.boolValue ?? false
+        hardwareKeyboards = (properties[KBlinkContract.Manager.hardwareKeyboardsProperty]?.arrayValue ?? []).compactMap
+        { entry in
             guard case .structure(let fields) = entry, fields.count == 3, let source = fields[0].stringValue,
                 let id = fields[1].stringValue, let name = fields[2].stringValue
             else { return nil }
             return AttachedKeyboard(source: source, id: id, name: name)
         }
-        bluetoothAvailable = properties["BluetoothAvailable"]?.boolValue ?? false
-        blueZRunning = properties["BlueZRunning"]?.boolValue ?? bluetoothAvailable
-        discovering = properties["Discovering"]?.boolValue ?? false
+        bluetoothAvailable = properties[KBlinkContract.Manager.bluetoothAvailableProperty]?.boolValue ?? false
+        blueZRunning = properties[KBlinkContract.Manager.blueZRunningProperty]?.boolValue ?? bluetoothAvailable
+        discovering = properties[KBlinkContract.Manager.discoveringProperty]?.boolValue ?? false
     }
 }

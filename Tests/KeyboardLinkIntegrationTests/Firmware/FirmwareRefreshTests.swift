@@ -154,7 +154,7 @@ struct FirmwareRefreshTests {
             let client = try await KBlinkClient.connect(to: daemon.bus.busAddress)
             let events = try await client.events()
             let keyboard = try await client.keyboard(matching: "aula")
-            try await client.call("RefreshInfo", on: keyboard)
+            try await client.call(KBlinkContract.Keyboard.refreshInfo, on: keyboard)
             let changed = await first(of: events) { message in
                 guard message.member?.rawValue == "PropertiesChanged", message.body.count == 3,
                     case .dictionary(_, _, let entries)? = message.body[1].stringDictionary?["Firmware"]?.unwrapped
@@ -196,7 +196,7 @@ struct FirmwareRefreshTests {
             // answered before the new watcher's StartNotify, or it ends the new session.
             await gatt.setFaults(SimulatedGATTFaults(stopNotifyDelay: .milliseconds(100)), for: Self.corne)
             let client = try await KBlinkClient.connect(to: daemon.bus.busAddress)
-            try await client.call("RefreshInfo", on: try await client.keyboard(matching: "corne"))
+            try await client.call(KBlinkContract.Keyboard.refreshInfo, on: try await client.keyboard(matching: "corne"))
             #expect(
                 await eventually {
                     let stopped = await gatt.statistics(for: Self.corne).notifySessionsStopped

@@ -18,9 +18,7 @@ public struct KeymapClient: Sendable {
         self.init(connection: client.connection, path: keyboard.path)
     }
 
-    private func call(_ member: String, _ arguments: [DBusValue] = []) async throws -> Message {
-        try await proxy.call(MemberName(trusted: member), arguments)
-    }
+    private typealias Contract = KBlinkContract.Keymap
 
     // MARK: Properties
 
@@ -31,22 +29,22 @@ public struct KeymapClient: Sendable {
 
     /// Shows another zone (writes `CurrentZone`).
     public func selectZone(_ zone: String) async throws {
-        try await proxy.setProperty(MemberName(trusted: "CurrentZone"), to: .string(zone))
+        try await proxy.setProperty(Contract.currentZoneProperty, to: .string(zone))
     }
 
     /// The zone on show.
     public func currentZone() async throws -> String {
-        try await proxy.property(MemberName(trusted: "CurrentZone"), as: String.self)
+        try await proxy.property(Contract.currentZoneProperty, as: String.self)
     }
 
     /// Whether the pushed keymap is re-applied when the keyboard connects (the `ApplyOnConnect` property).
     public func applyOnConnect() async throws -> Bool {
-        try await proxy.property(MemberName(trusted: "ApplyOnConnect"), as: Bool.self)
+        try await proxy.property(Contract.applyOnConnectProperty, as: Bool.self)
     }
 
     /// Turns re-applying on connect on or off (writes `ApplyOnConnect`); turning it on needs a pushed keymap.
     public func setApplyOnConnect(_ enabled: Bool) async throws {
-        try await proxy.setProperty(MemberName(trusted: "ApplyOnConnect"), to: .boolean(enabled))
+        try await proxy.setProperty(Contract.applyOnConnectProperty, to: .boolean(enabled))
     }
 
     // MARK: Methods
@@ -54,28 +52,28 @@ public struct KeymapClient: Sendable {
     /// `GetBindings`: key and action for each key of a zone on a layer, in reading order; an empty zone is the
     /// current one.
     public func bindings(zone: String, layer: Int) async throws -> [(key: String, action: String)] {
-        let reply = try await call("GetBindings", [.string(zone), .uint32(UInt32(clamping: layer))])
+        let reply = try await proxy.call(Contract.getBindings, [.string(zone), .uint32(UInt32(clamping: layer))])
         return try reply.decode([DBusStruct<String, String>].self).map { ($0.fields.0, $0.fields.1) }
     }
 
     /// `SetBinding`: stages a key's new action; an empty zone accepts a key of any zone.
     public func setBinding(zone: String = "", layer: Int, key: String, action: String) async throws {
-        _ = try await call(
-            "SetBinding", [.string(zone), .uint32(UInt32(clamping: layer)), .string(key), .string(action)])
+        _ = try await proxy.call(
+            Contract.setBinding, [.string(zone), .uint32(UInt32(clamping: layer)), .string(key), .string(action)])
     }
 
     /// `Undo`.
-    public func undo() async throws { _ = try await call("Undo") }
+    public func undo() async throws { _ = try await proxy.call(Contract.undo) }
 
     /// `Redo`.
-    public func redo() async throws { _ = try await call("Redo") }
+    public func redo() async throws { _ = try await proxy.call(Contract.redo) }
 
     /// `Discard`: drops the draft.
-    public func discard() async throws { _ = try await call("Discard") }
+    public func discard() async throws { _ = try await proxy.call(Contract.discard) }
 
     /// `Diff`: what differs from the base.
     public func diff() async throws -> [KeymapDiffRow] {
-        let reply = try await call("Diff")
+        let reply = try await proxy.call(Contract.diff)
         return try reply.decode([DBusStruct<String, UInt32, String, String, String, String>].self).map {
             let (zone, layer, key, old, new, origin) = $0.fields
             return KeymapDiffRow(zone: zone, layer: Int(layer), key: key, old: old, new: new, origin: origin)
@@ -84,32 +82,32 @@ public struct KeymapClient: Sendable {
 
     /// The macros (the `Macros` property).
     public func macros() async throws -> [String: String] {
-        try await proxy.property(MemberName(trusted: "Macros"), as: [String: String].self)
+        try await proxy.property(Contract.macrosProperty, as: [String: String].self)
     }
 
     /// `SetMacro`: defines or replaces a macro.
     public func setMacro(name: String, definition: String) async throws {
-        _ = try await call("SetMacro", [.string(name), .string(definition)])
+        _ = try await proxy.call(Contract.setMacro, [.string(name), .string(definition)])
     }
 
     /// `RemoveMacro`.
     public func removeMacro(name: String) async throws {
-        _ = try await call("RemoveMacro", [.string(name)])
+        _ = try await proxy.call(Contract.removeMacro, [.string(name)])
     }
 
     /// `ExportProfile`: the draft as profile JSON.
     public func exportProfile() async throws -> String {
-        try await call("ExportProfile").decode(String.self)
+        try await proxy.call(Contract.exportProfile).decode(String.self)
     }
 
     /// `ImportProfile`: stages a profile as one edit.
     public func importProfile(_ json: String) async throws {
-        _ = try await call("ImportProfile", [.string(json)])
+        _ = try await proxy.call(Contract.importProfile, [.string(json)])
     }
 
     /// `GetKeys`: the layout's keys and their places, in reading order.
     public func keys() async throws -> [KeymapKeyInfo] {
-        let reply = try await call("GetKeys")
+        let reply = try await proxy.call(Contract.getKeys)
         return try reply.decode([DBusStruct<String, String, Double, Double, Double, Double>].self).map {
             let (key, zone, x, y, width, height) = $0.fields
             return KeymapKeyInfo(key: key, zone: zone, x: x, y: y, width: width, height: height)

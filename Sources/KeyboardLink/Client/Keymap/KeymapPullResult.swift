@@ -1,3 +1,4 @@
+import KBlinkAPI
 import KeyboardLinkDBus
 
 /// The answer of `org.kblink1.Keymap.Pull`.
@@ -34,7 +35,7 @@ extension KeymapClient {
     /// `Pull()`: reads the keyboard's keymap into the draft as one edit (one `undo()` takes it back).
     public func pull() async throws -> KeymapPullResult {
         // A locked ZMK keyboard: the daemon waits up to 30 s for the unlock key, then reads every binding.
-        let reply = try await proxy.call(MemberName(trusted: "Pull"), [], timeout: .seconds(150))
+        let reply = try await proxy.call(KBlinkContract.Keymap.pull, [], timeout: .seconds(150))
         return KeymapPullResult(try reply.decode([String: DBusValue].self))
     }
 }

@@ -1,3 +1,4 @@
+import KBlinkAPI
 import KeyboardLinkDBus
 
 /// The answer of `org.kblink1.Keymap.Push`.
@@ -69,7 +70,7 @@ extension KeymapClient {
         // The daemon may wait for the unlock key (30 s unless told) and then write every binding.
         let waiting = Duration.seconds(Int(unlockTimeout ?? 30)) + .seconds(120)
         let reply = try await proxy.call(
-            MemberName(trusted: "Push"), [.dictionary(key: .string, value: .variant, options)], timeout: waiting)
+            KBlinkContract.Keymap.push, [.dictionary(key: .string, value: .variant, options)], timeout: waiting)
         return KeymapPushResult(try reply.decode([String: DBusValue].self))
     }
 }

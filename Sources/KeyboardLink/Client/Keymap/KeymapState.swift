@@ -1,3 +1,4 @@
+import KBlinkAPI
 import KeyboardLinkDBus
 
 /// The properties of a keyboard's `org.kblink1.Keymap` interface, read in one `GetAll`.
@@ -23,14 +24,17 @@ public struct KeymapState: Sendable, Equatable {
 
     /// Reads the properties from a `GetAll` answer; missing or mistyped ones take empty values.
     public init(properties: [String: DBusValue]) {
-        layout = properties["Layout"]?.stringValue ?? ""
-        zones = (try? [String](dbusValue: properties["Zones"]?.unwrapped ?? .array(.string, []))) ?? []
-        currentZone = properties["CurrentZone"]?.stringValue ?? ""
-        layers = Int(properties["Layers"]?.integerValue ?? 0)
-        canUndo = properties["CanUndo"]?.boolValue ?? false
-        canRedo = properties["CanRedo"]?.boolValue ?? false
-        dirty = properties["Dirty"]?.boolValue ?? false
-        applyOnConnect = properties["ApplyOnConnect"]?.boolValue ?? false
-        macros = (properties["Macros"]?.stringDictionary ?? [:]).compactMapValues(\.stringValue)
+        layout = properties[KBlinkContract.Keymap.layoutProperty]?.stringValue ?? ""
+        zones =
+            (try? [String](dbusValue: properties[KBlinkContract.Keymap.zonesProperty]?.unwrapped ?? .array(.string, [])))
+            ?? []
+        currentZone = properties[KBlinkContract.Keymap.currentZoneProperty]?.stringValue ?? ""
+        layers = Int(properties[KBlinkContract.Keymap.layersProperty]?.integerValue ?? 0)
+        canUndo = properties[KBlinkContract.Keymap.canUndoProperty]?.boolValue ?? false
+        canRedo = properties[KBlinkContract.Keymap.canRedoProperty]?.boolValue ?? false
+        dirty = properties[KBlinkContract.Keymap.dirtyProperty]?.boolValue ?? false
+        applyOnConnect = properties[KBlinkContract.Keymap.applyOnConnectProperty]?.boolValue ?? false
+        macros = (properties[KBlinkContract.Keymap.macrosProperty]?.stringDictionary ?? [:]).compactMapValues(
+            \.stringValue)
     }
 }
