@@ -78,3 +78,12 @@ public struct BlueZAdapter: Sendable, Equatable {
         pairable = adapter["Pairable"]?.boolValue ?? false
     }
 }
+
+extension BlueZDevice {
+    /// Whether the device is a keyboard by its class, appearance, icon or services (``KeyboardClassifier``).
+    public var isKeyboard: Bool {
+        KeyboardClassifier.classify(
+            DeviceTraits(classOfDevice: classOfDevice, appearance: appearance, icon: icon, uuidStrings: uuids)
+        ).isKeyboard
+    }
+}

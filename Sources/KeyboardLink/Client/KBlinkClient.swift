@@ -88,28 +88,20 @@ public struct KBlinkClient: Sendable {
         try Self.match(text, in: try await keyboards())
     }
 
-    /// Matching rule of ``keyboard(matching:)``, on a given list.
+    /// Matching rule of ``keyboard(matching:)`` (the daemon's, ``KeyboardMatcher``), on a given list.
     public static func match(_ text: String, in keyboards: [KeyboardInfo]) throws -> KeyboardInfo {
-        if let address = BluetoothAddress(validating: text) {
-            guard let found = keyboards.first(where: { $0.address.uppercased() == address.description }) else {
-                throw Failure.notFound(
-                    "no keyboard \(address) is known: pair it with 'kblink pair \(address)' or look with 'kblink scan'")
-            }
-            return found
-        }
-        let needle = text.lowercased()
-        if let exact = keyboards.filter({ $0.alias.lowercased() == needle }).first,
-            keyboards.filter({ $0.alias.lowercased() == needle }).count == 1
-        {
-            return exact
-        }
-        let matches = keyboards.filter {
-            $0.alias.lowercased().hasPrefix(needle) || $0.name.lowercased().hasPrefix(needle)
-        }
-        switch matches.count {
-        case 1: return matches[0]
-        case 0: throw Failure.notFound("no keyboard is called \"\(text)\": see 'kblink list'")
-        default:
+        let matcher = KeyboardMatcher<KeyboardInfo>(
+            address: { BluetoothAddress(validating: $0.address) }, alias: \.alias, name: \.name)
+        do {
+            return try matcher.match(text, in: keyboards)
+        } catch .empty {
+            throw Failure.notFound("give a keyboard address (AA:BB:CC:DD:EE:FF) or the start of its name")
+        } catch .unknownAddress(let address) {
+            throw Failure.notFound(
+                "no keyboard \(address) is known: pair it with 'kblink pair \(address)' or look with 'kblink scan'")
+        } catch .unknownName(let text) {
+            throw Failure.notFound("no keyboard is called \"\(text)\": see 'kblink list'")
+        } catch .ambiguous(let text, let matches) {
             let names = matches.map { "\($0.alias) (\($0.address))" }.joined(separator: ", ")
             throw Failure.ambiguous("\"\(text)\" matches \(names): give more of the name or the address")
         }

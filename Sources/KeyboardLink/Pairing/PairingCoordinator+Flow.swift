@@ -122,7 +122,7 @@ extension PairingCoordinator {
         }
         guard let device = found else { throw KBlinkError.notFound("BlueZ does not know \(address)") }
         try Task.checkCancellation()
-        guard Self.isKeyboard(device) else {
+        guard device.isKeyboard else {
             throw KBlinkError.notSupported(
                 "\(device.alias) (\(address)) is not a keyboard: pair it with your desktop's Bluetooth settings or bluetoothctl"
             )
@@ -230,14 +230,6 @@ extension PairingCoordinator {
     }
 
     // MARK: Devices and discovery
-
-    static func isKeyboard(_ device: BlueZDevice) -> Bool {
-        KeyboardClassifier.classify(
-            DeviceTraits(
-                classOfDevice: device.classOfDevice, appearance: device.appearance, icon: device.icon,
-                uuidStrings: device.uuids)
-        ).isKeyboard
-    }
 
     func device(at address: BluetoothAddress) async -> BlueZDevice? {
         Self.find(address, in: await model.current())
