@@ -38,9 +38,10 @@ enum LocalFile {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65_536)
         while true {
-            let count = chunk.withUnsafeMutableBytes { buffer in Glibc.read(fd, buffer.baseAddress, buffer.count) }
+            let count = chunk.withUnsafeMutableBytes { buffer in
+                InterruptedCall.retry { Glibc.read(fd, buffer.baseAddress, buffer.count) }
+            }
             if count < 0 {
-                if errno == EINTR { continue }
                 throw Failure(description: "cannot read \(what) \(path): \(errorText(errno))")
             }
             if count == 0 { return bytes }
@@ -68,71 +69,16 @@ enum LocalFile {
     /// - Throws: ``Failure``; the previous file is then untouched, unless only the final directory sync failed
     ///   (the message says so).
     static func write(_ text: String, to path: String) throws {
-        var existing = stat()
-        var keptMode: mode_t?
-        if stat(path, &existing) == 0 {
-            if (existing.st_mode & S_IFMT) == S_IFDIR {
-                throw Failure(description: "cannot write \(path): it is a directory")
-            }
-            keptMode = existing.st_mode & 0o777
+        let warning: FileError?
+        do {
+            warning = try FileStore().writeAtomically(Array(text.utf8), to: path, mode: 0o644, keepingMode: true)
+        } catch {
+            throw Failure(description: "cannot write \(path): \(errorText(error.errno))")
         }
-        let (fd, temporary) = try createTemporary(beside: path, mode: keptMode ?? 0o644)
-        var failure: Int32?
-        // fchmod, not the mode given to open: the umask must not narrow the mode of the file being replaced.
-        if let keptMode, fchmod(fd, keptMode) != 0 { failure = errno }
-        let bytes = Array(text.utf8)
-        var offset = 0
-        while failure == nil, offset < bytes.count {
-            let written = bytes.withUnsafeBytes { buffer -> Int in
-                guard let base = buffer.baseAddress else { return 0 }
-                return Glibc.write(fd, base + offset, buffer.count - offset)
-            }
-            if written < 0 {
-                if errno == EINTR { continue }
-                failure = errno
-                break
-            }
-            offset += written
+        if let warning {
+            throw Failure(
+                description: "\(path) was written, but syncing its directory failed: \(errorText(warning.errno))")
         }
-        if failure == nil, fsync(fd) != 0 { failure = errno }
-        if close(fd) != 0, failure == nil { failure = errno }
-        if failure == nil, rename(temporary, path) != 0 { failure = errno }
-        if let failure {
-            _ = unlink(temporary)
-            throw Failure(description: "cannot write \(path): \(errorText(failure))")
-        }
-        if let code = syncDirectory(of: path) {
-            throw Failure(description: "\(path) was written, but syncing its directory failed: \(errorText(code))")
-        }
-    }
-
-    /// Creates `PATH.kblink-PID-RANDOM` with `O_EXCL | O_NOFOLLOW`, trying a new name when one exists.
-    /// - Throws: ``Failure`` naming `path`.
-    private static func createTemporary(beside path: String, mode: mode_t) throws -> (fd: Int32, path: String) {
-        var generator = SystemRandomNumberGenerator()
-        for _ in 0..<16 {
-            let temporary = "\(path).kblink-\(getpid())-\(String(generator.next() as UInt64, radix: 36))"
-            let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
-            if fd >= 0 { return (fd, temporary) }
-            if errno != EEXIST { throw Failure(description: "cannot write \(path): \(errorText(errno))") }
-        }
-        throw Failure(description: "cannot write \(path): no free temporary name beside it")
-    }
-
-    /// Syncs the directory holding `path`; returns the errno when that fails (EINVAL, a file system that cannot
-    /// sync directories, is not a failure).
-    private static func syncDirectory(of path: String) -> Int32? {
-        let directory: String
-        if let slash = path.lastIndex(of: "/") {
-            directory = slash == path.startIndex ? "/" : String(path[..<slash])
-        } else {
-            directory = "."
-        }
-        let fd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard fd >= 0 else { return errno }
-        defer { _ = close(fd) }
-        if fsync(fd) != 0, errno != EINVAL { return errno }
-        return nil
     }
 
     static func errorText(_ code: Int32) -> String {

@@ -59,7 +59,7 @@ public final class USBVendorNames: Sendable {
     /// Reads the file in 64 KiB chunks and calls `body` with each line (without its newline) while it returns
     /// true. A file that cannot be opened or read ends the scan: vendor names are a nicety.
     static func forEachLine(ofFileAt path: String, _ body: (ArraySlice<UInt8>) -> Bool) {
-        let fd = FileSyscalls.retryingInterrupted { open(path, O_RDONLY | O_CLOEXEC) }
+        let fd = InterruptedCall.retry { open(path, O_RDONLY | O_CLOEXEC) }
         guard fd >= 0 else { return }
         defer { close(fd) }
         var buffer = [UInt8](repeating: 0, count: 65_536)
@@ -68,7 +68,7 @@ public final class USBVendorNames: Sendable {
         var skippingLongLine = false
         while true {
             let count = buffer.withUnsafeMutableBytes { raw in
-                FileSyscalls.retryingInterrupted { read(fd, raw.baseAddress! + filled, raw.count - filled) }
+                InterruptedCall.retry { read(fd, raw.baseAddress! + filled, raw.count - filled) }
             }
             let atEnd = count <= 0
             if !atEnd { filled += count }

@@ -3,6 +3,7 @@ import KeyboardLinkDBus
 
 #if canImport(Glibc)
     import Glibc
+    import KeyboardLinkSupport
 #endif
 
 /// A private `dbus-daemon` child process on a fresh address: the embedded default for demos and the
@@ -100,7 +101,7 @@ public final class PrivateBusDaemon: Sendable {
     public func stop() {
         kill(pid, SIGKILL)
         var status: Int32 = 0
-        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+        _ = InterruptedCall.retry { waitpid(pid, &status, 0) }
     }
 
     deinit {
@@ -118,9 +119,10 @@ public final class PrivateBusDaemon: Sendable {
         let bytes = Array(defaultConfiguration.utf8)
         var written = 0
         while written < bytes.count {
-            let result = bytes[written...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+            let result = bytes[written...].withUnsafeBytes { chunk in
+                InterruptedCall.retry { write(fd, chunk.baseAddress, chunk.count) }
+            }
             if result < 0 {
-                if errno == EINTR { continue }
                 throw DBusError.failed("cannot write the bus configuration: errno \(errno)")
             }
             written += result
@@ -132,12 +134,10 @@ public final class PrivateBusDaemon: Sendable {
         var bytes: [UInt8] = []
         var pollDescriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
         while bytes.last != 0x0A {
-            let ready = poll(&pollDescriptor, 1, timeoutMilliseconds)
-            if ready < 0 && errno == EINTR { continue }
+            let ready = InterruptedCall.retry { poll(&pollDescriptor, 1, timeoutMilliseconds) }
             guard ready > 0 else { return nil }
             var byte: UInt8 = 0
-            let count = read(fd, &byte, 1)
-            if count < 0 && errno == EINTR { continue }
+            let count = InterruptedCall.retry { read(fd, &byte, 1) }
             guard count == 1 else { break }
             bytes.append(byte)
         }

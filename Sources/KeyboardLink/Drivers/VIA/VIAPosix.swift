@@ -1,20 +1,12 @@
 import Glibc
+import KeyboardLinkSupport
 
 /// The Glibc calls the VIA transports and hidraw discovery make, in one place: each retries EINTR and turns
 /// -1 into a thrown `VIATransportError.systemCall` naming the call and the path.
 package enum VIAPosix {
-    /// Runs `call` again while it fails with EINTR.
-    package static func retryingEINTR<T: BinaryInteger>(_ call: () -> T) -> T {
-        while true {
-            let result = call()
-            if result == -1 && errno == EINTR { continue }
-            return result
-        }
-    }
-
     /// `open(2)` with `O_CLOEXEC` added.
     static func open(_ path: String, flags: Int32) throws(VIATransportError) -> Int32 {
-        let descriptor = retryingEINTR { Glibc.open(path, flags | O_CLOEXEC) }
+        let descriptor = InterruptedCall.retry { Glibc.open(path, flags | O_CLOEXEC) }
         guard descriptor >= 0 else { throw .systemCall(name: "open", path: path, errno: errno) }
         return descriptor
     }
@@ -36,7 +28,7 @@ package enum VIAPosix {
         throws(VIATransportError)
     {
         let written = bytes.withUnsafeBytes { buffer in
-            retryingEINTR {
+            InterruptedCall.retry {
                 isSocket
                     ? send(descriptor, buffer.baseAddress, buffer.count, Int32(MSG_NOSIGNAL))
                     : Glibc.write(descriptor, buffer.baseAddress, buffer.count)
@@ -77,7 +69,7 @@ package enum VIAPosix {
         }
         var buffer = [UInt8](repeating: 0, count: maximumLength)
         let count = buffer.withUnsafeMutableBytes { raw in
-            retryingEINTR { Glibc.read(descriptor, raw.baseAddress, raw.count) }
+            InterruptedCall.retry { Glibc.read(descriptor, raw.baseAddress, raw.count) }
         }
         if count < 0 {
             let code = errno
@@ -96,7 +88,7 @@ package enum VIAPosix {
         var chunk = [UInt8](repeating: 0, count: 4096)
         while contents.count < limit {
             let count = chunk.withUnsafeMutableBytes { raw in
-                retryingEINTR { Glibc.read(descriptor, raw.baseAddress, raw.count) }
+                InterruptedCall.retry { Glibc.read(descriptor, raw.baseAddress, raw.count) }
             }
             if count < 0 { throw .systemCall(name: "read", path: path, errno: errno) }
             if count == 0 { break }

@@ -1,6 +1,7 @@
 import Dispatch
 import Glibc
 import KeyboardLinkDrivers
+import KeyboardLinkSupport
 import Synchronization
 
 /// Serves a `SimulatedVIAKeyboard` on one end of a SOCK_SEQPACKET socketpair from a private Dispatch queue:
@@ -64,7 +65,7 @@ public final class SimulatedVIAKeyboardServer: Sendable {
         var buffer = [UInt8](repeating: 0, count: VIAReport.length + 1)
         while true {
             let count = buffer.withUnsafeMutableBytes { raw in
-                VIAPosix.retryingEINTR { Glibc.read(descriptor, raw.baseAddress, raw.count) }
+                InterruptedCall.retry { Glibc.read(descriptor, raw.baseAddress, raw.count) }
             }
             guard count > 0 else { break }  // End of file (client closed or stop()) or an error.
             // A report of the wrong size is not one QMK would see (the kernel enforces the report size): skip it.

@@ -18,22 +18,42 @@ package struct FileStore: Sendable {
     package static let maximumReadSize = 16 << 20
 
     /// Writes `bytes` to `path` atomically.
+    ///
+    /// The temporary file is created exclusively (`O_EXCL`), never through a symbolic link (`O_NOFOLLOW`), under an
+    /// unpredictable name, so a file or link planted beside the target cannot redirect the write.
+    /// - Parameters:
+    ///   - mode: the permission bits of a new file (0600 unless said: profiles and caches are the daemon's own).
+    ///   - keepingMode: a file being replaced keeps its permission bits (a user's exported profile).
     /// - Returns: nil, or the error of the directory `fsync` when it failed after the rename: `path` then holds the
     ///   new bytes, which a power loss before the kernel writes the directory back might still undo.
     /// - Throws: ``FileError`` naming the step that failed and its errno; `path` is then untouched.
     @discardableResult
-    package func writeAtomically(_ bytes: [UInt8], to path: String) throws(FileError) -> FileError? {
+    package func writeAtomically(
+        _ bytes: [UInt8], to path: String, mode: mode_t = 0o600, keepingMode: Bool = false
+    ) throws(FileError) -> FileError? {
         let (directory, base) = Self.split(path)
-        let temporary = "\(directory)/.\(base).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        let fd = FileSyscalls.retryingInterrupted {
-            syscalls.open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        var existing = stat()
+        var keptMode: mode_t?
+        if stat(path, &existing) == 0 {
+            if (existing.st_mode & S_IFMT) == S_IFDIR {
+                throw FileError(operation: "writing", path: path, errno: EISDIR)
+            }
+            if keepingMode { keptMode = existing.st_mode & 0o7777 }
+        }
+        let temporary = "\(directory)/.\(base).tmp-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
+        let fd = InterruptedCall.retryNegatedErrno {
+            syscalls.open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, keptMode ?? mode)
         }
         guard fd >= 0 else { throw FileError(operation: "creating a temporary file for", path: path, errno: -fd) }
         var failure: FileError?
+        // fchmod, not only open's mode: the umask must not narrow the mode of the file being replaced.
+        if let keptMode, fchmod(fd, keptMode) != 0 {
+            failure = FileError(operation: "keeping the permissions of", path: path, errno: errno)
+        }
         var offset = 0
         while failure == nil, offset < bytes.count {
             let written = bytes.withUnsafeBytes { buffer in
-                FileSyscalls.retryingInterrupted {
+                InterruptedCall.retryNegatedErrno {
                     syscalls.write(fd, UnsafeRawBufferPointer(rebasing: buffer[offset...]))
                 }
             }
@@ -46,17 +66,17 @@ package struct FileStore: Sendable {
             }
         }
         if failure == nil {
-            let synced = FileSyscalls.retryingInterrupted { syscalls.fsync(fd) }
+            let synced = InterruptedCall.retryNegatedErrno { syscalls.fsync(fd) }
             if synced < 0 { failure = FileError(operation: "syncing", path: path, errno: -synced) }
         }
         let closed = syscalls.close(fd)
         if failure == nil, closed < 0 { failure = FileError(operation: "closing", path: path, errno: -closed) }
         if failure == nil {
-            let renamed = FileSyscalls.retryingInterrupted { syscalls.rename(temporary, path) }
+            let renamed = InterruptedCall.retryNegatedErrno { syscalls.rename(temporary, path) }
             if renamed < 0 { failure = FileError(operation: "renaming the new file over", path: path, errno: -renamed) }
         }
         if let failure {
-            _ = FileSyscalls.retryingInterrupted { syscalls.unlink(temporary) }
+            _ = InterruptedCall.retryNegatedErrno { syscalls.unlink(temporary) }
             throw failure
         }
         // The rename is done: the new file is the target now, whatever the directory sync says.
@@ -70,9 +90,9 @@ package struct FileStore: Sendable {
 
     /// `fsync`s a directory so that a rename in it survives a crash.
     package func syncDirectory(_ directory: String) throws(FileError) {
-        let fd = FileSyscalls.retryingInterrupted { syscalls.open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0) }
+        let fd = InterruptedCall.retryNegatedErrno { syscalls.open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0) }
         guard fd >= 0 else { throw FileError(operation: "opening the directory", path: directory, errno: -fd) }
-        let synced = FileSyscalls.retryingInterrupted { syscalls.fsync(fd) }
+        let synced = InterruptedCall.retryNegatedErrno { syscalls.fsync(fd) }
         _ = syscalls.close(fd)
         if synced < 0 { throw FileError(operation: "syncing the directory", path: directory, errno: -synced) }
     }
@@ -80,7 +100,7 @@ package struct FileStore: Sendable {
     /// The bytes of a file; nil when it does not exist.
     /// - Throws: ``FileError``, also with `EFBIG` for files over `maximumReadSize`.
     package func read(_ path: String) throws(FileError) -> [UInt8]? {
-        let fd = FileSyscalls.retryingInterrupted { syscalls.open(path, O_RDONLY | O_CLOEXEC, 0) }
+        let fd = InterruptedCall.retryNegatedErrno { syscalls.open(path, O_RDONLY | O_CLOEXEC, 0) }
         if fd == -ENOENT { return nil }
         guard fd >= 0 else { throw FileError(operation: "opening", path: path, errno: -fd) }
         defer { _ = syscalls.close(fd) }
@@ -88,7 +108,7 @@ package struct FileStore: Sendable {
         var chunk = [UInt8](repeating: 0, count: 65_536)
         while true {
             let count = chunk.withUnsafeMutableBytes { buffer in
-                FileSyscalls.retryingInterrupted { syscalls.read(fd, buffer) }
+                InterruptedCall.retryNegatedErrno { syscalls.read(fd, buffer) }
             }
             if count < 0 { throw FileError(operation: "reading", path: path, errno: Int32(-count)) }
             if count == 0 { return bytes }
@@ -102,7 +122,7 @@ package struct FileStore: Sendable {
         var prefix = path.hasPrefix("/") ? "" : "."
         for component in path.split(separator: "/") {
             prefix += "/" + component
-            let result = FileSyscalls.retryingInterrupted { syscalls.mkdir(prefix, 0o700) }
+            let result = InterruptedCall.retryNegatedErrno { syscalls.mkdir(prefix, 0o700) }
             if result < 0 && result != -EEXIST {
                 throw FileError(operation: "creating the directory", path: prefix, errno: -result)
             }
@@ -115,10 +135,10 @@ package struct FileStore: Sendable {
         for attempt in 1...100 {
             let target = attempt == 1 ? path + suffix : "\(path)\(suffix)-\(attempt)"
             // link() refuses an existing target, which rename() would silently replace.
-            let linked = FileSyscalls.retryingInterrupted { syscalls.link(path, target) }
+            let linked = InterruptedCall.retryNegatedErrno { syscalls.link(path, target) }
             if linked == -EEXIST { continue }
             if linked < 0 { throw FileError(operation: "setting aside", path: path, errno: -linked) }
-            let removed = FileSyscalls.retryingInterrupted { syscalls.unlink(path) }
+            let removed = InterruptedCall.retryNegatedErrno { syscalls.unlink(path) }
             if removed < 0 { throw FileError(operation: "setting aside", path: path, errno: -removed) }
             // The move is done and cannot be undone: a failed directory sync only makes it less durable (after a
             // power loss the file may be back under its old name, and is then set aside again). Throwing here would

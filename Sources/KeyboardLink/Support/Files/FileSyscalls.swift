@@ -3,7 +3,7 @@ import Glibc
 /// The C file calls the keymap storage makes, as replaceable closures so that tests can inject failures such as
 /// a full disk (swift-system's mocking idea). Each returns its C result, or `-errno` on failure.
 ///
-/// `EINTR` is retried in one place, `retryingInterrupted`, which every call site goes through.
+/// `EINTR` is retried by ``InterruptedCall/retryNegatedErrno(_:)``, which every call site goes through.
 package struct FileSyscalls: Sendable {
     /// `open(2)`: a descriptor or `-errno`.
     package var open: @Sendable (_ path: String, _ flags: Int32, _ mode: mode_t) -> Int32
@@ -47,13 +47,4 @@ package struct FileSyscalls: Sendable {
         unlink: { path in Glibc.unlink(path) == 0 ? 0 : -errno },
         mkdir: { path, mode in Glibc.mkdir(path, mode) == 0 ? 0 : -errno }
     )
-
-    /// Runs a call again while it fails with `EINTR`; the one place interrupted calls are retried.
-    package static func retryingInterrupted<Result: SignedInteger>(_ call: () -> Result) -> Result {
-        let interrupted = Result(0) - Result(EINTR)
-        while true {
-            let result = call()
-            if result != interrupted { return result }
-        }
-    }
 }
