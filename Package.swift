@@ -129,14 +129,20 @@ let package = Package(
             dependencies: ["KeyboardLink", "CReference"],
             path: "Benchmarks/KBBench"
         ),
+        // What both test targets share: temporary directories, child processes, waiting for a condition.
+        .target(
+            name: "KeyboardLinkTestSupport",
+            dependencies: ["KeyboardLink"],
+            path: "Tests/KeyboardLinkTestSupport"
+        ),
         .testTarget(
             name: "KeyboardLinkTests",
-            dependencies: ["KeyboardLink"],
+            dependencies: ["KeyboardLink", "KeyboardLinkTestSupport"],
             path: "Tests/KeyboardLinkTests"
         ),
         .testTarget(
             name: "KeyboardLinkIntegrationTests",
-            dependencies: ["KeyboardLink"],
+            dependencies: ["KeyboardLink", "KeyboardLinkTestSupport"],
             path: "Tests/KeyboardLinkIntegrationTests",
             resources: [.copy("Fixtures")]
         ),

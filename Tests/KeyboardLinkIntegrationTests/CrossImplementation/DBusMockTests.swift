@@ -1,4 +1,5 @@
 import KeyboardLink
+import KeyboardLinkTestSupport
 import Testing
 
 extension CrossImplementation {

@@ -1,4 +1,5 @@
 import KeyboardLink
+import KeyboardLinkTestSupport
 import Testing
 
 @Suite("Many calls at once, timeouts and cancellation")

@@ -1,4 +1,5 @@
 import KeyboardLink
+import KeyboardLinkTestSupport
 import Testing
 
 @Suite("Object server: standard errors, properties, ObjectManager, signals")

@@ -1,3 +1,4 @@
+import KeyboardLinkTestSupport
 import Synchronization
 import Testing
 

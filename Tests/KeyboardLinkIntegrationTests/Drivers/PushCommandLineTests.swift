@@ -1,5 +1,6 @@
 import Foundation
 import KeyboardLink
+import KeyboardLinkTestSupport
 import Testing
 
 /// `kblink keymap push` run as a process against the daemon and the simulated ZMK Studio keyboard.

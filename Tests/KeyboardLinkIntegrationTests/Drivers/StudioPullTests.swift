@@ -1,5 +1,6 @@
 import Foundation
 import KeyboardLink
+import KeyboardLinkTestSupport
 import Testing
 
 /// `org.kblink1.Keymap.Pull` from a ZMK Studio keyboard (the simulated Aula F87 over GATT), changed behind the

@@ -1,5 +1,6 @@
 import Foundation
 import KeyboardLink
+import KeyboardLinkTestSupport
 import Testing
 
 /// A daemon whose only keyboard is an Aula F87 running ZMK with Studio, answered by a simulated firmware whose

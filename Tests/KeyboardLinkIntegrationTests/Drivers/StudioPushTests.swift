@@ -1,5 +1,6 @@
 import Foundation
 import KeyboardLink
+import KeyboardLinkTestSupport
 import Testing
 
 /// `org.kblink1.Keymap.Push` to a simulated ZMK Studio keyboard: the real service on a private bus, the simulated

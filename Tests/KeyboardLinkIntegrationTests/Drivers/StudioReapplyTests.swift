@@ -1,5 +1,6 @@
 import Foundation
 import KeyboardLink
+import KeyboardLinkTestSupport
 import Testing
 
 /// Apply on connect with a simulated ZMK Studio keyboard (the Aula F87 over GATT): a keyboard changed behind the

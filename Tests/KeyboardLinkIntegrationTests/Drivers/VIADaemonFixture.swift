@@ -1,5 +1,6 @@
 import Foundation
 import KeyboardLink
+import KeyboardLinkTestSupport
 import Testing
 
 /// A daemon whose VGN 98Pro (connected) reaches a simulated VIA keyboard through a socketpair instead of its hidraw

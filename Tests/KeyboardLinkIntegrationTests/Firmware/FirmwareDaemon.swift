@@ -1,5 +1,6 @@
 import Foundation
 import KeyboardLink
+import KeyboardLinkTestSupport
 import Synchronization
 import Testing
 

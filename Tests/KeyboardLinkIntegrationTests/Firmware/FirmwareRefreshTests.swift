@@ -1,5 +1,6 @@
 import Foundation
 import KeyboardLink
+import KeyboardLinkTestSupport
 import Testing
 
 /// Refreshing firmware information through the daemon: parallel reads, malformed values, the cache, reconnects,

@@ -1,5 +1,6 @@
 import Foundation
 import KeyboardLink
+import KeyboardLinkTestSupport
 import Testing
 
 /// The GATT client against the simulated BlueZ on a private bus: discovery, reads, writes, notifications, errors.

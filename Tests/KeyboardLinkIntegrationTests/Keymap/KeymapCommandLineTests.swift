@@ -1,5 +1,6 @@
 import Foundation
 import KeyboardLink
+import KeyboardLinkTestSupport
 import Testing
 
 /// The real `kblink` binary's `keymap`, `macro` and `profile` commands against a daemon on a private bus.

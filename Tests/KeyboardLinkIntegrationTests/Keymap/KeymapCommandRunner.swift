@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import KeyboardLinkTestSupport
 import Synchronization
 
 /// Runs the built `kblink` binary and reads its output to the end of both pipes before returning, so that long

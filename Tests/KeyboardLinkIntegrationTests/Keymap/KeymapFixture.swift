@@ -1,5 +1,6 @@
 import Foundation
 import KeyboardLink
+import KeyboardLinkTestSupport
 import Testing
 
 /// Shared pieces of the keymap integration tests: the simulated keyboards' keymap objects and error checks.

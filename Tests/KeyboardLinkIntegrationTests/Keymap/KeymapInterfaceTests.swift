@@ -1,5 +1,6 @@
 import Foundation
 import KeyboardLink
+import KeyboardLinkTestSupport
 import Testing
 
 /// `org.kblink1.Keymap` over D-Bus, method by method, against the daemon's service on a private bus.

@@ -1,4 +1,5 @@
 import Foundation
+import KeyboardLinkTestSupport
 import Synchronization
 import Testing
 

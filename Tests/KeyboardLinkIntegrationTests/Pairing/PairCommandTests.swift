@@ -1,5 +1,6 @@
 import Foundation
 import KeyboardLink
+import KeyboardLinkTestSupport
 import Testing
 
 /// The real `kblink pair` binary against kblinkd's service and the simulated BlueZ on a private bus.

@@ -1,5 +1,6 @@
 import Foundation
 import KeyboardLink
+import KeyboardLinkTestSupport
 import Testing
 
 /// kblinkd's `org.bluez.Agent1`: registration with BlueZ, who may call it, and about which devices.

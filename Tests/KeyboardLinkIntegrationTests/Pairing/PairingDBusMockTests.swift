@@ -1,5 +1,6 @@
 import Foundation
 import KeyboardLink
+import KeyboardLinkTestSupport
 import Testing
 
 /// `kblink pair` against python-dbusmock's `bluez5` template, whose `Pair` marks the device paired without

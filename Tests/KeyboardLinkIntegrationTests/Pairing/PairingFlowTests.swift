@@ -1,5 +1,6 @@
 import Foundation
 import KeyboardLink
+import KeyboardLinkTestSupport
 import Testing
 
 /// The daemon's Pair/CancelPairing through the client library, against the simulated BlueZ.

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import KeyboardLinkTestSupport
 import Testing
 
 /// `systemd/org.kblink1.conf` on a private bus that starts from the system bus defaults.

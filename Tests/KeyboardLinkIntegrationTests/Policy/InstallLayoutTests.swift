@@ -1,4 +1,5 @@
 import Foundation
+import KeyboardLinkTestSupport
 import Testing
 
 /// `make install` and `make uninstall` with `DESTDIR` and `PREFIX`, on stand-in binaries.

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import KeyboardLinkTestSupport
 import Testing
 
 /// A process a test starts: its standard output through a pipe (read with deadlines, so a stuck child fails the

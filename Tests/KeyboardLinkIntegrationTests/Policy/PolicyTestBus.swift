@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import KeyboardLinkTestSupport
 import Testing
 
 /// A private `dbus-daemon` configured like the system bus with a policy file included, and a stand-in for kblinkd

@@ -1,5 +1,6 @@
 import Foundation
 import KeyboardLink
+import KeyboardLinkTestSupport
 import Testing
 
 /// `systemd/kblinkd.service` and `systemd/org.kblink1.service`: the keys issue 3 requires, checked by parsing the

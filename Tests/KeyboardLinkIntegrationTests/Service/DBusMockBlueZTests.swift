@@ -1,5 +1,6 @@
 import Foundation
 import KeyboardLink
+import KeyboardLinkTestSupport
 import Testing
 
 /// The same service and CLI against python-dbusmock's `bluez5` template, a BlueZ mock that others wrote: a

@@ -1,5 +1,6 @@
 import Foundation
 import KeyboardLink
+import KeyboardLinkTestSupport
 import Testing
 
 /// The real `kblinkd` binary: readiness, evdev presence from a fake `/proc/bus/input/devices`, SIGHUP and SIGTERM.

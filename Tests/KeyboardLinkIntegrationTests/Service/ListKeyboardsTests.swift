@@ -1,5 +1,6 @@
 import Foundation
 import KeyboardLink
+import KeyboardLinkTestSupport
 import Testing
 
 /// `org.kblink1.Manager.ListKeyboards` against the real service on a private bus: the same keyboards and values as
@@ -94,7 +95,8 @@ struct ListKeyboardsTests {
             let vgn = SimulatedDevice.vgn98Pro.address
             try await harness.bluez.setConnected(vgn, true)
             try await harness.bluez.setBattery(vgn, 7)
-            try await client.call(KBlinkContract.Keyboard.setTrusted, on: client.keyboard(matching: "VGN"), [.boolean(false)])
+            try await client.call(
+                KBlinkContract.Keyboard.setTrusted, on: client.keyboard(matching: "VGN"), [.boolean(false)])
             var added = SimulatedDevice(
                 address: try #require(BluetoothAddress(validating: "C0:FF:EE:00:00:01")), name: "Added Board")
             added.classOfDevice = 0x0025_40

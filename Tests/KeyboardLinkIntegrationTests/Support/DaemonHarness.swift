@@ -1,5 +1,6 @@
 import Foundation
 import KeyboardLink
+import KeyboardLinkTestSupport
 import Testing
 
 /// A private bus with a simulated BlueZ and kblinkd's service running in this process, plus helpers to run the

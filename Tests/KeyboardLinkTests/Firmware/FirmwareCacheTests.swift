@@ -1,4 +1,5 @@
 import FoundationEssentials
+import KeyboardLinkTestSupport
 import Testing
 
 @testable import InsetCore

@@ -1,3 +1,4 @@
+import KeyboardLinkTestSupport
 import Testing
 
 @testable import InsetCore

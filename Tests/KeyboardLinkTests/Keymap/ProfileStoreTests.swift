@@ -1,4 +1,5 @@
 import Glibc
+import KeyboardLinkTestSupport
 import Testing
 
 @testable import InsetCore
@@ -44,7 +45,7 @@ struct ProfileStoreTests {
 
     @Test("a saved draft comes back after a restart: same draft, undo history and zone")
     func saveAndRestore() throws {
-        let directory = try ScratchDirectory()
+        let directory = try TemporaryDirectory()
         let store = ProfileStore(directory: directory.path + "/profiles")
         let session = try Self.editedSession()
         try store.save(session, for: Self.address)
@@ -67,7 +68,7 @@ struct ProfileStoreTests {
 
     @Test("every acknowledged edit survives: saving after each edit, the last file holds them all")
     func saveAfterEachEdit() throws {
-        let directory = try ScratchDirectory()
+        let directory = try TemporaryDirectory()
         let store = ProfileStore(directory: directory.path)
         let layout = try PhysicalLayout.builtIn("aula-f87")
         var session = try KeymapEditSession(layout: layout, base: Keymap(defaultsFor: layout))
@@ -87,7 +88,7 @@ struct ProfileStoreTests {
 
     @Test("a full disk gives a clear error and leaves the previous profile intact")
     func fullDisk() throws {
-        let directory = try ScratchDirectory()
+        let directory = try TemporaryDirectory()
         let good = ProfileStore(directory: directory.path)
         var session = try Self.editedSession()
         try good.save(session, for: Self.address)
@@ -116,7 +117,7 @@ struct ProfileStoreTests {
 
     @Test("a directory fsync failing after the rename is a durability warning: the new profile is the file")
     func directorySyncFailsAfterRename() throws {
-        let directory = try ScratchDirectory()
+        let directory = try TemporaryDirectory()
         let plain = ProfileStore(directory: directory.path)
         var session = try Self.editedSession()
         #expect(try plain.save(session, for: Self.address) == nil, "no warning when every step succeeds")
@@ -142,7 +143,7 @@ struct ProfileStoreTests {
 
     @Test("short writes and EINTR are retried until the whole file is written")
     func shortWritesAndInterrupts() throws {
-        let directory = try ScratchDirectory()
+        let directory = try TemporaryDirectory()
         let calls = SyscallCounter()
         var syscalls = FileSyscalls.system
         syscalls.write = { fd, bytes in
@@ -162,7 +163,7 @@ struct ProfileStoreTests {
 
     @Test("a profile that does not parse is moved aside with a timestamp and reported, never overwritten")
     func corrupt() throws {
-        let directory = try ScratchDirectory()
+        let directory = try TemporaryDirectory()
         let store = ProfileStore(directory: directory.path, files: FileStore(), clock: { 1_700_000_000 })
         try directory.write("{ not json", to: "AA_BB_CC_DD_EE_0F.json")
         guard case .corrupt(let corrupt) = try store.load(Self.address) else {
@@ -191,7 +192,7 @@ struct ProfileStoreTests {
 
     @Test("a corrupt profile set aside is reported as corrupt even when syncing its directory fails after the move")
     func corruptWithDirectorySyncFailing() throws {
-        let directory = try ScratchDirectory()
+        let directory = try TemporaryDirectory()
         let store = ProfileStore(
             directory: directory.path, files: FileStore(syscalls: DirectorySyncFailure().syscalls),
             clock: { 1_700_000_000 })
@@ -240,7 +241,7 @@ struct ProfileStoreTests {
 
     @Test("hostile files are reported as corrupt without crashing", arguments: hostile)
     func hostileFiles(text: String) throws {
-        let directory = try ScratchDirectory()
+        let directory = try TemporaryDirectory()
         let store = ProfileStore(directory: directory.path, files: FileStore(), clock: { 7 })
         try directory.write(text, to: "AA_BB_CC_DD_EE_0F.json")
         guard case .corrupt(let corrupt) = try store.load(Self.address) else {
@@ -254,7 +255,7 @@ struct ProfileStoreTests {
 
     @Test("a file too large to be a profile is set aside too; parents of the directory are created")
     func tooLarge() throws {
-        let directory = try ScratchDirectory()
+        let directory = try TemporaryDirectory()
         let store = ProfileStore(directory: directory.path + "/state/profiles", files: FileStore(), clock: { 9 })
         try store.save(try Self.editedSession(), for: Self.address)
         try directory.write(
@@ -276,7 +277,7 @@ struct ProfileStoreTests {
 
     @Test("a file from a newer kblink is reported as such and left where it is, untouched", arguments: newer)
     func newerSchema(text: String, version: Int) throws {
-        let directory = try ScratchDirectory()
+        let directory = try TemporaryDirectory()
         let store = ProfileStore(directory: directory.path, files: FileStore(), clock: { 7 })
         try directory.write(text, to: "AA_BB_CC_DD_EE_0F.json")
         let expected = ProfileStore.LoadResult.newerSchema(
@@ -289,7 +290,7 @@ struct ProfileStoreTests {
 
     @Test("user layouts load from a directory; bad files are reported and skipped")
     func userLayouts() throws {
-        let directory = try ScratchDirectory()
+        let directory = try TemporaryDirectory()
         try directory.write(
             String(decoding: try PhysicalLayout.builtIn("ansi-75").jsonData(), as: UTF8.self), to: "a.json")
         try directory.write(LayoutImportTests.raw60, to: "sixty.kle")

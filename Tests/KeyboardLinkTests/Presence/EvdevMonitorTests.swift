@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import KeyboardLinkTestSupport
 import Synchronization
 import Testing
 

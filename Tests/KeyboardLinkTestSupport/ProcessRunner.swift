@@ -1,24 +1,33 @@
 import Foundation
 
 /// What a child process printed and how it ended.
-struct ProcessResult: Sendable {
-    var status: Int32
-    var standardOutput: String
-    var standardError: String
+package struct ProcessResult: Sendable {
+    package var status: Int32
+    package var standardOutput: String
+    package var standardError: String
 
-    var lines: [String] { standardOutput.split(separator: "\n", omittingEmptySubsequences: true).map(String.init) }
+    package init(status: Int32, standardOutput: String, standardError: String) {
+        self.status = status
+        self.standardOutput = standardOutput
+        self.standardError = standardError
+    }
+
+    /// The non-empty lines of standard output.
+    package var lines: [String] {
+        standardOutput.split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
+    }
 }
 
 /// A child process whose output is collected as it runs.
-final class ChildProcess: @unchecked Sendable {
+package final class ChildProcess: @unchecked Sendable {
     // Why @unchecked Sendable is safe: `output`/`errors` are only touched under `lock`; `process` is configured
     // before launch and afterwards only read or signalled, which Foundation.Process allows from any thread.
-    let process = Process()
+    package let process = Process()
     private let lock = NSLock()
     private var output = Data()
     private var errors = Data()
 
-    init(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) throws {
+    package init(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) throws {
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         if let environment { process.environment = environment }
@@ -47,14 +56,14 @@ final class ChildProcess: @unchecked Sendable {
         try process.run()
     }
 
-    var standardOutput: String { lock.withLock { String(decoding: output, as: UTF8.self) } }
-    var standardError: String { lock.withLock { String(decoding: errors, as: UTF8.self) } }
+    package var standardOutput: String { lock.withLock { String(decoding: output, as: UTF8.self) } }
+    package var standardError: String { lock.withLock { String(decoding: errors, as: UTF8.self) } }
 
     /// Sends a signal (SIGKILL cannot be ignored; see dbus-binding.md on inherited signal masks).
-    func signal(_ number: Int32) { kill(process.processIdentifier, number) }
+    package func signal(_ number: Int32) { kill(process.processIdentifier, number) }
 
     /// Waits for the exit, up to `timeout`; kills the child after that.
-    func wait(timeout: Duration) async -> ProcessResult {
+    package func wait(timeout: Duration) async -> ProcessResult {
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: timeout)
         while process.isRunning && clock.now < deadline {
@@ -72,7 +81,7 @@ final class ChildProcess: @unchecked Sendable {
 }
 
 /// Runs a program to completion (killed after `timeout`).
-func runProcess(
+package func runProcess(
     _ executable: String, _ arguments: [String], environment: [String: String]? = nil, timeout: Duration = .seconds(20)
 )
     async throws -> ProcessResult

@@ -2,7 +2,7 @@
 ///
 /// For waiting on asynchronous effects (a signal arriving, a process noticing a change); never used to
 /// assert speed.
-func eventually(
+package func eventually(
     timeout: Duration = .seconds(20), _ condition: @Sendable () async throws -> Bool
 ) async rethrows -> Bool {
     let clock = ContinuousClock()
@@ -15,7 +15,7 @@ func eventually(
 }
 
 /// Takes the first element of an async sequence, or nil after `timeout`.
-func first<S: AsyncSequence & Sendable>(
+package func first<S: AsyncSequence & Sendable>(
     of sequence: S, timeout: Duration = .seconds(20),
     where predicate: @escaping @Sendable (S.Element) -> Bool = { _ in true }
 ) async -> S.Element? where S.Element: Sendable {
