@@ -34,6 +34,7 @@ let package = Package(
     products: [
         .library(name: "KeyboardLink", targets: ["KeyboardLink"]),
         .executable(name: "kblinkd", targets: ["kblinkd"]),
+        .executable(name: "kblinkd-demo", targets: ["kblinkd-demo"]),
         .executable(name: "kblink", targets: ["kblink"]),
         .executable(name: "kblink-bench", targets: ["KBBench"]),
     ],
@@ -106,12 +107,19 @@ let package = Package(
             ]),
         .executableTarget(
             name: "kblinkd",
-            dependencies: [
-                "KBlinkAPI", "KeyboardLinkDBus", "KeyboardLinkService", "KeyboardLinkSimulator", "KeyboardLinkSupport",
-            ],
+            dependencies: ["KBlinkAPI", "KeyboardLinkService", "KeyboardLinkSupport"],
             path: "Sources/kblinkd",
             exclude: ["kblinkd.order", "kblinkd.ld"],
             linkerSettings: [.unsafeFlags(compactLinking + kblinkdCodeLayout, .when(platforms: [.linux]))]
+        ),
+        // kblinkd with a simulated BlueZ on a private bus: the demo, and what the CLI's end-to-end tests run.
+        .executableTarget(
+            name: "kblinkd-demo",
+            dependencies: [
+                "KBlinkAPI", "KeyboardLinkDBus", "KeyboardLinkService", "KeyboardLinkSimulator", "KeyboardLinkSupport",
+            ],
+            path: "Sources/kblinkd-demo",
+            linkerSettings: [.unsafeFlags(compactLinking, .when(platforms: [.linux]))]
         ),
         .executableTarget(
             name: "kblink",

@@ -19,7 +19,7 @@ public struct KBlinkClient: Sendable {
             switch self {
             case .busUnreachable(let detail): detail
             case .daemonNotRunning(let bus):
-                "kblinkd is not running on the \(bus) bus: start it with 'systemctl start kblinkd' (or run 'kblinkd --simulate' to try kblink without Bluetooth)"
+                "kblinkd is not running on the \(bus) bus: start it with 'systemctl start kblinkd' (or run 'kblinkd-demo' to try kblink without Bluetooth)"
             case .notFound(let detail): detail
             case .ambiguous(let detail): detail
             }

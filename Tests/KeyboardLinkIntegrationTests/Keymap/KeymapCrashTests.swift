@@ -23,9 +23,9 @@ struct KeymapCrashTests {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let config = directory + "/kblinkd.conf"
         try "[General]\nLogLevel = info\n".write(toFile: config, atomically: true, encoding: .utf8)
-        let arguments = ["--bus", bus.address, "--simulate", "--state-dir", directory, "--config", config]
+        let arguments = ["--bus", bus.address, "--state-dir", directory, "--config", config]
 
-        let first = try ChildProcess(DaemonHarness.binary("kblinkd"), arguments)
+        let first = try ChildProcess(DaemonHarness.binary("kblinkd-demo"), arguments)
         defer { first.signal(SIGKILL) }
         let connection = try await bus.connect()
         let keymap = KeymapClient(connection: connection, path: KBlink.keyboardPath(KeymapFixture.aula))
@@ -59,7 +59,7 @@ struct KeymapCrashTests {
         let edits = acknowledged.withLock { $0 }
         #expect(edits.count >= killAfter && edits.count < plan.count, "killed in the middle of the stream")
 
-        let second = try ChildProcess(DaemonHarness.binary("kblinkd"), arguments)
+        let second = try ChildProcess(DaemonHarness.binary("kblinkd-demo"), arguments)
         defer { second.signal(SIGKILL) }
         #expect(await Self.ready(keymap), "kblinkd did not restart: \(second.standardError)")
         var served: [Int: [String: String]] = [:]

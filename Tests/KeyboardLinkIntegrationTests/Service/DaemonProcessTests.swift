@@ -115,11 +115,18 @@ struct DaemonProcessTests {
         await client.close()
     }
 
-    @Test("--simulate without --bus starts a private bus and prints its address first")
+    @Test("kblinkd has no simulator: --simulate is a usage error that names kblinkd-demo")
+    func simulateIsTheDemosJob() async throws {
+        let result = try await runProcess(DaemonHarness.binary("kblinkd"), ["--simulate"])
+        #expect(result.status == 2)
+        #expect(result.standardError.contains("kblinkd-demo"))
+    }
+
+    @Test("kblinkd-demo without --bus starts a private bus and prints its address first")
     func embeddedDefault() async throws {
         let state = NSTemporaryDirectory() + "kblinkd-sim-" + UUID().uuidString
         defer { try? FileManager.default.removeItem(atPath: state) }
-        let daemon = try ChildProcess(DaemonHarness.binary("kblinkd"), ["--simulate", "--state-dir", state])
+        let daemon = try ChildProcess(DaemonHarness.binary("kblinkd-demo"), ["--state-dir", state])
         defer { daemon.signal(SIGKILL) }
         #expect(await eventually { daemon.standardOutput.contains("\n") })
         let address = try #require(daemon.standardOutput.split(separator: "\n").first.map(String.init))

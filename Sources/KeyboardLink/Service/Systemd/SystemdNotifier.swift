@@ -45,7 +45,7 @@ public struct SystemdNotifier: Sendable {
     }
 
     /// Removes the notification variables from this process's environment so child processes (such as the
-    /// `dbus-daemon` that `--simulate` starts) do not notify systemd in kblinkd's name.
+    /// `dbus-daemon` that kblinkd-demo starts) do not notify systemd in kblinkd's name.
     ///
     /// Call it once at start-up, after ``fromProcessEnvironment()`` and before other threads run: `unsetenv` is
     /// not thread-safe.

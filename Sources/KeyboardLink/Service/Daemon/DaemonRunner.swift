@@ -1,0 +1,225 @@
+import Dispatch
+import KBlinkAPI
+import KeyboardLinkDBus
+import KeyboardLinkSupport
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// What runs in the daemon's process beside the service: the simulated BlueZ and keyboards of `kblinkd-demo`.
+/// kblinkd itself runs with none.
+public struct DaemonCompanion: Sendable {
+    /// Starts before the service connects. Given the bus the options named (nil: none), returns the bus to serve
+    /// on and whether its address must be printed first (a private bus nobody else knows).
+    public var start: @Sendable (_ bus: BusAddress?, _ logger: Logger) async throws -> (bus: BusAddress, print: Bool)
+    /// Runs once the service is up and before readiness is announced.
+    public var serviceStarted: @Sendable (_ service: KeyboardLinkService, _ logger: Logger) async -> Void
+    /// Stops it, after the service.
+    public var stop: @Sendable () async -> Void
+
+    /// A companion made of these steps.
+    public init(
+        start: @escaping @Sendable (BusAddress?, Logger) async throws -> (bus: BusAddress, print: Bool),
+        serviceStarted: @escaping @Sendable (KeyboardLinkService, Logger) async -> Void,
+        stop: @escaping @Sendable () async -> Void
+    ) {
+        self.start = start
+        self.serviceStarted = serviceStarted
+        self.stop = stop
+    }
+}
+
+/// The daemon's life: configuration, the bus, the service, systemd's readiness and watchdog, the evdev feed, and
+/// signals (SIGHUP reloads the configuration, SIGTERM and SIGINT stop). `kblinkd` and `kblinkd-demo` are this
+/// with their options.
+public enum DaemonRunner {
+    /// What the command line chose.
+    public struct Options: Sendable {
+        /// The bus to serve on; nil: the system bus (or, for a companion that brings one, its private bus).
+        public var bus: BusAddress?
+        /// The configuration file given with `--config`.
+        public var configPath: String?
+        /// Where profiles and caches live, given with `--state-dir`.
+        public var stateDirectory: String?
+        /// Print the bus address on the first line of standard output.
+        public var printAddress = false
+        /// `--log-level`, over the configuration's.
+        public var logLevel: LogLevel?
+
+        public init() {}
+    }
+
+    /// The options every daemon executable takes, after its own flags were taken out.
+    /// - Throws: ``ParsedArguments/UsageError``.
+    public static func parse(_ parsed: ParsedArguments) throws -> Options {
+        _ = try parsed.expectPositionals([])
+        var options = Options()
+        if let bus = parsed.value("--bus") {
+            do {
+                options.bus = try BusAddress(parsing: bus)
+            } catch let error as DBusError {
+                throw ParsedArguments.UsageError(error.message)
+            }
+        }
+        options.configPath = parsed.value("--config")
+        options.stateDirectory = parsed.value("--state-dir")
+        options.printAddress = parsed.has("--print-address")
+        if let level = parsed.value("--log-level") {
+            guard let value = LogLevel(name: level) else {
+                throw ParsedArguments.UsageError("--log-level is one of \(LogLevel.allNames.joined(separator: ", "))")
+            }
+            options.logLevel = value
+        }
+        return options
+    }
+
+    /// The flags and options of ``parse(_:)``.
+    public static let flags: Set<String> = ["--print-address", "--help", "--version"]
+    public static let valueOptions: Set<String> = ["--bus", "--config", "--state-dir", "--log-level"]
+
+    /// Ignores the signals the daemon handles itself, so that their default actions do not kill it first.
+    public static func takeOverSignals() {
+        signal(SIGTERM, SIG_IGN)
+        signal(SIGINT, SIG_IGN)
+        signal(SIGHUP, SIG_IGN)
+        signal(SIGPIPE, SIG_IGN)
+    }
+
+    static func loadConfiguration(_ options: Options) throws -> DaemonConfiguration.Parsed {
+        if let path = options.configPath {
+            return try DaemonConfiguration.load(path: path, missingFile: .fail)
+        }
+        return try DaemonConfiguration.load(path: DaemonConfiguration.defaultPath, missingFile: .useDefaults)
+    }
+
+    /// Runs until SIGTERM or SIGINT; returns the exit status.
+    /// - Parameter companion: what runs beside the service (nil for kblinkd, which serves the system bus unless
+    ///   told otherwise).
+    public static func run(_ options: Options, companion: DaemonCompanion? = nil) async -> Int32 {
+        let logger = Logger(threshold: options.logLevel ?? .info)
+        let notifier = SystemdNotifier.fromProcessEnvironment()
+        // Children (the private dbus-daemon of kblinkd-demo) must not notify systemd as if they were us.
+        SystemdNotifier.removeVariablesFromProcessEnvironment()
+        // Listen from the start (but after unsetenv, which must come before other threads): a SIGTERM that arrives
+        // while kblinkd is still starting is buffered and handled once start-up is done, not lost to SIG_IGN.
+        let signals = AsyncStream<Int32>.makeStream()
+        let sources = [SIGTERM, SIGINT, SIGHUP].map { number in
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { signals.continuation.yield(number) }
+            source.resume()
+            return source
+        }
+        var configuration: DaemonConfiguration
+        do {
+            let parsed = try loadConfiguration(options)
+            configuration = parsed.configuration
+            for warning in parsed.warnings { logger.warning("\(warning)") }
+        } catch {
+            logger.error("\(error)")
+            return 1
+        }
+        if options.logLevel == nil { logger.threshold = configuration.logLevel }
+
+        var bus = options.bus ?? .system
+        var printAddress = options.printAddress
+        if let companion {
+            do {
+                let started = try await companion.start(options.bus, logger)
+                bus = started.bus
+                printAddress = printAddress || started.print
+            } catch {
+                logger.error("\(error)")
+                return 1
+            }
+        }
+        if printAddress {
+            writeOutput(bus.description)
+        }
+
+        let connection: BusConnection
+        do {
+            connection = try await BusConnection.connect(to: bus, label: "kblinkd.bus")
+        } catch {
+            logger.error("\(error)")
+            return 1
+        }
+        let stateDirectory = options.stateDirectory ?? environmentValue("STATE_DIRECTORY") ?? "/var/lib/kblink"
+        var serviceOptions = KeyboardLinkService.Options(stateDirectory: stateDirectory)
+        serviceOptions.presencePolicy = configuration.presencePolicy
+        serviceOptions.discoveryTimeout = configuration.discoveryTimeout
+        serviceOptions.pairing.requestDefaultAgent = configuration.defaultAgent
+        let service = KeyboardLinkService(
+            connection: connection, options: serviceOptions, log: { level, message in logger.log(level, message) })
+        do {
+            try await service.start()
+        } catch {
+            logger.error("cannot start: \(error)")
+            await connection.close()
+            return 1
+        }
+        await companion?.serviceStarted(service, logger)
+        let presence = EvdevPresenceFeed(
+            devicesPath: configuration.inputDevicesPath, directory: configuration.inputDirectory)
+        let presenceTask = Task {
+            await presence.run(into: service, logger: logger)
+        }
+        let count = await service.keyboardCount
+        try? notifier.ready(status: "serving org.kblink1, \(count) keyboard(s)")
+        let watchdog = Task {
+            await notifier.keepWatchdogAlive(logger: logger) {
+                (try? await connection.nameOwner(of: KBlink.service)) == connection.uniqueName
+            }
+        }
+
+        for await number in signals.stream {
+            if number == SIGHUP {
+                try? notifier.reloading(status: "reloading the configuration")
+                do {
+                    let parsed = try loadConfiguration(options)
+                    configuration = parsed.configuration
+                    for warning in parsed.warnings { logger.warning("\(warning)") }
+                    if options.logLevel == nil { logger.threshold = configuration.logLevel }
+                    var updated = await service.options
+                    updated.presencePolicy =
+                        configuration.presencePolicy
+                    updated.discoveryTimeout = configuration.discoveryTimeout
+                    await service.reconfigure(updated)
+                    logger.notice("configuration reloaded")
+                } catch {
+                    logger.error("configuration not reloaded, keeping the previous one: \(error)")
+                }
+                try? notifier.ready(status: "serving org.kblink1")
+                continue
+            }
+            logger.notice("stopping on signal \(number)")
+            break
+        }
+        for source in sources { source.cancel() }
+        try? notifier.stopping(status: "stopping")
+        watchdog.cancel()
+        presenceTask.cancel()
+        await service.stop()
+        await connection.close()
+        await companion?.stop()
+        return 0
+    }
+
+    static func environmentValue(_ name: String) -> String? {
+        guard let value = getenv(name) else { return nil }
+        let text = String(cString: value)
+        return text.isEmpty ? nil : text
+    }
+
+    /// Writes a line to standard output at once (the demo script waits for the address line).
+    public static func writeOutput(_ text: String) {
+        let bytes = Array((text + "\n").utf8)
+        _ = bytes.withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress, $0.count) }
+    }
+
+    /// Writes a line to standard error at once.
+    public static func writeError(_ text: String) {
+        let bytes = Array((text + "\n").utf8)
+        _ = bytes.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
+    }
+}

@@ -1,0 +1,89 @@
+import Glibc
+import KBlinkAPI
+import KeyboardLinkDBus
+import KeyboardLinkService
+import KeyboardLinkSimulator
+import KeyboardLinkSupport
+import Synchronization
+
+/// `kblinkd-demo`: kblinkd with a simulated BlueZ and simulated keyboards (and their firmware) on the bus, so that
+/// every `kblink` command works without Bluetooth hardware. kblinkd itself does not link the simulator.
+@main
+struct KBlinkDemoDaemon {
+    static let usage = """
+        Usage: kblinkd-demo [--bus system|session|ADDRESS] [--config PATH] [--state-dir PATH] [--print-address]
+                            [--log-level error|warning|notice|info|debug]
+
+        kblinkd with a simulated BlueZ: an Aula F87 (connected), a VGN 98Pro (asleep), a phone and a mouse, and a
+        Keychron K3 and a headset that a scan finds; the Aula speaks ZMK Studio and the VGN VIA.
+
+          --bus BUS        the bus to serve on (default: a private dbus-daemon it starts, whose address it prints
+                           on the first line of standard output)
+          --config PATH    configuration file (default /etc/kblink/kblinkd.conf)
+          --state-dir PATH where profiles and caches live (default $STATE_DIRECTORY, else /var/lib/kblink)
+          --print-address  print the bus address on the first line of standard output, then run
+          --log-level L    override the configuration's LogLevel
+        """
+
+    /// What the demo started, to stop at the end.
+    final class Started: Sendable {
+        let privateBus = Mutex<PrivateBusDaemon?>(nil)
+        let simulator = Mutex<SimulatedBlueZ?>(nil)
+        let firmware = Mutex<SimulatedDemoFirmware?>(nil)
+    }
+
+    static func main() async {
+        DaemonRunner.takeOverSignals()
+        let options: DaemonRunner.Options
+        do {
+            let parsed = try ParsedArguments(
+                Array(CommandLine.arguments.dropFirst()), flags: DaemonRunner.flags,
+                options: DaemonRunner.valueOptions)
+            if parsed.has("--help") {
+                print(usage)
+                exit(0)
+            }
+            if parsed.has("--version") {
+                print("kblinkd-demo \(KBlink.version)")
+                exit(0)
+            }
+            options = try DaemonRunner.parse(parsed)
+        } catch {
+            DaemonRunner.writeError("kblinkd-demo: \(error)\n\n\(usage)")
+            exit(2)
+        }
+        let started = Started()
+        let companion = DaemonCompanion(
+            start: { given, logger in
+                var bus = given
+                if bus == nil {
+                    let daemon = try PrivateBusDaemon()
+                    started.privateBus.withLock { $0 = daemon }
+                    bus = .address(daemon.address)
+                }
+                let address = bus ?? .system
+                let simulated = SimulatedBlueZ.demo(bus: address)
+                try await simulated.start()
+                started.simulator.withLock { $0 = simulated }
+                logger.notice("serving a simulated BlueZ on \(address)")
+                return (address, given == nil)
+            },
+            serviceStarted: { service, logger in
+                guard let simulator = started.simulator.withLock({ $0 }) else { return }
+                // The simulated keyboards' firmware, so that keymap push and pull work in the demo too.
+                do {
+                    let firmware = try await SimulatedDemoFirmware.start(on: simulator)
+                    await service.pushes.setVIALinks(firmware.viaLinks)
+                    started.firmware.withLock { $0 = firmware }
+                } catch {
+                    logger.warning("the simulated keyboards have no firmware to push to: \(error)")
+                }
+            },
+            stop: {
+                started.firmware.withLock { $0 }?.via.stop()
+                await started.simulator.withLock { $0 }?.kill()
+                started.privateBus.withLock { $0 }?.stop()
+            })
+        exit(await DaemonRunner.run(options, companion: companion))
+    }
+}
