@@ -7,9 +7,9 @@ import Testing
     "The D-Bus binding guide's examples (docs/dbus-binding.md) run as written",
     .timeLimit(.minutes(1)))
 struct BindingGuideTests {
-    static let name = try! BusName("org.example.Thermostat")
-    static let path = try! ObjectPath("/org/example/thermostat")
-    static let interface = try! InterfaceName("org.example.Thermostat1")
+    static let name: BusName = "org.example.Thermostat"
+    static let path: ObjectPath = "/org/example/thermostat"
+    static let interface: InterfaceName = "org.example.Thermostat1"
 
     /// The guide's "Serving an object" declaration.
     static func thermostat() -> DBusInterface {
@@ -41,15 +41,21 @@ struct BindingGuideTests {
 
     @Test("names are checked before they reach libdbus: a bad one throws instead of aborting the process")
     func names() throws {
+        // Constants are literals, checked when they are made.
+        let path: ObjectPath = "/org/example/thermostat"
+        #expect(path == Self.path)
+
+        // Text from outside (a message, a file, an argument) goes through the throwing initialiser.
+        let text = "org/bluez/dev_AA:BB"
         do {
-            _ = try ObjectPath("org/bluez/dev_AA:BB")
+            _ = try ObjectPath(text)
             Issue.record("a relative path with a colon was accepted")
         } catch {
             #expect(error.kind == "object path")
             #expect(error.description.hasPrefix("invalid object path \"org/bluez/dev_AA:BB\""))
         }
-        #expect(throws: InvalidNameError.self) { try BusName("") }
-        #expect(throws: InvalidNameError.self) { try MemberName("Set-Target") }
+        let member = "Set-Target"
+        #expect(throws: InvalidNameError.self) { try MemberName(member) }
         #expect(ObjectPath(validating: "/org/bluez/hci0/dev_AA_BB_CC_DD_EE_FF") != nil)
     }
 

@@ -7,8 +7,8 @@ import Testing
 /// lives, and closed afterwards, never leaked (libdbus hands out a `dup()` for every `h` it decodes).
 @Suite("Received file descriptors")
 struct ReceivedDescriptorTests {
-    static let interface = try! InterfaceName("com.example.Descriptors")
-    static let path = try! ObjectPath("/com/example/descriptors")
+    static let interface = InterfaceName("com.example.Descriptors")
+    static let path = ObjectPath("/com/example/descriptors")
 
     /// A file only this test opens, so that the descriptors referring to it can be counted while other tests run.
     final class PrivateFile: Sendable {
@@ -96,7 +96,7 @@ struct ReceivedDescriptorTests {
             try await server.export(Self.declaration(), at: Self.path)
             let reply = try await client.call(
                 destination: server.uniqueName, path: Self.path, interface: Self.interface,
-                member: try MemberName("InodeInVariant"), [.variant(.unixFD(file.descriptor))])
+                member: MemberName("InodeInVariant"), [.variant(.unixFD(file.descriptor))])
             #expect(try reply.decode(UInt64.self) == file.inode)
         }
     }
@@ -146,7 +146,7 @@ struct ReceivedDescriptorTests {
             try await server.export(Self.declaration(), at: Self.path)
             let reply = try await client.call(
                 destination: server.uniqueName, path: Self.path, interface: Self.interface,
-                member: try MemberName("Give"), [])
+                member: MemberName("Give"), [])
             let received = try reply.decode(UnixFileDescriptor.self).rawValue
             #expect(received != Self.given.descriptor)
             #expect(Self.inode(of: received) == Self.given.inode)
