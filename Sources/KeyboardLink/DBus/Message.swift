@@ -1,6 +1,6 @@
 /// A D-Bus message in Swift form: header fields and a decoded body.
 ///
-/// Messages are plain values: decoded once on the connection's queue, then safe to pass anywhere.
+/// Messages are plain values: decoded once on the connection's thread, then safe to pass anywhere.
 ///
 /// File descriptors a received message carries (`h`, anywhere in its body) belong to the message: every copy of it
 /// shares them, and they are closed when the last copy is released. `dup()` a descriptor to keep it longer.
