@@ -133,6 +133,7 @@ public struct MethodCallContext: Sendable {
         self.connection = connection
     }
 
+    /// The context of a call given to a ``MethodInvocation`` handler.
     init(_ invocation: MethodInvocation) {
         self.init(
             path: invocation.message.path ?? .root, sender: invocation.sender, connection: invocation.connection)

@@ -150,7 +150,6 @@ public struct DBusInterface: Sendable {
         self.signals = signals
     }
 
-    func method(named name: MemberName) -> DBusMethod? { methods.first { $0.name == name } }
     func property(named name: MemberName) -> DBusProperty? { properties.first { $0.name == name } }
 }
 

@@ -56,27 +56,11 @@ public struct Message: Sendable {
         }
     }
 
-    /// The body's complete types, without decoding a received body.
-    var bodyTypes: [DBusType] {
-        switch storage {
-        case .values(let values): values.map(\.type)
-        case .wire(let wire): wire.signature.types
-        }
-    }
-
     /// The length of the body's signature in bytes, counted without building it (no allocation per message).
     var bodySignatureLength: Int {
         switch storage {
         case .values(let values): values.reduce(0) { $0 + $1.type.signatureLength }
         case .wire(let wire): wire.signature.rawValue.utf8.count
-        }
-    }
-
-    /// Whether the body has no arguments.
-    var bodyIsEmpty: Bool {
-        switch storage {
-        case .values(let values): values.isEmpty
-        case .wire(let wire): wire.signature.types.isEmpty
         }
     }
 

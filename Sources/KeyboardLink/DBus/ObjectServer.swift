@@ -17,14 +17,6 @@ final class ObjectServer {
         func interface(_ name: InterfaceName) -> ExportedInterface? {
             interfaces.first { $0.declaration.name == name }
         }
-
-        /// The method `member` of `interface`, or of the first interface that has one when the call names none.
-        func method(_ member: MemberName, of interface: InterfaceName?) -> DBusMethod? {
-            for exported in interfaces where interface == nil || exported.declaration.name == interface {
-                if let method = exported.declaration.method(named: member) { return method }
-            }
-            return nil
-        }
     }
 
     unowned let connection: BusConnection

@@ -27,9 +27,9 @@ struct BindingGuideTests {
                         throw DBusError.invalidArgs("the target must be between 5 and 30 °C, not \(celsius)")
                     }
                     try await call.connection.setProperty(
-                        MemberName("Target"), of: interface, at: call.path, to: .double(celsius))
+                        "Target", of: interface, at: call.path, to: .double(celsius))
                     try await call.connection.emitSignal(
-                        MemberName("TargetReached"), of: interface, at: call.path, [.double(celsius)])
+                        "TargetReached", of: interface, at: call.path, [.double(celsius)])
                 },
             ],
             properties: [
@@ -80,12 +80,12 @@ struct BindingGuideTests {
         let thermostat = DBusProxy(
             connection: client, destination: Self.name, path: Self.path, interface: Self.interface)
         let fahrenheit = try await thermostat.call(
-            MemberName("Convert"), [.double(100)], returning: Double.self)
+            "Convert", [.double(100)], returning: Double.self)
         #expect(fahrenheit == 212)
 
         // Errors carry their D-Bus names.
         do {
-            try await thermostat.call(MemberName("SetTarget"), [.double(80)])
+            try await thermostat.call("SetTarget", [.double(80)])
             Issue.record("SetTarget(80) should have been refused")
         } catch let error as DBusError {
             #expect(error.name == .invalidArgs)
@@ -93,15 +93,15 @@ struct BindingGuideTests {
         }
 
         // Properties: one at a time, or a cache that follows PropertiesChanged.
-        #expect(try await thermostat.property(MemberName("Model"), as: String.self) == "KT-1")
+        #expect(try await thermostat.property("Model", as: String.self) == "KT-1")
         let cache = try await PropertyCache.make(for: thermostat)
         defer { cache.stop() }
         #expect(cache["Target"] == .double(20))
 
         // Signals: subscribe first, then act; the match rule goes when iteration ends.
-        let reached = try await thermostat.signals(MemberName("TargetReached"))
+        let reached = try await thermostat.signals("TargetReached")
         var changes = cache.changes.makeAsyncIterator()
-        try await thermostat.call(MemberName("SetTarget"), [.double(22.5)])
+        try await thermostat.call("SetTarget", [.double(22.5)])
         for try await signal in reached {
             #expect(try signal.decode(Double.self) == 22.5)
             break
@@ -115,7 +115,7 @@ struct BindingGuideTests {
             var results: [Double] = []
             for celsius in 0..<100 {
                 let fahrenheit = try await thermostat.call(
-                    MemberName("Convert"), [.double(Double(celsius))], returning: Double.self)
+                    "Convert", [.double(Double(celsius))], returning: Double.self)
                 results.append(fahrenheit)
             }
             return results

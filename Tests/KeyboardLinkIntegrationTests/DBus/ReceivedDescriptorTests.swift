@@ -58,12 +58,12 @@ struct ReceivedDescriptorTests {
         return UInt64(status.st_ino)
     }
 
-    /// Methods that report the inode of the descriptor they were given, through each path a call can take.
+    /// Methods that report the inode of the descriptor they were given, through each kind of handler.
     static func declaration() -> DBusInterface {
         DBusInterface(
             interface,
             methods: [
-                // General path: the descriptor inside a variant.
+                // A MethodInvocation handler (a Message decoded for the call): the descriptor inside a variant.
                 DBusMethod(
                     "InodeInVariant", inputs: [DBusArgument("value", .variant)],
                     outputs: [DBusArgument("inode", .uint64)]
@@ -129,7 +129,7 @@ struct ReceivedDescriptorTests {
                     destination: server.uniqueName, path: Self.path, interface: Self.interface,
                     member: try MemberName(member), [argument])
             }
-            // A call without an interface takes the general path even for a typed method.
+            // A call without an interface is routed by its member alone.
             for _ in 0..<20 {
                 _ = try? await client.call(
                     destination: server.uniqueName, path: Self.path, interface: nil,
