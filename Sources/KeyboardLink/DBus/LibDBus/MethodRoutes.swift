@@ -32,8 +32,9 @@ final class MethodRoutes {
     enum Route {
         /// To this method, whose signature the call's arguments have.
         case method(MethodBody)
-        /// Nowhere: answered with this error (an unknown object, interface or method, or other arguments).
-        case refused(DBusError)
+        /// Nowhere: answered with this error (an unknown object, interface or method, or other arguments). Boxed, so
+        /// that a route is one pointer that every call's dispatch moves without a copy of the error's fields.
+        indirect case refused(DBusError)
     }
 
     private let entries: [Entry]
