@@ -2,8 +2,8 @@ import KeyboardLink
 
 /// BlueZ-like `org.bluez.Device1` objects with the twenty properties BlueZ reports for a paired keyboard.
 enum BlueZDevices {
-    static let interface = try! InterfaceName("org.bluez.Device1")
-    static let adapter = try! ObjectPath("/org/bluez/hci0")
+    static let interface = InterfaceName("org.bluez.Device1")
+    static let adapter = ObjectPath("/org/bluez/hci0")
 
     static let uuids: [DBusValue] = [
         "00001124-0000-1000-8000-00805f9b34fb", "00001200-0000-1000-8000-00805f9b34fb",

@@ -50,13 +50,13 @@ final class DBusMockBlueZ: Sendable {
             }
             try await Task.sleep(for: .milliseconds(50))
         }
-        let mockInterface = try InterfaceName("org.bluez.Mock")
-        let propertiesMock = try InterfaceName("org.freedesktop.DBus.Mock")
+        let mockInterface = InterfaceName("org.bluez.Mock")
+        let propertiesMock = InterfaceName("org.freedesktop.DBus.Mock")
         _ = try await connection.call(
-            destination: BlueZ.service, path: .root, interface: mockInterface, member: try MemberName("AddAdapter"),
+            destination: BlueZ.service, path: .root, interface: mockInterface, member: MemberName("AddAdapter"),
             [.string("hci0"), .string("kblink-bench")])
-        let updateProperties = try MemberName("UpdateProperties")
-        let addDevice = try MemberName("AddDevice")
+        let updateProperties = MemberName("UpdateProperties")
+        let addDevice = MemberName("AddDevice")
         for index in 0..<count {
             let address = BlueZDevices.address(index)
             let reply = try await connection.call(

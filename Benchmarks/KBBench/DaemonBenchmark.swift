@@ -422,7 +422,7 @@ struct DaemonBenchmark: Sendable {
             let began = clock.now
             _ = try await client.call(
                 destination: destination, path: path, interface: .objectManager,
-                member: try MemberName("GetManagedObjects"), timeout: .seconds(60))
+                member: MemberName("GetManagedObjects"), timeout: .seconds(60))
             if round > 0 { samples.append((clock.now - began).seconds) }
         }
         return samples
@@ -437,7 +437,7 @@ struct DaemonBenchmark: Sendable {
             let began = clock.now
             let reply = try await client.call(
                 destination: KBlink.service, path: KBlink.managerPath, interface: KBlink.managerInterface,
-                member: try MemberName("ListKeyboards"), timeout: .seconds(60))
+                member: MemberName("ListKeyboards"), timeout: .seconds(60))
             if round > 0 { samples.append((clock.now - began).seconds) }
             guard reply.body.count == 1, case .array(_, let entries) = reply.body[0], !entries.isEmpty else {
                 throw BenchError("ListKeyboards answered '\(reply.signature.rawValue)' with no keyboards")

@@ -191,7 +191,7 @@ struct ManagedObjectsBenchmark: Sendable {
     static func callGetManagedObjects(_ client: BusConnection, _ destination: BusName) async throws -> Message {
         try await client.call(
             destination: destination, path: .root, interface: .objectManager,
-            member: try MemberName("GetManagedObjects"))
+            member: MemberName("GetManagedObjects"))
     }
 
     static func startReplayServer(_ address: String, source: BusName) async throws -> (CHandle, BusName) {

@@ -33,8 +33,8 @@ struct RoundTripBenchmark: Sendable {
         case swift = "Swift"
         /// The Swift client with its calling task on the connection's executor (`BusConnection.taskExecutor`).
         case swiftOnConnection = "Swift@conn"
-        /// A server only: the Swift server with the method declared by a `MethodInvocation` handler (the general path:
-        /// a `Message` per call) instead of Swift argument and result types.
+        /// A server only: the Swift server with the method declared by a `MethodInvocation` handler (a `Message`
+        /// decoded per call) instead of Swift argument and result types.
         case swiftInvocation = "Swift(inv)"
 
         init?(argument: Substring) {

@@ -31,7 +31,7 @@ extension Commands {
             let signals = try await target.client.connection.subscribe(
                 to: MatchRule(
                     path: target.keyboard.path, interface: KBlink.keymapInterface,
-                    member: try MemberName("PushProgress")))
+                    member: MemberName("PushProgress")))
             progress = Task {
                 for await message in signals {
                     guard message.body.count == 2, case .uint32(let done) = message.body[0],

@@ -64,7 +64,7 @@ extension BusConnection {
     }
 }
 
-/// Runs `body`, turning any error into a ``DBusError`` result so it can cross a queue hop.
+/// Runs `body`, turning any error into a ``DBusError`` result so it can cross to another thread.
 func catchingDBusError(_ body: () throws -> Void) -> Result<Void, DBusError> {
     do {
         try body()

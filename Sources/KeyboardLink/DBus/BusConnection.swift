@@ -4,9 +4,9 @@ import Synchronization
 
 /// A private connection to a message bus, over libdbus.
 ///
-/// Every libdbus call for the connection runs on one serial dispatch queue: its watches and timeouts are
-/// dispatch sources on that queue, public methods hop onto it, and nothing ever blocks a Swift concurrency
-/// thread. Call ``close()`` when done.
+/// Every libdbus call for the connection runs on its own thread (``ConnectionLoop``: a `poll` loop over libdbus's
+/// watches and timeouts): public methods hand their work to it, and nothing ever blocks a Swift concurrency thread.
+/// Call ``close()`` when done.
 public final class BusConnection: @unchecked Sendable {
     // Why @unchecked Sendable is safe: every stored `var` below, and every use of `raw`, happens on the loop
     // thread (each entry point hops there with `loop.async`; libdbus's callbacks come from calls made there).
@@ -23,7 +23,7 @@ public final class BusConnection: @unchecked Sendable {
 
     private let ids = Mutex<UInt64>(0)
 
-    // Queue-confined state.
+    // Loop-confined state.
     var isOpen = true
     /// Method calls waiting for their replies, by serial.
     var pendingCalls: [UInt32: PendingCall] = [:]
@@ -33,7 +33,6 @@ public final class BusConnection: @unchecked Sendable {
     /// Owners of well-known names that subscriptions filter on, with the serial of the message that told us.
     var nameOwners: [BusName: (owner: BusName?, serial: UInt32)] = [:]
     var ownerTrackers: [BusName: OwnerTrackingHolder] = [:]
-    var dispatchScheduled = false
     /// Encoded `GetManagedObjects` replies by manager path, dropped on any change (BusConnection+ReplyTemplates).
     var replyTemplates: [ObjectPath: ReplyTemplate] = [:]
     lazy var objectServer = ObjectServer(connection: self)
@@ -41,17 +40,20 @@ public final class BusConnection: @unchecked Sendable {
     let headerStrings = HeaderStringCache()
     /// Headers of method calls and returns built once and copied for each message (loop-confined).
     let messageTemplates = MessageTemplateCache()
-    /// Calls answered by typed methods from the libdbus message (``TypedMethodBody``); read on the loop, by tests.
-    var typedCallsAnswered = 0
+    #if DEBUG
+        /// Calls answered by methods declared with Swift types, which read their arguments straight from the libdbus
+        /// message (``MethodBody``); read on the loop, by tests (debug builds only).
+        var typedCallsAnswered = 0
+    #endif
 
     init(raw: OpaquePointer, loop: ConnectionLoop, address: BusAddress) {
         self.raw = raw
         self.loop = loop
         self.address = address
         if let name = dbus_bus_get_unique_name(raw) {
-            self.uniqueName = BusName(trusted: String(cString: name))
+            self.uniqueName = BusName(unchecked: String(cString: name))
         } else {
-            self.uniqueName = BusName(trusted: ":0.0")
+            self.uniqueName = ":0.0"
         }
     }
 
@@ -85,7 +87,7 @@ public final class BusConnection: @unchecked Sendable {
 
     /// Opens a private connection and registers it on the bus (`Hello`).
     ///
-    /// The blocking parts of opening run on the connection's own queue, never on a Swift concurrency thread.
+    /// The blocking parts of opening run on the connection's own thread, never on a Swift concurrency thread.
     /// - Throws: ``DBusError`` when the bus cannot be reached, with what to check.
     public static func connect(to address: BusAddress, label: String = "kblink.dbus") async throws -> BusConnection {
         let loop = ConnectionLoop(name: label)
@@ -132,7 +134,7 @@ public final class BusConnection: @unchecked Sendable {
         get async { await onQueue { self.pendingCalls.count } }
     }
 
-    /// Runs `body` on the connection's queue.
+    /// Runs `body` on the connection's loop thread.
     func onQueue<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
         await withCheckedContinuation { continuation in
             loop.async { continuation.resume(returning: body()) }
@@ -196,7 +198,7 @@ extension BusConnection {
         try result.get()
     }
 
-    /// Sends from the queue; returns the outcome instead of throwing so it can cross the hop.
+    /// Sends from the loop thread; returns the outcome instead of throwing so it can cross the hop.
     func sendNow(_ message: Message, checked: Bool = true) -> Result<Void, DBusError> {
         guard isOpen else { return .failure(.disconnected("the connection is closed")) }
         assertOnQueue()
@@ -313,10 +315,9 @@ extension BusConnection {
     }
 
     /// Calls a method of the message bus itself.
-    func callBus(_ member: String, _ arguments: [DBusValue]) async throws -> Message {
+    func callBus(_ member: MemberName, _ arguments: [DBusValue]) async throws -> Message {
         try await call(
-            destination: .messageBus, path: ObjectPath(trusted: "/org/freedesktop/DBus"), interface: .dbus,
-            member: MemberName(trusted: member), arguments)
+            destination: .messageBus, path: "/org/freedesktop/DBus", interface: .dbus, member: member, arguments)
     }
 }
 

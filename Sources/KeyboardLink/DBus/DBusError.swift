@@ -34,20 +34,20 @@ extension DBusError {
 }
 
 extension ErrorName {
-    public static let failed = ErrorName(trusted: "org.freedesktop.DBus.Error.Failed")
-    public static let invalidArgs = ErrorName(trusted: "org.freedesktop.DBus.Error.InvalidArgs")
-    public static let unknownObject = ErrorName(trusted: "org.freedesktop.DBus.Error.UnknownObject")
-    public static let unknownInterface = ErrorName(trusted: "org.freedesktop.DBus.Error.UnknownInterface")
-    public static let unknownMethod = ErrorName(trusted: "org.freedesktop.DBus.Error.UnknownMethod")
-    public static let unknownProperty = ErrorName(trusted: "org.freedesktop.DBus.Error.UnknownProperty")
-    public static let propertyReadOnly = ErrorName(trusted: "org.freedesktop.DBus.Error.PropertyReadOnly")
-    public static let invalidSignature = ErrorName(trusted: "org.freedesktop.DBus.Error.InvalidSignature")
-    public static let disconnected = ErrorName(trusted: "org.freedesktop.DBus.Error.Disconnected")
-    public static let noReply = ErrorName(trusted: "org.freedesktop.DBus.Error.NoReply")
-    public static let timedOut = ErrorName(trusted: "org.freedesktop.DBus.Error.Timeout")
-    public static let accessDenied = ErrorName(trusted: "org.freedesktop.DBus.Error.AccessDenied")
-    public static let serviceUnknown = ErrorName(trusted: "org.freedesktop.DBus.Error.ServiceUnknown")
-    public static let nameHasNoOwner = ErrorName(trusted: "org.freedesktop.DBus.Error.NameHasNoOwner")
+    public static let failed: ErrorName = "org.freedesktop.DBus.Error.Failed"
+    public static let invalidArgs: ErrorName = "org.freedesktop.DBus.Error.InvalidArgs"
+    public static let unknownObject: ErrorName = "org.freedesktop.DBus.Error.UnknownObject"
+    public static let unknownInterface: ErrorName = "org.freedesktop.DBus.Error.UnknownInterface"
+    public static let unknownMethod: ErrorName = "org.freedesktop.DBus.Error.UnknownMethod"
+    public static let unknownProperty: ErrorName = "org.freedesktop.DBus.Error.UnknownProperty"
+    public static let propertyReadOnly: ErrorName = "org.freedesktop.DBus.Error.PropertyReadOnly"
+    public static let invalidSignature: ErrorName = "org.freedesktop.DBus.Error.InvalidSignature"
+    public static let disconnected: ErrorName = "org.freedesktop.DBus.Error.Disconnected"
+    public static let noReply: ErrorName = "org.freedesktop.DBus.Error.NoReply"
+    public static let timedOut: ErrorName = "org.freedesktop.DBus.Error.Timeout"
+    public static let accessDenied: ErrorName = "org.freedesktop.DBus.Error.AccessDenied"
+    public static let serviceUnknown: ErrorName = "org.freedesktop.DBus.Error.ServiceUnknown"
+    public static let nameHasNoOwner: ErrorName = "org.freedesktop.DBus.Error.NameHasNoOwner"
 }
 
 /// Why a name, path or signature was refused before it could reach libdbus.

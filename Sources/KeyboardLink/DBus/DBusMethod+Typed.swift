@@ -3,9 +3,8 @@
 ///
 /// Besides being shorter to write than a ``MethodInvocation`` handler, such a method is answered without building a
 /// ``Message`` or any ``DBusValue`` array: the server finds it from the call's header fields as libdbus holds them,
-/// reads the arguments straight from the received message and appends the result straight to the reply. A call that
-/// does not name the interface, or whose arguments have another signature, takes the general path and gets the same
-/// answer (or the standard `InvalidArgs` error).
+/// reads the arguments straight from the received message and appends the result straight to the reply. A call whose
+/// arguments have another signature gets the standard `InvalidArgs` error before the handler runs.
 ///
 /// ```swift
 /// DBusMethod("Add", arguments: ["a", "b"], result: "sum") { (a: Int32, b: Int32) in a &+ b }
@@ -21,14 +20,11 @@ extension DBusMethod {
         _ name: String, arguments: [String], result: String,
         synchronousHandler handler: @escaping @Sendable (repeat each Argument) throws -> Result
     ) {
+        let name = MemberName(constant: name)
         self.init(
-            name, inputs: Self.declaredArguments(arguments, dbusTypes(of: repeat (each Argument).self)),
+            name: name, inputs: Self.declaredArguments(arguments, dbusTypes(of: repeat (each Argument).self)),
             outputs: [DBusArgument(result, Result.dbusType)],
-            handler: .synchronous { invocation in
-                let values = try invocation.message.decode(repeat (each Argument).self)
-                return [try handler(repeat each values).dbusValue]
-            })
-        typedBody = .synchronous(handler, resultType: Result.dbusType) { $0.dbusValue }
+            body: .synchronous(name: name, handler, outputs: [Result.dbusType]) { .one($0.dbusValue) })
     }
 
     /// Declares a method that answers at once, from memory, with no result (see the initialiser above).
@@ -36,14 +32,11 @@ extension DBusMethod {
         _ name: String, arguments: [String],
         synchronousHandler handler: @escaping @Sendable (repeat each Argument) throws -> Void
     ) {
+        let name = MemberName(constant: name)
         self.init(
-            name, inputs: Self.declaredArguments(arguments, dbusTypes(of: repeat (each Argument).self)),
-            handler: .synchronous { invocation in
-                let values = try invocation.message.decode(repeat (each Argument).self)
-                try handler(repeat each values)
-                return []
-            })
-        typedBody = .synchronous(handler, resultType: nil) { _ in nil }
+            name: name, inputs: Self.declaredArguments(arguments, dbusTypes(of: repeat (each Argument).self)),
+            outputs: [],
+            body: .synchronous(name: name, handler, outputs: []) { _ in .none })
     }
 
     /// Declares a method whose handler may suspend, with one result: it starts inside the dispatch of the call on the
@@ -56,14 +49,11 @@ extension DBusMethod {
         _ name: String, arguments: [String], result: String,
         handler: @escaping @Sendable (repeat each Argument) async throws -> Result
     ) {
+        let name = MemberName(constant: name)
         self.init(
-            name, inputs: Self.declaredArguments(arguments, dbusTypes(of: repeat (each Argument).self)),
+            name: name, inputs: Self.declaredArguments(arguments, dbusTypes(of: repeat (each Argument).self)),
             outputs: [DBusArgument(result, Result.dbusType)],
-            handler: .asynchronous { invocation in
-                let values = try invocation.message.decode(repeat (each Argument).self)
-                return [try await handler(repeat each values).dbusValue]
-            })
-        typedBody = .asynchronous(handler, resultType: Result.dbusType) { $0.dbusValue }
+            body: .asynchronous(name: name, handler, outputs: [Result.dbusType]) { .one($0.dbusValue) })
     }
 
     /// Declares a method whose handler may suspend, with no result (see the initialiser above).
@@ -71,14 +61,11 @@ extension DBusMethod {
         _ name: String, arguments: [String],
         handler: @escaping @Sendable (repeat each Argument) async throws -> Void
     ) {
+        let name = MemberName(constant: name)
         self.init(
-            name, inputs: Self.declaredArguments(arguments, dbusTypes(of: repeat (each Argument).self)),
-            handler: .asynchronous { invocation in
-                let values = try invocation.message.decode(repeat (each Argument).self)
-                try await handler(repeat each values)
-                return []
-            })
-        typedBody = .asynchronous(handler, resultType: nil) { _ in nil }
+            name: name, inputs: Self.declaredArguments(arguments, dbusTypes(of: repeat (each Argument).self)),
+            outputs: [],
+            body: .asynchronous(name: name, handler, outputs: []) { _ in .none })
     }
 
     /// Declares a method that answers at once, from memory, with one result, and whose handler is also given the
@@ -87,14 +74,11 @@ extension DBusMethod {
         _ name: String, arguments: [String], result: String,
         synchronousHandler handler: @escaping @Sendable (MethodCallContext, repeat each Argument) throws -> Result
     ) {
+        let name = MemberName(constant: name)
         self.init(
-            name, inputs: Self.declaredArguments(arguments, dbusTypes(of: repeat (each Argument).self)),
+            name: name, inputs: Self.declaredArguments(arguments, dbusTypes(of: repeat (each Argument).self)),
             outputs: [DBusArgument(result, Result.dbusType)],
-            handler: .synchronous { invocation in
-                let values = try invocation.message.decode(repeat (each Argument).self)
-                return [try handler(MethodCallContext(invocation), repeat each values).dbusValue]
-            })
-        typedBody = .synchronous(handler, resultType: Result.dbusType) { $0.dbusValue }
+            body: .synchronous(name: name, handler, outputs: [Result.dbusType]) { .one($0.dbusValue) })
     }
 
     /// Declares a method whose handler may suspend, with one result, and is also given the call's context (its object
@@ -103,14 +87,11 @@ extension DBusMethod {
         _ name: String, arguments: [String], result: String,
         handler: @escaping @Sendable (MethodCallContext, repeat each Argument) async throws -> Result
     ) {
+        let name = MemberName(constant: name)
         self.init(
-            name, inputs: Self.declaredArguments(arguments, dbusTypes(of: repeat (each Argument).self)),
+            name: name, inputs: Self.declaredArguments(arguments, dbusTypes(of: repeat (each Argument).self)),
             outputs: [DBusArgument(result, Result.dbusType)],
-            handler: .asynchronous { invocation in
-                let values = try invocation.message.decode(repeat (each Argument).self)
-                return [try await handler(MethodCallContext(invocation), repeat each values).dbusValue]
-            })
-        typedBody = .asynchronous(handler, resultType: Result.dbusType) { $0.dbusValue }
+            body: .asynchronous(name: name, handler, outputs: [Result.dbusType]) { .one($0.dbusValue) })
     }
 
     /// Declares a method whose handler may suspend, with no result, and is also given the call's context (its object
@@ -119,14 +100,11 @@ extension DBusMethod {
         _ name: String, arguments: [String],
         handler: @escaping @Sendable (MethodCallContext, repeat each Argument) async throws -> Void
     ) {
+        let name = MemberName(constant: name)
         self.init(
-            name, inputs: Self.declaredArguments(arguments, dbusTypes(of: repeat (each Argument).self)),
-            handler: .asynchronous { invocation in
-                let values = try invocation.message.decode(repeat (each Argument).self)
-                try await handler(MethodCallContext(invocation), repeat each values)
-                return []
-            })
-        typedBody = .asynchronous(handler, resultType: nil) { _ in nil }
+            name: name, inputs: Self.declaredArguments(arguments, dbusTypes(of: repeat (each Argument).self)),
+            outputs: [],
+            body: .asynchronous(name: name, handler, outputs: []) { _ in .none })
     }
 
     /// Pairs the declared names with the handler's types; a declaration that names more or fewer arguments than the
@@ -155,7 +133,8 @@ public struct MethodCallContext: Sendable {
         self.connection = connection
     }
 
-    package init(_ invocation: MethodInvocation) {
+    /// The context of a call given to a ``MethodInvocation`` handler.
+    init(_ invocation: MethodInvocation) {
         self.init(
             path: invocation.message.path ?? .root, sender: invocation.sender, connection: invocation.connection)
     }

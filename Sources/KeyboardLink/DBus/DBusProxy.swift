@@ -44,7 +44,7 @@ public struct DBusProxy: Sendable {
     /// Reads one property (`org.freedesktop.DBus.Properties.Get`).
     public func property(_ name: MemberName) async throws -> DBusValue {
         let reply = try await connection.call(
-            destination: destination, path: path, interface: .properties, member: MemberName(trusted: "Get"),
+            destination: destination, path: path, interface: .properties, member: "Get",
             [.string(interface.rawValue), .string(name.rawValue)])
         return try reply.decode(DBusValue.self)
     }
@@ -57,14 +57,14 @@ public struct DBusProxy: Sendable {
     /// Writes one property (`org.freedesktop.DBus.Properties.Set`).
     public func setProperty(_ name: MemberName, to value: DBusValue) async throws {
         _ = try await connection.call(
-            destination: destination, path: path, interface: .properties, member: MemberName(trusted: "Set"),
+            destination: destination, path: path, interface: .properties, member: "Set",
             [.string(interface.rawValue), .string(name.rawValue), .variant(value)])
     }
 
     /// Reads every property (`GetAll`), with the reply's serial for ordering against signals.
     public func allProperties() async throws -> (values: [String: DBusValue], serial: UInt32) {
         let reply = try await connection.call(
-            destination: destination, path: path, interface: .properties, member: MemberName(trusted: "GetAll"),
+            destination: destination, path: path, interface: .properties, member: "GetAll",
             [.string(interface.rawValue)])
         let values = try reply.decode([String: DBusValue].self)
         return (values, reply.serial)

@@ -12,26 +12,19 @@ public struct DBusArgument: Sendable, Equatable {
 /// One exported method: its arguments and a handler, synchronous or one that may reply later.
 ///
 /// Declared either with ``DBusArgument``s and a handler that reads a ``MethodInvocation``, or with Swift argument and
-/// result types (`DBusMethod+Typed.swift`), which the server answers without building a ``Message``.
+/// result types (`DBusMethod+Typed.swift`), which the server answers without building a ``Message``. Both kinds, and
+/// the standard interfaces' methods, are answered the same way (``MethodBody``).
 public struct DBusMethod: Sendable {
     public var name: MemberName
     public var inputs: [DBusArgument]
     public var outputs: [DBusArgument]
-    /// What answers a call: synchronous handlers run inline, in the dispatch of their message; asynchronous ones run
-    /// in a task that starts there and may reply later.
-    public var handler: Handler
 
-    /// A method's implementation.
+    /// A method's implementation, given the whole call.
     public enum Handler: Sendable {
         /// Answers at once, without a task (for answers from memory).
         case synchronous(@Sendable (MethodInvocation) throws -> [DBusValue])
         /// May suspend; runs in a task on the connection's executor and replies when it returns.
         case asynchronous(@Sendable (MethodInvocation) async throws -> [DBusValue])
-
-        var isSynchronous: Bool {
-            if case .synchronous = self { return true }
-            return false
-        }
     }
 
     /// Declares a method. The server checks the caller's argument signature against `inputs` before the
@@ -54,19 +47,34 @@ public struct DBusMethod: Sendable {
 
     /// Declares a method with either kind of handler.
     public init(_ name: String, inputs: [DBusArgument] = [], outputs: [DBusArgument] = [], handler: Handler) {
-        self.name = MemberName(trusted: name)
-        self.inputs = inputs
-        self.outputs = outputs
-        self.handler = handler
-        self.inputSignature = Signature(inputs.map(\.type))
-        self.outputSignature = Signature(outputs.map(\.type))
+        let name = MemberName(constant: name)
+        self.init(
+            name: name, inputs: inputs, outputs: outputs,
+            body: .invocation(
+                name: name, inputs: inputs.map(\.type), outputs: outputs.map(\.type), handler: handler))
     }
 
-    /// Computed once: the server compares every call's arguments against it.
-    let inputSignature: Signature
-    let outputSignature: Signature
-    /// For a method declared with Swift types: how the server answers it without building a ``Message``.
-    var typedBody: TypedMethodBody?
+    /// Declares a method without arguments whose handler returns its reply encoded, kept by the server
+    /// (`GetManagedObjects`).
+    init(
+        _ name: String, outputs: [DBusArgument],
+        encodedReply handler: @escaping @Sendable (MethodCallContext) throws -> ReplyTemplate
+    ) {
+        let name = MemberName(constant: name)
+        self.init(
+            name: name, inputs: [], outputs: outputs,
+            body: .encoded(name: name, outputs: outputs.map(\.type), handler))
+    }
+
+    init(name: MemberName, inputs: [DBusArgument], outputs: [DBusArgument], body: MethodBody) {
+        self.name = name
+        self.inputs = inputs
+        self.outputs = outputs
+        self.body = body
+    }
+
+    /// How the server answers a call: reads its arguments, runs the handler and says what to reply.
+    let body: MethodBody
 }
 
 /// One exported property.
@@ -102,7 +110,7 @@ public struct DBusProperty: Sendable {
         setter: (@Sendable (DBusValue, MethodInvocation) async throws -> DBusValue)? = nil
     ) {
         precondition(initial.conforms(to: type), "the initial value of \(name) is not a \(type)")
-        self.name = MemberName(trusted: name)
+        self.name = MemberName(constant: name)
         self.type = type
         self.access = access
         self.changeBehavior = changes
@@ -117,7 +125,7 @@ public struct DBusSignal: Sendable {
     public var arguments: [DBusArgument]
 
     public init(_ name: String, arguments: [DBusArgument] = []) {
-        self.name = MemberName(trusted: name)
+        self.name = MemberName(constant: name)
         self.arguments = arguments
     }
 
@@ -142,7 +150,6 @@ public struct DBusInterface: Sendable {
         self.signals = signals
     }
 
-    func method(named name: MemberName) -> DBusMethod? { methods.first { $0.name == name } }
     func property(named name: MemberName) -> DBusProperty? { properties.first { $0.name == name } }
 }
 

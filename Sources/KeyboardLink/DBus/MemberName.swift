@@ -1,38 +1,14 @@
-/// A validated D-Bus member name.
+/// A validated D-Bus member name: a method, signal or property.
 ///
-/// Creating one checks the D-Bus specification's rules in Swift, so an invalid member name is a thrown
-/// InvalidNameError here instead of a libdbus abort later.
-public struct MemberName: Hashable, Comparable, Sendable, CustomStringConvertible {
+/// Checked when made (``ValidatedName``): an invalid member name is a thrown ``InvalidNameError`` here instead of a libdbus
+/// abort later, and a literal names a constant.
+public struct MemberName: ValidatedName {
+    public static let kind = "member name"
+
+    public static func check(_ text: String) -> String? { NameValidation.checkMemberName(text) }
+
     /// The validated text.
     public let rawValue: String
 
-    /// Validates `rawValue` as a member name.
-    /// - Throws: InvalidNameError naming the broken rule.
-    public init(_ rawValue: String) throws(InvalidNameError) {
-        if let reason = NameValidation.checkMemberName(rawValue) {
-            throw InvalidNameError(kind: "member name", text: rawValue, reason: reason)
-        }
-        self.rawValue = rawValue
-    }
-
-    /// Validates `rawValue`, returning nil when it is not a member name.
-    public init?(validating rawValue: String) {
-        guard NameValidation.checkMemberName(rawValue) == nil else { return nil }
-        self.rawValue = rawValue
-    }
-
-    /// For literals and text that libdbus already validated; checked always (a failure is a programming error).
-    package init(trusted rawValue: String) {
-        precondition(NameValidation.checkMemberName(rawValue) == nil, "invalid member name literal \(rawValue)")
-        self.rawValue = rawValue
-    }
-
-    /// For text libdbus has already validated (names in received messages): no second check.
-    init(unchecked rawValue: String) {
-        self.rawValue = rawValue
-    }
-
-    public var description: String { rawValue }
-
-    public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
+    public init(checked: CheckedNameText) { self.rawValue = checked.text }
 }

@@ -1,6 +1,6 @@
 /// A D-Bus message in Swift form: header fields and a decoded body.
 ///
-/// Messages are plain values: decoded once on the connection's queue, then safe to pass anywhere.
+/// Messages are plain values: decoded once on the connection's thread, then safe to pass anywhere.
 ///
 /// File descriptors a received message carries (`h`, anywhere in its body) belong to the message: every copy of it
 /// shares them, and they are closed when the last copy is released. `dup()` a descriptor to keep it longer.
@@ -56,27 +56,11 @@ public struct Message: Sendable {
         }
     }
 
-    /// The body's complete types, without decoding a received body.
-    var bodyTypes: [DBusType] {
-        switch storage {
-        case .values(let values): values.map(\.type)
-        case .wire(let wire): wire.signature.types
-        }
-    }
-
     /// The length of the body's signature in bytes, counted without building it (no allocation per message).
     var bodySignatureLength: Int {
         switch storage {
         case .values(let values): values.reduce(0) { $0 + $1.type.signatureLength }
         case .wire(let wire): wire.signature.rawValue.utf8.count
-        }
-    }
-
-    /// Whether the body has no arguments.
-    var bodyIsEmpty: Bool {
-        switch storage {
-        case .values(let values): values.isEmpty
-        case .wire(let wire): wire.signature.types.isEmpty
         }
     }
 

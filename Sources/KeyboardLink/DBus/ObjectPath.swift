@@ -1,46 +1,21 @@
-/// A validated D-Bus object path.
+/// A validated D-Bus object path: `/`, or `/`-separated elements of `[A-Za-z0-9_]`.
 ///
-/// Creating one checks the D-Bus specification's rules in Swift, so an invalid object path is a thrown
-/// InvalidNameError here instead of a libdbus abort later.
-public struct ObjectPath: Hashable, Comparable, Sendable, CustomStringConvertible {
+/// Checked when made (``ValidatedName``): an invalid object path is a thrown ``InvalidNameError`` here instead of a libdbus
+/// abort later, and a literal names a constant.
+public struct ObjectPath: ValidatedName {
+    public static let kind = "object path"
+
+    public static func check(_ text: String) -> String? { NameValidation.checkObjectPath(text) }
+
     /// The validated text.
     public let rawValue: String
 
-    /// Validates `rawValue` as a object path.
-    /// - Throws: InvalidNameError naming the broken rule.
-    public init(_ rawValue: String) throws(InvalidNameError) {
-        if let reason = NameValidation.checkObjectPath(rawValue) {
-            throw InvalidNameError(kind: "object path", text: rawValue, reason: reason)
-        }
-        self.rawValue = rawValue
-    }
-
-    /// Validates `rawValue`, returning nil when it is not a object path.
-    public init?(validating rawValue: String) {
-        guard NameValidation.checkObjectPath(rawValue) == nil else { return nil }
-        self.rawValue = rawValue
-    }
-
-    /// For literals and text that libdbus already validated; checked always (a failure is a programming error).
-    package init(trusted rawValue: String) {
-        precondition(NameValidation.checkObjectPath(rawValue) == nil, "invalid object path literal \(rawValue)")
-        self.rawValue = rawValue
-    }
-
-    /// For text libdbus has already validated (names in received messages): no second check.
-    @usableFromInline
-    init(unchecked rawValue: String) {
-        self.rawValue = rawValue
-    }
-
-    public var description: String { rawValue }
-
-    public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
+    public init(checked: CheckedNameText) { self.rawValue = checked.text }
 }
 
 extension ObjectPath {
     /// The root path `/`.
-    public static let root = ObjectPath(trusted: "/")
+    public static let root: ObjectPath = "/"
 
     /// Appends one element, escaping every byte outside `[A-Za-z0-9]` as `_XX` (hex), like systemd's
     /// `sd_bus_path_encode`, so that any text (an address, a name) makes a valid path.
@@ -61,7 +36,7 @@ extension ObjectPath {
     /// - Precondition: `element` matches `[A-Za-z0-9_]+`.
     public func appending(element: String) -> ObjectPath {
         let text = rawValue == "/" ? "/" + element : rawValue + "/" + element
-        return ObjectPath(trusted: text)
+        return ObjectPath(constant: text)
     }
 
     /// Whether `self` equals `ancestor` or lies below it.
@@ -75,12 +50,18 @@ extension ObjectPath {
         guard rawValue != "/" else { return nil }
         guard let slash = rawValue.lastIndex(of: "/") else { return nil }
         if slash == rawValue.startIndex { return .root }
-        return ObjectPath(trusted: String(rawValue[..<slash]))
+        return ObjectPath(unchecked: String(rawValue[..<slash]))
     }
 
     /// The last element; empty for `/`.
     public var lastElement: String {
         guard rawValue != "/", let slash = rawValue.lastIndex(of: "/") else { return "" }
         return String(rawValue[rawValue.index(after: slash)...])
+    }
+}
+
+extension String {
+    func leftPadded(to width: Int, with pad: Character = "0") -> String {
+        count >= width ? self : String(repeating: pad, count: width - count) + self
     }
 }

@@ -1,9 +1,9 @@
-/// The objects a connection exports, confined to the connection's queue.
+/// The objects a connection exports, confined to the connection's loop thread.
 ///
-/// Answers `Introspectable`, `Properties` and `ObjectManager` from the declarations, routes other calls
-/// to their handlers (synchronous ones inline, asynchronous ones in tasks, so that they may reply later), and answers
-/// everything unknown or mistyped with the standard `org.freedesktop.DBus.Error.*` names. Calls to typed methods
-/// (``DBusMethod``'s typed initialisers) are routed before a ``Message`` is built, from ``typedBody(for:)``.
+/// Routes every method call, from the libdbus message, to the method that answers it (``route(_:)``, ``MethodRoutes``):
+/// the exported interfaces' and the standard ones (``StandardInterfaces``), whose handlers read the state kept here
+/// (introspection, property values, managed objects). Everything unknown or mistyped is answered with the standard
+/// `org.freedesktop.DBus.Error.*` names before a handler runs.
 final class ObjectServer {
     struct ExportedInterface {
         var declaration: DBusInterface
@@ -17,27 +17,24 @@ final class ObjectServer {
         func interface(_ name: InterfaceName) -> ExportedInterface? {
             interfaces.first { $0.declaration.name == name }
         }
-
-        /// The method `member` of `interface`, or of the first interface that has one when the call names none.
-        func method(_ member: MemberName, of interface: InterfaceName?) -> DBusMethod? {
-            for exported in interfaces where interface == nil || exported.declaration.name == interface {
-                if let method = exported.declaration.method(named: member) { return method }
-            }
-            return nil
-        }
     }
 
     unowned let connection: BusConnection
     var objects: [ObjectPath: ExportedObject] = [:]
-    var managers: Set<ObjectPath> = []
-    /// The typed methods' routes, built when a call first needs them after an export or unexport (property values do
-    /// not change them).
-    private var typedRoutesStorage: TypedMethodRoutes?
+    /// Object managers, by path. Changing them rebuilds the routes.
+    var managers: Set<ObjectPath> = [] {
+        didSet { routesStorage = nil }
+    }
+    /// The routes, built when a call first needs them after an export, an unexport or a new manager (property values
+    /// do not change them).
+    private var routesStorage: MethodRoutes?
 
-    /// The typed method a received call is for, when the fast route finds one (see ``TypedMethodBody``).
-    func typedBody(for call: OpaquePointer) -> TypedMethodBody? {
-        if typedRoutesStorage == nil { typedRoutesStorage = TypedMethodRoutes(objects: objects) }
-        return typedRoutesStorage?.body(for: call)
+    /// Where a received method call goes; nil for one libdbus would not deliver (no path or member).
+    func route(_ call: OpaquePointer) -> MethodRoutes.Route? {
+        if let routes = routesStorage { return routes.route(call) }
+        let routes = MethodRoutes(objects: objects, managers: managers)
+        routesStorage = routes
+        return routes.route(call)
     }
 
     init(connection: BusConnection) {
@@ -46,7 +43,7 @@ final class ObjectServer {
 
     func removeAll() {
         objects.removeAll()
-        typedRoutesStorage = nil
+        routesStorage = nil
         managers.removeAll()
         connection.invalidateReplyTemplates()
     }
@@ -66,17 +63,15 @@ final class ObjectServer {
         for property in declaration.properties { values[property.name] = property.initialValue }
         object.interfaces.append(ExportedInterface(declaration: declaration, values: values))
         objects[path] = object
-        typedRoutesStorage = nil
+        routesStorage = nil
         connection.invalidateReplyTemplates()
         if let manager = manager(above: path) {
             let properties = DBusValue.dictionary(
-                key: .string, value: .variant, propertyEntries(values, of: declaration, includeAll: false))
+                key: .string, value: .variant, propertyEntries(values, of: declaration))
             let added = DBusValue.dictionary(
                 key: .string, value: .dictionary(key: .string, value: .variant),
                 [DBusDictionaryEntry(key: .string(declaration.name.rawValue), value: properties)])
-            emit(
-                path: manager, interface: .objectManager, member: "InterfacesAdded",
-                [.objectPath(path), added])
+            emit(path: manager, interface: .objectManager, member: "InterfacesAdded", [.objectPath(path), added])
         }
     }
 
@@ -91,7 +86,7 @@ final class ObjectServer {
             object.interfaces.removeAll()
         }
         objects[path] = object.interfaces.isEmpty ? nil : object
-        typedRoutesStorage = nil
+        routesStorage = nil
         connection.invalidateReplyTemplates()
         if !removed.isEmpty, let manager = manager(above: path) {
             emit(
@@ -173,261 +168,110 @@ final class ObjectServer {
     }
 
     /// Emits a signal the server built itself from stored, already checked values.
-    func emit(path: ObjectPath, interface: InterfaceName, member: String, _ body: [DBusValue]) {
-        _ = connection.sendNow(
-            .signal(path: path, interface: interface, member: MemberName(trusted: member), body: body), checked: false)
+    func emit(path: ObjectPath, interface: InterfaceName, member: MemberName, _ body: [DBusValue]) {
+        _ = connection.sendNow(.signal(path: path, interface: interface, member: member, body: body), checked: false)
     }
 
-    private func propertyEntries(
-        _ values: [MemberName: DBusValue], of declaration: DBusInterface, includeAll: Bool
-    ) -> [DBusDictionaryEntry] {
+    /// The readable properties' values, in declaration order (what `GetAll`, `GetManagedObjects` and
+    /// `InterfacesAdded` carry).
+    private func propertyEntries(_ values: [MemberName: DBusValue], of declaration: DBusInterface)
+        -> [DBusDictionaryEntry]
+    {
         declaration.properties.compactMap { property in
             guard property.access != .write, let value = values[property.name] else { return nil }
             return DBusDictionaryEntry(key: .string(property.name.rawValue), value: .variant(value))
         }
     }
 
-    // MARK: Dispatch
+    // MARK: The standard interfaces' handlers (StandardInterfaces)
 
-    func dispatch(_ call: Message) {
-        guard let path = call.path, let member = call.member else { return }
-        switch call.interface {
-        case .introspectable?:
-            return answerIntrospectable(call, path: path, member: member)
-        case .properties?:
-            return answerProperties(call, path: path, member: member)
-        case .objectManager? where managers.contains(path):
-            return answerObjectManager(call, member: member)
-        default:
-            break
+    /// `Introspect`: the XML of `path`, which must be an object, an object manager, the parent of one, or `/`.
+    func introspect(at path: ObjectPath) throws(DBusError) -> String {
+        guard objects[path] != nil || managers.contains(path) || path == .root || !childNames(of: path).isEmpty else {
+            throw .unknownObject("no object at \(path)")
         }
-        if call.interface == nil {
-            // An interface-less call: standard members first, then the declared ones.
-            if member.rawValue == "Introspect" { return answerIntrospectable(call, path: path, member: member) }
-            if ["Get", "GetAll", "Set"].contains(member.rawValue) {
-                return answerProperties(call, path: path, member: member)
-            }
-            if member.rawValue == "GetManagedObjects", managers.contains(path) {
-                return answerObjectManager(call, member: member)
-            }
-        }
-        guard let object = objects[path] else {
-            if managers.contains(path), let interface = call.interface {
-                return reply(call, error: .unknownInterface("no interface \(interface) at \(path)"))
-            }
-            return reply(call, error: .unknownObject("no object at \(path)"))
-        }
-        if let interface = call.interface, !object.interfaces.contains(where: { $0.declaration.name == interface }) {
-            return reply(call, error: .unknownInterface("no interface \(interface) at \(path)"))
-        }
-        guard let method = object.method(member, of: call.interface) else {
-            return reply(
-                call,
-                error: .unknownMethod(
-                    "no method \(member) on \(call.interface?.rawValue ?? "any interface") at \(path)"))
-        }
-        // The received signature, compared without decoding the body: the handler decodes it, typed.
-        guard call.bodyTypes == method.inputSignature.types else {
-            return reply(
-                call,
-                error: .invalidArgs(
-                    "\(member) takes arguments '\(method.inputSignature.rawValue)', got '\(call.signature.rawValue)'"))
-        }
-        let connection = self.connection
-        let invocation = MethodInvocation(message: call, connection: connection)
-        if method.handler.isSynchronous {
-            Self.respondAtOnce(to: call, of: method, with: invocation)
-        } else {
-            // The handler starts at once, on this (the connection's) thread, inside the dispatch of its message: a
-            // handler that never suspends runs and replies without a job, a thread switch or a later loop round. One
-            // that suspends resumes on the connection's executor, as it would have started there anyway.
-            Task.immediate(executorPreference: connection.loop) {
-                await ObjectServer.respond(to: call, of: method, with: invocation)
-            }
-        }
+        return introspectionXML(for: path)
     }
 
-    /// Runs a synchronous handler and sends its reply (none when the caller wants none).
-    private static func respondAtOnce(to call: Message, of method: DBusMethod, with invocation: MethodInvocation) {
-        guard case .synchronous(let handler) = method.handler else { return }
-        let result = Result { try handler(invocation) }
-        if let answer = answer(call, of: method, result) { send(answer, to: call, on: invocation.connection) }
+    /// The exported interface named `interfaceText` at `path`.
+    private func exported(_ interfaceText: String, at path: ObjectPath) throws(DBusError) -> ExportedInterface {
+        guard let object = objects[path] else { throw .unknownObject("no object at \(path)") }
+        guard let name = InterfaceName(validating: interfaceText), let exported = object.interface(name) else {
+            // GetAll could answer an empty dictionary (the specification allows it); being precise helps callers more.
+            throw .unknownInterface("no interface \(interfaceText) at \(path)")
+        }
+        return exported
     }
 
-    /// Sends a handler's answer; when libdbus would refuse it (a string holding NUL), the caller gets that error
-    /// instead of waiting for its timeout.
-    private static func send(_ answer: Message, to call: Message, on connection: BusConnection) {
-        if case .failure(let error) = connection.sendNow(answer), answer.kind == .methodReturn {
-            _ = connection.sendNow(.error(to: call, error))
-        }
+    /// `Get`: one readable property's value.
+    func value(of nameText: String, of interfaceText: String, at path: ObjectPath) throws(DBusError) -> DBusValue {
+        let exported = try exported(interfaceText, at: path)
+        guard let name = MemberName(validating: nameText), let property = exported.declaration.property(named: name),
+            let value = exported.values[name]
+        else { throw .unknownProperty("no property \(nameText) on \(interfaceText)") }
+        guard property.access != .write else { throw .accessDeniedError("\(nameText) is write-only") }
+        return value
     }
 
-    /// Runs an asynchronous handler and sends its reply (none when the caller wants none).
-    private static func respond(
-        to call: Message, of method: DBusMethod, with invocation: MethodInvocation
-    ) async {
-        guard case .asynchronous(let handler) = method.handler else { return }
-        let result: Result<[DBusValue], any Error>
-        do {
-            result = .success(try await handler(invocation))
-        } catch {
-            result = .failure(error)
-        }
-        guard let answer = answer(call, of: method, result) else { return }
-        // No await: the reply is queued for the connection's queue and this task ends.
-        let connection = invocation.connection
-        if connection.loop.isCurrent {
-            send(answer, to: call, on: connection)
-        } else {
-            connection.loop.async { send(answer, to: call, on: connection) }
-        }
-    }
-
-    /// The reply to `call` from what its handler produced or threw; nil when the caller wants no reply. Outputs of the
-    /// wrong types become an internal-error reply naming both signatures.
-    private static func answer(_ call: Message, of method: DBusMethod, _ result: Result<[DBusValue], any Error>)
-        -> Message?
+    /// `GetAll`: the readable properties' values.
+    func values(of interfaceText: String, at path: ObjectPath) throws(DBusError)
+        -> StandardInterfaces.PropertyValues
     {
-        guard !call.noReplyExpected else { return nil }
-        do {
-            let values = try result.get()
-            // Compared type by type: no signature text is built for a call that succeeds.
-            let expected = method.outputSignature.types
-            if values.count == expected.count && zip(values, expected).allSatisfy({ $0.0.type == $0.1 }) {
-                return .methodReturn(to: call, body: values)
-            }
-            let produced = Signature(values.map(\.type))
-            return .error(
-                to: call,
-                .failed(
-                    "internal error: \(method.name) produced '\(produced.rawValue)' instead of '\(method.outputSignature.rawValue)'"
-                ))
-        } catch let error as DBusError {
-            return .error(to: call, error)
-        } catch {
-            return .error(to: call, .failed("\(error)"))
-        }
+        let exported = try exported(interfaceText, at: path)
+        return StandardInterfaces.PropertyValues(propertyEntries(exported.values, of: exported.declaration))
     }
 
-    func reply(_ call: Message, error: DBusError) {
-        guard !call.noReplyExpected else { return }
-        _ = connection.sendNow(.error(to: call, error))
+    /// What `Set` needs once the call is checked: the property's interface and name and its setter.
+    private func writable(_ nameText: String, of interfaceText: String, at path: ObjectPath, value: DBusValue)
+        throws(DBusError) -> (
+            InterfaceName, MemberName, @Sendable (DBusValue, MethodInvocation) async throws -> DBusValue
+        )
+    {
+        let exported = try exported(interfaceText, at: path)
+        guard let name = MemberName(validating: nameText), let property = exported.declaration.property(named: name)
+        else { throw .unknownProperty("no property \(nameText) on \(interfaceText)") }
+        guard property.access != .read, let setter = property.setter else {
+            throw .propertyReadOnly("\(nameText) is read-only")
+        }
+        guard value.conforms(to: property.type) else {
+            throw .invalidArgs("\(nameText) has type '\(property.type)', not '\(value.type)'")
+        }
+        return (exported.declaration.name, name, setter)
     }
 
-    /// Replies with a body the server built itself (introspection, properties, managed objects).
-    func reply(_ call: Message, _ body: [DBusValue]) {
-        guard !call.noReplyExpected else { return }
-        _ = connection.sendNow(.methodReturn(to: call, body: body), checked: false)
+    /// `Set`: checks the call on the connection's loop, runs the property's setter and stores what it returns (which
+    /// emits `PropertiesChanged` as the declaration says) before the call is answered.
+    static func set(_ call: MethodInvocation) async throws {
+        let (interfaceText, nameText, value) = try call.decode(String.self, String.self, DBusValue.self)
+        let connection = call.connection
+        let path = call.message.path ?? .root
+        let checked = await connection.onQueue {
+            Result { () throws(DBusError) in
+                try connection.objectServer.writable(nameText, of: interfaceText, at: path, value: value)
+            }
+        }
+        let (interface, name, setter) = try checked.get()
+        let accepted = try await setter(value, call)
+        try await connection.setProperty(name, of: interface, at: path, to: accepted)
     }
 
-    private func answerIntrospectable(_ call: Message, path: ObjectPath, member: MemberName) {
-        guard member.rawValue == "Introspect" else {
-            return reply(call, error: .unknownMethod("no method \(member) on \(InterfaceName.introspectable)"))
+    /// `GetManagedObjects`: the reply for the manager at `path`, encoded once and kept until an object or a property
+    /// changes.
+    func managedObjectsReply(at path: ObjectPath) throws(DBusError) -> ReplyTemplate {
+        guard let template = connection.replyTemplate(key: path, build: { [managedObjects(below: path)] }) else {
+            throw .failed("out of memory building a D-Bus message")
         }
-        guard call.bodyIsEmpty else { return reply(call, error: .invalidArgs("Introspect takes no arguments")) }
-        let children = childNames(of: path)
-        guard objects[path] != nil || managers.contains(path) || !children.isEmpty || path == .root else {
-            return reply(call, error: .unknownObject("no object at \(path)"))
-        }
-        reply(call, [.string(introspectionXML(for: path))])
-    }
-
-    private func answerProperties(_ call: Message, path: ObjectPath, member: MemberName) {
-        guard let object = objects[path] else {
-            return reply(call, error: .unknownObject("no object at \(path)"))
-        }
-        func lookUp(_ interfaceText: String) -> ExportedInterface? {
-            guard let name = InterfaceName(validating: interfaceText) else { return nil }
-            return object.interface(name)
-        }
-        switch member.rawValue {
-        case "Get":
-            // The signature alone does not prove the body decoded: index only what is there.
-            let body = call.body
-            guard call.signature.rawValue == "ss", body.count == 2, let interfaceText = body[0].stringValue,
-                let nameText = body[1].stringValue
-            else { return reply(call, error: .invalidArgs("Get takes arguments 'ss'")) }
-            guard let exported = lookUp(interfaceText) else {
-                return reply(call, error: .unknownInterface("no interface \(interfaceText) at \(path)"))
-            }
-            guard let name = MemberName(validating: nameText),
-                let property = exported.declaration.property(named: name),
-                let value = exported.values[name]
-            else { return reply(call, error: .unknownProperty("no property \(nameText) on \(interfaceText)")) }
-            guard property.access != .write else {
-                return reply(call, error: .accessDeniedError("\(nameText) is write-only"))
-            }
-            reply(call, [.variant(value)])
-        case "GetAll":
-            let body = call.body
-            guard call.signature.rawValue == "s", body.count == 1, let interfaceText = body[0].stringValue else {
-                return reply(call, error: .invalidArgs("GetAll takes arguments 's'"))
-            }
-            guard let exported = lookUp(interfaceText) else {
-                // The specification allows an empty answer; being precise helps callers more.
-                return reply(call, error: .unknownInterface("no interface \(interfaceText) at \(path)"))
-            }
-            reply(
-                call,
-                [
-                    .dictionary(
-                        key: .string, value: .variant,
-                        propertyEntries(exported.values, of: exported.declaration, includeAll: true))
-                ])
-        case "Set":
-            let body = call.body
-            guard call.signature.rawValue == "ssv", body.count == 3, let interfaceText = body[0].stringValue,
-                let nameText = body[1].stringValue, case .variant(let value) = body[2]
-            else { return reply(call, error: .invalidArgs("Set takes arguments 'ssv'")) }
-            guard let exported = lookUp(interfaceText) else {
-                return reply(call, error: .unknownInterface("no interface \(interfaceText) at \(path)"))
-            }
-            guard let name = MemberName(validating: nameText), let property = exported.declaration.property(named: name)
-            else { return reply(call, error: .unknownProperty("no property \(nameText) on \(interfaceText)")) }
-            guard property.access != .read, let setter = property.setter else {
-                return reply(call, error: .propertyReadOnly("\(nameText) is read-only"))
-            }
-            guard value.conforms(to: property.type) else {
-                return reply(
-                    call, error: .invalidArgs("\(nameText) has type '\(property.type)', not '\(value.type)'"))
-            }
-            let connection = self.connection
-            let interface = exported.declaration.name
-            let invocation = MethodInvocation(message: call, connection: connection)
-            Task {
-                do {
-                    let accepted = try await setter(value, invocation)
-                    try await connection.setProperty(name, of: interface, at: path, to: accepted)
-                    if !call.noReplyExpected { try? await connection.send(.methodReturn(to: call)) }
-                } catch let error as DBusError {
-                    if !call.noReplyExpected { try? await connection.send(.error(to: call, error)) }
-                } catch {
-                    if !call.noReplyExpected { try? await connection.send(.error(to: call, .failed("\(error)"))) }
-                }
-            }
-        default:
-            reply(call, error: .unknownMethod("no method \(member) on \(InterfaceName.properties)"))
-        }
-    }
-
-    private func answerObjectManager(_ call: Message, member: MemberName) {
-        guard member.rawValue == "GetManagedObjects", let path = call.path else {
-            return reply(call, error: .unknownMethod("no method \(member) on \(InterfaceName.objectManager)"))
-        }
-        guard call.bodyIsEmpty else { return reply(call, error: .invalidArgs("GetManagedObjects takes no arguments")) }
-        connection.replyFromTemplate(call, key: path) { [managedObjects(below: path)] }
+        return template
     }
 
     func managedObjects(below manager: ObjectPath) -> DBusValue {
-        let interfacesType = DBusType.dictionary(key: .string, value: .dictionary(key: .string, value: .variant))
         var entries: [DBusDictionaryEntry] = []
         for (path, object) in objects where path != manager && path.isDescendant(of: manager) {
             let interfaces = object.interfaces.map { exported in
                 DBusDictionaryEntry(
                     key: .string(exported.declaration.name.rawValue),
                     value: .dictionary(
-                        key: .string, value: .variant,
-                        propertyEntries(exported.values, of: exported.declaration, includeAll: true)))
+                        key: .string, value: .variant, propertyEntries(exported.values, of: exported.declaration)))
             }
             entries.append(
                 DBusDictionaryEntry(
@@ -438,7 +282,9 @@ final class ObjectServer {
             guard case .objectPath(let left) = lhs.key, case .objectPath(let right) = rhs.key else { return false }
             return left.rawValue < right.rawValue
         }
-        return .dictionary(key: .objectPath, value: interfacesType, entries)
+        return .dictionary(
+            key: .objectPath, value: .dictionary(key: .string, value: .dictionary(key: .string, value: .variant)),
+            entries)
     }
 
     /// Names of the direct children of `path` among exported objects and managers.

@@ -25,33 +25,46 @@ public final class PropertyCache: Sendable {
     /// Builds the cache: subscribes, then reads every property.
     /// - Throws: ``DBusError`` when the object or interface is unknown.
     public static func make(for proxy: DBusProxy) async throws -> PropertyCache {
-        try await make(for: proxy, afterSubscribing: nil)
+        let (cache, signals) = try await subscribed(proxy)
+        return try await cache.start(following: signals)
     }
 
-    /// `afterSubscribing` runs between the subscription and `GetAll`: tests use it to create the race
-    /// this type exists to handle.
-    static func make(
-        for proxy: DBusProxy, afterSubscribing: (@Sendable () async throws -> Void)?
-    ) async throws -> PropertyCache {
-        let cache = PropertyCache(proxy: proxy)
+    #if DEBUG
+        /// `afterSubscribing` runs between the subscription and `GetAll`: tests use it to create the race this type
+        /// exists to handle (debug builds only).
+        static func make(
+            for proxy: DBusProxy, afterSubscribing: @Sendable () async throws -> Void
+        ) async throws -> PropertyCache {
+            let (cache, signals) = try await subscribed(proxy)
+            try await afterSubscribing()
+            return try await cache.start(following: signals)
+        }
+    #endif
+
+    /// A new cache for `proxy`, subscribed to its `PropertiesChanged` and not yet filled.
+    private static func subscribed(_ proxy: DBusProxy) async throws -> (PropertyCache, SignalStream) {
         let signals = try await proxy.connection.subscribe(
             to: MatchRule(
-                sender: proxy.destination, path: proxy.path, interface: .properties,
-                member: MemberName(trusted: "PropertiesChanged"), arg0: proxy.interface.rawValue))
-        try await afterSubscribing?()
+                sender: proxy.destination, path: proxy.path, interface: .properties, member: "PropertiesChanged",
+                arg0: proxy.interface.rawValue))
+        return (PropertyCache(proxy: proxy), signals)
+    }
+
+    /// Reads every property, then applies the changes `signals` brings that are later than that read.
+    private func start(following signals: SignalStream) async throws -> PropertyCache {
         let (values, serial) = try await proxy.allProperties()
-        cache.state.withLock { $0 = values }
-        let running = Task { [weak cache] in
+        state.withLock { $0 = values }
+        let running = Task { [weak self] in
             for await message in signals {
-                guard let cache else { return }
+                guard let self else { return }
                 // Sent before the GetAll reply: its effect is already in `values`.
                 guard message.serial > serial else { continue }
-                cache.apply(message)
+                self.apply(message)
             }
-            cache?.changeContinuation.finish()
+            self?.changeContinuation.finish()
         }
-        cache.task.withLock { $0 = running }
-        return cache
+        task.withLock { $0 = running }
+        return self
     }
 
     deinit {

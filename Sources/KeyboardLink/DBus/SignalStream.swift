@@ -18,8 +18,8 @@ struct SignalSubscriber {
 }
 
 extension BusConnection {
-    private static let localPath = ObjectPath(trusted: "/org/freedesktop/DBus/Local")
-    private static let busPath = ObjectPath(trusted: "/org/freedesktop/DBus")
+    private static let localPath: ObjectPath = "/org/freedesktop/DBus/Local"
+    private static let busPath: ObjectPath = "/org/freedesktop/DBus"
 
     /// Subscribes to signals: the rule is registered locally first, then with the bus (`AddMatch`), so that
     /// once this returns no matching signal is missed.
@@ -62,7 +62,7 @@ extension BusConnection {
     private func sendRemoveMatch(_ rule: MatchRule) {
         var removeMatch = Message.methodCall(
             destination: .messageBus, path: Self.busPath, interface: .dbus,
-            member: MemberName(trusted: "RemoveMatch"), body: [.string(rule.description)])
+            member: "RemoveMatch", body: [.string(rule.description)])
         removeMatch.noReplyExpected = true
         _ = sendNow(removeMatch)
     }
@@ -84,7 +84,7 @@ extension BusConnection {
     private func trackOwner(of name: BusName) async throws {
         let ownerRule = MatchRule(
             sender: .messageBus, path: Self.busPath, interface: .dbus,
-            member: MemberName(trusted: "NameOwnerChanged"), arg0: name.rawValue)
+            member: "NameOwnerChanged", arg0: name.rawValue)
         // An internal subscription keeps the owner cache current while the user's subscription lives.
         let alreadyTracked = await onQueue {
             self.subscriptions.values.contains { $0.rule == ownerRule }
@@ -150,7 +150,7 @@ extension BusConnection {
         let changes = try await subscribe(
             to: MatchRule(
                 sender: .messageBus, path: Self.busPath, interface: .dbus,
-                member: MemberName(trusted: "NameOwnerChanged"), arg0: name.rawValue))
+                member: "NameOwnerChanged", arg0: name.rawValue))
         var current: BusName?
         var currentSerial: UInt32 = 0
         do {

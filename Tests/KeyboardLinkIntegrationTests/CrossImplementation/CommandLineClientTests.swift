@@ -5,7 +5,7 @@ extension CrossImplementation {
     /// busctl (sd-bus) and gdbus (GLib) as clients of our server: method calls, properties, errors.
     @Suite("busctl and gdbus call our server")
     struct CommandLineClientTests {
-        static let busName = try! BusName("com.example.Echo")
+        static let busName = BusName("com.example.Echo")
 
         private func withEchoService(_ body: (TestBus, BusConnection) async throws -> Void) async throws {
             try await withBus { bus, server, _ in
@@ -45,7 +45,7 @@ extension CrossImplementation {
                 let set = try await busctl(bus, ["set-property"] + target + ["Volume", "u", "42"])
                 #expect(set.status == 0, "\(set.error)")
                 let stored = await server.property(
-                    try MemberName("Volume"), of: EchoService.interface, at: EchoService.path)
+                    MemberName("Volume"), of: EchoService.interface, at: EchoService.path)
                 #expect(stored == .uint32(42))
 
                 let refused = try await busctl(bus, ["set-property"] + target + ["Volume", "u", "500"])

@@ -6,7 +6,7 @@ extension CrossImplementation {
     /// for ``EchoService`` and list its methods, signals and properties with their types.
     @Suite("gdbus and busctl introspect our objects")
     struct IntrospectionToolTests {
-        static let busName = try! BusName("com.example.Echo")
+        static let busName = BusName("com.example.Echo")
 
         /// Exports ``EchoService`` under the well-known name, then runs `body` with the bus address.
         private func withEchoService(_ body: (TestBus, BusConnection) async throws -> Void) async throws {

@@ -27,17 +27,17 @@ extension CrossImplementation {
                 defer { python.kill() }
                 _ = try await python.nextJSON()
                 let proxy = DBusProxy(
-                    connection: client, destination: try BusName("com.example.PyService"),
-                    path: try ObjectPath("/com/example/Py"), interface: try InterfaceName("com.example.Py"))
+                    connection: client, destination: BusName("com.example.PyService"),
+                    path: ObjectPath("/com/example/Py"), interface: InterfaceName("com.example.Py"))
                 let bytes = DBusValue.array(.byte, (0..<Self.size).map { .byte(UInt8($0 % 251)) })
                 let sent: [String: DBusValue] = ["payload": bytes, "label": .string("big")]
                 let echoed = try await proxy.call(
-                    try MemberName("EchoDict"), [sent.dbusValue], returning: [String: DBusValue].self,
+                    MemberName("EchoDict"), [sent.dbusValue], returning: [String: DBusValue].self,
                     timeout: .seconds(60))
                 #expect(echoed["label"] == .string("big"))
                 #expect(echoed["payload"]?.arrayValue?.count == Self.size)
                 #expect(echoed["payload"] == bytes)
-                try await proxy.call(try MemberName("Quit"))
+                try await proxy.call(MemberName("Quit"))
                 #expect(try await python.waitForExit() == 0, "\(python.standardError)")
             }
         }

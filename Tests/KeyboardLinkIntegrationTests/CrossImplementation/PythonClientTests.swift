@@ -5,9 +5,9 @@ extension CrossImplementation {
     /// A python3-dbus client (libdbus driven from Python, with its own introspection parser) uses our server.
     @Suite("A python3-dbus client uses our server")
     struct PythonClientTests {
-        static let busName = try! BusName("com.example.Echo")
-        static let managerPath = try! ObjectPath("/com/example")
-        static let keyboardPath = try! ObjectPath("/com/example/kb1")
+        static let busName = BusName("com.example.Echo")
+        static let managerPath = ObjectPath("/com/example")
+        static let keyboardPath = ObjectPath("/com/example/kb1")
 
         @Test("calls our methods, reads and sets properties, receives our signals and ObjectManager signals")
         func pythonClient() async throws {
@@ -78,15 +78,15 @@ extension CrossImplementation {
                 #expect(try await python.nextJSON() == ["step": "ready"])
 
                 // The Set from Python reached our side.
-                let volume = try MemberName("Volume")
+                let volume = MemberName("Volume")
                 #expect(await server.property(volume, of: EchoService.interface, at: EchoService.path) == .uint32(42))
 
                 // Signals, in the order we emit them.
                 try await server.emitSignal(
-                    try MemberName("Pinged"), of: EchoService.interface, at: EchoService.path, [.uint32(7)])
+                    MemberName("Pinged"), of: EchoService.interface, at: EchoService.path, [.uint32(7)])
                 try await server.setProperty(volume, of: EchoService.interface, at: EchoService.path, to: .uint32(77))
                 try await server.setProperty(
-                    try MemberName("Secret"), of: EchoService.interface, at: EchoService.path, to: .string("b"))
+                    MemberName("Secret"), of: EchoService.interface, at: EchoService.path, to: .string("b"))
                 try await server.export(EchoService.declaration(), at: Self.keyboardPath)
                 await server.unexport(at: Self.keyboardPath)
 

@@ -7,9 +7,9 @@ extension CrossImplementation {
     /// Our client (calls, ``DBusProxy``, ``PropertyCache``, signal streams) against a python3-dbus service.
     @Suite("Our client uses a python3-dbus service")
     struct PythonServiceTests {
-        static let busName = try! BusName("com.example.PyService")
-        static let path = try! ObjectPath("/com/example/Py")
-        static let interface = try! InterfaceName("com.example.Py")
+        static let busName = BusName("com.example.PyService")
+        static let path = ObjectPath("/com/example/Py")
+        static let interface = InterfaceName("com.example.Py")
 
         /// Starts the service, waits for its name, runs `body` with a proxy, then asks the service to quit.
         private func withService(_ body: (DBusProxy, BusConnection) async throws -> Void) async throws {
@@ -23,7 +23,7 @@ extension CrossImplementation {
                 let proxy = DBusProxy(
                     connection: client, destination: Self.busName, path: Self.path, interface: Self.interface)
                 try await body(proxy, client)
-                try await proxy.call(try MemberName("Quit"))
+                try await proxy.call(MemberName("Quit"))
                 #expect(try await python.nextJSON() == ["step": "done"])
                 #expect(try await python.waitForExit() == 0, "\(python.standardError)")
             }
@@ -37,7 +37,7 @@ extension CrossImplementation {
             "temperature": .double(-1.5),
             "offset": .int16(-3),
             "tags": .array(.string, [.string("rgb"), .string("wireless")]),
-            "device": .objectPath(try! ObjectPath("/org/bluez/hci0/dev_AA_BB_CC_DD_EE_FF")),
+            "device": .objectPath(ObjectPath("/org/bluez/hci0/dev_AA_BB_CC_DD_EE_FF")),
             "pair": .structure([.string("fn"), .int64(-9)]),
             "nested": (["keys": .uint16(87)] as [String: DBusValue]).dbusValue,
         ]
@@ -46,7 +46,7 @@ extension CrossImplementation {
         func dictionaryOfVariants() async throws {
             try await withService { proxy, _ in
                 let seen = try await proxy.call(
-                    try MemberName("Inspect"), [Self.variants.dbusValue], returning: [String: String].self)
+                    MemberName("Inspect"), [Self.variants.dbusValue], returning: [String: String].self)
                 #expect(
                     seen == [
                         "count": "UInt32:7",
@@ -61,7 +61,7 @@ extension CrossImplementation {
                         "nested": "Dictionary:{\"keys\": 87}",
                     ])
                 let echoed = try await proxy.call(
-                    try MemberName("EchoDict"), [Self.variants.dbusValue], returning: [String: DBusValue].self)
+                    MemberName("EchoDict"), [Self.variants.dbusValue], returning: [String: DBusValue].self)
                 #expect(echoed == Self.variants)
             }
         }
@@ -70,20 +70,20 @@ extension CrossImplementation {
         func structsBasicsAndErrors() async throws {
             try await withService { proxy, _ in
                 let keyboards = try await proxy.call(
-                    try MemberName("Keyboards"), returning: [DBusStruct<String, String, String>].self)
+                    MemberName("Keyboards"), returning: [DBusStruct<String, String, String>].self)
                 #expect(keyboards.map(\.fields.0) == ["bluetooth", "usb"])
                 #expect(keyboards.map(\.fields.1) == ["AA:BB:CC:DD:EE:FF", "3151:4002"])
                 #expect(keyboards.map(\.fields.2) == ["Aula F87", "Keychron K2"])
                 let names = try await proxy.call(
-                    try MemberName("Names"), [keyboards.reversed().dbusValue], returning: [String].self)
+                    MemberName("Names"), [keyboards.reversed().dbusValue], returning: [String].self)
                 #expect(names == ["Keychron K2", "Aula F87"])
 
                 let basics: [DBusValue] = [
                     .byte(255), .boolean(true), .int16(.min), .uint16(.max), .int32(.min), .uint32(.max),
                     .int64(.min), .uint64(.max), .double(2.5), .string("héllo ✓"),
-                    .objectPath(try ObjectPath("/org/bluez/hci0")), .signature(try Signature("a{oa{sa{sv}}}")),
+                    .objectPath(ObjectPath("/org/bluez/hci0")), .signature(try Signature("a{oa{sa{sv}}}")),
                 ]
-                let described = try await proxy.call(try MemberName("Basics"), basics, returning: String.self)
+                let described = try await proxy.call(MemberName("Basics"), basics, returning: String.self)
                 let decoded = try JSONDecoder().decode([String].self, from: Data(described.utf8))
                 #expect(
                     decoded == [
@@ -94,11 +94,11 @@ extension CrossImplementation {
                     ])
 
                 let refused = await #expect(throws: DBusError.self) {
-                    try await proxy.call(try MemberName("Refuse"), [.string("not now")])
+                    try await proxy.call(MemberName("Refuse"), [.string("not now")])
                 }
                 #expect(refused?.name.rawValue == "com.example.Py.Error.Refused")
                 #expect(refused?.message == "not now")
-                let unknown = await #expect(throws: DBusError.self) { try await proxy.call(try MemberName("Missing")) }
+                let unknown = await #expect(throws: DBusError.self) { try await proxy.call(MemberName("Missing")) }
                 #expect(unknown?.name == .unknownMethod)
             }
         }
@@ -106,13 +106,13 @@ extension CrossImplementation {
         @Test("DBusProxy and PropertyCache read Python's properties, follow its changes and receive its signals")
         func propertiesAndSignals() async throws {
             try await withService { proxy, _ in
-                #expect(try await proxy.property(try MemberName("Label")) == .string("initial"))
-                #expect(try await proxy.property(try MemberName("Level"), as: UInt8.self) == 3)
-                #expect(try await proxy.property(try MemberName("Tags"), as: [String].self) == ["wireless", "rgb"])
-                let info = try await proxy.property(try MemberName("Info"), as: [String: DBusValue].self)
+                #expect(try await proxy.property(MemberName("Label")) == .string("initial"))
+                #expect(try await proxy.property(MemberName("Level"), as: UInt8.self) == 3)
+                #expect(try await proxy.property(MemberName("Tags"), as: [String].self) == ["wireless", "rgb"])
+                let info = try await proxy.property(MemberName("Info"), as: [String: DBusValue].self)
                 #expect(info == ["model": .string("Aula F87"), "keys": .uint16(87)])
                 let missing = await #expect(throws: DBusError.self) {
-                    try await proxy.property(try MemberName("Missing"))
+                    try await proxy.property(MemberName("Missing"))
                 }
                 #expect(missing?.name == .unknownProperty)
 
@@ -129,8 +129,8 @@ extension CrossImplementation {
                             ]),
                     ])
 
-                let ticks = try await proxy.signals(try MemberName("Tick"))
-                try await proxy.call(try MemberName("Change"), [.string("renamed"), .uint32(9)])
+                let ticks = try await proxy.signals(MemberName("Tick"))
+                try await proxy.call(MemberName("Change"), [.string("renamed"), .uint32(9)])
                 let change = try #require(await first(of: cache.changes))
                 #expect(change.changed == ["Label": .string("renamed")])
                 #expect(change.invalidated.isEmpty)
@@ -141,10 +141,10 @@ extension CrossImplementation {
                 #expect(count == 9)
                 #expect(details == ["label": .string("renamed")])
 
-                try await proxy.setProperty(try MemberName("Label"), to: .string("via Set"))
+                try await proxy.setProperty(MemberName("Label"), to: .string("via Set"))
                 #expect(await eventually { cache["Label"] == .string("via Set") })
                 let readOnly = await #expect(throws: DBusError.self) {
-                    try await proxy.setProperty(try MemberName("Level"), to: .byte(1))
+                    try await proxy.setProperty(MemberName("Level"), to: .byte(1))
                 }
                 #expect(readOnly?.name == .propertyReadOnly)
                 cache.stop()

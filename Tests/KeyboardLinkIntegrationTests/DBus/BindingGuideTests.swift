@@ -7,9 +7,9 @@ import Testing
     "The D-Bus binding guide's examples (docs/dbus-binding.md) run as written",
     .timeLimit(.minutes(1)))
 struct BindingGuideTests {
-    static let name = try! BusName("org.example.Thermostat")
-    static let path = try! ObjectPath("/org/example/thermostat")
-    static let interface = try! InterfaceName("org.example.Thermostat1")
+    static let name: BusName = "org.example.Thermostat"
+    static let path: ObjectPath = "/org/example/thermostat"
+    static let interface: InterfaceName = "org.example.Thermostat1"
 
     /// The guide's "Serving an object" declaration.
     static func thermostat() -> DBusInterface {
@@ -27,9 +27,9 @@ struct BindingGuideTests {
                         throw DBusError.invalidArgs("the target must be between 5 and 30 °C, not \(celsius)")
                     }
                     try await call.connection.setProperty(
-                        MemberName("Target"), of: interface, at: call.path, to: .double(celsius))
+                        "Target", of: interface, at: call.path, to: .double(celsius))
                     try await call.connection.emitSignal(
-                        MemberName("TargetReached"), of: interface, at: call.path, [.double(celsius)])
+                        "TargetReached", of: interface, at: call.path, [.double(celsius)])
                 },
             ],
             properties: [
@@ -41,15 +41,21 @@ struct BindingGuideTests {
 
     @Test("names are checked before they reach libdbus: a bad one throws instead of aborting the process")
     func names() throws {
+        // Constants are literals, checked when they are made.
+        let path: ObjectPath = "/org/example/thermostat"
+        #expect(path == Self.path)
+
+        // Text from outside (a message, a file, an argument) goes through the throwing initialiser.
+        let text = "org/bluez/dev_AA:BB"
         do {
-            _ = try ObjectPath("org/bluez/dev_AA:BB")
+            _ = try ObjectPath(text)
             Issue.record("a relative path with a colon was accepted")
         } catch {
             #expect(error.kind == "object path")
             #expect(error.description.hasPrefix("invalid object path \"org/bluez/dev_AA:BB\""))
         }
-        #expect(throws: InvalidNameError.self) { try BusName("") }
-        #expect(throws: InvalidNameError.self) { try MemberName("Set-Target") }
+        let member = "Set-Target"
+        #expect(throws: InvalidNameError.self) { try MemberName(member) }
         #expect(ObjectPath(validating: "/org/bluez/hci0/dev_AA_BB_CC_DD_EE_FF") != nil)
     }
 
@@ -74,12 +80,12 @@ struct BindingGuideTests {
         let thermostat = DBusProxy(
             connection: client, destination: Self.name, path: Self.path, interface: Self.interface)
         let fahrenheit = try await thermostat.call(
-            MemberName("Convert"), [.double(100)], returning: Double.self)
+            "Convert", [.double(100)], returning: Double.self)
         #expect(fahrenheit == 212)
 
         // Errors carry their D-Bus names.
         do {
-            try await thermostat.call(MemberName("SetTarget"), [.double(80)])
+            try await thermostat.call("SetTarget", [.double(80)])
             Issue.record("SetTarget(80) should have been refused")
         } catch let error as DBusError {
             #expect(error.name == .invalidArgs)
@@ -87,15 +93,15 @@ struct BindingGuideTests {
         }
 
         // Properties: one at a time, or a cache that follows PropertiesChanged.
-        #expect(try await thermostat.property(MemberName("Model"), as: String.self) == "KT-1")
+        #expect(try await thermostat.property("Model", as: String.self) == "KT-1")
         let cache = try await PropertyCache.make(for: thermostat)
         defer { cache.stop() }
         #expect(cache["Target"] == .double(20))
 
         // Signals: subscribe first, then act; the match rule goes when iteration ends.
-        let reached = try await thermostat.signals(MemberName("TargetReached"))
+        let reached = try await thermostat.signals("TargetReached")
         var changes = cache.changes.makeAsyncIterator()
-        try await thermostat.call(MemberName("SetTarget"), [.double(22.5)])
+        try await thermostat.call("SetTarget", [.double(22.5)])
         for try await signal in reached {
             #expect(try signal.decode(Double.self) == 22.5)
             break
@@ -109,7 +115,7 @@ struct BindingGuideTests {
             var results: [Double] = []
             for celsius in 0..<100 {
                 let fahrenheit = try await thermostat.call(
-                    MemberName("Convert"), [.double(Double(celsius))], returning: Double.self)
+                    "Convert", [.double(Double(celsius))], returning: Double.self)
                 results.append(fahrenheit)
             }
             return results

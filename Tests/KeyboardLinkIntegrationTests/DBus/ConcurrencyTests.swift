@@ -20,13 +20,13 @@ struct ConcurrencyTests {
     func cancellation() async throws {
         try await withBus { _, server, client in
             let proxy = try await EchoService.export(on: server, proxyFrom: client)
-            let slow = Task { try await proxy.call(try MemberName("Slow"), [.uint32(5_000)]) }
+            let slow = Task { try await proxy.call(MemberName("Slow"), [.uint32(5_000)]) }
             #expect(await eventually { await client.pendingCallCount == 1 })
             slow.cancel()
             await #expect(throws: CancellationError.self) { try await slow.value }
             #expect(await client.pendingCallCount == 0)
             // The connection is still fine.
-            #expect(try await proxy.call(try MemberName("Add"), [.int32(1), .int32(2)], returning: Int32.self) == 3)
+            #expect(try await proxy.call(MemberName("Add"), [.int32(1), .int32(2)], returning: Int32.self) == 3)
         }
     }
 
@@ -42,14 +42,14 @@ struct ConcurrencyTests {
                 let call = Task {
                     // Cancelled first: the cancellation reaches the connection before the job that would send.
                     withUnsafeCurrentTask { $0?.cancel() }
-                    return try await proxy.call(try MemberName("Bump"))
+                    return try await proxy.call(MemberName("Bump"))
                 }
                 await #expect(throws: CancellationError.self) { try await call.value }
             }
             #expect(await client.pendingCallCount == 0)
             // Nothing went out: the next call is the first the server sees.
             #expect(
-                try await proxy.call(try MemberName("Add"), [.int32(2), .int32(3)], returning: Int32.self) == 5)
+                try await proxy.call(MemberName("Add"), [.int32(2), .int32(3)], returning: Int32.self) == 5)
             #expect(counter.count == 1)
         }
     }
@@ -59,7 +59,7 @@ struct ConcurrencyTests {
         try await withBus { _, server, client in
             let proxy = try await EchoService.export(on: server, proxyFrom: client)
             await expectDBusError(.noReply) {
-                try await proxy.call(try MemberName("Slow"), [.uint32(2_000)], timeout: .milliseconds(100))
+                try await proxy.call(MemberName("Slow"), [.uint32(2_000)], timeout: .milliseconds(100))
             }
             #expect(await client.pendingCallCount == 0)
         }
@@ -70,13 +70,13 @@ struct ConcurrencyTests {
         try await withBus { _, server, client in
             let proxy = try await EchoService.export(on: server, proxyFrom: client)
             await #expect(throws: DBusError.self) {
-                try await proxy.call(try MemberName("Slow"), [.uint32(300)], timeout: .milliseconds(50))
+                try await proxy.call(MemberName("Slow"), [.uint32(300)], timeout: .milliseconds(50))
             }
             // The late reply arrives while these calls are in flight: each must get its own answer.
             try await Task.sleep(for: .milliseconds(200))
             for index in Int32(0)..<50 {
                 #expect(
-                    try await proxy.call(try MemberName("Add"), [.int32(index), .int32(1)], returning: Int32.self)
+                    try await proxy.call(MemberName("Add"), [.int32(index), .int32(1)], returning: Int32.self)
                         == index + 1)
             }
             #expect(await client.pendingCallCount == 0)
@@ -90,13 +90,13 @@ struct ConcurrencyTests {
         try await withBus { _, server, client in
             let proxy = try await EchoService.export(on: server, proxyFrom: client)
             let sum = try await proxy.call(
-                try MemberName("Add"), [.int32(1), .int32(2)], returning: Int32.self,
+                MemberName("Add"), [.int32(1), .int32(2)], returning: Int32.self,
                 timeout: timeout)
             #expect(sum == 3)
             // The loop now sleeps with that deadline pending; a later call must still be answered.
-            #expect(try await proxy.call(try MemberName("Add"), [.int32(2), .int32(2)], returning: Int32.self) == 4)
+            #expect(try await proxy.call(MemberName("Add"), [.int32(2), .int32(2)], returning: Int32.self) == 4)
             await expectDBusError(.noReply) {
-                try await proxy.call(try MemberName("Slow"), [.uint32(2_000)], timeout: .seconds(-1))
+                try await proxy.call(MemberName("Slow"), [.uint32(2_000)], timeout: .seconds(-1))
             }
         }
     }
@@ -110,11 +110,11 @@ struct ConcurrencyTests {
             // The long timeout goes first, on a call the server answers only after 50 s. The short one must fail on
             // its own 100 ms deadline: waiting for the long one's hour would run into the suite's time limit.
             let long = Task {
-                try await proxy.call(try MemberName("Slow"), [.uint32(50_000)], timeout: .seconds(3_600))
+                try await proxy.call(MemberName("Slow"), [.uint32(50_000)], timeout: .seconds(3_600))
             }
             #expect(await eventually { await client.pendingCallCount == 1 })
             await expectDBusError(.noReply) {
-                try await proxy.call(try MemberName("Slow"), [.uint32(50_000)], timeout: .milliseconds(100))
+                try await proxy.call(MemberName("Slow"), [.uint32(50_000)], timeout: .milliseconds(100))
             }
             #expect(await client.pendingCallCount == 1, "the long call still waits")
             long.cancel()
@@ -127,7 +127,7 @@ struct ConcurrencyTests {
     func busGone() async throws {
         try await withBus { bus, server, client in
             let proxy = try await EchoService.export(on: server, proxyFrom: client)
-            let pending = Task { try await proxy.call(try MemberName("Slow"), [.uint32(2_000)]) }
+            let pending = Task { try await proxy.call(MemberName("Slow"), [.uint32(2_000)]) }
             #expect(await eventually { await client.pendingCallCount == 1 })
             bus.daemon.stop()
             await expectDBusError(.disconnected) { _ = try await pending.value }
@@ -140,14 +140,14 @@ struct ConcurrencyTests {
         try await withBus { _, server, client in
             let proxy = try await EchoService.export(on: server, proxyFrom: client)
             let stream = try await client.subscribe(to: MatchRule(interface: EchoService.interface))
-            let pending = Task { try await proxy.call(try MemberName("Slow"), [.uint32(5_000)]) }
+            let pending = Task { try await proxy.call(MemberName("Slow"), [.uint32(5_000)]) }
             #expect(await eventually { await client.pendingCallCount == 1 })
             await client.close()
             await #expect(throws: DBusError.self) { try await pending.value }
             var iterator = stream.makeAsyncIterator()
             #expect(await iterator.next() == nil)
             await #expect(throws: DBusError.self) {
-                try await proxy.call(try MemberName("Add"), [.int32(1), .int32(2)])
+                try await proxy.call(MemberName("Add"), [.int32(1), .int32(2)])
             }
         }
     }
@@ -157,7 +157,7 @@ struct ConcurrencyTests {
         try await withBus { bus, _, client in
             let leaving = try await bus.connect()
             let proxy = try await EchoService.export(on: leaving, proxyFrom: client)
-            let pending = Task { try await proxy.call(try MemberName("Slow"), [.uint32(5_000)]) }
+            let pending = Task { try await proxy.call(MemberName("Slow"), [.uint32(5_000)]) }
             #expect(await eventually { await client.pendingCallCount == 1 })
             await leaving.close()
             await #expect(throws: DBusError.self) { try await pending.value }

@@ -18,7 +18,7 @@ import Testing
 
 @Suite("Property cache: subscribe before GetAll")
 struct PropertyCacheTests {
-    static let volume = try! MemberName("Volume")
+    static let volume = MemberName("Volume")
 
     @Test("changes between subscription and GetAll are neither lost nor replayed over the reply")
     func changeBetweenSubscriptionAndGetAll() async throws {
@@ -34,7 +34,7 @@ struct PropertyCacheTests {
                 // ... and a stale announcement of an older value, also sent before the GetAll reply. Applying
                 // buffered signals after the reply would leave the cache at 1.
                 try await server.emitSignal(
-                    try MemberName("PropertiesChanged"), of: .properties, at: EchoService.path,
+                    MemberName("PropertiesChanged"), of: .properties, at: EchoService.path,
                     [
                         .string(EchoService.interface.rawValue),
                         .dictionary(
@@ -66,7 +66,7 @@ struct PropertyCacheTests {
             let cache = try await PropertyCache.make(for: proxy)
             #expect(cache["Secret"] == .string("a"))
             try await server.setProperty(
-                try MemberName("Secret"), of: EchoService.interface, at: EchoService.path, to: .string("b"))
+                MemberName("Secret"), of: EchoService.interface, at: EchoService.path, to: .string("b"))
             #expect(await eventually { cache["Secret"] == nil })
         }
     }

@@ -20,8 +20,8 @@ import Testing
 /// lives, and closed afterwards, never leaked (libdbus hands out a `dup()` for every `h` it decodes).
 @Suite("Received file descriptors")
 struct ReceivedDescriptorTests {
-    static let interface = try! InterfaceName("com.example.Descriptors")
-    static let path = try! ObjectPath("/com/example/descriptors")
+    static let interface = InterfaceName("com.example.Descriptors")
+    static let path = ObjectPath("/com/example/descriptors")
 
     /// A file only this test opens, so that the descriptors referring to it can be counted while other tests run.
     final class PrivateFile: Sendable {
@@ -71,12 +71,12 @@ struct ReceivedDescriptorTests {
         return UInt64(status.st_ino)
     }
 
-    /// Methods that report the inode of the descriptor they were given, through each path a call can take.
+    /// Methods that report the inode of the descriptor they were given, through each kind of handler.
     static func declaration() -> DBusInterface {
         DBusInterface(
             interface,
             methods: [
-                // General path: the descriptor inside a variant.
+                // A MethodInvocation handler (a Message decoded for the call): the descriptor inside a variant.
                 DBusMethod(
                     "InodeInVariant", inputs: [DBusArgument("value", .variant)],
                     outputs: [DBusArgument("inode", .uint64)]
@@ -109,7 +109,7 @@ struct ReceivedDescriptorTests {
             try await server.export(Self.declaration(), at: Self.path)
             let reply = try await client.call(
                 destination: server.uniqueName, path: Self.path, interface: Self.interface,
-                member: try MemberName("InodeInVariant"), [.variant(.unixFD(file.descriptor))])
+                member: MemberName("InodeInVariant"), [.variant(.unixFD(file.descriptor))])
             #expect(try reply.decode(UInt64.self) == file.inode)
         }
     }
@@ -142,7 +142,7 @@ struct ReceivedDescriptorTests {
                     destination: server.uniqueName, path: Self.path, interface: Self.interface,
                     member: try MemberName(member), [argument])
             }
-            // A call without an interface takes the general path even for a typed method.
+            // A call without an interface is routed by its member alone.
             for _ in 0..<20 {
                 _ = try? await client.call(
                     destination: server.uniqueName, path: Self.path, interface: nil,
@@ -159,7 +159,7 @@ struct ReceivedDescriptorTests {
             try await server.export(Self.declaration(), at: Self.path)
             let reply = try await client.call(
                 destination: server.uniqueName, path: Self.path, interface: Self.interface,
-                member: try MemberName("Give"), [])
+                member: MemberName("Give"), [])
             let received = try reply.decode(UnixFileDescriptor.self).rawValue
             #expect(received != Self.given.descriptor)
             #expect(Self.inode(of: received) == Self.given.inode)

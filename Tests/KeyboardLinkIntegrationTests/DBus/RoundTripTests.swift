@@ -5,7 +5,7 @@ import Testing
 @Suite("Marshalling round trips through a private bus")
 struct RoundTripTests {
     static let samples: [DBusValue] = {
-        let path = try! ObjectPath("/org/bluez/hci0/dev_AA_BB_CC_DD_EE_FF")
+        let path = ObjectPath("/org/bluez/hci0/dev_AA_BB_CC_DD_EE_FF")
         let properties = DBusValue.dictionary(
             key: .string, value: .variant,
             [
@@ -49,7 +49,7 @@ struct RoundTripTests {
             let proxy = DBusProxy(
                 connection: client, destination: server.uniqueName, path: EchoService.path,
                 interface: EchoService.interface)
-            let echoed = try await proxy.call(try MemberName("Echo"), [.variant(value)], returning: DBusValue.self)
+            let echoed = try await proxy.call(MemberName("Echo"), [.variant(value)], returning: DBusValue.self)
             #expect(echoed == value)
             #expect(echoed.type == value.type)
         }
@@ -68,7 +68,7 @@ struct RoundTripTests {
             ]
             #expect([DBusStruct<String, String, String>].dbusType.signature == "a(sss)")
             let back = try await proxy.call(
-                try MemberName("Echo"), [.variant(keyboards.dbusValue)], returning: DBusValue.self)
+                MemberName("Echo"), [.variant(keyboards.dbusValue)], returning: DBusValue.self)
             let decoded = try [DBusStruct<String, String, String>](dbusValue: back)
             #expect(decoded.count == 2)
             #expect(decoded[0].fields.2 == "Aula F87")
@@ -78,13 +78,13 @@ struct RoundTripTests {
             #expect([String: UInt8].dbusType.signature == "a{sy}")
             let echoedBattery = try [String: UInt8](
                 dbusValue: try await proxy.call(
-                    try MemberName("Echo"), [.variant(battery.dbusValue)], returning: DBusValue.self))
+                    MemberName("Echo"), [.variant(battery.dbusValue)], returning: DBusValue.self))
             #expect(echoedBattery == battery)
 
-            let sum = try await proxy.call(try MemberName("Add"), [.int32(40), .int32(2)], returning: Int32.self)
+            let sum = try await proxy.call(MemberName("Add"), [.int32(40), .int32(2)], returning: Int32.self)
             #expect(sum == 42)
             let joined = try await proxy.call(
-                try MemberName("Concat"), [.string("kb"), .string("link")], returning: String.self)
+                MemberName("Concat"), [.string("kb"), .string("link")], returning: String.self)
             #expect(joined == "kblink")
         }
     }
@@ -95,7 +95,7 @@ struct RoundTripTests {
             try await server.export(EchoService.declaration(), at: EchoService.path)
             let reply = try await client.call(
                 destination: server.uniqueName, path: EchoService.path, interface: EchoService.interface,
-                member: try MemberName("Add"), [.int32(1), .int32(2)])
+                member: MemberName("Add"), [.int32(1), .int32(2)])
             #expect(throws: DBusError.self) { try reply.decode(String.self) }
             #expect(throws: DBusError.self) { try reply.decode(Int32.self, Int32.self) }
             #expect(throws: DBusError.self) { try reply.decode(UInt32.self) }

@@ -23,9 +23,9 @@ struct SubscriptionLifetimeTests {
     /// How many match rules the bus holds for `connection` (dbus-daemon's `Debug.Stats`).
     func matchRules(of connection: BusConnection, askingWith asker: BusConnection) async throws -> UInt32 {
         let reply = try await asker.call(
-            destination: .messageBus, path: try ObjectPath("/org/freedesktop/DBus"),
-            interface: try InterfaceName("org.freedesktop.DBus.Debug.Stats"),
-            member: try MemberName("GetConnectionStats"), [.string(connection.uniqueName.rawValue)])
+            destination: .messageBus, path: ObjectPath("/org/freedesktop/DBus"),
+            interface: InterfaceName("org.freedesktop.DBus.Debug.Stats"),
+            member: MemberName("GetConnectionStats"), [.string(connection.uniqueName.rawValue)])
         let stats = try reply.decode([String: DBusValue].self)
         guard case .uint32(let rules) = stats["MatchRules"]?.unwrapped else {
             throw DBusError.failed("no MatchRules in \(stats.keys.sorted())")
@@ -36,7 +36,7 @@ struct SubscriptionLifetimeTests {
     @Test("the owner of a well-known name is followed while a subscription filters on it, and not after")
     func ownerTrackingEnds() async throws {
         try await withBus { _, server, client in
-            let name = try BusName("com.example.Tracked")
+            let name = BusName("com.example.Tracked")
             try await server.requestName(name)
             let rulesBefore = try await matchRules(of: client, askingWith: server)
             let rule = MatchRule(sender: name, interface: EchoService.interface)
@@ -63,7 +63,7 @@ struct SubscriptionLifetimeTests {
     @Test("a new subscription after the tracking ended follows the owner again")
     func trackingStartsAgain() async throws {
         try await withBus { _, server, client in
-            let name = try BusName("com.example.Tracked")
+            let name = BusName("com.example.Tracked")
             try await server.requestName(name)
             try await server.export(EchoService.declaration(), at: EchoService.path)
             let rule = MatchRule(sender: name, path: EchoService.path, interface: EchoService.interface)
@@ -72,7 +72,7 @@ struct SubscriptionLifetimeTests {
             #expect(await eventually { await client.onQueue { client.ownerTrackers.isEmpty } })
             let pings = try await client.subscribe(to: rule)
             try await server.emitSignal(
-                try MemberName("Pinged"), of: EchoService.interface, at: EchoService.path, [.uint32(7)])
+                MemberName("Pinged"), of: EchoService.interface, at: EchoService.path, [.uint32(7)])
             #expect(await first(of: pings)?.body == [.uint32(7)])
             _ = dropped
         }

@@ -6,8 +6,8 @@ import Testing
 /// Methods whose handlers answer at once, from memory, without a task per call.
 @Suite("Synchronous method handlers: answers, errors, no-reply calls, argument checks")
 struct SynchronousHandlerTests {
-    static let interface = try! InterfaceName("com.example.Counter")
-    static let path = try! ObjectPath("/com/example/counter")
+    static let interface = InterfaceName("com.example.Counter")
+    static let path = ObjectPath("/com/example/counter")
 
     /// Counts the calls its handlers ran.
     final class Counter: Sendable {
@@ -30,7 +30,7 @@ struct SynchronousHandlerTests {
                         "Refuse", inputs: [DBusArgument("why", .string)],
                         synchronousHandler: { [self] call in
                             calls.withLock { $0 += 1 }
-                            throw DBusError(try ErrorName("com.example.Error.Refused"), try call.decode(String.self))
+                            throw DBusError(ErrorName("com.example.Error.Refused"), try call.decode(String.self))
                         }),
                     DBusMethod(
                         "Misdeclared", outputs: [DBusArgument("count", .uint32)],
@@ -72,8 +72,8 @@ struct SynchronousHandlerTests {
         try await withBus { _, server, client in
             let counter = Counter()
             try await server.export(counter.declaration(), at: Self.path)
-            let error = await expectDBusError(try ErrorName("com.example.Error.Refused")) {
-                try await proxy(client, server).call(try MemberName("Refuse"), [.string("locked")])
+            let error = await expectDBusError(ErrorName("com.example.Error.Refused")) {
+                try await proxy(client, server).call(MemberName("Refuse"), [.string("locked")])
             }
             #expect(error?.message == "locked")
         }
@@ -85,7 +85,7 @@ struct SynchronousHandlerTests {
             let counter = Counter()
             try await server.export(counter.declaration(), at: Self.path)
             let error = await expectDBusError(.failed) {
-                try await proxy(client, server).call(try MemberName("Misdeclared"))
+                try await proxy(client, server).call(MemberName("Misdeclared"))
             }
             let message = error?.message ?? ""
             #expect(message.contains("'s'") && message.contains("'u'"), "\(message)")
@@ -98,7 +98,7 @@ struct SynchronousHandlerTests {
             try await server.export(Counter().declaration(), at: Self.path)
             let error = await expectDBusError(.invalidArgs) {
                 try await proxy(client, server).call(
-                    try MemberName("Split"), [.string("a")], timeout: .seconds(5))
+                    MemberName("Split"), [.string("a")], timeout: .seconds(5))
             }
             #expect(error?.message.contains("NUL") == true, "\(error?.message ?? "")")
         }
@@ -114,7 +114,7 @@ struct SynchronousHandlerTests {
             // The connection still answers in order after it.
             #expect(
                 try await proxy(client, server).call(
-                    try MemberName("Add"), [.int32(1), .int32(1)], returning: Int32.self)
+                    MemberName("Add"), [.int32(1), .int32(1)], returning: Int32.self)
                     == 2)
         }
     }
@@ -125,7 +125,7 @@ struct SynchronousHandlerTests {
             let counter = Counter()
             try await server.export(counter.declaration(), at: Self.path)
             await expectDBusError(.invalidArgs) {
-                try await proxy(client, server).call(try MemberName("Add"), [.string("one"), .int32(2)])
+                try await proxy(client, server).call(MemberName("Add"), [.string("one"), .int32(2)])
             }
             #expect(counter.count == 0)
         }

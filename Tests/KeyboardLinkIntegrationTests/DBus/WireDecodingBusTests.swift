@@ -5,7 +5,7 @@ import Testing
 /// `DBusValue` path gives, for replies and for calls our server receives.
 @Suite("Typed decoding of received messages through a private bus")
 struct WireDecodingBusTests {
-    static let interface = try! InterfaceName("com.example.Device")
+    static let interface = InterfaceName("com.example.Device")
 
     static func declaration(_ index: Int) -> DBusInterface {
         DBusInterface(
@@ -23,20 +23,20 @@ struct WireDecodingBusTests {
     @Test("GetManagedObjects decodes typed from the wire as through DBusValue", arguments: [0, 1, 5])
     func managedObjects(_ count: Int) async throws {
         try await withBus { _, server, client in
-            let root = try ObjectPath("/com/example")
+            let root = ObjectPath("/com/example")
             await server.addObjectManager(at: root)
             for index in 0..<count {
                 try await server.export(Self.declaration(index), at: try ObjectPath("/com/example/dev\(index)"))
             }
             let reply = try await client.call(
                 destination: server.uniqueName, path: root, interface: .objectManager,
-                member: try MemberName("GetManagedObjects"))
+                member: MemberName("GetManagedObjects"))
             let typed = try reply.decode([ObjectPath: [String: [String: DBusValue]]].self)
             let viaValues = try [ObjectPath: [String: [String: DBusValue]]](dbusValue: reply.body[0])
             #expect(typed == viaValues)
             #expect(typed.count == count)
             if count > 1 {
-                let device = typed[try ObjectPath("/com/example/dev1")]?[Self.interface.rawValue]
+                let device = typed[ObjectPath("/com/example/dev1")]?[Self.interface.rawValue]
                 #expect(device?["Address"] == .string("AA:BB:CC:DD:EE:01"))
                 #expect(device?["RSSI"] == .int16(-41))
                 #expect(device?["UUIDs"]?.arrayValue?.count == 2)
@@ -54,7 +54,7 @@ struct WireDecodingBusTests {
                 connection: client, destination: server.uniqueName, path: EchoService.path,
                 interface: EchoService.interface)
             let sum = try await proxy.call(
-                try MemberName("Add"), [.int32(pair.0), .int32(pair.1)], returning: Int32.self)
+                MemberName("Add"), [.int32(pair.0), .int32(pair.1)], returning: Int32.self)
             #expect(sum == pair.0 &+ pair.1)
         }
     }

@@ -17,7 +17,7 @@ struct StudioPushTests {
             let progress = try await watcher.subscribe(
                 to: MatchRule(
                     path: KBlink.keyboardPath(fixture.address), interface: KBlink.keymapInterface,
-                    member: try MemberName("PushProgress")))
+                    member: MemberName("PushProgress")))
             let result = try await keymap.push()
             #expect(result.written == 2)
             var steps: [[DBusValue]] = []

@@ -65,7 +65,7 @@ struct StudioReapplyTests {
             let signals = try await watcher.subscribe(
                 to: MatchRule(
                     path: KBlink.keyboardPath(Self.address), interface: KBlink.keymapInterface,
-                    member: try MemberName("Reapplied")))
+                    member: MemberName("Reapplied")))
             try await daemon.reconnect(Self.address) { await keyboard.linkDropped() }
             await keyboard.linkRestored()
             let signal = await first(of: signals, timeout: .seconds(60))

@@ -147,7 +147,7 @@ struct KeymapInterfaceTests {
             let signals = try await listener.subscribe(
                 to: MatchRule(
                     sender: KBlink.service, path: path, interface: .properties,
-                    member: try MemberName("PropertiesChanged"), arg0: KBlink.keymapInterface.rawValue))
+                    member: MemberName("PropertiesChanged"), arg0: KBlink.keymapInterface.rawValue))
             let seen = ChangeLog()
             let reader = Task {
                 for await message in signals {

@@ -66,8 +66,8 @@ struct PairingAgentTests {
             let devicePath = try #require(await harness.bluez.path(of: device.address))
             await #expect {
                 try await intruder.call(
-                    destination: harness.serviceConnection.uniqueName, path: try ObjectPath("/org/kblink/agent"),
-                    interface: BlueZ.agentInterface, member: try MemberName("RequestPinCode"), [.objectPath(devicePath)]
+                    destination: harness.serviceConnection.uniqueName, path: ObjectPath("/org/kblink/agent"),
+                    interface: BlueZ.agentInterface, member: MemberName("RequestPinCode"), [.objectPath(devicePath)]
                 )
             } throws: { error in
                 let error = error as? DBusError

@@ -19,17 +19,17 @@ struct PairingDBusMockTests {
         let connection = try await bus.connect()
         #expect(
             try await eventually(timeout: .seconds(15)) { try await connection.nameOwner(of: BlueZ.service) != nil })
-        let mockInterface = try InterfaceName("org.bluez.Mock")
+        let mockInterface = InterfaceName("org.bluez.Mock")
         try await connection.call(
-            destination: BlueZ.service, path: .root, interface: mockInterface, member: try MemberName("AddAdapter"),
+            destination: BlueZ.service, path: .root, interface: mockInterface, member: MemberName("AddAdapter"),
             [.string("hci0"), .string("kblink-test")])
         try await connection.call(
-            destination: BlueZ.service, path: .root, interface: mockInterface, member: try MemberName("AddDevice"),
+            destination: BlueZ.service, path: .root, interface: mockInterface, member: MemberName("AddDevice"),
             [.string("hci0"), .string(Self.address), .string("Mock Keyboard")])
         // The mock's Pair announces a phone's class and icon; the appearance keeps it a keyboard.
         try await connection.call(
-            destination: BlueZ.service, path: try ObjectPath("/org/bluez/hci0/dev_AA_BB_CC_DD_EE_02"),
-            interface: try InterfaceName("org.freedesktop.DBus.Mock"), member: try MemberName("UpdateProperties"),
+            destination: BlueZ.service, path: ObjectPath("/org/bluez/hci0/dev_AA_BB_CC_DD_EE_02"),
+            interface: InterfaceName("org.freedesktop.DBus.Mock"), member: MemberName("UpdateProperties"),
             [
                 .string("org.bluez.Device1"),
                 .dictionary(

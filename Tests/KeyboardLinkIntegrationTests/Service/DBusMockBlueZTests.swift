@@ -7,9 +7,9 @@ import Testing
 /// cross-check of our simulator's assumptions.
 @Suite("kblinkd and kblink against python-dbusmock's bluez5 template")
 struct DBusMockBlueZTests {
-    static let mockInterface = try! InterfaceName("org.bluez.Mock")
+    static let mockInterface = InterfaceName("org.bluez.Mock")
     static let address = "AA:BB:CC:DD:EE:01"
-    static let devicePath = try! ObjectPath("/org/bluez/hci0/dev_AA_BB_CC_DD_EE_01")
+    static let devicePath = ObjectPath("/org/bluez/hci0/dev_AA_BB_CC_DD_EE_01")
 
     @Test("list, status and watch follow a keyboard added, given keyboard properties, connected and disconnected")
     func followsTheMock() async throws {
@@ -44,8 +44,8 @@ struct DBusMockBlueZTests {
         #expect(try await client.keyboards().isEmpty)
         try await connection.call(
             destination: BlueZ.service, path: Self.devicePath,
-            interface: try InterfaceName("org.freedesktop.DBus.Mock"),
-            member: try MemberName("UpdateProperties"),
+            interface: InterfaceName("org.freedesktop.DBus.Mock"),
+            member: MemberName("UpdateProperties"),
             [
                 .string("org.bluez.Device1"),
                 .dictionary(

@@ -57,7 +57,7 @@ struct HostileCallsTests {
                 (KBlink.managerPath, .properties, ["Get", "GetAll", "Set"]),
                 (keyboard, .properties, ["Get", "GetAll", "Set"]),
                 (KBlink.managerPath, .objectManager, ["GetManagedObjects"]),
-                (try ObjectPath("/org/kblink1/keyboards/dev_00_00_00_00_00_00"), KBlink.keyboardInterface, ["Connect"]),
+                (ObjectPath("/org/kblink1/keyboards/dev_00_00_00_00_00_00"), KBlink.keyboardInterface, ["Connect"]),
             ]
             var generator = Generator(state: 0x6B62_6C69_6E6B)
             var outcomes: [String: Int] = [:]

@@ -30,7 +30,7 @@ struct IntrospectionContractTests {
             for path in [KBlink.managerPath, KBlink.keyboardPath(SimulatedDevice.aulaF87.address)] {
                 let reply = try await connection.call(
                     destination: KBlink.service, path: path, interface: .introspectable,
-                    member: try MemberName("Introspect"))
+                    member: MemberName("Introspect"))
                 served += Self.ownInterfaces(try reply.decode(String.self))
             }
             await connection.close()

@@ -32,7 +32,7 @@ struct ResolveInsetsTests {
         aula.connected = false
         try await withDaemon(devices: [aula]) { harness in
             let client = try await harness.client()
-            let resolve = try MemberName("ResolveInsets")
+            let resolve = MemberName("ResolveInsets")
             func inset(_ entries: [String: DBusValue]) async throws -> Double? {
                 let answer = try await client.manager.call(
                     resolve, [Self.request(entries)], returning: [String: DBusValue].self)
@@ -78,7 +78,7 @@ struct ResolveInsetsTests {
         try await withDaemon(devices: []) { harness in
             let client = try await harness.client()
             do {
-                try await client.manager.call(try MemberName("ResolveInsets"), [Self.request(entries)])
+                try await client.manager.call(MemberName("ResolveInsets"), [Self.request(entries)])
                 Issue.record("expected InvalidArgs for \(entries)")
             } catch let error as DBusError {
                 #expect(error.name == KBlinkError.invalidArgs)
@@ -187,7 +187,7 @@ struct InsetsConsistencyTests {
                     Array(arguments.dropFirst()), flags: InsetsArguments.flags.union(["--json"]),
                     options: InsetsArguments.options))
             let answer = try await client.manager.call(
-                try MemberName("ResolveInsets"),
+                MemberName("ResolveInsets"),
                 [
                     .dictionary(
                         key: .string, value: .variant,

@@ -22,7 +22,7 @@ func expectDBusError(
 /// Calls `Add(index, addend)` through `proxy` for every index in `0..<count`, all at once (one task each), and returns
 /// each answer by its index.
 func concurrentAdds(_ proxy: DBusProxy, count: Int, adding addend: Int32) async throws -> [Int32: Int32] {
-    let add = try MemberName("Add")
+    let add = MemberName("Add")
     return try await withThrowingTaskGroup(of: (Int32, Int32).self) { group in
         for index in Int32(0)..<Int32(count) {
             group.addTask {

@@ -2,8 +2,8 @@ import KeyboardLink
 
 /// A small test object exported by our own object server: `com.example.Echo` at `/com/example/echo`.
 enum EchoService {
-    static let interface = try! InterfaceName("com.example.Echo")
-    static let path = try! ObjectPath("/com/example/echo")
+    static let interface = InterfaceName("com.example.Echo")
+    static let path = ObjectPath("/com/example/echo")
 
     /// Exports the object on `server` and returns `client`'s proxy for it.
     static func export(on server: BusConnection, proxyFrom client: BusConnection) async throws -> DBusProxy {
@@ -29,7 +29,7 @@ enum EchoService {
                 DBusMethod("Concat", arguments: ["a", "b"], result: "joined") { (a: String, b: String) in a + b },
                 DBusMethod("Fail", inputs: [DBusArgument("message", .string)]) { call in
                     let message = try call.decode(String.self)
-                    throw DBusError(try ErrorName("com.example.Error.Refused"), message)
+                    throw DBusError(ErrorName("com.example.Error.Refused"), message)
                 },
                 DBusMethod(
                     "Slow", inputs: [DBusArgument("milliseconds", .uint32)], outputs: [DBusArgument("done", .boolean)]

@@ -62,10 +62,10 @@ import Testing
     }
 
     @Test func devicePathUsesTheLastElement() throws {
-        let path = try ObjectPath("/org/bluez/hci1/dev_00_1A_7D_DA_71_13")
+        let path = ObjectPath("/org/bluez/hci1/dev_00_1A_7D_DA_71_13")
         let address = try BluetoothAddress(devicePath: path)
         #expect(address.description == "00:1A:7D:DA:71:13")
-        #expect(address.devicePath(adapter: try ObjectPath("/org/bluez/hci1")) == path)
+        #expect(address.devicePath(adapter: ObjectPath("/org/bluez/hci1")) == path)
     }
 
     @Test(arguments: [

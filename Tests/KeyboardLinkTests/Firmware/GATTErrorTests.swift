@@ -47,7 +47,7 @@ import Testing
 
     @Test func descriptionSaysWhatAndWhatToDo() throws {
         let error = GATTError(
-            DBusError(try ErrorName("org.bluez.Error.NotAuthorized"), "Operation Not Authorized"),
+            DBusError(ErrorName("org.bluez.Error.NotAuthorized"), "Operation Not Authorized"),
             operation: "read 0x2a25 at /org/bluez/hci0/dev_X/service0010/char0015")
         #expect(
             error.description

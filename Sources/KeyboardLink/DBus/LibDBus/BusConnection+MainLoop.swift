@@ -5,15 +5,15 @@ import Dispatch
     import Glibc
 #endif
 
-/// A libdbus object pointer captured by a dispatch handler.
+/// A libdbus object pointer captured by a job for the connection's loop thread.
 struct QueueConfinedPointer: @unchecked Sendable {
     // Why @unchecked Sendable is safe: the pointer is only dereferenced by libdbus calls made on the owning
-    // connection's queue, which is the only queue the capturing handlers run on.
+    // connection's loop thread, the only thread the capturing jobs run on.
     let pointer: OpaquePointer
 }
 
 extension BusConnection {
-    /// Opens the raw connection; runs on the new connection's queue (it blocks for `Hello`).
+    /// Opens the raw connection; runs on the new connection's loop thread (it blocks for `Hello`).
     static func openRaw(_ address: BusAddress) throws -> OpaquePointer {
         var error = CBlueZ.DBusError()
         dbus_error_init(&error)
@@ -150,25 +150,19 @@ extension BusConnection {
 
     /// Every incoming message passes here, on the loop, during `dbus_connection_dispatch`.
     private func filter(_ rawMessage: OpaquePointer) -> DBusHandlerResult {
-        if answerTypedCall(rawMessage) { return DBUS_HANDLER_RESULT_HANDLED }
+        if dbus_message_get_type(rawMessage) == MessageCodec.messageTypeMethodCall {
+            dispatchCall(rawMessage)
+            return DBUS_HANDLER_RESULT_HANDLED
+        }
         let message: Message
         do {
             message = try MessageCodec.decode(rawMessage, strings: headerStrings)
         } catch {
-            if dbus_message_get_type(rawMessage) == MessageCodec.messageTypeMethodCall,
-                dbus_message_get_no_reply(rawMessage) == 0,
-                let reply = dbus_message_new_error(
-                    rawMessage, ErrorName.invalidArgs.rawValue, "the message body could not be read")
-            {
-                dbus_connection_send(raw, reply, nil)
-                dbus_message_unref(reply)
-            }
             return DBUS_HANDLER_RESULT_HANDLED
         }
         switch message.kind {
         case .methodCall:
-            objectServer.dispatch(message)
-            return DBUS_HANDLER_RESULT_HANDLED
+            return DBUS_HANDLER_RESULT_HANDLED  // Dispatched above.
         case .signal:
             deliverSignal(message)
             return DBUS_HANDLER_RESULT_NOT_YET_HANDLED

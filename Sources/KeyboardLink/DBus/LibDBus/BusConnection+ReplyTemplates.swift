@@ -2,7 +2,10 @@ internal import CBlueZ
 
 /// A marshalled reply kept to be copied: `GetManagedObjects` of a thousand keyboards costs milliseconds to build and
 /// encode, and a copy costs a `memcpy`.
-final class ReplyTemplate {
+final class ReplyTemplate: @unchecked Sendable {
+    // Why @unchecked Sendable is safe: `raw` is never modified after init (each reply is a copy of it), and the
+    // template is made, copied and released on its connection's loop thread only (it travels in a handler's result
+    // from the handler, which runs there, to the reply, sent there).
     let raw: OpaquePointer
 
     init(raw: OpaquePointer) { self.raw = raw }
@@ -11,25 +14,26 @@ final class ReplyTemplate {
 }
 
 extension BusConnection {
-    /// Answers `call` with the body `build` makes, reusing the encoded message kept under `key` until
-    /// ``invalidateReplyTemplates()``. Runs on the loop; `build` must return values the server already checked.
-    func replyFromTemplate(_ call: Message, key: ObjectPath, build: () -> [DBusValue]) {
+    /// The method return whose body `build` makes, kept under `key` until ``invalidateReplyTemplates()``; nil when
+    /// libdbus runs out of memory. Runs on the loop; `build` must return values the server already checked.
+    func replyTemplate(key: ObjectPath, build: () -> [DBusValue]) -> ReplyTemplate? {
         assertOnQueue()
-        guard isOpen, !call.noReplyExpected else { return }
-        let template: ReplyTemplate
-        if let cached = replyTemplates[key] {
-            template = cached
-        } else {
-            guard let raw = try? MessageCodec.makeMessage(Message(kind: .methodReturn, body: build()), checked: false)
-            else { return }
-            template = ReplyTemplate(raw: raw)
-            replyTemplates[key] = template
-        }
-        guard let copy = dbus_message_copy(template.raw) else { return }
+        if let cached = replyTemplates[key] { return cached }
+        guard let raw = try? MessageCodec.makeMessage(Message(kind: .methodReturn, body: build()), checked: false)
+        else { return nil }
+        let template = ReplyTemplate(raw: raw)
+        replyTemplates[key] = template
+        return template
+    }
+
+    /// Sends a copy of `template` answering the call `origin` describes; false when libdbus runs out of memory.
+    func sendCopy(of template: ReplyTemplate, to origin: CallOrigin) -> Bool {
+        guard let copy = dbus_message_copy(template.raw) else { return false }
         defer { dbus_message_unref(copy) }
-        _ = dbus_message_set_reply_serial(copy, call.serial)
-        if let sender = call.sender { _ = dbus_message_set_destination(copy, sender.rawValue) }
-        _ = dbus_connection_send(raw, copy, nil)
+        guard dbus_message_set_reply_serial(copy, origin.serial) != 0,
+            origin.sender.map({ dbus_message_set_destination(copy, $0.rawValue) != 0 }) ?? true
+        else { return false }
+        return dbus_connection_send(raw, copy, nil) != 0
     }
 
     /// Drops every kept reply (an object or a property changed).

@@ -142,7 +142,8 @@ final class ConnectionLoop: TaskExecutor, @unchecked Sendable {
         // queued clears `sleeping`), and never by itself.
         if mustWake && !isCurrent {
             var one: UInt8 = 1
-            _ = write(wakeWriter, &one, 1)
+            // A wake-up lost to a signal would leave the loop asleep with a job queued.
+            _ = Self.retryingEINTR { write(wakeWriter, &one, 1) }
         }
     }
 
@@ -163,7 +164,7 @@ final class ConnectionLoop: TaskExecutor, @unchecked Sendable {
                 sem_post(handle.pointer)
             }
             while !done.load(ordering: .acquiring) {
-                if sem_wait(pointer) != 0 && errno != EINTR { break }
+                if Self.retryingEINTR({ sem_wait(pointer) }) != 0 { break }
             }
         }
         return result.withLock { $0! }
@@ -262,7 +263,7 @@ final class ConnectionLoop: TaskExecutor, @unchecked Sendable {
             if ready < 0 && errno != EINTR { continue }
             if ready > 0 {
                 if pollDescriptors[0].revents != 0 {
-                    _ = read(wakeDescriptor, &drain, drain.count)
+                    _ = Self.retryingEINTR { read(wakeDescriptor, &drain, drain.count) }
                 }
                 for index in 1..<pollDescriptors.count where pollDescriptors[index].revents != 0 {
                     guard let watch = pollWatches[index], let entry = watches[watch], entry.enabled else { continue }
@@ -302,6 +303,17 @@ final class ConnectionLoop: TaskExecutor, @unchecked Sendable {
             return taken
         }
         for job in leftovers { afterStop.async(execute: job) }
+    }
+}
+
+extension ConnectionLoop {
+    /// Runs a system call again while a signal interrupts it (-1 with `errno` EINTR), and returns its result.
+    static func retryingEINTR<Result: BinaryInteger>(_ call: () -> Result) -> Result {
+        while true {
+            let result = call()
+            if result == -1 && errno == EINTR { continue }
+            return result
+        }
     }
 }
 

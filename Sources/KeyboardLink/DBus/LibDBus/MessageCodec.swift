@@ -43,12 +43,7 @@ enum MessageCodec {
     {
         // Whatever `checked` says: libdbus writes the body's signature length in one byte and, past 255, loops forever
         // in dbus_message_iter_append_basic.
-        let signatureLength = message.bodySignatureLength
-        guard signatureLength <= maximumSignatureLength else {
-            throw DBusError.invalidArgs(
-                "the message body's signature is \(signatureLength) bytes long; D-Bus allows at most 255: "
-                    + "send fewer arguments, or group them in an array or struct")
-        }
+        try checkBodySignatureLength(message.bodySignatureLength)
         if checked {
             for value in message.body {
                 try checkEncodable(value)
@@ -122,6 +117,23 @@ enum MessageCodec {
 
     /// The longest signature D-Bus allows (its length is written in one byte), for a body as for a variant's value.
     static let maximumSignatureLength = 255
+
+    /// Refuses a body libdbus would loop or abort on: a signature longer than 255 bytes, or a value that
+    /// ``checkEncodable(_:)`` refuses.
+    static func checkEncodable(body values: [DBusValue]) throws {
+        try checkBodySignatureLength(values.reduce(0) { $0 + $1.type.signatureLength })
+        for value in values {
+            try checkEncodable(value)
+        }
+    }
+
+    private static func checkBodySignatureLength(_ length: Int) throws {
+        guard length <= maximumSignatureLength else {
+            throw DBusError.invalidArgs(
+                "the message body's signature is \(length) bytes long; D-Bus allows at most 255: "
+                    + "send fewer arguments, or group them in an array or struct")
+        }
+    }
 
     /// Refuses what libdbus would abort on: strings with NUL, container elements of another type than
     /// declared, empty structs, signatures longer than 255 bytes, nesting deeper than the specification allows

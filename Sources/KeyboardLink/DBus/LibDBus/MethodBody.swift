@@ -1,48 +1,92 @@
 internal import CBlueZ
 
-/// How the object server answers a method declared with Swift argument and result types (``DBusMethod``'s typed
-/// initialisers): the arguments are read straight from the received libdbus message and the result is appended
-/// straight to the reply, so a call builds no ``Message``, no argument array and no result array.
+/// How the object server answers one declared method. Every method has one (each of ``DBusMethod``'s initialisers
+/// makes it), and every call reaches its handler through it: the server routes the call from its header fields as
+/// libdbus holds them (``MethodRoutes``), compares its signature with ``inputSignature``, runs ``prepare`` on the
+/// received libdbus message and sends what it produced (``BusConnection/dispatchCall(_:)``).
 ///
-/// The server finds such a method from the call's header fields as libdbus holds them (``TypedMethodRoutes``); a call
-/// it cannot route that way (no interface named, another signature) takes the general path, where the same method
-/// answers through its ``DBusMethod/Handler``.
-final class TypedMethodBody: Sendable {
+/// A method declared with Swift types reads its arguments straight from the libdbus message and its result is appended
+/// straight to the reply: such a call builds no ``Message``, no argument array and no result array. A method declared
+/// with a ``MethodInvocation`` handler decodes a ``Message`` from the libdbus message and is given that.
+final class MethodBody: Sendable {
     // A class: the server hands it from the route table to the reply for every call, and a reference is one retain
-    // where the struct's three fields were three.
-    /// What reading a call's arguments produced.
+    // where a struct's fields would be several.
+
+    /// What running the handler produced, or what will.
     enum Work: Sendable {
-        /// A synchronous handler ran: its result, nil for none.
-        case answered(DBusValue?)
+        /// A synchronous handler ran.
+        case answered(MethodResult)
         /// An asynchronous handler, ready to run with the arguments it was given.
-        case later(@Sendable () async throws -> DBusValue?)
+        case later(@Sendable () async throws -> MethodResult)
     }
 
+    /// The method's name, for the error that says a handler produced the wrong types.
+    let name: MemberName
     /// The arguments' signature in libdbus's spelling, NUL-terminated: compared with the call's before `prepare`
     /// runs, so the reads below cannot meet another type.
     let inputSignature: [CChar]
-    /// The result's type, nil for none. A result of another type is answered with an internal error, as the general
-    /// path does.
-    let resultType: DBusType?
+    /// The declared result types. A result of other types is answered with an internal error.
+    let outputTypes: [DBusType]
+    /// Whether `prepare` reads the arguments straight from the libdbus message (a method declared with Swift types).
+    let readsArgumentsInPlace: Bool
     /// Reads the arguments from the call (borrowed, valid during the call) and runs or prepares the handler; runs on
     /// the receiving connection's loop.
     let prepare: @Sendable (_ call: OpaquePointer, _ connection: BusConnection) throws -> Work
 
     init(
-        inputs: [DBusType], resultType: DBusType?,
+        name: MemberName, inputs: [DBusType], outputs: [DBusType], readsArgumentsInPlace: Bool,
         prepare: @escaping @Sendable (_ call: OpaquePointer, _ connection: BusConnection) throws -> Work
     ) {
+        self.name = name
         self.inputSignature = Array(Signature(inputs).rawValue.utf8CString)
-        self.resultType = resultType
+        self.outputTypes = outputs
+        self.readsArgumentsInPlace = readsArgumentsInPlace
         self.prepare = prepare
     }
 
-    /// A synchronous handler; `encode` turns its result into the reply's value (nil: none).
+    // MARK: Methods declared with a MethodInvocation handler
+
+    /// A handler given the whole call as a ``Message``.
+    static func invocation(name: MemberName, inputs: [DBusType], outputs: [DBusType], handler: DBusMethod.Handler)
+        -> MethodBody
+    {
+        switch handler {
+        case .synchronous(let handler):
+            MethodBody(name: name, inputs: inputs, outputs: outputs, readsArgumentsInPlace: false) {
+                call, connection in
+                .answered(.values(try handler(try invocation(call, connection))))
+            }
+        case .asynchronous(let handler):
+            MethodBody(name: name, inputs: inputs, outputs: outputs, readsArgumentsInPlace: false) {
+                call, connection in
+                let invocation = try invocation(call, connection)
+                return .later { .values(try await handler(invocation)) }
+            }
+        }
+    }
+
+    /// The call as a ``MethodInvocation``: its ``Message`` decoded from the libdbus message.
+    private static func invocation(_ call: OpaquePointer, _ connection: BusConnection) throws -> MethodInvocation {
+        let message: Message
+        do {
+            message = try MessageCodec.decode(call, strings: connection.headerStrings)
+        } catch {
+            throw DBusError.invalidArgs("the message body could not be read")
+        }
+        return MethodInvocation(message: message, connection: connection)
+    }
+
+    // MARK: Methods declared with Swift types
+
+    /// A synchronous handler; `encode` turns its result into the reply's.
     static func synchronous<each Argument: DBusRepresentable, Result>(
-        _ handler: @escaping @Sendable (repeat each Argument) throws -> Result,
-        resultType: DBusType?, encode: @escaping @Sendable (Result) -> DBusValue?
-    ) -> TypedMethodBody {
-        TypedMethodBody(inputs: dbusTypes(of: repeat (each Argument).self), resultType: resultType) { call, _ in
+        name: MemberName, _ handler: @escaping @Sendable (repeat each Argument) throws -> Result,
+        outputs: [DBusType], encode: @escaping @Sendable (Result) -> MethodResult
+    ) -> MethodBody {
+        MethodBody(
+            name: name, inputs: dbusTypes(of: repeat (each Argument).self), outputs: outputs,
+            readsArgumentsInPlace: true
+        ) { call, _ in
             // The arguments go straight into the call, read in order: no tuple of them, whose type the runtime would
             // look up on every call.
             var reader = ArgumentReader(call)
@@ -53,11 +97,13 @@ final class TypedMethodBody: Sendable {
 
     /// A synchronous handler that is also given the call's context.
     static func synchronous<each Argument: DBusRepresentable, Result>(
-        _ handler: @escaping @Sendable (MethodCallContext, repeat each Argument) throws -> Result,
-        resultType: DBusType?, encode: @escaping @Sendable (Result) -> DBusValue?
-    ) -> TypedMethodBody {
-        TypedMethodBody(inputs: dbusTypes(of: repeat (each Argument).self), resultType: resultType) {
-            call, connection in
+        name: MemberName, _ handler: @escaping @Sendable (MethodCallContext, repeat each Argument) throws -> Result,
+        outputs: [DBusType], encode: @escaping @Sendable (Result) -> MethodResult
+    ) -> MethodBody {
+        MethodBody(
+            name: name, inputs: dbusTypes(of: repeat (each Argument).self), outputs: outputs,
+            readsArgumentsInPlace: true
+        ) { call, connection in
             var reader = ArgumentReader(call)
             defer { reader.closeDescriptors() }
             return .answered(
@@ -66,12 +112,15 @@ final class TypedMethodBody: Sendable {
         }
     }
 
-    /// An asynchronous handler; `encode` turns its result into the reply's value (nil: none).
+    /// An asynchronous handler; `encode` turns its result into the reply's.
     static func asynchronous<each Argument: DBusRepresentable, Result>(
-        _ handler: @escaping @Sendable (repeat each Argument) async throws -> Result,
-        resultType: DBusType?, encode: @escaping @Sendable (Result) -> DBusValue?
-    ) -> TypedMethodBody {
-        TypedMethodBody(inputs: dbusTypes(of: repeat (each Argument).self), resultType: resultType) { call, _ in
+        name: MemberName, _ handler: @escaping @Sendable (repeat each Argument) async throws -> Result,
+        outputs: [DBusType], encode: @escaping @Sendable (Result) -> MethodResult
+    ) -> MethodBody {
+        MethodBody(
+            name: name, inputs: dbusTypes(of: repeat (each Argument).self), outputs: outputs,
+            readsArgumentsInPlace: true
+        ) { call, _ in
             let (arguments, descriptors): ((repeat each Argument), ReceivedDescriptors?) = try readArguments(call)
             return .later {
                 defer { descriptors?.closeAll() }
@@ -82,11 +131,14 @@ final class TypedMethodBody: Sendable {
 
     /// An asynchronous handler that is also given the call's context.
     static func asynchronous<each Argument: DBusRepresentable, Result>(
+        name: MemberName,
         _ handler: @escaping @Sendable (MethodCallContext, repeat each Argument) async throws -> Result,
-        resultType: DBusType?, encode: @escaping @Sendable (Result) -> DBusValue?
-    ) -> TypedMethodBody {
-        TypedMethodBody(inputs: dbusTypes(of: repeat (each Argument).self), resultType: resultType) {
-            call, connection in
+        outputs: [DBusType], encode: @escaping @Sendable (Result) -> MethodResult
+    ) -> MethodBody {
+        MethodBody(
+            name: name, inputs: dbusTypes(of: repeat (each Argument).self), outputs: outputs,
+            readsArgumentsInPlace: true
+        ) { call, connection in
             let context = MethodCallContext(call, on: connection)
             let (arguments, descriptors): ((repeat each Argument), ReceivedDescriptors?) = try readArguments(call)
             return .later {
@@ -95,6 +147,32 @@ final class TypedMethodBody: Sendable {
             }
         }
     }
+
+    // MARK: Replies the server keeps encoded
+
+    /// A method without arguments whose handler returns a reply already encoded (``ReplyTemplate``), which the server
+    /// copies for each call: `GetManagedObjects` of a thousand objects.
+    static func encoded(
+        name: MemberName, outputs: [DBusType],
+        _ handler: @escaping @Sendable (MethodCallContext) throws -> ReplyTemplate
+    ) -> MethodBody {
+        MethodBody(name: name, inputs: [], outputs: outputs, readsArgumentsInPlace: false) { call, connection in
+            .answered(.encoded(try handler(MethodCallContext(call, on: connection))))
+        }
+    }
+}
+
+/// What a handler answered: the values of the reply's body, checked against the declared result types before they
+/// are sent.
+enum MethodResult: Sendable {
+    /// No value (a method without results).
+    case none
+    /// One value (a method declared with Swift types and a result).
+    case one(DBusValue)
+    /// Any number of values (a ``MethodInvocation`` handler).
+    case values([DBusValue])
+    /// A whole reply, encoded and kept by the server, whose body is copied.
+    case encoded(ReplyTemplate)
 }
 
 extension MethodCallContext {
