@@ -46,8 +46,7 @@ extension PairingCoordinator {
             log(.notice, "pairing \(address) failed: \(failure.message)")
         }
         // Sent before the session ends, so a new pairing of the same keyboard never sees this one's end.
-        try? await connection.emitSignal(
-            PairingSignals.finished, of: KBlink.managerInterface, at: KBlink.managerPath, finished.body)
+        try? await connection.emit(KBlinkContract.Manager.pairingFinishedSignal, at: KBlink.managerPath, finished.body)
         if sessions[address]?.id == id { sessions[address] = nil }
         return try result.get()
     }
@@ -145,7 +144,7 @@ extension PairingCoordinator {
                 $0.pairCallRunning = true
             }
             do {
-                try await proxy.call(MemberName(trusted: "Pair"), timeout: options.pairTimeout)
+                try await proxy.call(BlueZ.Method.pair, timeout: options.pairTimeout)
                 update(address) { $0.pairCallRunning = false }
             } catch is CancellationError {
                 // We stopped waiting; BlueZ may still be pairing: the undo cancels it there.
@@ -159,13 +158,13 @@ extension PairingCoordinator {
 
         update(address) { $0.step = .trusting }
         if !before.trusted {
-            try await proxy.setProperty(MemberName(trusted: "Trusted"), to: .boolean(true))
+            try await proxy.setProperty(BlueZ.Property.trusted, to: .boolean(true))
         }
         try Task.checkCancellation()
 
         update(address) { $0.step = .connecting }
         do {
-            try await proxy.call(MemberName(trusted: "Connect"), timeout: options.connectTimeout)
+            try await proxy.call(BlueZ.Method.connect, timeout: options.connectTimeout)
         } catch let error as DBusError where error.name == BlueZ.Error.alreadyConnected {
             // Keyboards often connect by themselves right after pairing.
         }
@@ -265,7 +264,7 @@ extension PairingCoordinator {
             for adapter in powered where !adapter.discovering {
                 do {
                     try await adapterProxy(adapter.path).call(
-                        MemberName(trusted: "StartDiscovery"), timeout: options.callTimeout)
+                        BlueZ.Method.startDiscovery, timeout: options.callTimeout)
                     started.append(adapter.path)
                 } catch let error as DBusError where error.name == BlueZ.Error.inProgress {
                     // Someone (maybe our own scan) is discovering on it already: not ours to stop.
@@ -301,7 +300,7 @@ extension PairingCoordinator {
         await Task {
             for adapter in adapters {
                 _ = try? await self.adapterProxy(adapter).call(
-                    MemberName(trusted: "StopDiscovery"), timeout: self.options.callTimeout)
+                    BlueZ.Method.stopDiscovery, timeout: self.options.callTimeout)
             }
         }.value
     }

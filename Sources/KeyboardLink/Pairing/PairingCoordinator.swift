@@ -83,7 +83,7 @@ public actor PairingCoordinator {
         if agentRegisteredWith != nil {
             agentRegisteredWith = nil
             _ = try? await agentManager.call(
-                MemberName(trusted: "UnregisterAgent"), [.objectPath(options.agentPath)],
+                BlueZ.Method.unregisterAgent, [.objectPath(options.agentPath)],
                 timeout: options.callTimeout)
         }
     }
@@ -131,7 +131,7 @@ public actor PairingCoordinator {
         guard agentRegisteredWith != owner else { return }
         do {
             try await agentManager.call(
-                MemberName(trusted: "RegisterAgent"),
+                BlueZ.Method.registerAgent,
                 [.objectPath(options.agentPath), .string(PairingAgent.capability)],
                 timeout: options.callTimeout)
         } catch let error as DBusError where error.name == BlueZ.Error.alreadyExists {
@@ -142,7 +142,7 @@ public actor PairingCoordinator {
         if options.requestDefaultAgent {
             do {
                 try await agentManager.call(
-                    MemberName(trusted: "RequestDefaultAgent"), [.objectPath(options.agentPath)],
+                    BlueZ.Method.requestDefaultAgent, [.objectPath(options.agentPath)],
                     timeout: options.callTimeout)
             } catch {
                 log(.warning, "BlueZ did not make kblinkd's agent the default one: \(error)")
@@ -200,14 +200,14 @@ public actor PairingCoordinator {
             do {
                 switch repair {
                 case .cancelPairing:
-                    try await deviceProxy(path).call(MemberName(trusted: "CancelPairing"), timeout: options.callTimeout)
+                    try await deviceProxy(path).call(BlueZ.Method.cancelPairing, timeout: options.callTimeout)
                 case .removeDevice:
                     guard let adapter = path.parent else { continue }
                     try await adapterProxy(adapter).call(
-                        MemberName(trusted: "RemoveDevice"), [.objectPath(path)], timeout: options.callTimeout)
+                        BlueZ.Method.removeDevice, [.objectPath(path)], timeout: options.callTimeout)
                     log(.notice, "removed the unfinished pairing of \(address)")
                 case .setTrusted(let trusted):
-                    try await deviceProxy(path).setProperty(MemberName(trusted: "Trusted"), to: .boolean(trusted))
+                    try await deviceProxy(path).setProperty(BlueZ.Property.trusted, to: .boolean(trusted))
                 }
             } catch let error as DBusError where repair == .cancelPairing && error.name == BlueZ.Error.doesNotExist {
                 // BlueZ had finished pairing already.

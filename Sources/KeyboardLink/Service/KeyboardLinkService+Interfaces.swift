@@ -14,22 +14,22 @@ extension KeyboardLinkService {
 
     /// `org.kblink1.Manager` as declared in docs/dbus-api.md.
     func managerInterface() -> DBusInterface {
+        typealias Manager = KBlinkContract.Manager
         let listCache = KeyboardListCache()
         return DBusInterface(
             KBlink.managerInterface,
             methods: [
-                DBusMethod("StartDiscovery", arguments: []) { [weak self] () in try await self?.startDiscovery() },
-                DBusMethod("StopDiscovery", arguments: []) { [weak self] () in try await self?.stopDiscovery() },
-                // Added to the contract: what `kblink list` needs in one compact typed reply (docs/dbus-api.md).
-                DBusMethod(
-                    "ListKeyboards", outputs: [DBusArgument("keyboards", .array(KeyboardState.listEntryType))]
-                ) { [weak self] _ in
+                DBusMethod(Manager.startDiscovery) { [weak self] (_: MethodCallContext) in
+                    try await self?.startDiscovery()
+                },
+                DBusMethod(Manager.stopDiscovery) { [weak self] (_: MethodCallContext) in
+                    try await self?.stopDiscovery()
+                },
+                // What `kblink list` needs in one compact typed reply (docs/dbus-api.md).
+                DBusMethod(Manager.listKeyboards) { [weak self] (_: MethodInvocation) in
                     [await self?.keyboardList(cache: listCache) ?? .array(KeyboardState.listEntryType, [])]
                 },
-                DBusMethod(
-                    "ResolveInsets", inputs: [DBusArgument("request", .dictionary(key: .string, value: .variant))],
-                    outputs: [DBusArgument("answer", .dictionary(key: .string, value: .variant))]
-                ) { [weak self] call in
+                DBusMethod(Manager.resolveInsets) { [weak self] (call: MethodInvocation) in
                     let dictionary = try call.decode([String: DBusValue].self)
                     let attached = await self?.presence().attached ?? false
                     let request = try InsetRequestCodec.request(from: dictionary, hardwareKeyboard: attached)
@@ -37,16 +37,15 @@ extension KeyboardLinkService {
                 },
             ] + pairingMethods(),
             properties: [
-                DBusProperty("Version", type: .string, changes: .const, initial: .string(KBlink.version)),
-                DBusProperty("HardwareKeyboardAttached", type: .boolean, initial: .boolean(false)),
+                DBusProperty(Manager.versionProperty, initial: .string(KBlink.version)),
+                DBusProperty(Manager.hardwareKeyboardAttachedProperty, initial: .boolean(false)),
                 DBusProperty(
-                    "HardwareKeyboards", type: .array(.structure([.string, .string, .string])),
-                    initial: .array(.structure([.string, .string, .string]), [])),
-                DBusProperty("BluetoothAvailable", type: .boolean, initial: .boolean(false)),
-                DBusProperty("BlueZRunning", type: .boolean, initial: .boolean(false)),
-                DBusProperty("Discovering", type: .boolean, initial: .boolean(false)),
+                    Manager.hardwareKeyboardsProperty, initial: .array(.structure([.string, .string, .string]), [])),
+                DBusProperty(Manager.bluetoothAvailableProperty, initial: .boolean(false)),
+                DBusProperty(Manager.blueZRunningProperty, initial: .boolean(false)),
+                DBusProperty(Manager.discoveringProperty, initial: .boolean(false)),
             ],
-            signals: PairingSignals.declarations)
+            signals: Manager.signals.map(DBusSignal.init))
     }
 
     /// The `ListKeyboards` answer: every exported keyboard, by address; rebuilt only when a keyboard changed.
@@ -60,9 +59,8 @@ extension KeyboardLinkService {
     func keyboardInterface(_ state: KeyboardState) -> DBusInterface {
         var properties: [DBusProperty] = []
         properties.reserveCapacity(state.propertyValues.count)
-        for (name, value) in state.propertyValues {
-            let constant = name == "Address"
-            properties.append(DBusProperty(name, type: value.type, changes: constant ? .const : .emits, initial: value))
+        for (property, value) in state.propertyValues {
+            properties.append(DBusProperty(property, initial: value))
         }
         return DBusInterface(
             KBlink.keyboardInterface, methods: sharedKeyboardMembers().keyboardMethods,
@@ -76,7 +74,7 @@ extension KeyboardLinkService {
         let built = SharedKeyboardMembers(
             keyboardMethods: makeKeyboardMethods(),
             keymapMethods: Self.makeKeymapMethods(keymaps) + [makePushMethod(), makePullMethod()],
-            keymapSignals: Self.pushSignals + Self.reapplySignals,
+            keymapSignals: KBlinkContract.Keymap.signals.map(DBusSignal.init),
             setCurrentZone: setters.currentZone, setApplyOnConnect: setters.applyOnConnect)
         sharedMembers = built
         return built
@@ -84,20 +82,21 @@ extension KeyboardLinkService {
 
     /// The methods of `org.kblink1.Keyboard`; each handler finds its keyboard from the object path it was called on.
     private func makeKeyboardMethods() -> [DBusMethod] {
-        [
-            DBusMethod("Connect", arguments: []) { [weak self] (call: MethodCallContext) in
+        typealias Keyboard = KBlinkContract.Keyboard
+        return [
+            DBusMethod(Keyboard.connect) { [weak self] (call: MethodCallContext) in
                 try await self?.connect(try call.keyboardAddress())
             },
-            DBusMethod("Disconnect", arguments: []) { [weak self] (call: MethodCallContext) in
+            DBusMethod(Keyboard.disconnect) { [weak self] (call: MethodCallContext) in
                 try await self?.disconnect(try call.keyboardAddress())
             },
-            DBusMethod("Forget", arguments: []) { [weak self] (call: MethodCallContext) in
+            DBusMethod(Keyboard.forget) { [weak self] (call: MethodCallContext) in
                 try await self?.forget(try call.keyboardAddress())
             },
-            DBusMethod("SetTrusted", arguments: ["trusted"]) { [weak self] (call: MethodCallContext, trusted: Bool) in
+            DBusMethod(Keyboard.setTrusted) { [weak self] (call: MethodCallContext, trusted: Bool) in
                 try await self?.setTrusted(try call.keyboardAddress(), trusted)
             },
-            DBusMethod("RefreshInfo", arguments: []) { [weak self] (call: MethodCallContext) in
+            DBusMethod(Keyboard.refreshInfo) { [weak self] (call: MethodCallContext) in
                 try await self?.refreshInfo(try call.keyboardAddress())
             },
         ]

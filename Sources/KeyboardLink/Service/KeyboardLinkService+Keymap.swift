@@ -40,29 +40,30 @@ extension KeyboardLinkService {
     /// The `org.kblink1.Keymap` declaration for one keyboard: the session's current values, the shared methods,
     /// signals and property setters.
     func keymapInterface(_ session: KeymapEditSession, settings: ProfileSettings) -> DBusInterface {
+        typealias Keymap = KBlinkContract.Keymap
         let values = Dictionary(
-            uniqueKeysWithValues: KeymapSessions.changingProperties(of: session, settings: settings))
-        func initial(_ name: String) -> DBusValue { values[name] ?? .boolean(false) }
+            uniqueKeysWithValues: KeymapSessions.changingProperties(of: session, settings: settings).map {
+                ($0.0.name, $0.1)
+            })
+        func initial(_ property: KBlinkProperty) -> DBusValue { values[property.name] ?? .boolean(false) }
         let shared = sharedKeyboardMembers()
         return DBusInterface(
             KBlink.keymapInterface,
             methods: shared.keymapMethods,
             properties: [
-                DBusProperty("Layout", type: .string, changes: .const, initial: .string(session.layout.id.rawValue)),
+                DBusProperty(Keymap.layoutProperty, initial: .string(session.layout.id.rawValue)),
                 DBusProperty(
-                    "Zones", type: .array(.string), changes: .const,
-                    initial: .array(.string, session.zones.map { .string($0.rawValue) })),
+                    Keymap.zonesProperty, initial: .array(.string, session.zones.map { .string($0.rawValue) })),
                 DBusProperty(
-                    "CurrentZone", type: .string, access: .readWrite, initial: initial("CurrentZone"),
+                    Keymap.currentZoneProperty, initial: initial(Keymap.currentZoneProperty),
                     setter: shared.setCurrentZone),
-                DBusProperty("Layers", type: .uint32, initial: initial("Layers")),
-                DBusProperty("CanUndo", type: .boolean, initial: initial("CanUndo")),
-                DBusProperty("CanRedo", type: .boolean, initial: initial("CanRedo")),
-                DBusProperty("Dirty", type: .boolean, initial: initial("Dirty")),
+                DBusProperty(Keymap.layersProperty, initial: initial(Keymap.layersProperty)),
+                DBusProperty(Keymap.canUndoProperty, initial: initial(Keymap.canUndoProperty)),
+                DBusProperty(Keymap.canRedoProperty, initial: initial(Keymap.canRedoProperty)),
+                DBusProperty(Keymap.dirtyProperty, initial: initial(Keymap.dirtyProperty)),
+                DBusProperty(Keymap.macrosProperty, initial: initial(Keymap.macrosProperty)),
                 DBusProperty(
-                    "Macros", type: .dictionary(key: .string, value: .string), initial: initial("Macros")),
-                DBusProperty(
-                    "ApplyOnConnect", type: .boolean, access: .readWrite, initial: initial("ApplyOnConnect"),
+                    Keymap.applyOnConnectProperty, initial: initial(Keymap.applyOnConnectProperty),
                     setter: shared.setApplyOnConnect),
             ],
             signals: shared.keymapSignals)
@@ -96,12 +97,10 @@ extension KeyboardLinkService {
     /// The methods of `org.kblink1.Keymap` but `Push` and `Pull`; each handler finds its keyboard from the object
     /// path it was called on.
     static func makeKeymapMethods(_ keymaps: KeymapSessions) -> [DBusMethod] {
+        typealias Keymap = KBlinkContract.Keymap
         let sessions = WeakSessions(keymaps)
         return [
-            DBusMethod(
-                "GetBindings", inputs: [DBusArgument("zone", .string), DBusArgument("layer", .uint32)],
-                outputs: [DBusArgument("bindings", .array(.structure([.string, .string])))]
-            ) { call in
+            DBusMethod(Keymap.getBindings) { (call: MethodInvocation) in
                 let address = try call.keyboardAddress()
                 let (zone, layerValue) = try call.decode(String.self, UInt32.self)
                 try KeymapArgument.check(zone, "zone", limit: KeymapArgument.zoneLimit, allowsEmpty: true)
@@ -115,7 +114,7 @@ extension KeyboardLinkService {
                         rows.map { .structure([.string($0.key), .string($0.action)]) })
                 ]
             },
-            DBusMethod("SetBinding", arguments: ["zone", "layer", "key", "action"]) {
+            DBusMethod(Keymap.setBinding) {
                 (call: MethodCallContext, zone: String, layerValue: UInt32, key: String, action: String) in
                 let address = try call.keyboardAddress()
                 try KeymapArgument.check(zone, "zone", limit: KeymapArgument.zoneLimit, allowsEmpty: true)
@@ -126,18 +125,15 @@ extension KeyboardLinkService {
                     try session.setBinding(zone: zone, layer: layer, key: key, action: action)
                 }
             },
-            DBusMethod("Undo", arguments: []) { (call: MethodCallContext) in
+            DBusMethod(Keymap.undo) { (call: MethodCallContext) in
                 let address = try call.keyboardAddress()
                 try await sessions.get().edit(address) { session throws(KeymapError) in try session.undo() }
             },
-            DBusMethod("Redo", arguments: []) { (call: MethodCallContext) in
+            DBusMethod(Keymap.redo) { (call: MethodCallContext) in
                 let address = try call.keyboardAddress()
                 try await sessions.get().edit(address) { session throws(KeymapError) in try session.redo() }
             },
-            DBusMethod(
-                "Diff",
-                outputs: [DBusArgument("changes", .array(Self.diffEntryType))]
-            ) { call in
+            DBusMethod(Keymap.diff) { (call: MethodInvocation) in
                 let address = try call.keyboardAddress()
                 let rows = try await sessions.get().read(address) { session in session.diffTexts() }
                 return [
@@ -151,11 +147,11 @@ extension KeyboardLinkService {
                         })
                 ]
             },
-            DBusMethod("Discard", arguments: []) { (call: MethodCallContext) in
+            DBusMethod(Keymap.discard) { (call: MethodCallContext) in
                 let address = try call.keyboardAddress()
                 try await sessions.get().edit(address) { session in session.discard() }
             },
-            DBusMethod("SetMacro", arguments: ["name", "definition"]) {
+            DBusMethod(Keymap.setMacro) {
                 (call: MethodCallContext, name: String, definition: String) in
                 let address = try call.keyboardAddress()
                 try KeymapArgument.check(name, "the macro name", limit: KeymapArgument.macroNameLimit)
@@ -165,25 +161,25 @@ extension KeyboardLinkService {
                     try session.setMacro(name: name, definition: definition)
                 }
             },
-            DBusMethod("RemoveMacro", arguments: ["name"]) { (call: MethodCallContext, name: String) in
+            DBusMethod(Keymap.removeMacro) { (call: MethodCallContext, name: String) in
                 let address = try call.keyboardAddress()
                 try KeymapArgument.check(name, "the macro name", limit: KeymapArgument.macroNameLimit)
                 try await sessions.get().edit(address) { session throws(KeymapError) in
                     try session.removeMacro(name: name)
                 }
             },
-            DBusMethod("ExportProfile", arguments: [], result: "json") { (call: MethodCallContext) in
+            DBusMethod(Keymap.exportProfile) { (call: MethodCallContext) -> String in
                 let address = try call.keyboardAddress()
                 return try await sessions.get().read(address) { session in session.exportProfileJSON() }
             },
-            DBusMethod("ImportProfile", arguments: ["json"]) { (call: MethodCallContext, json: String) in
+            DBusMethod(Keymap.importProfile) { (call: MethodCallContext, json: String) in
                 let address = try call.keyboardAddress()
                 try KeymapArgument.check(json, "the profile", limit: KeymapArgument.profileLimit)
                 try await sessions.get().edit(address) { session throws(KeymapError) in
                     try session.importProfile(json: json)
                 }
             },
-            DBusMethod("GetKeys", outputs: [DBusArgument("keys", .array(Self.keyEntryType))]) { call in
+            DBusMethod(Keymap.getKeys) { (call: MethodInvocation) in
                 let address = try call.keyboardAddress()
                 let keys = try await sessions.get().read(address) { session in session.layout.keys }
                 return [

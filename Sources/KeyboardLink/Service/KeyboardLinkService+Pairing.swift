@@ -7,13 +7,13 @@ extension KeyboardLinkService {
     /// `Pair` and `CancelPairing` of `org.kblink1.Manager` (docs/pairing.md).
     func pairingMethods() -> [DBusMethod] {
         [
-            DBusMethod("Pair", arguments: ["device"], result: "keyboard") {
+            DBusMethod(KBlinkContract.Manager.pair) {
                 [weak self] (call: MethodCallContext, device: String) -> ObjectPath in
                 let text = try Self.deviceArgument(device)
                 guard let self else { throw KBlinkError.failed("kblinkd is stopping") }
                 return try await self.pair(text, caller: call.sender)
             },
-            DBusMethod("CancelPairing", arguments: ["device"]) { [weak self] (device: String) in
+            DBusMethod(KBlinkContract.Manager.cancelPairing) { [weak self] (_: MethodCallContext, device: String) in
                 let text = try Self.deviceArgument(device)
                 guard let self else { throw KBlinkError.failed("kblinkd is stopping") }
                 try await self.cancelPairing(text)
@@ -25,7 +25,12 @@ extension KeyboardLinkService {
     func pair(_ text: String, caller: BusName?) async throws -> ObjectPath {
         let address = try pairingAddress(text)
         let path = try await pairing.pair(address, caller: caller, discoveryTimeout: options.discoveryTimeout)
-        await waitUntilExported(path, ["Paired", "Trusted", "Connected"])
+        await waitUntilExported(
+            path,
+            [
+                KBlinkContract.Keyboard.pairedProperty, KBlinkContract.Keyboard.trustedProperty,
+                KBlinkContract.Keyboard.connectedProperty,
+            ])
         return path
     }
 
@@ -57,13 +62,13 @@ extension KeyboardLinkService {
 
     /// Waits (briefly) until the exported keyboard object shows what BlueZ already said, so that a client reading
     /// it right after `Pair` returns sees it paired, trusted and connected: the reply leaves after these values.
-    private func waitUntilExported(_ path: ObjectPath, _ flags: [String]) async {
+    private func waitUntilExported(_ path: ObjectPath, _ flags: [KBlinkProperty]) async {
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: .seconds(5))
         while clock.now < deadline {
             var all = true
             for flag in flags {
-                let value = await connection.property(MemberName(trusted: flag), of: KBlink.keyboardInterface, at: path)
+                let value = await connection.property(flag, at: path)
                 if value?.boolValue != true { all = false }
             }
             if all { return }

@@ -9,8 +9,7 @@ import KeyboardLinkKeymap
 extension KeyboardLinkService {
     /// `Pull() -> a{sv}` for every keyboard: the handler finds its keyboard from the object path.
     func makePullMethod() -> DBusMethod {
-        DBusMethod("Pull", outputs: [DBusArgument("result", .dictionary(key: .string, value: .variant))]) {
-            [weak self] call in
+        DBusMethod(KBlinkContract.Keymap.pull) { [weak self] (call: MethodInvocation) in
             let address = try call.keyboardAddress()
             guard let self else { throw KBlinkError.failed("kblinkd is stopping") }
             return [try await self.pull(address)]
@@ -95,8 +94,7 @@ extension KeyboardLinkService {
             let prompt = PairingPromptSignal(
                 keyboard: KBlink.keyboardPath(state.address),
                 prompt: PairingPromptRelay(kind: .unlock, code: "", entered: 0))
-            try? await connection.emitSignal(
-                PairingSignals.prompt, of: KBlink.managerInterface, at: KBlink.managerPath, prompt.body)
+            try? await connection.emit(KBlinkContract.Manager.pairingPromptSignal, at: KBlink.managerPath, prompt.body)
             guard await driver.waitUntilUnlocked(timeout: unlockTimeout) else { throw .locked(message) }
             return try await driver.readKeymap(layout: layout)
         }

@@ -7,20 +7,9 @@ import KeyboardLinkKeymap
 /// `org.kblink1.Keymap.Push` (docs/dbus-api.md): writes a keyboard's draft keymap to its firmware through the
 /// keyboard's driver, and the detection that fills the `Driver` property.
 extension KeyboardLinkService {
-    /// `PushProgress(u done, u total)`.
-    static let pushProgressSignal = MemberName(trusted: "PushProgress")
-
-    /// The declarations added to `org.kblink1.Keymap`.
-    static let pushSignals: [DBusSignal] = [
-        DBusSignal("PushProgress", arguments: [DBusArgument("done", .uint32), DBusArgument("total", .uint32)])
-    ]
-
     /// `Push(a{sv} options) -> a{sv}` for every keyboard: the handler finds its keyboard from the object path.
     func makePushMethod() -> DBusMethod {
-        DBusMethod(
-            "Push", inputs: [DBusArgument("options", .dictionary(key: .string, value: .variant))],
-            outputs: [DBusArgument("result", .dictionary(key: .string, value: .variant))]
-        ) { [weak self] call in
+        DBusMethod(KBlinkContract.Keymap.push) { [weak self] (call: MethodInvocation) in
             let address = try call.keyboardAddress()
             let values = try call.decode([String: DBusValue].self)
             let options = try PushOptions(values)
@@ -69,8 +58,8 @@ extension KeyboardLinkService {
         let path = KBlink.keyboardPath(address)
         let connection = self.connection
         let progress: @Sendable (Int, Int) async -> Void = { done, total in
-            try? await connection.emitSignal(
-                Self.pushProgressSignal, of: KBlink.keymapInterface, at: path,
+            try? await connection.emit(
+                KBlinkContract.Keymap.pushProgressSignal, at: path,
                 [.uint32(UInt32(clamping: done)), .uint32(UInt32(clamping: total))])
         }
         let outcome: DriverPush.Outcome
@@ -82,8 +71,8 @@ extension KeyboardLinkService {
                 log(.notice, "\(state.alias) (\(address)) is locked: asking the user to unlock it")
                 let prompt = PairingPromptSignal(
                     keyboard: path, prompt: PairingPromptRelay(kind: .unlock, code: "", entered: 0))
-                try? await connection.emitSignal(
-                    PairingSignals.prompt, of: KBlink.managerInterface, at: KBlink.managerPath, prompt.body)
+                try? await connection.emit(
+                    KBlinkContract.Manager.pairingPromptSignal, at: KBlink.managerPath, prompt.body)
                 guard await driver.waitUntilUnlocked(timeout: options.unlockTimeout) else {
                     throw failure
                 }

@@ -11,15 +11,6 @@ import KeyboardLinkKeymap
 /// that a push and a re-apply never interleave. Only the drifted bindings are written, read back and saved; a
 /// failure rolls back where the protocol allows, logs a warning and changes nothing in the profile.
 extension KeyboardLinkService {
-    /// `Reapplied(a(usss) changes)`: layer, key, what the keyboard held, what was written back.
-    static let reappliedSignal = MemberName(trusted: "Reapplied")
-
-    /// The declarations added to `org.kblink1.Keymap`.
-    static let reapplySignals: [DBusSignal] = [
-        DBusSignal(
-            "Reapplied", arguments: [DBusArgument("changes", .array(.structure([.uint32, .string, .string, .string])))])
-    ]
-
     /// The most drifted bindings one log line names.
     static let reapplyLogLimit = 5
 
@@ -59,8 +50,8 @@ extension KeyboardLinkService {
             log(.debug, "\(label): the keyboard holds its profile; nothing to re-apply")
         case .reapplied(let outcome):
             log(.notice, "\(label): " + Self.reapplySummary(outcome))
-            try? await connection.emitSignal(
-                Self.reappliedSignal, of: KBlink.keymapInterface, at: KBlink.keyboardPath(address),
+            try? await connection.emit(
+                KBlinkContract.Keymap.reappliedSignal, at: KBlink.keyboardPath(address),
                 [.array(.structure([.uint32, .string, .string, .string]), Self.pushChanges(outcome))])
         case .skipped:
             break
@@ -103,8 +94,8 @@ extension KeyboardLinkService {
                 let prompt = PairingPromptSignal(
                     keyboard: KBlink.keyboardPath(address),
                     prompt: PairingPromptRelay(kind: .unlock, code: "", entered: 0))
-                try? await connection.emitSignal(
-                    PairingSignals.prompt, of: KBlink.managerInterface, at: KBlink.managerPath, prompt.body)
+                try? await connection.emit(
+                    KBlinkContract.Manager.pairingPromptSignal, at: KBlink.managerPath, prompt.body)
                 guard await driver.waitUntilUnlocked(timeout: options.reapplyUnlockTimeout) else { throw failure }
                 outcome = try await pusher.run(desired: base, dryRun: false, verify: true)
             }

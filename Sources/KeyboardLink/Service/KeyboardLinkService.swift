@@ -184,8 +184,9 @@ public actor KeyboardLinkService {
             }
         }
         await setManagerProperties([
-            ("BluetoothAvailable", .boolean(snapshot.isBluetoothAvailable)),
-            ("BlueZRunning", .boolean(snapshot.isBlueZRunning)), ("Discovering", .boolean(snapshot.isDiscovering)),
+            (KBlinkContract.Manager.bluetoothAvailableProperty, .boolean(snapshot.isBluetoothAvailable)),
+            (KBlinkContract.Manager.blueZRunningProperty, .boolean(snapshot.isBlueZRunning)),
+            (KBlinkContract.Manager.discoveringProperty, .boolean(snapshot.isDiscovering)),
         ])
         await publishPresence()
         await updateKeymaps(removed: keymapChanges.removed, added: keymapChanges.added)
@@ -204,14 +205,12 @@ public actor KeyboardLinkService {
         // The state as it is now (another update, such as a firmware refresh, may have changed it), all at once.
         let current = keyboards[state.address] ?? state
         try? await connection.setProperties(
-            current.propertyValues.map { (MemberName(trusted: $0.0), $0.1) }, of: KBlink.keyboardInterface,
-            at: KBlink.keyboardPath(state.address))
+            current.propertyValues, of: KBlink.keyboardInterface, at: KBlink.keyboardPath(state.address))
     }
 
     /// Sets Manager properties together: readers see them change at once, in one `PropertiesChanged`.
-    private func setManagerProperties(_ values: [(String, DBusValue)]) async {
-        try? await connection.setProperties(
-            values.map { (MemberName(trusted: $0.0), $0.1) }, of: KBlink.managerInterface, at: KBlink.managerPath)
+    private func setManagerProperties(_ values: [(KBlinkProperty, DBusValue)]) async {
+        try? await connection.setProperties(values, of: KBlink.managerInterface, at: KBlink.managerPath)
     }
 
     /// The hardware keyboards that count under the policy, and whether any does.
@@ -228,7 +227,8 @@ public actor KeyboardLinkService {
         let (attached, list) = presence()
         // Both at once, so that no reader sees the flag and the list disagree.
         await setManagerProperties([
-            ("HardwareKeyboardAttached", .boolean(attached)), ("HardwareKeyboards", Self.hardwareKeyboardsValue(list)),
+            (KBlinkContract.Manager.hardwareKeyboardAttachedProperty, .boolean(attached)),
+            (KBlinkContract.Manager.hardwareKeyboardsProperty, Self.hardwareKeyboardsValue(list)),
         ])
     }
 
@@ -280,7 +280,7 @@ public actor KeyboardLinkService {
             do {
                 // Keyboards only: HID (classic) and HOGP (LE).
                 try await proxy.call(
-                    MemberName(trusted: "SetDiscoveryFilter"),
+                    BlueZ.Method.setDiscoveryFilter,
                     [
                         .dictionary(
                             key: .string, value: .variant,
@@ -297,7 +297,7 @@ public actor KeyboardLinkService {
                                 DBusDictionaryEntry(key: .string("Transport"), value: .variant(.string("auto"))),
                             ])
                     ])
-                try await proxy.call(MemberName(trusted: "StartDiscovery"))
+                try await proxy.call(BlueZ.Method.startDiscovery)
                 discoverySessions.insert(adapter.path)
             } catch let error as DBusError where error.name == BlueZ.Error.inProgress {
                 // Our session there is still running (BlueZ allows one per client): it goes on.
@@ -325,7 +325,7 @@ public actor KeyboardLinkService {
             let proxy = DBusProxy(
                 connection: connection, destination: BlueZ.service, path: path, interface: BlueZ.adapterInterface)
             do {
-                try await proxy.call(MemberName(trusted: "StopDiscovery"))
+                try await proxy.call(BlueZ.Method.stopDiscovery)
             } catch let error as DBusError
                 where [BlueZ.Error.failed, BlueZ.Error.notReady, ErrorName.unknownObject].contains(error.name)
             {
@@ -357,7 +357,7 @@ public actor KeyboardLinkService {
         try requireBlueZ("connect")
         guard !state.connected else { return }
         do {
-            try await deviceProxy(state).call(MemberName(trusted: "Connect"), timeout: .seconds(30))
+            try await deviceProxy(state).call(BlueZ.Method.connect, timeout: .seconds(30))
         } catch {
             throw KBlinkError.fromBlueZ(error, while: "connect to \(state.alias)")
         }
@@ -368,7 +368,7 @@ public actor KeyboardLinkService {
         try requireBlueZ("disconnect")
         guard state.connected else { return }
         do {
-            try await deviceProxy(state).call(MemberName(trusted: "Disconnect"))
+            try await deviceProxy(state).call(BlueZ.Method.disconnect)
         } catch {
             throw KBlinkError.fromBlueZ(error, while: "disconnect \(state.alias)")
         }
@@ -378,7 +378,7 @@ public actor KeyboardLinkService {
         let state = try keyboard(matching: address.description)
         try requireBlueZ(trusted ? "trust" : "untrust")
         do {
-            try await deviceProxy(state).setProperty(MemberName(trusted: "Trusted"), to: .boolean(trusted))
+            try await deviceProxy(state).setProperty(BlueZ.Property.trusted, to: .boolean(trusted))
         } catch {
             throw KBlinkError.fromBlueZ(error, while: "\(trusted ? "trust" : "untrust") \(state.alias)")
         }
@@ -393,7 +393,7 @@ public actor KeyboardLinkService {
         let proxy = DBusProxy(
             connection: connection, destination: BlueZ.service, path: adapter, interface: BlueZ.adapterInterface)
         do {
-            try await proxy.call(MemberName(trusted: "RemoveDevice"), [.objectPath(state.devicePath)])
+            try await proxy.call(BlueZ.Method.removeDevice, [.objectPath(state.devicePath)])
         } catch {
             throw KBlinkError.fromBlueZ(error, while: "forget \(state.alias)")
         }
