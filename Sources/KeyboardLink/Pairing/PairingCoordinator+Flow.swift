@@ -11,15 +11,13 @@ extension PairingCoordinator {
     /// - Parameters:
     ///   - caller: who asked; the pairing is canceled if it leaves the bus.
     ///   - discoveryTimeout: how long to look for a device BlueZ does not know.
-    /// - Throws: ``DBusError`` with an `org.kblink1.Error.*` name: `Busy` when this device is being paired
-    ///   already, `NotFound` when discovery did not find it, `Canceled`, `AuthenticationFailed`, `Failed`, ...
+    /// - Throws: ``PairingFailure``: `alreadyPairing` when this device is being paired already, otherwise `ended`
+    ///   with what stopped the flow (discovery did not find it, canceled, the passkey was rejected, ...).
     public func pair(_ address: BluetoothAddress, caller: BusName?, discoveryTimeout: Duration) async throws
         -> ObjectPath
     {
         if let running = sessions[address] {
-            throw KBlinkError.busy(
-                "\(running.name) is being paired already (\(running.step.rawValue)): wait for it to end, or cancel it with Ctrl-C in the 'kblink pair' that started it"
-            )
+            throw PairingFailure.alreadyPairing(name: running.name, step: running.step)
         }
         nextSessionID += 1
         let id = nextSessionID
@@ -40,7 +38,11 @@ extension PairingCoordinator {
                 message: "\(session?.name ?? address.description) is paired, trusted and connected")
             log(.notice, "paired \(address)")
         case .failure(let error):
-            let failure = error as? DBusError ?? KBlinkError.failed("\(error)")
+            let failure = describe(
+                error as? PairingFailure
+                    ?? .ended(
+                        error, reason: nil,
+                        context: PairingFailure.Context(name: address.description, address: address, step: .starting)))
             finished = PairingFinishedSignal(
                 keyboard: keyboard, ok: false, error: failure.name.rawValue, message: failure.message)
             log(.notice, "pairing \(address) failed: \(failure.message)")
@@ -52,10 +54,10 @@ extension PairingCoordinator {
     }
 
     /// Cancels the pairing of `address` at whatever step it is, and returns once it has ended and been undone.
-    /// - Throws: ``DBusError`` (`org.kblink1.Error.NotFound`) when no pairing of that device is running.
+    /// - Throws: ``PairingFailure/notPairing(_:)`` when no pairing of that device is running.
     public func cancel(_ address: BluetoothAddress) async throws {
         guard let session = sessions[address] else {
-            throw KBlinkError.notFound("no pairing of \(address) is running")
+            throw PairingFailure.notPairing(address)
         }
         requestEnd(address, reason: .canceledByUser)
         _ = await session.task?.result
@@ -107,7 +109,7 @@ extension PairingCoordinator {
 
     private func steps(_ address: BluetoothAddress, discoveryTimeout: Duration) async throws {
         guard let owner = blueZOwner else {
-            throw KBlinkError.failed("cannot pair: BlueZ is not running; start it with 'systemctl start bluetooth'")
+            throw PairingFailure.blueZNotRunning(action: "pair")
         }
         update(address) { $0.blueZOwner = owner }
         if pendingRepairs[address] != nil {
@@ -119,12 +121,10 @@ extension PairingCoordinator {
         if found == nil {
             found = try await discover(address, timeout: discoveryTimeout)
         }
-        guard let device = found else { throw KBlinkError.notFound("BlueZ does not know \(address)") }
+        guard let device = found else { throw PairingFailure.unknownDevice(address) }
         try Task.checkCancellation()
         guard Self.isKeyboard(device) else {
-            throw KBlinkError.notSupported(
-                "\(device.alias) (\(address)) is not a keyboard: pair it with your desktop's Bluetooth settings or bluetoothctl"
-            )
+            throw PairingFailure.notAKeyboard(name: device.alias, address: address)
         }
         let path = device.path
         let proxy = deviceProxy(path)
@@ -179,19 +179,17 @@ extension PairingCoordinator {
         if settled == nil {
             let now = PairingDeviceFlags(properties: try await proxy.allProperties().values)
             guard now.isComplete else {
-                throw KBlinkError.failed(
-                    "\(device.alias) did not end paired, trusted and connected (paired \(now.paired), trusted \(now.trusted), connected \(now.connected)); kblink undid what this pairing changed: run 'kblink pair \(address)' again"
-                )
+                throw PairingFailure.unsettled(name: device.alias, address: address, flags: now)
             }
         }
         try Task.checkCancellation()
     }
 
     /// Undoes what the pairing did and says why it failed.
-    private func endFailed(_ address: BluetoothAddress, error: Error) async -> DBusError {
+    private func endFailed(_ address: BluetoothAddress, error: Error) async -> PairingFailure {
         guard var session = sessions[address] else {
-            return PairingFailure.error(
-                for: error, reason: nil,
+            return .ended(
+                error, reason: nil,
                 context: PairingFailure.Context(name: address.description, address: address, step: .starting))
         }
         if session.endReason == nil, let owner = session.blueZOwner,
@@ -212,7 +210,7 @@ extension PairingCoordinator {
                 await undo(session, path: path, before: before)
             }
         }
-        return PairingFailure.error(for: error, reason: session.endReason, context: session.failureContext)
+        return .ended(error, reason: session.endReason, context: session.failureContext)
     }
 
     private func undo(_ session: PairingSession, path: ObjectPath, before: PairingDeviceFlags) async {
@@ -252,11 +250,8 @@ extension PairingCoordinator {
         let snapshot = await model.current()
         let powered = snapshot.adapters.values.filter(\.powered).sorted { $0.path < $1.path }
         guard !powered.isEmpty else {
-            throw KBlinkError.failed(
-                snapshot.adapters.isEmpty
-                    ? "cannot look for \(address): no Bluetooth adapter is present"
-                    : "cannot look for \(address): the Bluetooth adapter is off; power it on with 'bluetoothctl power on'"
-            )
+            throw snapshot.adapters.isEmpty
+                ? PairingFailure.noAdapter(looking: address) : PairingFailure.adapterOff(looking: address)
         }
         log(.info, "looking for \(address) before pairing")
         var started: [ObjectPath] = []
@@ -277,12 +272,10 @@ extension PairingCoordinator {
             let found = try await waitForDevice(address, timeout: timeout) { _ in true }
             await stopDiscovery(started)
             guard let found else {
-                throw KBlinkError.notFound(
-                    "no device \(address) answered within \(timeout.components.seconds) s: put the keyboard in pairing mode (hold its Bluetooth or pairing key until it blinks) and run 'kblink pair \(address)' again"
-                )
+                throw PairingFailure.notFound(address, timeout: timeout)
             }
             return found
-        } catch let error as DBusError where error.name.rawValue.hasPrefix("org.kblink1.") {
+        } catch let error as PairingFailure {
             await stopDiscovery(started)
             throw error
         } catch is CancellationError {
@@ -290,7 +283,7 @@ extension PairingCoordinator {
             throw CancellationError()
         } catch {
             await stopDiscovery(started)
-            throw KBlinkError.fromBlueZ(error, while: "look for \(address)")
+            throw PairingFailure.blueZ(error, while: "look for \(address)")
         }
     }
 
