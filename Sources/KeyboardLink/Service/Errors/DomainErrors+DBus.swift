@@ -7,7 +7,7 @@ import KeyboardLinkKeymap
 import KeyboardLinkPairing
 
 // Every domain error becomes an `org.kblink1.Error.*` here, and only here: the domains know nothing of D-Bus
-// error names.
+// error names. BlueZ's errors are translated here too, with advice.
 
 extension KeymapError {
     /// The `org.kblink1.Error.*` error a D-Bus caller gets, with the model's message.
@@ -95,7 +95,8 @@ extension PairingFailure {
             KBlinkError.notFound("BlueZ does not know \(address)")
         case .notAKeyboard(let name, let address):
             KBlinkError.notSupported(
-                "\(name) (\(address)) is not a keyboard: pair it with your desktop's Bluetooth settings or bluetoothctl")
+                "\(name) (\(address)) is not a keyboard: pair it with your desktop's Bluetooth settings or bluetoothctl"
+            )
         case .notFound(let address, let timeout):
             KBlinkError.notFound(
                 "no device \(address) answered within \(timeout.components.seconds) s: put the keyboard in pairing mode (hold its Bluetooth or pairing key until it blinks) and run 'kblink pair \(address)' again"
@@ -196,5 +197,100 @@ extension PairingFailure {
 
     private static func detail(_ error: DBusError) -> String {
         error.message.isEmpty ? error.name.rawValue : error.message
+    }
+}
+
+extension KBlinkError {
+    /// Translates a BlueZ error into ours, with advice.
+    /// - Parameter action: what we were doing, for the message ("connect to Aula F87").
+    public static func fromBlueZ(_ error: Error, while action: String) -> DBusError {
+        guard let error = error as? DBusError else {
+            if error is CancellationError { return canceled("\(action): canceled") }
+            return failed("\(action) failed: \(error)")
+        }
+        if error.name.rawValue.hasPrefix("org.kblink1.") { return error }
+        switch error.name {
+        case BlueZ.Error.notReady:
+            return failed(
+                "\(action) failed: the Bluetooth adapter is not ready; power it on with 'bluetoothctl power on'")
+        case BlueZ.Error.inProgress:
+            return busy("\(action) failed: BlueZ is already doing that; wait for it to finish")
+        case BlueZ.Error.doesNotExist:
+            return notFound("\(action) failed: BlueZ no longer knows the device; scan for it with 'kblink scan'")
+        case BlueZ.Error.alreadyConnected:
+            return DBusError(failed, "\(action): already connected")
+        case BlueZ.Error.notConnected:
+            return notConnected("\(action) failed: the keyboard is not connected; wake it by pressing a key")
+        case BlueZ.Error.notSupported:
+            return notSupported("\(action) failed: the keyboard does not support this")
+        case BlueZ.Error.notPermitted, BlueZ.Error.notAuthorized, .accessDenied:
+            return DBusError(accessDenied, "\(action) failed: permission denied (\(error.message))")
+        case BlueZ.Error.authenticationFailed, BlueZ.Error.authenticationRejected:
+            return DBusError(
+                authenticationFailed,
+                "\(action) failed: the keyboard rejected the passkey: type the 6 digits on the keyboard, then Enter")
+        case BlueZ.Error.authenticationTimeout:
+            return DBusError(
+                authenticationFailed,
+                "\(action) failed: the passkey was not typed in time; try again and type it, then Enter")
+        case BlueZ.Error.authenticationCanceled, BlueZ.Error.canceled:
+            return canceled("\(action): canceled")
+        case BlueZ.Error.connectionAttemptFailed:
+            return failed("\(action) failed: the keyboard did not answer; is it on, near, and in pairing mode?")
+        case .serviceUnknown, .nameHasNoOwner:
+            return failed("\(action) failed: BlueZ is not running; start it with 'systemctl start bluetooth'")
+        case .noReply, .timedOut:
+            return failed("\(action) failed: BlueZ did not answer in time")
+        default:
+            return failed("\(action) failed: \(error.message.isEmpty ? error.name.rawValue : error.message)")
+        }
+    }
+}
+
+extension VIADriverLinks {
+    /// What `Push` and `Pull` answer when a keyboard's VIA raw HID interface could not be opened: `Failed`, with
+    /// what to check.
+    /// - Parameters:
+    ///   - alias: the keyboard's name.
+    ///   - cause: what opening it threw.
+    static func openFailure(alias: String, cause: any Error) -> DBusError {
+        KBlinkError.failed(
+            "cannot open the VIA interface of \(alias): \(cause); check the permissions of /dev/hidraw*")
+    }
+}
+
+extension DriverPush.Failure {
+    /// What `Push` answers when the keyboard refused: the driver's error, with what was written and rolled back.
+    var dbusError: DBusError {
+        error.dbusError(message: description)
+    }
+}
+
+extension DriverError {
+    /// What `Pull` answers when the keymap could not be read: the driver's error, with what to do.
+    /// - Parameter alias: the keyboard's name.
+    func pullDBusError(alias: String) -> DBusError {
+        dbusError(message: Self.pullFailureMessage(self, alias: alias))
+    }
+
+    /// What a failed read says: the driver's message and what to do.
+    private static func pullFailureMessage(_ error: DriverError, alias: String) -> String {
+        switch error {
+        case .locked(let message):
+            "\(alias) stayed locked: \(message); press its Studio unlock key, then pull again (the draft is unchanged)"
+        case .notConnected(let message):
+            "\(message); wake \(alias) by pressing a key, then pull again (the draft is unchanged)"
+        case .notSupported(let message), .failed(let message):
+            "cannot read the keymap of \(alias): \(message); the draft is unchanged"
+        }
+    }
+}
+
+extension KeymapError {
+    /// What an edit answers when its profile could not be saved: `Failed`, the change not made.
+    var notSavedDBusError: DBusError {
+        KBlinkError.failed(
+            "the change was not made because the profile could not be saved: \(description); "
+                + "the previous profile is intact")
     }
 }

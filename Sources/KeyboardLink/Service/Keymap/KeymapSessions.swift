@@ -145,9 +145,7 @@ public actor KeymapSessions {
             durabilityWarning = try store.save(session, for: entry.profileAddress, settings: settings)
         } catch {
             log(.error, "cannot save the keymap profile of \(address): \(error)")
-            throw KBlinkError.failed(
-                "the change was not made because the profile could not be saved: \(error.description); "
-                    + "the previous profile is intact")
+            throw error.notSavedDBusError
         }
         // The new file replaced the old one: the change is made, and memory must hold what the disk holds. Only
         // its surviving a power loss is in doubt, which is the administrator's business, not the caller's.

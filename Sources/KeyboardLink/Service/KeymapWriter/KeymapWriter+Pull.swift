@@ -53,7 +53,7 @@ extension KeymapWriter {
         } catch {
             await driver.close()
             log(.notice, "pull from \(state.alias) (\(address)) failed: \(error)")
-            throw error.dbusError(message: Self.pullFailureMessage(error, alias: state.alias))
+            throw error.pullDBusError(alias: state.alias)
         }
         await driver.close()
         let layout = session.layout
@@ -85,18 +85,6 @@ extension KeymapWriter {
             await promptUnlock(state.address)
             guard await driver.waitUntilUnlocked(timeout: unlockTimeout) else { throw .locked(message) }
             return try await driver.readKeymap(layout: layout)
-        }
-    }
-
-    /// What a failed read says: the driver's message and what to do.
-    static func pullFailureMessage(_ error: DriverError, alias: String) -> String {
-        switch error {
-        case .locked(let message):
-            "\(alias) stayed locked: \(message); press its Studio unlock key, then pull again (the draft is unchanged)"
-        case .notConnected(let message):
-            "\(message); wake \(alias) by pressing a key, then pull again (the draft is unchanged)"
-        case .notSupported(let message), .failed(let message):
-            "cannot read the keymap of \(alias): \(message); the draft is unchanged"
         }
     }
 

@@ -68,7 +68,7 @@ extension KeymapWriter {
         } catch {
             await driver.close()
             log(.notice, "push to \(state.alias) (\(address)) failed: \(error)")
-            throw error.error.dbusError(message: error.description)
+            throw error.dbusError
         }
         await driver.close()
         if !outcome.dryRun && !outcome.writes.isEmpty {
@@ -117,8 +117,7 @@ extension KeymapWriter {
         do {
             return try links.open(state.address)
         } catch {
-            throw KBlinkError.failed(
-                "cannot open the VIA interface of \(state.alias): \(error); check the permissions of /dev/hidraw*")
+            throw VIADriverLinks.openFailure(alias: state.alias, cause: error)
         }
     }
 
