@@ -11,8 +11,8 @@ import KeyboardLinkSupport
 /// Bluetooth and presence properties, and what other jobs learn about each keyboard (firmware information, the
 /// driver) merged into its exported state.
 ///
-/// Discovery (``KeyboardRegistry+Discovery.swift``) and the calls that act on a keyboard through BlueZ
-/// (``KeyboardRegistry+Devices.swift``) live here too: both follow the BlueZ snapshot this registry holds.
+/// Discovery (`KeyboardRegistry+Discovery.swift`) and the calls that act on a keyboard through BlueZ
+/// (`KeyboardRegistry+Devices.swift`) live here too: both follow the BlueZ snapshot this registry holds.
 actor KeyboardRegistry {
     let connection: BusConnection
     let bluez: BlueZModel
