@@ -16,6 +16,38 @@ public enum BlueZ {
     public static let gattCharacteristicInterface = InterfaceName(trusted: "org.bluez.GattCharacteristic1")
     public static let gattDescriptorInterface = InterfaceName(trusted: "org.bluez.GattDescriptor1")
 
+    /// The methods of BlueZ's interfaces that kblinkd calls (`org.bluez.Adapter1`, `Device1`, `AgentManager1`).
+    public enum Method {
+        /// `Adapter1.SetDiscoveryFilter(a{sv} filter)`.
+        public static let setDiscoveryFilter = MemberName(trusted: "SetDiscoveryFilter")
+        /// `Adapter1.StartDiscovery()`.
+        public static let startDiscovery = MemberName(trusted: "StartDiscovery")
+        /// `Adapter1.StopDiscovery()`.
+        public static let stopDiscovery = MemberName(trusted: "StopDiscovery")
+        /// `Adapter1.RemoveDevice(o device)`.
+        public static let removeDevice = MemberName(trusted: "RemoveDevice")
+        /// `Device1.Connect()`.
+        public static let connect = MemberName(trusted: "Connect")
+        /// `Device1.Disconnect()`.
+        public static let disconnect = MemberName(trusted: "Disconnect")
+        /// `Device1.Pair()`.
+        public static let pair = MemberName(trusted: "Pair")
+        /// `Device1.CancelPairing()`.
+        public static let cancelPairing = MemberName(trusted: "CancelPairing")
+        /// `AgentManager1.RegisterAgent(o agent, s capability)`.
+        public static let registerAgent = MemberName(trusted: "RegisterAgent")
+        /// `AgentManager1.UnregisterAgent(o agent)`.
+        public static let unregisterAgent = MemberName(trusted: "UnregisterAgent")
+        /// `AgentManager1.RequestDefaultAgent(o agent)`.
+        public static let requestDefaultAgent = MemberName(trusted: "RequestDefaultAgent")
+    }
+
+    /// The properties of BlueZ's interfaces that kblinkd writes.
+    public enum Property {
+        /// `Device1.Trusted` (`b`, read-write).
+        public static let trusted = MemberName(trusted: "Trusted")
+    }
+
     /// BlueZ's error names (`org.bluez.Error.*`).
     public enum Error {
         public static let failed = ErrorName(trusted: "org.bluez.Error.Failed")

@@ -134,7 +134,7 @@ public struct MethodCallContext: Sendable {
     }
 
     /// The context of a call given to a ``MethodInvocation`` handler.
-    init(_ invocation: MethodInvocation) {
+    package init(_ invocation: MethodInvocation) {
         self.init(
             path: invocation.message.path ?? .root, sender: invocation.sender, connection: invocation.connection)
     }

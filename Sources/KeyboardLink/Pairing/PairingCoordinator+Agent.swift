@@ -36,8 +36,7 @@ extension PairingCoordinator {
             }
             update(address) { $0.lastPrompt = prompt.kind }
             let signal = PairingPromptSignal(keyboard: KBlink.keyboardPath(address), prompt: prompt)
-            try? await connection.emitSignal(
-                PairingSignals.prompt, of: KBlink.managerInterface, at: KBlink.managerPath, signal.body)
+            try? await connection.emit(KBlinkContract.Manager.pairingPromptSignal, at: KBlink.managerPath, signal.body)
             return values
         }
     }

@@ -11,15 +11,13 @@ extension PairingCoordinator {
     /// - Parameters:
     ///   - caller: who asked; the pairing is canceled if it leaves the bus.
     ///   - discoveryTimeout: how long to look for a device BlueZ does not know.
-    /// - Throws: ``DBusError`` with an `org.kblink1.Error.*` name: `Busy` when this device is being paired
-    ///   already, `NotFound` when discovery did not find it, `Canceled`, `AuthenticationFailed`, `Failed`, ...
+    /// - Throws: ``PairingFailure``: `alreadyPairing` when this device is being paired already, otherwise `ended`
+    ///   with what stopped the flow (discovery did not find it, canceled, the passkey was rejected, ...).
     public func pair(_ address: BluetoothAddress, caller: BusName?, discoveryTimeout: Duration) async throws
         -> ObjectPath
     {
         if let running = sessions[address] {
-            throw KBlinkError.busy(
-                "\(running.name) is being paired already (\(running.step.rawValue)): wait for it to end, or cancel it with Ctrl-C in the 'kblink pair' that started it"
-            )
+            throw PairingFailure.alreadyPairing(name: running.name, step: running.step)
         }
         nextSessionID += 1
         let id = nextSessionID
@@ -40,23 +38,26 @@ extension PairingCoordinator {
                 message: "\(session?.name ?? address.description) is paired, trusted and connected")
             log(.notice, "paired \(address)")
         case .failure(let error):
-            let failure = error as? DBusError ?? KBlinkError.failed("\(error)")
+            let failure = describe(
+                error as? PairingFailure
+                    ?? .ended(
+                        error, reason: nil,
+                        context: PairingFailure.Context(name: address.description, address: address, step: .starting)))
             finished = PairingFinishedSignal(
                 keyboard: keyboard, ok: false, error: failure.name.rawValue, message: failure.message)
             log(.notice, "pairing \(address) failed: \(failure.message)")
         }
         // Sent before the session ends, so a new pairing of the same keyboard never sees this one's end.
-        try? await connection.emitSignal(
-            PairingSignals.finished, of: KBlink.managerInterface, at: KBlink.managerPath, finished.body)
+        try? await connection.emit(KBlinkContract.Manager.pairingFinishedSignal, at: KBlink.managerPath, finished.body)
         if sessions[address]?.id == id { sessions[address] = nil }
         return try result.get()
     }
 
     /// Cancels the pairing of `address` at whatever step it is, and returns once it has ended and been undone.
-    /// - Throws: ``DBusError`` (`org.kblink1.Error.NotFound`) when no pairing of that device is running.
+    /// - Throws: ``PairingFailure/notPairing(_:)`` when no pairing of that device is running.
     public func cancel(_ address: BluetoothAddress) async throws {
         guard let session = sessions[address] else {
-            throw KBlinkError.notFound("no pairing of \(address) is running")
+            throw PairingFailure.notPairing(address)
         }
         requestEnd(address, reason: .canceledByUser)
         _ = await session.task?.result
@@ -108,7 +109,7 @@ extension PairingCoordinator {
 
     private func steps(_ address: BluetoothAddress, discoveryTimeout: Duration) async throws {
         guard let owner = blueZOwner else {
-            throw KBlinkError.failed("cannot pair: BlueZ is not running; start it with 'systemctl start bluetooth'")
+            throw PairingFailure.blueZNotRunning(action: "pair")
         }
         update(address) { $0.blueZOwner = owner }
         if pendingRepairs[address] != nil {
@@ -120,12 +121,10 @@ extension PairingCoordinator {
         if found == nil {
             found = try await discover(address, timeout: discoveryTimeout)
         }
-        guard let device = found else { throw KBlinkError.notFound("BlueZ does not know \(address)") }
+        guard let device = found else { throw PairingFailure.unknownDevice(address) }
         try Task.checkCancellation()
         guard device.isKeyboard else {
-            throw KBlinkError.notSupported(
-                "\(device.alias) (\(address)) is not a keyboard: pair it with your desktop's Bluetooth settings or bluetoothctl"
-            )
+            throw PairingFailure.notAKeyboard(name: device.alias, address: address)
         }
         let path = device.path
         let proxy = deviceProxy(path)
@@ -145,7 +144,7 @@ extension PairingCoordinator {
                 $0.pairCallRunning = true
             }
             do {
-                try await proxy.call(MemberName(trusted: "Pair"), timeout: options.pairTimeout)
+                try await proxy.call(BlueZ.Method.pair, timeout: options.pairTimeout)
                 update(address) { $0.pairCallRunning = false }
             } catch is CancellationError {
                 // We stopped waiting; BlueZ may still be pairing: the undo cancels it there.
@@ -159,13 +158,13 @@ extension PairingCoordinator {
 
         update(address) { $0.step = .trusting }
         if !before.trusted {
-            try await proxy.setProperty(MemberName(trusted: "Trusted"), to: .boolean(true))
+            try await proxy.setProperty(BlueZ.Property.trusted, to: .boolean(true))
         }
         try Task.checkCancellation()
 
         update(address) { $0.step = .connecting }
         do {
-            try await proxy.call(MemberName(trusted: "Connect"), timeout: options.connectTimeout)
+            try await proxy.call(BlueZ.Method.connect, timeout: options.connectTimeout)
         } catch let error as DBusError where error.name == BlueZ.Error.alreadyConnected {
             // Keyboards often connect by themselves right after pairing.
         }
@@ -180,19 +179,17 @@ extension PairingCoordinator {
         if settled == nil {
             let now = PairingDeviceFlags(properties: try await proxy.allProperties().values)
             guard now.isComplete else {
-                throw KBlinkError.failed(
-                    "\(device.alias) did not end paired, trusted and connected (paired \(now.paired), trusted \(now.trusted), connected \(now.connected)); kblink undid what this pairing changed: run 'kblink pair \(address)' again"
-                )
+                throw PairingFailure.unsettled(name: device.alias, address: address, flags: now)
             }
         }
         try Task.checkCancellation()
     }
 
     /// Undoes what the pairing did and says why it failed.
-    private func endFailed(_ address: BluetoothAddress, error: Error) async -> DBusError {
+    private func endFailed(_ address: BluetoothAddress, error: Error) async -> PairingFailure {
         guard var session = sessions[address] else {
-            return PairingFailure.error(
-                for: error, reason: nil,
+            return .ended(
+                error, reason: nil,
                 context: PairingFailure.Context(name: address.description, address: address, step: .starting))
         }
         if session.endReason == nil, let owner = session.blueZOwner,
@@ -213,7 +210,7 @@ extension PairingCoordinator {
                 await undo(session, path: path, before: before)
             }
         }
-        return PairingFailure.error(for: error, reason: session.endReason, context: session.failureContext)
+        return .ended(error, reason: session.endReason, context: session.failureContext)
     }
 
     private func undo(_ session: PairingSession, path: ObjectPath, before: PairingDeviceFlags) async {
@@ -245,11 +242,8 @@ extension PairingCoordinator {
         let snapshot = await model.current()
         let powered = snapshot.adapters.values.filter(\.powered).sorted { $0.path < $1.path }
         guard !powered.isEmpty else {
-            throw KBlinkError.failed(
-                snapshot.adapters.isEmpty
-                    ? "cannot look for \(address): no Bluetooth adapter is present"
-                    : "cannot look for \(address): the Bluetooth adapter is off; power it on with 'bluetoothctl power on'"
-            )
+            throw snapshot.adapters.isEmpty
+                ? PairingFailure.noAdapter(looking: address) : PairingFailure.adapterOff(looking: address)
         }
         log(.info, "looking for \(address) before pairing")
         var started: [ObjectPath] = []
@@ -257,7 +251,7 @@ extension PairingCoordinator {
             for adapter in powered where !adapter.discovering {
                 do {
                     try await adapterProxy(adapter.path).call(
-                        MemberName(trusted: "StartDiscovery"), timeout: options.callTimeout)
+                        BlueZ.Method.startDiscovery, timeout: options.callTimeout)
                     started.append(adapter.path)
                 } catch let error as DBusError where error.name == BlueZ.Error.inProgress {
                     // Someone (maybe our own scan) is discovering on it already: not ours to stop.
@@ -270,12 +264,10 @@ extension PairingCoordinator {
             let found = try await waitForDevice(address, timeout: timeout) { _ in true }
             await stopDiscovery(started)
             guard let found else {
-                throw KBlinkError.notFound(
-                    "no device \(address) answered within \(timeout.components.seconds) s: put the keyboard in pairing mode (hold its Bluetooth or pairing key until it blinks) and run 'kblink pair \(address)' again"
-                )
+                throw PairingFailure.notFound(address, timeout: timeout)
             }
             return found
-        } catch let error as DBusError where error.name.rawValue.hasPrefix("org.kblink1.") {
+        } catch let error as PairingFailure {
             await stopDiscovery(started)
             throw error
         } catch is CancellationError {
@@ -283,7 +275,7 @@ extension PairingCoordinator {
             throw CancellationError()
         } catch {
             await stopDiscovery(started)
-            throw KBlinkError.fromBlueZ(error, while: "look for \(address)")
+            throw PairingFailure.blueZ(error, while: "look for \(address)")
         }
     }
 
@@ -293,7 +285,7 @@ extension PairingCoordinator {
         await Task {
             for adapter in adapters {
                 _ = try? await self.adapterProxy(adapter).call(
-                    MemberName(trusted: "StopDiscovery"), timeout: self.options.callTimeout)
+                    BlueZ.Method.stopDiscovery, timeout: self.options.callTimeout)
             }
         }.value
     }

@@ -16,6 +16,8 @@ public actor PairingCoordinator {
     /// Timeouts, agent path and whether to be the default agent.
     public let options: PairingOptions
     let log: @Sendable (LogLevel, String) -> Void
+    /// The `org.kblink1.Error.*` a failure is reported as in `PairingFinished` (the service's mapping).
+    let describe: @Sendable (PairingFailure) -> DBusError
 
     var sessions: [BluetoothAddress: PairingSession] = [:]
     var nextSessionID: UInt64 = 0
@@ -33,14 +35,17 @@ public actor PairingCoordinator {
     ///   - connection: the daemon's connection; the agent is exported on it and `Pair` is called from it.
     ///   - model: the live BlueZ model, for finding devices and waiting for discovery.
     ///   - log: where the coordinator reports what it does (never a passkey or PIN).
+    ///   - describe: the `org.kblink1.Error.*` a failure is reported as in `PairingFinished`.
     public init(
         connection: BusConnection, model: BlueZModel, options: PairingOptions = PairingOptions(),
-        log: @escaping @Sendable (LogLevel, String) -> Void
+        log: @escaping @Sendable (LogLevel, String) -> Void,
+        describe: @escaping @Sendable (PairingFailure) -> DBusError
     ) {
         self.connection = connection
         self.model = model
         self.options = options
         self.log = log
+        self.describe = describe
     }
 
     /// Exports the agent and follows BlueZ: the agent is registered now when BlueZ runs, and again each time
@@ -83,7 +88,7 @@ public actor PairingCoordinator {
         if agentRegisteredWith != nil {
             agentRegisteredWith = nil
             _ = try? await agentManager.call(
-                MemberName(trusted: "UnregisterAgent"), [.objectPath(options.agentPath)],
+                BlueZ.Method.unregisterAgent, [.objectPath(options.agentPath)],
                 timeout: options.callTimeout)
         }
     }
@@ -123,26 +128,26 @@ public actor PairingCoordinator {
     }
 
     /// Registers our agent with the running BlueZ (and makes it the default one when configured).
-    /// - Throws: ``DBusError`` (`org.kblink1.Error.Failed`) when BlueZ is not running or refuses.
+    /// - Throws: ``PairingFailure`` when BlueZ is not running or refuses.
     func registerAgent() async throws {
         guard let owner = blueZOwner else {
-            throw KBlinkError.failed("BlueZ is not running; start it with 'systemctl start bluetooth'")
+            throw PairingFailure.blueZNotRunning(action: nil)
         }
         guard agentRegisteredWith != owner else { return }
         do {
             try await agentManager.call(
-                MemberName(trusted: "RegisterAgent"),
+                BlueZ.Method.registerAgent,
                 [.objectPath(options.agentPath), .string(PairingAgent.capability)],
                 timeout: options.callTimeout)
         } catch let error as DBusError where error.name == BlueZ.Error.alreadyExists {
             // Registered already by this connection (a concurrent attempt won): that is what we want.
         } catch {
-            throw KBlinkError.fromBlueZ(error, while: "register the pairing agent")
+            throw PairingFailure.blueZ(error, while: "register the pairing agent")
         }
         if options.requestDefaultAgent {
             do {
                 try await agentManager.call(
-                    MemberName(trusted: "RequestDefaultAgent"), [.objectPath(options.agentPath)],
+                    BlueZ.Method.requestDefaultAgent, [.objectPath(options.agentPath)],
                     timeout: options.callTimeout)
             } catch {
                 log(.warning, "BlueZ did not make kblinkd's agent the default one: \(error)")
@@ -200,14 +205,14 @@ public actor PairingCoordinator {
             do {
                 switch repair {
                 case .cancelPairing:
-                    try await deviceProxy(path).call(MemberName(trusted: "CancelPairing"), timeout: options.callTimeout)
+                    try await deviceProxy(path).call(BlueZ.Method.cancelPairing, timeout: options.callTimeout)
                 case .removeDevice:
                     guard let adapter = path.parent else { continue }
                     try await adapterProxy(adapter).call(
-                        MemberName(trusted: "RemoveDevice"), [.objectPath(path)], timeout: options.callTimeout)
+                        BlueZ.Method.removeDevice, [.objectPath(path)], timeout: options.callTimeout)
                     log(.notice, "removed the unfinished pairing of \(address)")
                 case .setTrusted(let trusted):
-                    try await deviceProxy(path).setProperty(MemberName(trusted: "Trusted"), to: .boolean(trusted))
+                    try await deviceProxy(path).setProperty(BlueZ.Property.trusted, to: .boolean(trusted))
                 }
             } catch let error as DBusError where repair == .cancelPairing && error.name == BlueZ.Error.doesNotExist {
                 // BlueZ had finished pairing already.

@@ -92,9 +92,9 @@ struct ProfileSettingsTests {
                 previous: keys.prefix(count).map { _ in .action(.none) }, verified: true, saved: true, dryRun: false)
         }
         #expect(
-            KeyboardLinkService.reapplySummary(try outcome(2))
+            KeymapWriter.reapplySummary(try outcome(2))
                 == "re-applied the profile: 2 binding(s) had drifted (layer 0 ESC KC_NO->KC_A, layer 0 F1 KC_NO->KC_A)")
-        let long = KeyboardLinkService.reapplySummary(try outcome(7))
+        let long = KeymapWriter.reapplySummary(try outcome(7))
         #expect(long.hasPrefix("re-applied the profile: 7 binding(s) had drifted (layer 0 ESC KC_NO->KC_A, "))
         #expect(long.hasSuffix("layer 0 F4 KC_NO->KC_A, and 2 more)"))
         #expect(!long.contains("F5"))

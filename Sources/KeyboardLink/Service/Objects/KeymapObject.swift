@@ -1,75 +1,82 @@
+import InsetCore
 import KBlinkAPI
 import KeyboardLinkBlueZ
 import KeyboardLinkDBus
 import KeyboardLinkKeymap
 
-/// `org.kblink1.Keymap` (docs/dbus-api.md): exported beside `org.kblink1.Keyboard` on each keyboard's object when
-/// its layout is known, backed by `KeymapSessions`.
-extension KeyboardLinkService {
-    /// At start: loads the user's layouts from `<state dir>/layouts`.
-    func startKeymaps() async {
-        await keymaps.loadUserLayouts(from: options.stateDirectory + "/layouts")
+/// `org.kblink1.Keymap` (docs/dbus-api.md) on each keyboard's object whose layout is known: decodes the arguments,
+/// checks their lengths (``KeymapArgument``), hands the edit to ``KeymapSessions`` or the push and pull to
+/// ``KeymapWriter``, and encodes the answer.
+///
+/// The methods, signals and property setters are built once and shared by every keyboard's object: their handlers
+/// take the keyboard from the object path of the call, so a thousand keyboards hold one copy of each declaration
+/// and closure, not a thousand.
+struct KeymapObject: Sendable {
+    let methods: [DBusMethod]
+    let signals: [DBusSignal]
+    let setCurrentZone: @Sendable (DBusValue, MethodInvocation) async throws -> DBusValue
+    let setApplyOnConnect: @Sendable (DBusValue, MethodInvocation) async throws -> DBusValue
+
+    /// Declares the members, their handlers holding the sessions and the writer weakly (the connection that
+    /// holds the handlers is held by both).
+    init(keymaps: KeymapSessions, writer: KeymapWriter) {
+        let setters = Self.setters(keymaps)
+        methods = Self.methods(keymaps) + [Self.pushMethod(writer), Self.pullMethod(writer)]
+        signals = KBlinkContract.Keymap.signals.map(DBusSignal.init)
+        setCurrentZone = setters.currentZone
+        setApplyOnConnect = setters.applyOnConnect
     }
 
-    /// After keyboard objects were unexported and exported (and the Manager's properties published, so that
-    /// opening profiles never delays them): closes and opens the keyboards' keymap sessions.
-    func updateKeymaps(removed: [BluetoothAddress], added: [KeyboardState]) async {
-        for address in removed { await detachKeymap(address) }
-        for state in added { await attachKeymap(state) }
+    /// The interface for one keyboard: the session's current values, the shared methods, signals and setters.
+    func interface(_ session: KeymapEditSession, settings: ProfileSettings) -> DBusInterface {
+        typealias Keymap = KBlinkContract.Keymap
+        let values = Dictionary(
+            uniqueKeysWithValues: KeymapSessions.changingProperties(of: session, settings: settings).map {
+                ($0.0.name, $0.1)
+            })
+        func initial(_ property: KBlinkProperty) -> DBusValue { values[property.name] ?? .boolean(false) }
+        return DBusInterface(
+            KBlink.keymapInterface,
+            methods: methods,
+            properties: [
+                DBusProperty(Keymap.layoutProperty, initial: .string(session.layout.id.rawValue)),
+                DBusProperty(
+                    Keymap.zonesProperty, initial: .array(.string, session.zones.map { .string($0.rawValue) })),
+                DBusProperty(
+                    Keymap.currentZoneProperty, initial: initial(Keymap.currentZoneProperty), setter: setCurrentZone),
+                DBusProperty(Keymap.layersProperty, initial: initial(Keymap.layersProperty)),
+                DBusProperty(Keymap.canUndoProperty, initial: initial(Keymap.canUndoProperty)),
+                DBusProperty(Keymap.canRedoProperty, initial: initial(Keymap.canRedoProperty)),
+                DBusProperty(Keymap.dirtyProperty, initial: initial(Keymap.dirtyProperty)),
+                DBusProperty(Keymap.macrosProperty, initial: initial(Keymap.macrosProperty)),
+                DBusProperty(
+                    Keymap.applyOnConnectProperty, initial: initial(Keymap.applyOnConnectProperty),
+                    setter: setApplyOnConnect),
+            ],
+            signals: signals)
     }
 
-    /// After a keyboard's object is exported: opens its session (restoring the saved draft) and exports the
-    /// `Keymap` interface on the same object.
-    func attachKeymap(_ state: KeyboardState) async {
-        let path = KBlink.keyboardPath(state.address)
-        guard let session = await keymaps.open(state.address, name: state.name, path: path) else { return }
-        let settings = await keymaps.settings(for: state.address) ?? ProfileSettings()
-        do {
-            try await connection.export(keymapInterface(session, settings: settings), at: path)
-        } catch {
-            log(.error, "cannot export the keymap of \(state.address): \(error)")
-            await keymaps.close(state.address)
+    /// `Push(a{sv} options) -> a{sv}`.
+    private static func pushMethod(_ writer: KeymapWriter) -> DBusMethod {
+        DBusMethod(KBlinkContract.Keymap.push) { [weak writer] (call: MethodInvocation) in
+            let address = try call.keyboardAddress()
+            let values = try call.decode([String: DBusValue].self)
+            let options = try PushOptions(values)
+            guard let writer else { throw KBlinkError.failed("kblinkd is stopping") }
+            return [try await writer.push(address, options: options)]
         }
     }
 
-    /// After a keyboard's object is unexported (which removes the `Keymap` interface too): closes its session.
-    func detachKeymap(_ address: BluetoothAddress) async {
-        await keymaps.close(address)
+    /// `Pull() -> a{sv}`.
+    private static func pullMethod(_ writer: KeymapWriter) -> DBusMethod {
+        DBusMethod(KBlinkContract.Keymap.pull) { [weak writer] (call: MethodInvocation) in
+            let address = try call.keyboardAddress()
+            guard let writer else { throw KBlinkError.failed("kblinkd is stopping") }
+            return [try await writer.pull(address)]
+        }
     }
 
-    /// The `org.kblink1.Keymap` declaration for one keyboard: the session's current values, the shared methods,
-    /// signals and property setters.
-    func keymapInterface(_ session: KeymapEditSession, settings: ProfileSettings) -> DBusInterface {
-        let values = Dictionary(
-            uniqueKeysWithValues: KeymapSessions.changingProperties(of: session, settings: settings))
-        func initial(_ name: String) -> DBusValue { values[name] ?? .boolean(false) }
-        let shared = sharedKeyboardMembers()
-        return DBusInterface(
-            KBlink.keymapInterface,
-            methods: shared.keymapMethods,
-            properties: [
-                DBusProperty("Layout", type: .string, changes: .const, initial: .string(session.layout.id.rawValue)),
-                DBusProperty(
-                    "Zones", type: .array(.string), changes: .const,
-                    initial: .array(.string, session.zones.map { .string($0.rawValue) })),
-                DBusProperty(
-                    "CurrentZone", type: .string, access: .readWrite, initial: initial("CurrentZone"),
-                    setter: shared.setCurrentZone),
-                DBusProperty("Layers", type: .uint32, initial: initial("Layers")),
-                DBusProperty("CanUndo", type: .boolean, initial: initial("CanUndo")),
-                DBusProperty("CanRedo", type: .boolean, initial: initial("CanRedo")),
-                DBusProperty("Dirty", type: .boolean, initial: initial("Dirty")),
-                DBusProperty(
-                    "Macros", type: .dictionary(key: .string, value: .string), initial: initial("Macros")),
-                DBusProperty(
-                    "ApplyOnConnect", type: .boolean, access: .readWrite, initial: initial("ApplyOnConnect"),
-                    setter: shared.setApplyOnConnect),
-            ],
-            signals: shared.keymapSignals)
-    }
-
-    /// The setters of `CurrentZone` and `ApplyOnConnect`, shared by every keyboard's object.
-    static func makeKeymapSetters(_ keymaps: KeymapSessions) -> (
+    private static func setters(_ keymaps: KeymapSessions) -> (
         currentZone: @Sendable (DBusValue, MethodInvocation) async throws -> DBusValue,
         applyOnConnect: @Sendable (DBusValue, MethodInvocation) async throws -> DBusValue
     ) {
@@ -95,13 +102,11 @@ extension KeyboardLinkService {
 
     /// The methods of `org.kblink1.Keymap` but `Push` and `Pull`; each handler finds its keyboard from the object
     /// path it was called on.
-    static func makeKeymapMethods(_ keymaps: KeymapSessions) -> [DBusMethod] {
+    private static func methods(_ keymaps: KeymapSessions) -> [DBusMethod] {
+        typealias Keymap = KBlinkContract.Keymap
         let sessions = WeakSessions(keymaps)
         return [
-            DBusMethod(
-                "GetBindings", inputs: [DBusArgument("zone", .string), DBusArgument("layer", .uint32)],
-                outputs: [DBusArgument("bindings", .array(.structure([.string, .string])))]
-            ) { call in
+            DBusMethod(Keymap.getBindings) { (call: MethodInvocation) in
                 let address = try call.keyboardAddress()
                 let (zone, layerValue) = try call.decode(String.self, UInt32.self)
                 try KeymapArgument.check(zone, "zone", limit: KeymapArgument.zoneLimit, allowsEmpty: true)
@@ -115,7 +120,7 @@ extension KeyboardLinkService {
                         rows.map { .structure([.string($0.key), .string($0.action)]) })
                 ]
             },
-            DBusMethod("SetBinding", arguments: ["zone", "layer", "key", "action"]) {
+            DBusMethod(Keymap.setBinding) {
                 (call: MethodCallContext, zone: String, layerValue: UInt32, key: String, action: String) in
                 let address = try call.keyboardAddress()
                 try KeymapArgument.check(zone, "zone", limit: KeymapArgument.zoneLimit, allowsEmpty: true)
@@ -126,18 +131,15 @@ extension KeyboardLinkService {
                     try session.setBinding(zone: zone, layer: layer, key: key, action: action)
                 }
             },
-            DBusMethod("Undo", arguments: []) { (call: MethodCallContext) in
+            DBusMethod(Keymap.undo) { (call: MethodCallContext) in
                 let address = try call.keyboardAddress()
                 try await sessions.get().edit(address) { session throws(KeymapError) in try session.undo() }
             },
-            DBusMethod("Redo", arguments: []) { (call: MethodCallContext) in
+            DBusMethod(Keymap.redo) { (call: MethodCallContext) in
                 let address = try call.keyboardAddress()
                 try await sessions.get().edit(address) { session throws(KeymapError) in try session.redo() }
             },
-            DBusMethod(
-                "Diff",
-                outputs: [DBusArgument("changes", .array(Self.diffEntryType))]
-            ) { call in
+            DBusMethod(Keymap.diff) { (call: MethodInvocation) in
                 let address = try call.keyboardAddress()
                 let rows = try await sessions.get().read(address) { session in session.diffTexts() }
                 return [
@@ -151,11 +153,11 @@ extension KeyboardLinkService {
                         })
                 ]
             },
-            DBusMethod("Discard", arguments: []) { (call: MethodCallContext) in
+            DBusMethod(Keymap.discard) { (call: MethodCallContext) in
                 let address = try call.keyboardAddress()
                 try await sessions.get().edit(address) { session in session.discard() }
             },
-            DBusMethod("SetMacro", arguments: ["name", "definition"]) {
+            DBusMethod(Keymap.setMacro) {
                 (call: MethodCallContext, name: String, definition: String) in
                 let address = try call.keyboardAddress()
                 try KeymapArgument.check(name, "the macro name", limit: KeymapArgument.macroNameLimit)
@@ -165,25 +167,25 @@ extension KeyboardLinkService {
                     try session.setMacro(name: name, definition: definition)
                 }
             },
-            DBusMethod("RemoveMacro", arguments: ["name"]) { (call: MethodCallContext, name: String) in
+            DBusMethod(Keymap.removeMacro) { (call: MethodCallContext, name: String) in
                 let address = try call.keyboardAddress()
                 try KeymapArgument.check(name, "the macro name", limit: KeymapArgument.macroNameLimit)
                 try await sessions.get().edit(address) { session throws(KeymapError) in
                     try session.removeMacro(name: name)
                 }
             },
-            DBusMethod("ExportProfile", arguments: [], result: "json") { (call: MethodCallContext) in
+            DBusMethod(Keymap.exportProfile) { (call: MethodCallContext) -> String in
                 let address = try call.keyboardAddress()
                 return try await sessions.get().read(address) { session in session.exportProfileJSON() }
             },
-            DBusMethod("ImportProfile", arguments: ["json"]) { (call: MethodCallContext, json: String) in
+            DBusMethod(Keymap.importProfile) { (call: MethodCallContext, json: String) in
                 let address = try call.keyboardAddress()
                 try KeymapArgument.check(json, "the profile", limit: KeymapArgument.profileLimit)
                 try await sessions.get().edit(address) { session throws(KeymapError) in
                     try session.importProfile(json: json)
                 }
             },
-            DBusMethod("GetKeys", outputs: [DBusArgument("keys", .array(Self.keyEntryType))]) { call in
+            DBusMethod(Keymap.getKeys) { (call: MethodInvocation) in
                 let address = try call.keyboardAddress()
                 let keys = try await sessions.get().read(address) { session in session.layout.keys }
                 return [
@@ -206,8 +208,6 @@ extension KeyboardLinkService {
     static let keyEntryType = DBusType.structure([.string, .string, .double, .double, .double, .double])
 }
 
-/// The sessions as the exported handlers hold them: weakly, because the connection that holds the handlers is
-/// held by the sessions.
 private struct WeakSessions: Sendable {
     private weak var sessions: KeymapSessions?
 

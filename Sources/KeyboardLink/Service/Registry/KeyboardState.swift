@@ -1,3 +1,4 @@
+import KBlinkAPI
 import KeyboardLinkBlueZ
 import KeyboardLinkDBus
 
@@ -39,28 +40,29 @@ public struct KeyboardState: Sendable, Equatable {
             && lhs.driver == rhs.driver
     }
 
-    /// The exported property values, by name.
-    var propertyValues: [(String, DBusValue)] {
-        [
-            ("Address", .string(address.description)),
-            ("Name", .string(name)),
-            ("Alias", .string(alias)),
-            ("Paired", .boolean(paired)),
-            ("Trusted", .boolean(trusted)),
-            ("Connected", .boolean(connected)),
+    /// The exported `org.kblink1.Keyboard` property values, in the contract's order.
+    var propertyValues: [(KBlinkProperty, DBusValue)] {
+        typealias Keyboard = KBlinkContract.Keyboard
+        return [
+            (Keyboard.addressProperty, .string(address.description)),
+            (Keyboard.nameProperty, .string(name)),
+            (Keyboard.aliasProperty, .string(alias)),
+            (Keyboard.pairedProperty, .boolean(paired)),
+            (Keyboard.trustedProperty, .boolean(trusted)),
+            (Keyboard.connectedProperty, .boolean(connected)),
             (
-                "Battery",
+                Keyboard.batteryProperty,
                 .array(.structure([.string, .byte]), battery.map { .structure([.string($0.part), .byte($0.level)]) })
             ),
             (
-                "Firmware",
+                Keyboard.firmwareProperty,
                 .dictionary(
                     key: .string, value: .string,
                     firmware.sorted { $0.key < $1.key }.map {
                         DBusDictionaryEntry(key: .string($0.key), value: .string($0.value))
                     })
             ),
-            ("Driver", .string(driver)),
+            (Keyboard.driverProperty, .string(driver)),
         ]
     }
 }

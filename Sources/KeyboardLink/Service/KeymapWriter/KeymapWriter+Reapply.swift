@@ -10,16 +10,7 @@ import KeyboardLinkKeymap
 /// One attempt per connection, in a task of its own (other D-Bus calls go on meanwhile), claimed like a push so
 /// that a push and a re-apply never interleave. Only the drifted bindings are written, read back and saved; a
 /// failure rolls back where the protocol allows, logs a warning and changes nothing in the profile.
-extension KeyboardLinkService {
-    /// `Reapplied(a(usss) changes)`: layer, key, what the keyboard held, what was written back.
-    static let reappliedSignal = MemberName(trusted: "Reapplied")
-
-    /// The declarations added to `org.kblink1.Keymap`.
-    static let reapplySignals: [DBusSignal] = [
-        DBusSignal(
-            "Reapplied", arguments: [DBusArgument("changes", .array(.structure([.uint32, .string, .string, .string])))])
-    ]
-
+extension KeymapWriter {
     /// The most drifted bindings one log line names.
     static let reapplyLogLimit = 5
 
@@ -34,14 +25,14 @@ extension KeyboardLinkService {
 
     /// Re-applies the keyboard's pushed keymap if `settings` (its profile's) ask for it and the keyboard drifted.
     func reapplyOnConnect(_ address: BluetoothAddress, settings: ProfileSettings?) async {
-        guard let settings, let state = keyboards[address] else { return }
+        guard let settings, let state = await registry.keyboard(address) else { return }
         let label = "\(state.alias) (\(address))"
         guard settings.reappliesOnConnect else {
             let reason = settings.applyOnConnect ? "on, but no keymap was pushed yet" : "off"
             log(.debug, "\(label): apply on connect is \(reason); the keyboard's keymap is left as it is")
             return
         }
-        guard isConnected(state) else { return }
+        guard await registry.isConnected(state) else { return }
         guard await pushes.begin(address) else {
             log(.info, "\(label): a push is running; the profile is not re-applied on this connection")
             return
@@ -59,8 +50,8 @@ extension KeyboardLinkService {
             log(.debug, "\(label): the keyboard holds its profile; nothing to re-apply")
         case .reapplied(let outcome):
             log(.notice, "\(label): " + Self.reapplySummary(outcome))
-            try? await connection.emitSignal(
-                Self.reappliedSignal, of: KBlink.keymapInterface, at: KBlink.keyboardPath(address),
+            try? await connection.emit(
+                KBlinkContract.Keymap.reappliedSignal, at: KBlink.keyboardPath(address),
                 [.array(.structure([.uint32, .string, .string, .string]), Self.pushChanges(outcome))])
         case .skipped:
             break
@@ -77,10 +68,6 @@ extension KeyboardLinkService {
         case noDrift
         /// The drifted bindings were written back, verified and saved.
         case reapplied(DriverPush.Outcome)
-    }
-
-    private func isConnected(_ state: KeyboardState) -> Bool {
-        snapshot.devices[state.devicePath]?.connected == true
     }
 
     /// The re-apply itself, with the keyboard claimed; never throws.
@@ -100,12 +87,8 @@ extension KeyboardLinkService {
                 outcome = try await pusher.run(desired: base, dryRun: false, verify: true)
             } catch let failure where failure.written == 0 && failure.error.isLocked {
                 log(.notice, "\(state.alias) (\(address)) is locked: asking the user to unlock it to check its keymap")
-                let prompt = PairingPromptSignal(
-                    keyboard: KBlink.keyboardPath(address),
-                    prompt: PairingPromptRelay(kind: .unlock, code: "", entered: 0))
-                try? await connection.emitSignal(
-                    PairingSignals.prompt, of: KBlink.managerInterface, at: KBlink.managerPath, prompt.body)
-                guard await driver.waitUntilUnlocked(timeout: options.reapplyUnlockTimeout) else { throw failure }
+                await promptUnlock(address)
+                guard await driver.waitUntilUnlocked(timeout: timeouts.reapplyUnlock) else { throw failure }
                 outcome = try await pusher.run(desired: base, dryRun: false, verify: true)
             }
         } catch {
@@ -125,14 +108,14 @@ extension KeyboardLinkService {
     /// connection); a reason when there is none or the keyboard disconnected.
     private func reapplyDriver(_ state: KeyboardState) async -> Result<any KeyboardDriver, NoDriver> {
         let clock = ContinuousClock()
-        let deadline = clock.now.advanced(by: options.reapplyDriverTimeout)
+        let deadline = clock.now.advanced(by: timeouts.reapplyDriver)
         while true {
             do {
                 if let driver = try await makeDriver(state) { return .success(driver) }
             } catch {
                 return .failure(NoDriver(message: "\(error)"))
             }
-            guard clock.now < deadline, isConnected(state) else { break }
+            guard clock.now < deadline, await registry.isConnected(state) else { break }
             try? await Task.sleep(for: .milliseconds(250))
         }
         return .failure(

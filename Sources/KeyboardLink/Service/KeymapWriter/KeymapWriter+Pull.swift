@@ -6,17 +6,7 @@ import KeyboardLinkKeymap
 
 /// `org.kblink1.Keymap.Pull` (docs/dbus-api.md): reads a keyboard's keymap (and its VIA macro slots) through its
 /// driver and stages it in the draft as one edit, so that one `Undo` takes it back.
-extension KeyboardLinkService {
-    /// `Pull() -> a{sv}` for every keyboard: the handler finds its keyboard from the object path.
-    func makePullMethod() -> DBusMethod {
-        DBusMethod("Pull", outputs: [DBusArgument("result", .dictionary(key: .string, value: .variant))]) {
-            [weak self] call in
-            let address = try call.keyboardAddress()
-            guard let self else { throw KBlinkError.failed("kblinkd is stopping") }
-            return [try await self.pull(address)]
-        }
-    }
-
+extension KeymapWriter {
     /// Reads the keyboard into its draft and answers the result dictionary.
     /// - Throws: `DBusError`: `NotConnected`, `NotSupported` (no driver), `Locked` (not unlocked in time), `Busy`
     ///   (a push or re-apply is running), `Failed` (the keyboard answered nonsense, or the profile could not be
@@ -24,10 +14,10 @@ extension KeyboardLinkService {
     func pull(_ address: BluetoothAddress, unlockTimeout: Duration = PushOptions().unlockTimeout) async throws
         -> DBusValue
     {
-        guard let state = keyboards[address] else {
+        guard let state = await registry.keyboard(address) else {
             throw KBlinkError.notFound("keyboard \(address) is no longer known")
         }
-        guard snapshot.devices[state.devicePath]?.connected == true else {
+        guard await registry.isConnected(state) else {
             throw KBlinkError.notConnected(
                 "\(state.alias) is not connected; wake it by pressing a key, then pull again")
         }
@@ -63,7 +53,7 @@ extension KeyboardLinkService {
         } catch {
             await driver.close()
             log(.notice, "pull from \(state.alias) (\(address)) failed: \(error)")
-            throw error.dbusError(message: Self.pullFailureMessage(error, alias: state.alias))
+            throw error.pullDBusError(alias: state.alias)
         }
         await driver.close()
         let layout = session.layout
@@ -92,25 +82,9 @@ extension KeyboardLinkService {
             return try await driver.readKeymap(layout: layout)
         } catch .locked(let message) {
             log(.notice, "\(state.alias) (\(state.address)) is locked: asking the user to unlock it")
-            let prompt = PairingPromptSignal(
-                keyboard: KBlink.keyboardPath(state.address),
-                prompt: PairingPromptRelay(kind: .unlock, code: "", entered: 0))
-            try? await connection.emitSignal(
-                PairingSignals.prompt, of: KBlink.managerInterface, at: KBlink.managerPath, prompt.body)
+            await promptUnlock(state.address)
             guard await driver.waitUntilUnlocked(timeout: unlockTimeout) else { throw .locked(message) }
             return try await driver.readKeymap(layout: layout)
-        }
-    }
-
-    /// What a failed read says: the driver's message and what to do.
-    static func pullFailureMessage(_ error: DriverError, alias: String) -> String {
-        switch error {
-        case .locked(let message):
-            "\(alias) stayed locked: \(message); press its Studio unlock key, then pull again (the draft is unchanged)"
-        case .notConnected(let message):
-            "\(message); wake \(alias) by pressing a key, then pull again (the draft is unchanged)"
-        case .notSupported(let message), .failed(let message):
-            "cannot read the keymap of \(alias): \(message); the draft is unchanged"
         }
     }
 

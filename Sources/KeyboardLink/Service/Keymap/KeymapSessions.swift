@@ -145,9 +145,7 @@ public actor KeymapSessions {
             durabilityWarning = try store.save(session, for: entry.profileAddress, settings: settings)
         } catch {
             log(.error, "cannot save the keymap profile of \(address): \(error)")
-            throw KBlinkError.failed(
-                "the change was not made because the profile could not be saved: \(error.description); "
-                    + "the previous profile is intact")
+            throw error.notSavedDBusError
         }
         // The new file replaced the old one: the change is made, and memory must hold what the disk holds. Only
         // its surviving a power loss is in doubt, which is the administrator's business, not the caller's.
@@ -176,23 +174,25 @@ public actor KeymapSessions {
     /// server emits `PropertiesChanged` for those that differ.
     private func publish(_ address: BluetoothAddress) async {
         guard let entry = entries[address] else { return }
-        for (name, value) in Self.changingProperties(of: entry.session, settings: entry.settings) {
+        for (property, value) in Self.changingProperties(of: entry.session, settings: entry.settings) {
             // The object may have been unexported meanwhile (the keyboard went away): nothing to tell then.
-            try? await connection.setProperty(
-                MemberName(trusted: name), of: KBlink.keymapInterface, at: entry.path, to: value)
+            try? await connection.setProperty(property, at: entry.path, to: value)
         }
     }
 
     /// The properties that edits change, with their values for a session.
-    static func changingProperties(of session: KeymapEditSession, settings: ProfileSettings) -> [(String, DBusValue)] {
-        [
-            ("ApplyOnConnect", .boolean(settings.applyOnConnect)),
-            ("CurrentZone", .string(session.currentZone.rawValue)),
-            ("Layers", .uint32(UInt32(clamping: session.layerCount))),
-            ("CanUndo", .boolean(session.canUndo)),
-            ("CanRedo", .boolean(session.canRedo)),
-            ("Dirty", .boolean(session.isDirty)),
-            ("Macros", macrosValue(session)),
+    static func changingProperties(of session: KeymapEditSession, settings: ProfileSettings) -> [(
+        KBlinkProperty, DBusValue
+    )] {
+        typealias Keymap = KBlinkContract.Keymap
+        return [
+            (Keymap.applyOnConnectProperty, .boolean(settings.applyOnConnect)),
+            (Keymap.currentZoneProperty, .string(session.currentZone.rawValue)),
+            (Keymap.layersProperty, .uint32(UInt32(clamping: session.layerCount))),
+            (Keymap.canUndoProperty, .boolean(session.canUndo)),
+            (Keymap.canRedoProperty, .boolean(session.canRedo)),
+            (Keymap.dirtyProperty, .boolean(session.isDirty)),
+            (Keymap.macrosProperty, macrosValue(session)),
         ]
     }
 

@@ -6,37 +6,15 @@ import KeyboardLinkKeymap
 
 /// `org.kblink1.Keymap.Push` (docs/dbus-api.md): writes a keyboard's draft keymap to its firmware through the
 /// keyboard's driver, and the detection that fills the `Driver` property.
-extension KeyboardLinkService {
-    /// `PushProgress(u done, u total)`.
-    static let pushProgressSignal = MemberName(trusted: "PushProgress")
-
-    /// The declarations added to `org.kblink1.Keymap`.
-    static let pushSignals: [DBusSignal] = [
-        DBusSignal("PushProgress", arguments: [DBusArgument("done", .uint32), DBusArgument("total", .uint32)])
-    ]
-
-    /// `Push(a{sv} options) -> a{sv}` for every keyboard: the handler finds its keyboard from the object path.
-    func makePushMethod() -> DBusMethod {
-        DBusMethod(
-            "Push", inputs: [DBusArgument("options", .dictionary(key: .string, value: .variant))],
-            outputs: [DBusArgument("result", .dictionary(key: .string, value: .variant))]
-        ) { [weak self] call in
-            let address = try call.keyboardAddress()
-            let values = try call.decode([String: DBusValue].self)
-            let options = try PushOptions(values)
-            guard let self else { throw KBlinkError.failed("kblinkd is stopping") }
-            return [try await self.push(address, options: options)]
-        }
-    }
-
+extension KeymapWriter {
     /// Pushes the keyboard's draft and answers the result dictionary.
     /// - Throws: `DBusError`: `NotConnected`, `NotSupported` (no driver, an action the firmware cannot hold),
     ///   `Locked` (not unlocked in time), `Busy` (a push is running), `Failed` (the keyboard refused; rolled back).
     func push(_ address: BluetoothAddress, options: PushOptions) async throws -> DBusValue {
-        guard let state = keyboards[address] else {
+        guard let state = await registry.keyboard(address) else {
             throw KBlinkError.notFound("keyboard \(address) is no longer known")
         }
-        guard snapshot.devices[state.devicePath]?.connected == true else {
+        guard await registry.isConnected(state) else {
             throw KBlinkError.notConnected(
                 "\(state.alias) is not connected; wake it by pressing a key, then push again (the draft is kept)")
         }
@@ -69,8 +47,8 @@ extension KeyboardLinkService {
         let path = KBlink.keyboardPath(address)
         let connection = self.connection
         let progress: @Sendable (Int, Int) async -> Void = { done, total in
-            try? await connection.emitSignal(
-                Self.pushProgressSignal, of: KBlink.keymapInterface, at: path,
+            try? await connection.emit(
+                KBlinkContract.Keymap.pushProgressSignal, at: path,
                 [.uint32(UInt32(clamping: done)), .uint32(UInt32(clamping: total))])
         }
         let outcome: DriverPush.Outcome
@@ -80,10 +58,7 @@ extension KeyboardLinkService {
                     desired: desired, dryRun: options.dryRun, verify: options.verify, progress: progress)
             } catch let failure where failure.written == 0 && failure.error.isLocked {
                 log(.notice, "\(state.alias) (\(address)) is locked: asking the user to unlock it")
-                let prompt = PairingPromptSignal(
-                    keyboard: path, prompt: PairingPromptRelay(kind: .unlock, code: "", entered: 0))
-                try? await connection.emitSignal(
-                    PairingSignals.prompt, of: KBlink.managerInterface, at: KBlink.managerPath, prompt.body)
+                await promptUnlock(address)
                 guard await driver.waitUntilUnlocked(timeout: options.unlockTimeout) else {
                     throw failure
                 }
@@ -93,7 +68,7 @@ extension KeyboardLinkService {
         } catch {
             await driver.close()
             log(.notice, "push to \(state.alias) (\(address)) failed: \(error)")
-            throw error.error.dbusError(message: error.description)
+            throw error.dbusError
         }
         await driver.close()
         if !outcome.dryRun && !outcome.writes.isEmpty {
@@ -122,17 +97,17 @@ extension KeyboardLinkService {
         let client = GATTClient(connection: connection, model: bluez, device: state.devicePath)
         var driver: (any KeyboardDriver)?
         do {
-            driver = try await StudioDriver.connect(client: client, timeout: options.studioRequestTimeout)
+            driver = try await StudioDriver.connect(client: client, timeout: timeouts.studioRequest)
         } catch {
             throw error.dbusError
         }
         if driver == nil, let link = try await openVIALink(state) {
             let via = VIADriver(transport: link.transport, onClose: link.close)
-            await setDriverFirmware(await via.firmwareProperties(), of: state.address)
+            await registry.setDriverFirmware(await via.firmwareProperties(), of: state.address)
             driver = via
         }
         driverConnections[state.address, default: 0] += 1
-        await setDriver(driver?.kind.rawValue ?? "none", of: state.address)
+        await registry.setDriver(driver?.kind.rawValue ?? "none", of: state.address)
         return driver
     }
 
@@ -142,15 +117,14 @@ extension KeyboardLinkService {
         do {
             return try links.open(state.address)
         } catch {
-            throw KBlinkError.failed(
-                "cannot open the VIA interface of \(state.alias): \(error); check the permissions of /dev/hidraw*")
+            throw VIADriverLinks.openFailure(alias: state.alias, cause: error)
         }
     }
 
     /// After a keyboard connected with its services resolved: fills `Driver` from its GATT database, or from
     /// its VIA raw HID interface.
     func detectDriver(_ address: BluetoothAddress) async {
-        guard let state = keyboards[address] else { return }
+        guard let state = await registry.keyboard(address) else { return }
         let connections = driverConnections[address, default: 0]
         let database = await GATTDatabase.load(from: bluez, device: state.devicePath)
         var driver = "none"
@@ -161,29 +135,11 @@ extension KeyboardLinkService {
             let properties = await via.firmwareProperties()
             await via.close()
             driver = DriverKind.via.rawValue
-            await setDriverFirmware(properties, of: address)
+            await registry.setDriverFirmware(properties, of: address)
         }
         // A push connected to the keyboard meanwhile: what it found is newer than this detection.
         guard driverConnections[address, default: 0] == connections else { return }
-        await setDriver(driver, of: address)
-    }
-
-    /// Adds what a driver read (VIA versions) to a keyboard's `Firmware` property.
-    private func setDriverFirmware(_ properties: [String: String], of address: BluetoothAddress) async {
-        guard !properties.isEmpty, driverFirmware[address] != properties else { return }
-        driverFirmware[address] = properties
-        guard var current = keyboards[address] else { return }
-        current.firmware.merge(properties) { _, read in read }
-        keyboards[address] = current
-        await updateProperties(of: current)
-    }
-
-    /// Sets a keyboard's `Driver` property.
-    private func setDriver(_ driver: String, of address: BluetoothAddress) async {
-        guard var current = keyboards[address], current.driver != driver else { return }
-        current.driver = driver
-        keyboards[address] = current
-        await updateProperties(of: current)
+        await registry.setDriver(driver, of: address)
     }
 
     /// The `Push` answer: `written` (u), `macro-slots` (u: VIA macro slots written, or to write in a dry run),
@@ -206,7 +162,7 @@ extension KeyboardLinkService {
     }
 }
 
-extension KeyboardLinkService {
+extension KeymapWriter {
     /// The `a(usss)` rows of what a push wrote: layer, key, what the keyboard held, what was written.
     static func pushChanges(_ outcome: DriverPush.Outcome) -> [DBusValue] {
         zip(outcome.writes, outcome.previous).map { write, old in
@@ -215,18 +171,5 @@ extension KeyboardLinkService {
                 .string(write.action.description),
             ])
         }
-    }
-}
-
-extension DriverError {
-    /// Whether the keyboard asked to be unlocked.
-    var isLocked: Bool {
-        if case .locked = self { return true }
-        return false
-    }
-
-    /// The `org.kblink1.Error.*` equivalent with another message.
-    func dbusError(message: String) -> DBusError {
-        DBusError(dbusError.name, message)
     }
 }

@@ -1,0 +1,40 @@
+import KeyboardLinkDBus
+
+// The service side of the contract, after start-up: property updates and signals sent with ``KBlinkContract``'s
+// values, so that what the daemon publishes has the contract's names and interfaces by construction.
+
+extension BusConnection {
+    /// Emits a contract signal from an object.
+    /// - Parameter body: the signal's arguments, of the contract's types.
+    public func emit(_ signal: KBlinkSignal, at path: ObjectPath, _ body: [DBusValue]) async throws {
+        try await emitSignal(signal.name, of: signal.interface, at: path, body)
+    }
+
+    /// Updates one contract property of an exported object; `PropertiesChanged` follows when the value differs.
+    /// - Throws: ``DBusError`` when the object does not export the property's interface, or the value has another
+    ///   type.
+    public func setProperty(_ property: KBlinkProperty, at path: ObjectPath, to value: DBusValue) async throws {
+        try await setProperty(property.name, of: property.interface, at: path, to: value)
+    }
+
+    /// Updates contract properties of one interface together: readers see all of them change at once, in one
+    /// `PropertiesChanged`.
+    /// - Parameter interface: the interface every property belongs to (a property of another is a programming
+    ///   error).
+    public func setProperties(
+        _ values: [(KBlinkProperty, DBusValue)], of interface: InterfaceName, at path: ObjectPath
+    ) async throws {
+        var named: [(MemberName, DBusValue)] = []
+        named.reserveCapacity(values.count)
+        for (property, value) in values {
+            precondition(property.interface == interface, "\(property.name) is not a property of \(interface)")
+            named.append((property.name, value))
+        }
+        try await setProperties(named, of: interface, at: path)
+    }
+
+    /// The current value of an exported contract property, nil when the object does not export it.
+    public func property(_ property: KBlinkProperty, at path: ObjectPath) async -> DBusValue? {
+        await self.property(property.name, of: property.interface, at: path)
+    }
+}

@@ -1,0 +1,57 @@
+import KBlinkAPI
+import KeyboardLinkBlueZ
+import KeyboardLinkDBus
+import KeyboardLinkDrivers
+import KeyboardLinkKeymap
+import KeyboardLinkSupport
+
+/// Writes keymaps to keyboards and reads them back through their drivers: `Push`, `Pull`, the re-apply on connect
+/// (issue 8), and the detection that fills each keyboard's `Driver` property. One of these runs per keyboard at a
+/// time (``KeyboardPushes``).
+actor KeymapWriter {
+    /// How long the writer waits for keyboards.
+    struct Timeouts: Sendable {
+        /// How long a re-apply on connect waits for a locked ZMK keyboard to be unlocked.
+        var reapplyUnlock: Duration
+        /// How long a re-apply on connect waits for the keyboard's driver.
+        var reapplyDriver: Duration
+        /// How long a ZMK Studio request may go unanswered before the keyboard counts as asleep.
+        var studioRequest: Duration
+    }
+
+    let connection: BusConnection
+    let bluez: BlueZModel
+    let registry: KeyboardRegistry
+    let keymaps: KeymapSessions
+    let pushes: KeyboardPushes
+    let log: @Sendable (LogLevel, String) -> Void
+    var timeouts: Timeouts
+    /// Per keyboard, how many times a push or re-apply connected to its driver: a detection that started before
+    /// the latest connection does not overwrite what that connection found.
+    var driverConnections: [BluetoothAddress: Int] = [:]
+
+    init(
+        connection: BusConnection, bluez: BlueZModel, registry: KeyboardRegistry, keymaps: KeymapSessions,
+        pushes: KeyboardPushes, timeouts: Timeouts, log: @escaping @Sendable (LogLevel, String) -> Void
+    ) {
+        self.connection = connection
+        self.bluez = bluez
+        self.registry = registry
+        self.keymaps = keymaps
+        self.pushes = pushes
+        self.timeouts = timeouts
+        self.log = log
+    }
+
+    /// Applies new timeouts (SIGHUP).
+    func reconfigure(_ timeouts: Timeouts) {
+        self.timeouts = timeouts
+    }
+
+    /// Asks the user to unlock a locked keyboard: `PairingPrompt` with the `unlock` kind.
+    func promptUnlock(_ address: BluetoothAddress) async {
+        let prompt = PairingPromptSignal(
+            keyboard: KBlink.keyboardPath(address), prompt: PairingPromptRelay(kind: .unlock, code: "", entered: 0))
+        try? await connection.emit(KBlinkContract.Manager.pairingPromptSignal, at: KBlink.managerPath, prompt.body)
+    }
+}

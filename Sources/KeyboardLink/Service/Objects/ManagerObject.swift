@@ -1,0 +1,51 @@
+import InsetCore
+import KBlinkAPI
+import KeyboardLinkDBus
+
+/// `org.kblink1.Manager` at `/org/kblink1`: decodes each call, hands it to the job that does it (the
+/// ``KeyboardRegistry`` for discovery, the list and presence, ``KeyboardPairing`` for pairing) and encodes the
+/// answer.
+enum ManagerObject {
+    /// The interface as declared in docs/dbus-api.md; the handlers hold the jobs weakly (the connection that holds
+    /// the handlers is held by them).
+    static func interface(registry: KeyboardRegistry, pairing: KeyboardPairing) -> DBusInterface {
+        typealias Manager = KBlinkContract.Manager
+        let listCache = KeyboardListCache()
+        return DBusInterface(
+            KBlink.managerInterface,
+            methods: [
+                DBusMethod(Manager.startDiscovery) { [weak registry] (_: MethodCallContext) in
+                    try await registry?.startDiscovery()
+                },
+                DBusMethod(Manager.stopDiscovery) { [weak registry] (_: MethodCallContext) in
+                    try await registry?.stopDiscovery()
+                },
+                // What `kblink list` needs in one compact typed reply (docs/dbus-api.md).
+                DBusMethod(Manager.listKeyboards) { [weak registry] (_: MethodInvocation) in
+                    [await registry?.keyboardList(cache: listCache) ?? .array(KeyboardState.listEntryType, [])]
+                },
+                DBusMethod(Manager.resolveInsets) { [weak registry] (call: MethodInvocation) in
+                    let dictionary = try call.decode([String: DBusValue].self)
+                    let attached = await registry?.presence().attached ?? false
+                    let request = try InsetRequestCodec.request(from: dictionary, hardwareKeyboard: attached)
+                    return [InsetRequestCodec.dictionary(from: InsetResolver.resolve(request))]
+                },
+                DBusMethod(Manager.pair) { (call: MethodCallContext, device: String) -> ObjectPath in
+                    try await pairing.pair(try KeyboardPairing.deviceArgument(device), caller: call.sender)
+                },
+                DBusMethod(Manager.cancelPairing) { (_: MethodCallContext, device: String) in
+                    try await pairing.cancel(try KeyboardPairing.deviceArgument(device))
+                },
+            ],
+            properties: [
+                DBusProperty(Manager.versionProperty, initial: .string(KBlink.version)),
+                DBusProperty(Manager.hardwareKeyboardAttachedProperty, initial: .boolean(false)),
+                DBusProperty(
+                    Manager.hardwareKeyboardsProperty, initial: .array(.structure([.string, .string, .string]), [])),
+                DBusProperty(Manager.bluetoothAvailableProperty, initial: .boolean(false)),
+                DBusProperty(Manager.blueZRunningProperty, initial: .boolean(false)),
+                DBusProperty(Manager.discoveringProperty, initial: .boolean(false)),
+            ],
+            signals: Manager.signals.map(DBusSignal.init))
+    }
+}

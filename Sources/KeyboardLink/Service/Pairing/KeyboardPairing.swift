@@ -1,0 +1,80 @@
+import KBlinkAPI
+import KeyboardLinkBlueZ
+import KeyboardLinkDBus
+import KeyboardLinkPairing
+
+/// `Pair` and `CancelPairing` of `org.kblink1.Manager` (docs/pairing.md): finds the keyboard a caller names in the
+/// ``KeyboardRegistry``, runs the ``PairingCoordinator``'s flow, and answers once the keyboard's object shows it
+/// paired, trusted and connected.
+struct KeyboardPairing: Sendable {
+    /// Held weakly: the connection that holds the Manager's handlers (and this) is held by both.
+    private weak var registry: KeyboardRegistry?
+    private weak var coordinator: PairingCoordinator?
+    private let connection: BusConnection
+
+    init(registry: KeyboardRegistry, coordinator: PairingCoordinator, connection: BusConnection) {
+        self.registry = registry
+        self.coordinator = coordinator
+        self.connection = connection
+    }
+
+    /// Checks a device argument, refusing empty or overlong text before any lookup.
+    static func deviceArgument(_ text: String) throws -> String {
+        guard !text.isEmpty, text.utf8.count <= 248 else {
+            throw KBlinkError.invalidArgs("give a keyboard address (AA:BB:CC:DD:EE:FF) or a name of at most 248 bytes")
+        }
+        return text
+    }
+
+    /// Pairs, trusts and connects a keyboard given by address or known name; returns its object path.
+    func pair(_ text: String, caller: BusName?) async throws -> ObjectPath {
+        guard let registry, let coordinator else { throw KBlinkError.failed("kblinkd is stopping") }
+        let address = try await registry.pairingAddress(text)
+        let path: ObjectPath
+        do {
+            path = try await coordinator.pair(
+                address, caller: caller, discoveryTimeout: await registry.discoveryTimeout)
+        } catch let failure as PairingFailure {
+            throw failure.dbusError
+        }
+        await waitUntilExported(
+            path,
+            [
+                KBlinkContract.Keyboard.pairedProperty, KBlinkContract.Keyboard.trustedProperty,
+                KBlinkContract.Keyboard.connectedProperty,
+            ])
+        return path
+    }
+
+    /// Cancels the running pairing of a keyboard given by address or name.
+    func cancel(_ text: String) async throws {
+        guard let registry, let coordinator else { throw KBlinkError.failed("kblinkd is stopping") }
+        let address: BluetoothAddress
+        if let given = BluetoothAddress(validating: text) {
+            address = given
+        } else {
+            address = try await registry.keyboard(matching: text).address
+        }
+        do {
+            try await coordinator.cancel(address)
+        } catch let failure as PairingFailure {
+            throw failure.dbusError
+        }
+    }
+
+    /// Waits (briefly) until the exported keyboard object shows what BlueZ already said, so that a client reading
+    /// it right after `Pair` returns sees it paired, trusted and connected: the reply leaves after these values.
+    private func waitUntilExported(_ path: ObjectPath, _ flags: [KBlinkProperty]) async {
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: .seconds(5))
+        while clock.now < deadline {
+            var all = true
+            for flag in flags {
+                let value = await connection.property(flag, at: path)
+                if value?.boolValue != true { all = false }
+            }
+            if all { return }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+    }
+}

@@ -1,0 +1,105 @@
+import KBlinkAPI
+import KeyboardLinkBlueZ
+import KeyboardLinkDBus
+import KeyboardLinkPairing
+
+/// Finding a keyboard by address or name, and the `org.kblink1.Keyboard` methods that act on it through BlueZ.
+extension KeyboardRegistry {
+
+    /// Finds a keyboard by address or unique name prefix (case-insensitive).
+    func keyboard(matching text: String) throws -> KeyboardState {
+        let matcher = KeyboardMatcher<KeyboardState>(address: \.address, alias: \.alias, name: \.name)
+        do {
+            return try matcher.match(text, in: keyboards.values.sorted { $0.address < $1.address })
+        } catch .empty {
+            throw KBlinkError.invalidArgs("give a keyboard address or name")
+        } catch .unknownAddress(let address) {
+            throw KBlinkError.notFound("no keyboard \(address) is known; scan for it with 'kblink scan'")
+        } catch .unknownName(let text) {
+            throw KBlinkError.notFound("no keyboard is called \"\(text)\"; see 'kblink list'")
+        } catch .ambiguous(let text, let matches) {
+            let names = matches.map { "\($0.alias) (\($0.address))" }.sorted().joined(separator: ", ")
+            throw KBlinkError.invalidArgs("\"\(text)\" matches several keyboards: \(names); give the address")
+        }
+    }
+
+    func requireBlueZ(_ action: String) throws {
+        guard snapshot.isBlueZRunning else {
+            throw KBlinkError.failed(
+                "cannot \(action): BlueZ is not running; start it with 'systemctl start bluetooth'")
+        }
+    }
+
+    func deviceProxy(_ state: KeyboardState) -> DBusProxy {
+        DBusProxy(
+            connection: connection, destination: BlueZ.service, path: state.devicePath, interface: BlueZ.deviceInterface
+        )
+    }
+
+    func connect(_ address: BluetoothAddress) async throws {
+        let state = try keyboard(matching: address.description)
+        try requireBlueZ("connect")
+        guard !state.connected else { return }
+        do {
+            try await deviceProxy(state).call(BlueZ.Method.connect, timeout: .seconds(30))
+        } catch {
+            throw KBlinkError.fromBlueZ(error, while: "connect to \(state.alias)")
+        }
+    }
+
+    func disconnect(_ address: BluetoothAddress) async throws {
+        let state = try keyboard(matching: address.description)
+        try requireBlueZ("disconnect")
+        guard state.connected else { return }
+        do {
+            try await deviceProxy(state).call(BlueZ.Method.disconnect)
+        } catch {
+            throw KBlinkError.fromBlueZ(error, while: "disconnect \(state.alias)")
+        }
+    }
+
+    func setTrusted(_ address: BluetoothAddress, _ trusted: Bool) async throws {
+        let state = try keyboard(matching: address.description)
+        try requireBlueZ(trusted ? "trust" : "untrust")
+        do {
+            try await deviceProxy(state).setProperty(BlueZ.Property.trusted, to: .boolean(trusted))
+        } catch {
+            throw KBlinkError.fromBlueZ(error, while: "\(trusted ? "trust" : "untrust") \(state.alias)")
+        }
+    }
+
+    func forget(_ address: BluetoothAddress) async throws {
+        let state = try keyboard(matching: address.description)
+        try requireBlueZ("forget")
+        guard let adapter = snapshot.devices[state.devicePath]?.adapter else {
+            throw KBlinkError.notFound("BlueZ no longer knows \(state.alias)")
+        }
+        let proxy = DBusProxy(
+            connection: connection, destination: BlueZ.service, path: adapter, interface: BlueZ.adapterInterface)
+        do {
+            try await proxy.call(BlueZ.Method.removeDevice, [.objectPath(state.devicePath)])
+        } catch {
+            throw KBlinkError.fromBlueZ(error, while: "forget \(state.alias)")
+        }
+    }
+
+    /// The address to pair: any address (an unknown one is looked for first), or the keyboard a known name
+    /// designates.
+    func pairingAddress(_ text: String) throws -> BluetoothAddress {
+        if let address = BluetoothAddress(validating: text) {
+            if let device = PairingCoordinator.find(address, in: snapshot), !device.isKeyboard {
+                throw KBlinkError.notSupported(
+                    "\(device.alias) (\(address)) is not a keyboard: pair it with your desktop's Bluetooth settings or bluetoothctl"
+                )
+            }
+            return address
+        }
+        do {
+            return try keyboard(matching: text).address
+        } catch let error as DBusError where error.name == KBlinkError.notFound {
+            throw KBlinkError.notFound(
+                "no keyboard called \"\(text)\" is known: put it in pairing mode and find it with 'kblink scan', or give its address"
+            )
+        }
+    }
+}

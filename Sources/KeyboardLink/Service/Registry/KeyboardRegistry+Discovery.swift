@@ -1,0 +1,89 @@
+import KBlinkAPI
+import KeyboardLinkBlueZ
+import KeyboardLinkDBus
+
+/// `StartDiscovery` and `StopDiscovery` of `org.kblink1.Manager`: kblinkd's own discovery sessions on the powered
+/// adapters, filtered to keyboards, stopped after the discovery timeout when nobody stops them.
+extension KeyboardRegistry {
+    func startDiscovery() async throws {
+        try requireBlueZ("start discovery")
+        let powered = snapshot.adapters.values.filter(\.powered).sorted { $0.path < $1.path }
+        guard !powered.isEmpty else {
+            throw KBlinkError.failed(
+                snapshot.adapters.isEmpty
+                    ? "cannot start discovery: no Bluetooth adapter is present"
+                    : "cannot start discovery: the Bluetooth adapter is off; power it on with 'bluetoothctl power on'")
+        }
+        for adapter in powered where !discoverySessions.contains(adapter.path) {
+            let proxy = DBusProxy(
+                connection: connection, destination: BlueZ.service, path: adapter.path,
+                interface: BlueZ.adapterInterface)
+            do {
+                // Keyboards only: HID (classic) and HOGP (LE).
+                try await proxy.call(
+                    BlueZ.Method.setDiscoveryFilter,
+                    [
+                        .dictionary(
+                            key: .string, value: .variant,
+                            [
+                                DBusDictionaryEntry(
+                                    key: .string("UUIDs"),
+                                    value: .variant(
+                                        .array(
+                                            .string,
+                                            [
+                                                .string("00001124-0000-1000-8000-00805f9b34fb"),
+                                                .string("00001812-0000-1000-8000-00805f9b34fb"),
+                                            ]))),
+                                DBusDictionaryEntry(key: .string("Transport"), value: .variant(.string("auto"))),
+                            ])
+                    ])
+                try await proxy.call(BlueZ.Method.startDiscovery)
+                discoverySessions.insert(adapter.path)
+            } catch let error as DBusError where error.name == BlueZ.Error.inProgress {
+                // Our session there is still running (BlueZ allows one per client): it goes on.
+                discoverySessions.insert(adapter.path)
+            } catch {
+                throw KBlinkError.fromBlueZ(error, while: "start discovery on \(adapter.path.lastElement)")
+            }
+        }
+        let timeout = discoveryTimeout
+        discoveryStopper?.cancel()
+        discoveryStopper = Task { [weak self] in
+            try? await Task.sleep(for: timeout)
+            guard !Task.isCancelled else { return }
+            try? await self?.stopDiscovery()
+        }
+    }
+
+    func stopDiscovery() async throws {
+        try requireBlueZ("stop discovery")
+        discoveryStopper?.cancel()
+        discoveryStopper = nil
+        let sessions = discoverySessions.sorted { $0 < $1 }
+        discoverySessions.removeAll()
+        for path in sessions {
+            let proxy = DBusProxy(
+                connection: connection, destination: BlueZ.service, path: path, interface: BlueZ.adapterInterface)
+            do {
+                try await proxy.call(BlueZ.Method.stopDiscovery)
+            } catch let error as DBusError
+                where [BlueZ.Error.failed, BlueZ.Error.notReady, ErrorName.unknownObject].contains(error.name)
+            {
+                // It ended already (adapter powered off or gone): nothing left to stop.
+            } catch {
+                throw KBlinkError.fromBlueZ(error, while: "stop discovery")
+            }
+        }
+    }
+
+    /// Discovery sessions end with their adapter (removed or powered off), and all of them with BlueZ.
+    func forgetEndedDiscoverySessions() {
+        guard !discoverySessions.isEmpty else { return }
+        guard snapshot.isBlueZRunning else {
+            discoverySessions.removeAll()
+            return
+        }
+        discoverySessions = discoverySessions.filter { snapshot.adapters[$0]?.powered == true }
+    }
+}

@@ -1,0 +1,233 @@
+import KBlinkAPI
+import KeyboardLinkBlueZ
+import KeyboardLinkDBus
+import KeyboardLinkFirmware
+import KeyboardLinkKeymap
+import KeyboardLinkPresence
+import KeyboardLinkSupport
+
+/// The keyboards kblinkd exports, kept in step with the live BlueZ model: one `org.kblink1.Keyboard` object (and,
+/// when its layout is known, `org.kblink1.Keymap` on it) per Bluetooth keyboard BlueZ knows, the Manager's
+/// Bluetooth and presence properties, and what other jobs learn about each keyboard (firmware information, the
+/// driver) merged into its exported state.
+///
+/// Discovery (`KeyboardRegistry+Discovery.swift`) and the calls that act on a keyboard through BlueZ
+/// (`KeyboardRegistry+Devices.swift`) live here too: both follow the BlueZ snapshot this registry holds.
+actor KeyboardRegistry {
+    let connection: BusConnection
+    let bluez: BlueZModel
+    let keymaps: KeymapSessions
+    let log: @Sendable (LogLevel, String) -> Void
+    /// Which keyboards count as "a hardware keyboard is in use".
+    var presencePolicy: PresencePolicy
+    /// How long `StartDiscovery` keeps looking when nobody stops it.
+    var discoveryTimeout: Duration
+    var keyboards: [BluetoothAddress: KeyboardState] = [:]
+    var snapshot = BlueZModel.Snapshot()
+    var evdevDevices: [InputDevice] = []
+    private var modelTask: Task<Void, Never>?
+    var discoveryStopper: Task<Void, Never>?
+    /// The adapters on which kblinkd has a discovery session of its own. BlueZ answers StartDiscovery before its
+    /// `Discovering` property changes, so the model's snapshot cannot say which sessions are ours.
+    var discoverySessions: Set<ObjectPath> = []
+    /// The latest firmware information of each keyboard (from the cache, then from refreshes and notifications).
+    var firmwareInfos: [BluetoothAddress: FirmwareInfo] = [:]
+    /// `Firmware` keys a driver read from the keyboard (VIA's protocol and firmware versions), kept beside what
+    /// the GATT firmware refresh reads.
+    var driverFirmware: [BluetoothAddress: [String: String]] = [:]
+    /// The D-Bus objects of a keyboard (its shared member declarations); set before the registry starts.
+    private var objects: KeyboardObjects?
+    /// Told, after each reconciliation, which keyboards are connected with their services resolved.
+    private var readinessObserver: (@Sendable (Set<BluetoothAddress>) async -> Void)?
+
+    init(
+        connection: BusConnection, bluez: BlueZModel, keymaps: KeymapSessions, presencePolicy: PresencePolicy,
+        discoveryTimeout: Duration, log: @escaping @Sendable (LogLevel, String) -> Void
+    ) {
+        self.connection = connection
+        self.bluez = bluez
+        self.keymaps = keymaps
+        self.presencePolicy = presencePolicy
+        self.discoveryTimeout = discoveryTimeout
+        self.log = log
+    }
+
+    /// Sets the keyboards' object declarations, the firmware information read before (the cache) and who hears
+    /// about keyboards becoming ready.
+    func prepare(
+        objects: KeyboardObjects, firmware: [BluetoothAddress: FirmwareInfo],
+        readinessObserver: @escaping @Sendable (Set<BluetoothAddress>) async -> Void
+    ) {
+        self.objects = objects
+        firmwareInfos = firmware
+        self.readinessObserver = readinessObserver
+    }
+
+    /// Starts following BlueZ; returns after the first snapshot is applied.
+    func start() async throws {
+        try await bluez.start()
+    }
+
+    /// Applies the model's first snapshot, then follows its updates in a task of its own.
+    func follow() async {
+        let updates = await bluez.updates()
+        var iterator = updates.makeAsyncIterator()
+        if let first = await iterator.next() {
+            await apply(first)
+        }
+        modelTask = Task { [weak self] in
+            while let update = await iterator.next() {
+                await self?.apply(update)
+            }
+        }
+    }
+
+    /// Stops following BlueZ and the discovery timer.
+    func stop() {
+        modelTask?.cancel()
+        discoveryStopper?.cancel()
+    }
+
+    /// The number of exported keyboards.
+    var count: Int { keyboards.count }
+
+    /// Whether BlueZ is on the bus.
+    var isBlueZRunning: Bool { snapshot.isBlueZRunning }
+
+    /// A keyboard's exported state.
+    func keyboard(_ address: BluetoothAddress) -> KeyboardState? {
+        keyboards[address]
+    }
+
+    /// BlueZ's device at a path, as the latest snapshot has it.
+    func device(at path: ObjectPath) -> BlueZDevice? {
+        snapshot.devices[path]
+    }
+
+    /// Whether BlueZ reports the keyboard connected.
+    func isConnected(_ state: KeyboardState) -> Bool {
+        snapshot.devices[state.devicePath]?.connected == true
+    }
+
+    // MARK: Following BlueZ
+
+    private func apply(_ update: BlueZModel.Update) async {
+        let wasRunning = snapshot.isBlueZRunning
+        // GATT objects come and go by the dozen around each connection; when an update touches no adapter and
+        // no device, nothing exported changes: skip the reconciliation so presence is never queued behind them.
+        if let changed = update.changedPaths,
+            !changed.contains(where: {
+                update.snapshot.adapters[$0] != nil || update.snapshot.devices[$0] != nil
+                    || snapshot.adapters[$0] != nil || snapshot.devices[$0] != nil
+            })
+        {
+            snapshot = update.snapshot
+            forgetEndedDiscoverySessions()
+            return
+        }
+        snapshot = update.snapshot
+        forgetEndedDiscoverySessions()
+        if wasRunning != snapshot.isBlueZRunning {
+            log(
+                snapshot.isBlueZRunning ? .notice : .warning,
+                snapshot.isBlueZRunning ? "BlueZ is on the bus" : "BlueZ left the bus")
+        }
+        var wanted: [BluetoothAddress: KeyboardState] = [:]
+        for device in snapshot.devices.values where device.isKeyboard {
+            guard var state = KeyboardState(device: device) else { continue }
+            // Keep what other jobs filled in (driver); firmware and batteries come from the firmware information.
+            if let known = keyboards[state.address] {
+                state.driver = known.driver
+            }
+            applyFirmware(to: &state, device: device)
+            wanted[state.address] = state
+        }
+        var keymapChanges: (removed: [BluetoothAddress], added: [KeyboardState]) = ([], [])
+        for (address, _) in keyboards where wanted[address] == nil {
+            keyboards[address] = nil
+            await connection.unexport(at: KBlink.keyboardPath(address))
+            keymapChanges.removed.append(address)
+        }
+        for (address, state) in wanted.sorted(by: { $0.key < $1.key }) {
+            if let known = keyboards[address] {
+                guard known != state else { continue }
+                keyboards[address] = state
+                await updateProperties(of: state)
+            } else {
+                keyboards[address] = state
+                guard let objects else { continue }
+                do {
+                    try await connection.export(objects.keyboard.interface(state), at: KBlink.keyboardPath(address))
+                    keymapChanges.added.append(state)
+                } catch {
+                    log(.error, "cannot export keyboard \(address): \(error)")
+                }
+            }
+        }
+        await setManagerProperties([
+            (KBlinkContract.Manager.bluetoothAvailableProperty, .boolean(snapshot.isBluetoothAvailable)),
+            (KBlinkContract.Manager.blueZRunningProperty, .boolean(snapshot.isBlueZRunning)),
+            (KBlinkContract.Manager.discoveringProperty, .boolean(snapshot.isDiscovering)),
+        ])
+        await publishPresence()
+        await updateKeymaps(removed: keymapChanges.removed, added: keymapChanges.added)
+        await readinessObserver?(readyKeyboards())
+    }
+
+    /// The keyboards connected with their services resolved.
+    private func readyKeyboards() -> Set<BluetoothAddress> {
+        var ready = Set<BluetoothAddress>()
+        for (address, state) in keyboards {
+            guard let device = snapshot.devices[state.devicePath], device.connected, device.servicesResolved
+            else { continue }
+            ready.insert(address)
+        }
+        return ready
+    }
+
+    /// Publishes a keyboard's properties as they are now (another update, such as a firmware refresh, may have
+    /// changed them), all at once.
+    func updateProperties(of state: KeyboardState) async {
+        let current = keyboards[state.address] ?? state
+        try? await connection.setProperties(
+            current.propertyValues, of: KBlink.keyboardInterface, at: KBlink.keyboardPath(state.address))
+    }
+
+    /// Sets Manager properties together: readers see them change at once, in one `PropertiesChanged`.
+    func setManagerProperties(_ values: [(KBlinkProperty, DBusValue)]) async {
+        try? await connection.setProperties(values, of: KBlink.managerInterface, at: KBlink.managerPath)
+    }
+
+    // MARK: Keymap objects
+
+    /// After keyboard objects were unexported and exported (and the Manager's properties published, so that
+    /// opening profiles never delays them): closes and opens the keyboards' keymap sessions.
+    private func updateKeymaps(removed: [BluetoothAddress], added: [KeyboardState]) async {
+        for address in removed { await keymaps.close(address) }
+        for state in added { await attachKeymap(state) }
+    }
+
+    /// After a keyboard's object is exported: opens its session (restoring the saved draft) and exports the
+    /// `Keymap` interface on the same object. (Unexporting the keyboard's object removes `Keymap` too.)
+    private func attachKeymap(_ state: KeyboardState) async {
+        guard let objects else { return }
+        let path = KBlink.keyboardPath(state.address)
+        guard let session = await keymaps.open(state.address, name: state.name, path: path) else { return }
+        let settings = await keymaps.settings(for: state.address) ?? ProfileSettings()
+        do {
+            try await connection.export(objects.keymap.interface(session, settings: settings), at: path)
+        } catch {
+            log(.error, "cannot export the keymap of \(state.address): \(error)")
+            await keymaps.close(state.address)
+        }
+    }
+
+    // MARK: ListKeyboards
+
+    /// The `ListKeyboards` answer: every exported keyboard, by address; rebuilt only when a keyboard changed.
+    func keyboardList(cache: KeyboardListCache) -> DBusValue {
+        cache.list(for: keyboards) { keyboards in
+            .array(KeyboardState.listEntryType, keyboards.sorted { $0.key < $1.key }.map(\.value.listEntry))
+        }
+    }
+}
