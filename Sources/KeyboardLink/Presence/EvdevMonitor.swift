@@ -120,8 +120,10 @@ public final class EvdevMonitor: Sendable {
     private static func drain(_ fd: Int32) {
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
-            let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if count > 0 || (count < 0 && errno == EINTR) { continue }
+            let count = buffer.withUnsafeMutableBytes { raw in
+                InterruptedCall.retry { read(fd, raw.baseAddress, raw.count) }
+            }
+            if count > 0 { continue }
             return  // EAGAIN: drained (or an error, which the next event will meet again).
         }
     }

@@ -3,6 +3,7 @@ import Synchronization
 
 #if canImport(Glibc)
     import Glibc
+    import KeyboardLinkSupport
 #endif
 
 /// The one thread that runs every libdbus call of a connection: a `poll` loop over libdbus's file descriptors
@@ -143,7 +144,7 @@ final class ConnectionLoop: TaskExecutor, @unchecked Sendable {
         if mustWake && !isCurrent {
             var one: UInt8 = 1
             // A wake-up lost to a signal would leave the loop asleep with a job queued.
-            _ = Self.retryingEINTR { write(wakeWriter, &one, 1) }
+            _ = InterruptedCall.retry { write(wakeWriter, &one, 1) }
         }
     }
 
@@ -164,7 +165,7 @@ final class ConnectionLoop: TaskExecutor, @unchecked Sendable {
                 sem_post(handle.pointer)
             }
             while !done.load(ordering: .acquiring) {
-                if Self.retryingEINTR({ sem_wait(pointer) }) != 0 { break }
+                if InterruptedCall.retry({ sem_wait(pointer) }) != 0 { break }
             }
         }
         return result.withLock { $0! }
@@ -263,7 +264,7 @@ final class ConnectionLoop: TaskExecutor, @unchecked Sendable {
             if ready < 0 && errno != EINTR { continue }
             if ready > 0 {
                 if pollDescriptors[0].revents != 0 {
-                    _ = Self.retryingEINTR { read(wakeDescriptor, &drain, drain.count) }
+                    _ = InterruptedCall.retry { read(wakeDescriptor, &drain, drain.count) }
                 }
                 for index in 1..<pollDescriptors.count where pollDescriptors[index].revents != 0 {
                     guard let watch = pollWatches[index], let entry = watches[watch], entry.enabled else { continue }
@@ -303,17 +304,6 @@ final class ConnectionLoop: TaskExecutor, @unchecked Sendable {
             return taken
         }
         for job in leftovers { afterStop.async(execute: job) }
-    }
-}
-
-extension ConnectionLoop {
-    /// Runs a system call again while a signal interrupts it (-1 with `errno` EINTR), and returns its result.
-    static func retryingEINTR<Result: BinaryInteger>(_ call: () -> Result) -> Result {
-        while true {
-            let result = call()
-            if result == -1 && errno == EINTR { continue }
-            return result
-        }
     }
 }
 

@@ -1,4 +1,5 @@
 import Glibc
+import KeyboardLinkSupport
 
 extension DaemonConfiguration {
     /// What to do when the configuration file does not exist.
@@ -42,10 +43,11 @@ extension DaemonConfiguration {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 4096)
         while bytes.count < limit {
-            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            let count = chunk.withUnsafeMutableBytes { raw in
+                InterruptedCall.retry { read(descriptor, raw.baseAddress, raw.count) }
+            }
             if count == 0 { break }
             if count < 0 {
-                if errno == EINTR { continue }
                 return .failure(FileError(errno))
             }
             bytes += chunk[..<count]

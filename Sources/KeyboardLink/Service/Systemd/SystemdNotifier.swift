@@ -1,4 +1,5 @@
 import Glibc
+import KeyboardLinkSupport
 
 /// Tells systemd about kblinkd's state through `$NOTIFY_SOCKET`, without libsystemd.
 ///
@@ -112,12 +113,10 @@ public struct SystemdNotifier: Sendable {
         defer { close(descriptor) }
         let failure: Int32? = address.withSocketAddress { socketAddress, length in
             bytes.withUnsafeBytes { buffer in
-                while true {
-                    let sent = sendto(
-                        descriptor, buffer.baseAddress, buffer.count, Int32(MSG_NOSIGNAL), socketAddress, length)
-                    if sent >= 0 { return nil }
-                    if errno != EINTR { return errno }
+                let sent = InterruptedCall.retry {
+                    sendto(descriptor, buffer.baseAddress, buffer.count, Int32(MSG_NOSIGNAL), socketAddress, length)
                 }
+                return sent >= 0 ? nil : errno
             }
         }
         if let failure {

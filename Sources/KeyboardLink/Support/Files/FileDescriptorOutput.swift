@@ -11,14 +11,9 @@ public enum FileDescriptorOutput {
             guard let base = buffer.baseAddress else { return }
             var offset = 0
             while offset < buffer.count {
-                let written = write(descriptor, base + offset, buffer.count - offset)
-                if written > 0 {
-                    offset += written
-                } else if written < 0 && errno == EINTR {
-                    continue
-                } else {
-                    return
-                }
+                let written = InterruptedCall.retry { write(descriptor, base + offset, buffer.count - offset) }
+                guard written > 0 else { return }
+                offset += written
             }
         }
     }
