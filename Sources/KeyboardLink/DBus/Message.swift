@@ -76,6 +76,13 @@ public struct Message: Sendable {
         }
     }
 
+    /// The size in bytes of a received message's body as it came over the wire, known before any of it is decoded; nil
+    /// for a message built here or one whose body libdbus decoded (one carrying file descriptors).
+    public var receivedBodySize: Int? {
+        guard case .wire(let wire) = storage else { return nil }
+        return wire.count - wire.bodyOffset
+    }
+
     /// Whether the body has no arguments.
     var bodyIsEmpty: Bool {
         switch storage {

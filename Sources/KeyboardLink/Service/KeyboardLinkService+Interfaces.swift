@@ -25,6 +25,7 @@ extension KeyboardLinkService {
                     "ResolveInsets", inputs: [DBusArgument("request", .dictionary(key: .string, value: .variant))],
                     outputs: [DBusArgument("answer", .dictionary(key: .string, value: .variant))]
                 ) { [weak self] call in
+                    try InsetRequestCodec.checkSize(of: call.message)
                     let dictionary = try call.decode([String: DBusValue].self)
                     let attached = await self?.presence().attached ?? false
                     let request = try InsetRequestCodec.request(from: dictionary, hardwareKeyboard: attached)
