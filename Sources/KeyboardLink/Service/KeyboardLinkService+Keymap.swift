@@ -4,6 +4,7 @@ extension KeyboardLinkService {
     /// At start: loads the user's layouts from `<state dir>/layouts`.
     func startKeymaps() async {
         await keymaps.loadUserLayouts(from: options.stateDirectory + "/layouts")
+        await keymaps.removeExpiredSetAsideProfiles()
     }
 
     /// After keyboard objects were unexported and exported (and the Manager's properties published, so that
