@@ -21,6 +21,11 @@ struct KBlinkDaemon {
                            without --bus, start a private dbus-daemon and print its address on the first line
           --print-address  print the bus address on the first line of standard output, then run
           --log-level L    override the configuration's LogLevel
+
+        kblinkd --check-hidraw DESCRIPTOR
+          For the udev rule 70-kblink-via.rules: exits 0 when a hidraw node with this report descriptor
+          (/sys/class/hidraw/hidrawN/device/report_descriptor) is a VIA raw HID interface only (usage page 0xFF60, no
+          key reports) that the group kblinkd may open, 1 otherwise; says why on standard error.
         """
 
     struct Options {
@@ -72,9 +77,19 @@ struct KBlinkDaemon {
         signal(SIGINT, SIG_IGN)
         signal(SIGHUP, SIG_IGN)
         signal(SIGPIPE, SIG_IGN)
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        if arguments.first == "--check-hidraw" {
+            guard arguments.count == 2 else {
+                writeError("kblinkd: --check-hidraw takes one path, the node's report_descriptor\n")
+                exit(2)
+            }
+            let (granted, reason) = HIDRawAccessRule.decision(forDescriptorAt: arguments[1])
+            writeError("kblinkd --check-hidraw: \(granted ? "grant" : "refuse"): \(reason)\n")
+            exit(granted ? 0 : 1)
+        }
         let options: Options
         do {
-            options = try parse(Array(CommandLine.arguments.dropFirst()))
+            options = try parse(arguments)
         } catch {
             writeError("kblinkd: \(error)\n\n\(usage)")
             exit(2)
