@@ -2,7 +2,7 @@ import Testing
 
 @testable import KeyboardLink
 
-/// The undo log's bounds: at most 100 edits and about 4 MiB of them, the oldest merged into one, the draft unchanged,
+/// The undo log's bounds: at most 1,000 edits and about 4 MiB of them, the oldest merged into one, the draft unchanged,
 /// and a saved profile always loadable (issue 18: three 8 MB imports once made a 24.8 MB profile the daemon refused).
 @Suite("Undo log bounds")
 struct UndoLogBoundTests {
@@ -26,19 +26,21 @@ struct UndoLogBoundTests {
         return keymap
     }
 
-    @Test("150 edits leave 100 in the log, the same draft, and undoing them all goes back to the base")
+    @Test("1,200 edits leave 1,000 in the log, the same draft, and undoing them all goes back to the base")
     func countBound() throws {
         var session = try Self.session()
-        let keys = session.layout.keys.prefix(150).map(\.name)
+        let keys = session.layout.keys.map(\.name)
         var expected: [KeyName: KeyAction] = [:]
-        for (index, key) in keys.enumerated() {
-            let action = try KeyAction(parsing: index % 2 == 0 ? "KC_VOLU" : "KC_MUTE")
+        let actions = try ["KC_VOLU", "KC_MUTE", "KC_VOLD"].map { try KeyAction(parsing: $0) }
+        for index in 0..<1_200 {
+            let key = keys[index % keys.count]
+            let action = actions[index % actions.count]
             try session.setBinding(key: key, action: action, layer: 1)
             expected[key] = action
         }
         #expect(session.operationLog.entries.count == KeymapEditSession.undoLimit)
         for (key, action) in expected { #expect(try session.action(layer: 1, key: key) == action) }
-        // The merged edit comes first; everything after it is the newest 99 edits, unchanged.
+        // The merged edit comes first; everything after it is the newest 999 edits, unchanged.
         guard case .importProfile = session.operationLog.entries.first else {
             Issue.record(
                 "the oldest entry is not the merged import: \(String(describing: session.operationLog.entries.first))")

@@ -8,7 +8,7 @@
 /// edit. Undone edits beyond the bounds (a redo tail restored from a bigger record) are dropped from the newest.
 extension KeymapEditSession {
     /// The most edits the log keeps.
-    public static let undoLimit = 100
+    public static let undoLimit = 1_000
     /// About how many bytes of edits (macro text, bindings) the log keeps.
     public static let undoByteBudget = 4 << 20
 
