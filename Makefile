@@ -6,7 +6,8 @@
 #   make test                 scripts/test (unit and integration tests)
 #   make format-check         swift format lint over the sources
 #
-# After installing: systemctl daemon-reload; systemctl enable --now kblinkd; systemctl reload dbus
+# After installing: systemctl daemon-reload; systemctl enable --now kblinkd; systemctl reload dbus;
+# udevadm control --reload && udevadm trigger --subsystem-match=hidraw
 
 PREFIX ?= /usr/local
 DESTDIR ?=
@@ -22,6 +23,11 @@ DBUSPOLICYDIR ?= $(PREFIX)/share/dbus-1/system.d
 else
 DBUSPOLICYDIR ?= /etc/dbus-1/system.d
 endif
+# polkit reads action files only from /usr/share/polkit-1/actions, whatever the PREFIX.
+POLKITACTIONDIR ?= /usr/share/polkit-1/actions
+# systemd-sysusers and udev read /usr/local/lib/... as well as /usr/lib/...
+SYSUSERSDIR ?= $(PREFIX)/lib/sysusers.d
+UDEVRULESDIR ?= $(PREFIX)/lib/udev/rules.d
 # The example next to the file kblinkd reads (ConfigurationDirectory=kblink is /etc/kblink).
 CONFDIR ?= /etc/kblink
 DOCDIR ?= $(PREFIX)/share/doc/kblink
@@ -60,17 +66,32 @@ install: $(addprefix $(BUILD_DIR)/,$(BINARIES))
 	chmod 0644 $(DESTDIR)$(DBUSSERVICEDIR)/org.kblink1.service
 	$(INSTALL) -d $(DESTDIR)$(DBUSPOLICYDIR)
 	$(INSTALL) -m 0644 systemd/org.kblink1.conf $(DESTDIR)$(DBUSPOLICYDIR)/org.kblink1.conf
+	$(INSTALL) -d $(DESTDIR)$(POLKITACTIONDIR)
+	$(INSTALL) -m 0644 systemd/org.kblink1.policy $(DESTDIR)$(POLKITACTIONDIR)/org.kblink1.policy
+	$(INSTALL) -d $(DESTDIR)$(SYSUSERSDIR)
+	$(INSTALL) -m 0644 systemd/kblinkd.sysusers $(DESTDIR)$(SYSUSERSDIR)/kblinkd.conf
+	$(INSTALL) -d $(DESTDIR)$(UDEVRULESDIR)
+	sed -e 's|/usr/local/bin/kblinkd|$(BINDIR)/kblinkd|g' \
+	    systemd/70-kblink-via.rules > $(DESTDIR)$(UDEVRULESDIR)/70-kblink-via.rules
+	chmod 0644 $(DESTDIR)$(UDEVRULESDIR)/70-kblink-via.rules
+	# The user kblinkd must exist before the unit starts; a staged install (DESTDIR) leaves that to the package.
+	if [ -z "$(DESTDIR)" ] && command -v systemd-sysusers >/dev/null; then \
+	    systemd-sysusers $(SYSUSERSDIR)/kblinkd.conf; fi
 	$(INSTALL) -d $(DESTDIR)$(CONFDIR)
 	$(INSTALL) -m 0644 systemd/kblinkd.conf.example $(DESTDIR)$(CONFDIR)/kblinkd.conf.example
 	$(INSTALL) -d $(DESTDIR)$(DOCDIR)
 	$(INSTALL) -m 0644 docs/systemd.md $(DESTDIR)$(DOCDIR)/systemd.md
 
-# Leaves /etc/kblink/kblinkd.conf (the administrator's file) and /var/lib/kblink (stored profiles) in place.
+# Leaves /etc/kblink/kblinkd.conf (the administrator's file), /var/lib/kblink (stored profiles) and the user
+# kblinkd (which may own files) in place.
 uninstall:
 	rm -f $(addprefix $(DESTDIR)$(BINDIR)/,$(BINARIES))
 	rm -f $(DESTDIR)$(SYSTEMDUNITDIR)/kblinkd.service
 	rm -f $(DESTDIR)$(DBUSSERVICEDIR)/org.kblink1.service
 	rm -f $(DESTDIR)$(DBUSPOLICYDIR)/org.kblink1.conf
+	rm -f $(DESTDIR)$(POLKITACTIONDIR)/org.kblink1.policy
+	rm -f $(DESTDIR)$(SYSUSERSDIR)/kblinkd.conf
+	rm -f $(DESTDIR)$(UDEVRULESDIR)/70-kblink-via.rules
 	rm -f $(DESTDIR)$(CONFDIR)/kblinkd.conf.example
 	-rmdir $(DESTDIR)$(CONFDIR) 2>/dev/null
 	rm -f $(DESTDIR)$(DOCDIR)/systemd.md

@@ -72,11 +72,14 @@ let package = Package(
             "KeyboardLinkPairing", path: "Pairing",
             dependencies: ["KBlinkAPI", "KeyboardLinkBlueZ", "KeyboardLinkDBus", "KeyboardLinkSupport"]),
         library(
+            "KeyboardLinkAuthorization", path: "Authorization",
+            dependencies: ["KeyboardLinkDBus", "KeyboardLinkSupport"]),
+        library(
             "KeyboardLinkService", path: "Service",
             dependencies: [
-                "InsetCore", "KBlinkAPI", "KeyboardLinkBlueZ", "KeyboardLinkDBus", "KeyboardLinkDrivers",
-                "KeyboardLinkFirmware", "KeyboardLinkKeymap", "KeyboardLinkPairing", "KeyboardLinkPresence",
-                "KeyboardLinkSupport",
+                "InsetCore", "KBlinkAPI", "KeyboardLinkAuthorization", "KeyboardLinkBlueZ", "KeyboardLinkDBus",
+                "KeyboardLinkDrivers", "KeyboardLinkFirmware", "KeyboardLinkKeymap", "KeyboardLinkPairing",
+                "KeyboardLinkPresence", "KeyboardLinkSupport",
             ]),
         library(
             "KeyboardLinkClient", path: "Client",
@@ -100,14 +103,15 @@ let package = Package(
         library(
             "KeyboardLink", path: "Umbrella",
             dependencies: [
-                "InsetCore", "KBlinkAPI", "KeyboardLinkBlueZ", "KeyboardLinkClient", "KeyboardLinkCommandLine",
+                "InsetCore", "KBlinkAPI", "KeyboardLinkAuthorization", "KeyboardLinkBlueZ", "KeyboardLinkClient",
+                "KeyboardLinkCommandLine",
                 "KeyboardLinkDBus", "KeyboardLinkDrivers", "KeyboardLinkFirmware", "KeyboardLinkKeymap",
                 "KeyboardLinkPairing", "KeyboardLinkPresence", "KeyboardLinkService", "KeyboardLinkSimulator",
                 "KeyboardLinkSupport",
             ]),
         .executableTarget(
             name: "kblinkd",
-            dependencies: ["KBlinkAPI", "KeyboardLinkService", "KeyboardLinkSupport"],
+            dependencies: ["KBlinkAPI", "KeyboardLinkDrivers", "KeyboardLinkService", "KeyboardLinkSupport"],
             path: "Sources/kblinkd",
             exclude: ["kblinkd.order", "kblinkd.ld"],
             linkerSettings: [.unsafeFlags(compactLinking + kblinkdCodeLayout, .when(platforms: [.linux]))]

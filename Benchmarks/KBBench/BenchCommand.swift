@@ -4,7 +4,7 @@ import KeyboardLink
 /// Parses the command line, prints the machine, runs the chosen benchmarks and prints their tables.
 enum BenchCommand {
     static let usage = """
-        usage: kblink-bench [roundtrip|managed-objects|daemon|layout|keymap|firmware|push|all] [options]
+        usage: kblink-bench [roundtrip|managed-objects|daemon|layout|keymap|firmware|push|fairness|all] [options]
           roundtrip        method-call round trips/s, Swift pair vs C reference pair (and mixed pairs)
           managed-objects  time per GetManagedObjects reply of BlueZ-like devices
           daemon           kblinkd start-up to READY=1, kblink list vs bluetoothctl devices, kblinkd memory
@@ -14,6 +14,9 @@ enum BenchCommand {
           firmware         kblink info from the cache; a cold GATT refresh at 30 ms per read
           push             keymap push of a full layer to the simulated VIA and ZMK Studio keyboards at 7.5 ms
                            per round trip: writes and bytes against the protocol minimum, wall time
+          fairness         another connection's Get while one client sends the worst single calls (a 100,000-field
+                           ResolveInsets, 1 MiB arguments, an 8 MB ImportProfile) to kblinkd-demo
+                           (runs .build/release/kblinkd-demo: 'swift build -c release' first)
           all              every benchmark (default)
         options:
           --rounds N             roundtrip rounds per configuration (5)
@@ -37,6 +40,7 @@ enum BenchCommand {
           --profile-rounds N     keymap: timed saves and loads of the profile without draft (30)
           --push-rounds N        push: timed pushes per keyboard (5)
           --round-trip-us N      push: simulated round trip in microseconds (7500)
+          --fairness-rounds N    fairness: calls of each hostile kind (5)
         Build with -c release; a debug build's numbers mean nothing.
         """
 
@@ -48,6 +52,7 @@ enum BenchCommand {
         var keymap = KeymapBenchmark()
         let firmware = FirmwareBenchmark()
         var push = PushBenchmark()
+        var fairness = FairnessBenchmark()
         var name = "all"
         var index = 0
         while index < arguments.count {
@@ -55,7 +60,7 @@ enum BenchCommand {
             index += 1
             let operand = index < arguments.count ? arguments[index] : ""
             switch argument {
-            case "roundtrip", "managed-objects", "daemon", "layout", "keymap", "firmware", "push", "all":
+            case "roundtrip", "managed-objects", "daemon", "layout", "keymap", "firmware", "push", "fairness", "all":
                 name = argument
                 continue
             case "-h", "--help":
@@ -90,6 +95,7 @@ enum BenchCommand {
                 case "--profile-rounds": keymap.profileRounds = number
                 case "--push-rounds": push.rounds = number
                 case "--round-trip-us": push.roundTrip = .microseconds(number)
+                case "--fairness-rounds": fairness.rounds = number
                 default: known = false
                 }
                 guard known else { break }
@@ -128,6 +134,9 @@ enum BenchCommand {
             }
             if name == "push" || name == "all" {
                 print(try await push.run())
+            }
+            if name == "fairness" || name == "all" {
+                print(try await fairness.run())
             }
             return 0
         } catch {

@@ -1,8 +1,10 @@
 import Glibc
 
-/// The release binaries the daemon benchmark runs: `kblinkd` and `kblink` next to `kblink-bench` (`.build/release`).
+/// The release binaries the daemon and fairness benchmarks run: `kblinkd`, `kblinkd-demo` and `kblink` next to
+/// `kblink-bench` (`.build/release`).
 struct BuiltBinaries: Sendable {
     var kblinkd: String
+    var kblinkdDemo: String
     var kblink: String
 
     /// Finds them next to this executable.
@@ -13,8 +15,9 @@ struct BuiltBinaries: Sendable {
         guard length > 0 else { throw BenchError("cannot read /proc/self/exe: errno \(errno)") }
         let path = String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
         let directory = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
-        let binaries = BuiltBinaries(kblinkd: directory + "/kblinkd", kblink: directory + "/kblink")
-        for binary in [binaries.kblinkd, binaries.kblink] where access(binary, X_OK) != 0 {
+        let binaries = BuiltBinaries(
+            kblinkd: directory + "/kblinkd", kblinkdDemo: directory + "/kblinkd-demo", kblink: directory + "/kblink")
+        for binary in [binaries.kblinkd, binaries.kblinkdDemo, binaries.kblink] where access(binary, X_OK) != 0 {
             throw BenchError(
                 "\(binary) is missing: run 'swift build -c release' first ('swift run' builds only the bench)")
         }

@@ -1,5 +1,6 @@
 import Glibc
 import KBlinkAPI
+import KeyboardLinkDrivers
 import KeyboardLinkService
 import KeyboardLinkSupport
 
@@ -18,15 +19,29 @@ struct KBlinkDaemon {
           --state-dir PATH where profiles and caches live (default $STATE_DIRECTORY, else /var/lib/kblink)
           --print-address  print the bus address on the first line of standard output, then run
           --log-level L    override the configuration's LogLevel
+
+        kblinkd --check-hidraw DESCRIPTOR
+          For the udev rule 70-kblink-via.rules: exits 0 when a hidraw node with this report descriptor
+          (/sys/class/hidraw/hidrawN/device/report_descriptor) is a VIA raw HID interface only (usage page 0xFF60, no
+          key reports) that the group kblinkd may open, 1 otherwise; says why on standard error.
         """
 
     static func main() async {
         DaemonRunner.takeOverSignals()
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        if arguments.first == "--check-hidraw" {
+            guard arguments.count == 2 else {
+                DaemonRunner.writeError("kblinkd: --check-hidraw takes one path, the node's report_descriptor\n")
+                exit(2)
+            }
+            let (granted, reason) = HIDRawAccessRule.decision(forDescriptorAt: arguments[1])
+            DaemonRunner.writeError("kblinkd --check-hidraw: \(granted ? "grant" : "refuse"): \(reason)\n")
+            exit(granted ? 0 : 1)
+        }
         let options: DaemonRunner.Options
         do {
             let parsed = try ParsedArguments(
-                Array(CommandLine.arguments.dropFirst()), flags: DaemonRunner.flags.union(["--simulate"]),
-                options: DaemonRunner.valueOptions)
+                arguments, flags: DaemonRunner.flags.union(["--simulate"]), options: DaemonRunner.valueOptions)
             if parsed.has("--help") {
                 print(usage)
                 exit(0)

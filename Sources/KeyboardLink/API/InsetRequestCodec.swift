@@ -20,6 +20,22 @@ public enum InsetRequestCodec {
         "reserve-accessory-bar", "local-only", "near-edge-threshold", "guardian-margin",
     ]
 
+    /// The most text fields one request may carry: the guardian only keeps the focused one visible, and a bound keeps
+    /// every call short for everyone else.
+    public static let maximumFields = 256
+
+    /// The largest request body, in bytes, `ResolveInsets` reads: a request of every key and 256 fields fits in a
+    /// fraction of it.
+    public static let maximumRequestSize = 64 << 10
+
+    /// Refuses a `ResolveInsets` call whose body is larger than ``maximumRequestSize`` before any of it is decoded.
+    /// - Throws: ``DBusError`` (`org.kblink1.Error.InvalidArgs`) giving the size and the limit.
+    public static func checkSize(of call: Message) throws {
+        guard let size = call.receivedBodySize, size > maximumRequestSize else { return }
+        throw KBlinkError.invalidArgs(
+            "the ResolveInsets request is \(size) bytes; at most \(maximumRequestSize) (64 KiB) are allowed")
+    }
+
     /// Event names accepted in `event` (CLI spellings and the iOS names).
     public static func eventKind(_ text: String) -> KeyboardEventKind? {
         switch text {
@@ -37,7 +53,8 @@ public enum InsetRequestCodec {
     public static func request(from dictionary: [String: DBusValue], hardwareKeyboard: Bool) throws -> InsetRequest {
         if let unknown = dictionary.keys.sorted().first(where: { !requestKeys.contains($0) }) {
             throw KBlinkError.invalidArgs(
-                "unknown ResolveInsets key '\(unknown)'; known keys: \(requestKeys.sorted().joined(separator: ", "))")
+                "unknown ResolveInsets key '\(unknown.errorExcerpt())'; known keys: \(requestKeys.sorted().joined(separator: ", "))"
+            )
         }
         guard let screenValue = dictionary["screen"] else {
             throw KBlinkError.invalidArgs("ResolveInsets needs 'screen' ([width, height])")
@@ -56,7 +73,7 @@ public enum InsetRequestCodec {
         if let value = dictionary["event"] {
             let name = try string(value, key: "event")
             guard let kind = eventKind(name) else {
-                throw KBlinkError.invalidArgs("'event' is show, change, hide or did-hide; got '\(name)'")
+                throw KBlinkError.invalidArgs("'event' is show, change, hide or did-hide; got '\(name.errorExcerpt())'")
             }
             guard let keyboard = dictionary["keyboard"] else {
                 throw KBlinkError.invalidArgs("'event' needs 'keyboard' (the end frame [x, y, width, height])")
@@ -86,10 +103,16 @@ public enum InsetRequestCodec {
             guard case .dictionary(_, _, let entries) = value.unwrapped else {
                 throw KBlinkError.invalidArgs("'fields' is a{sv}: field id -> [x, y, width, height]")
             }
+            guard entries.count <= maximumFields else {
+                throw KBlinkError.invalidArgs(
+                    "'fields' holds \(entries.count) fields; ResolveInsets takes at most \(maximumFields): send the "
+                        + "fields near the focused one")
+            }
             for entry in entries {
                 guard let id = entry.key.stringValue else { throw KBlinkError.invalidArgs("'fields' keys are strings") }
                 request.fields.append(
-                    GuardedField(id: FieldID(rawValue: id), frame: try rect(entry.value, key: "fields.\(id)")))
+                    GuardedField(
+                        id: FieldID(rawValue: id), frame: try rect(entry.value, key: "fields.\(id.errorExcerpt())")))
             }
         }
         if let value = dictionary["focused-field"] {

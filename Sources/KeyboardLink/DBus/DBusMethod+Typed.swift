@@ -126,16 +126,20 @@ public struct MethodCallContext: Sendable {
     public let sender: BusName?
     /// The connection the call came in on.
     public let connection: BusConnection
+    /// Whether the caller set `ALLOW_INTERACTIVE_AUTHORIZATION`: it will wait while polkit asks the person.
+    public let allowsInteractiveAuthorization: Bool
 
-    init(path: ObjectPath, sender: BusName?, connection: BusConnection) {
+    init(path: ObjectPath, sender: BusName?, connection: BusConnection, allowsInteractiveAuthorization: Bool = false) {
         self.path = path
         self.sender = sender
         self.connection = connection
+        self.allowsInteractiveAuthorization = allowsInteractiveAuthorization
     }
 
     /// The context of a call given to a ``MethodInvocation`` handler.
     package init(_ invocation: MethodInvocation) {
         self.init(
-            path: invocation.message.path ?? .root, sender: invocation.sender, connection: invocation.connection)
+            path: invocation.message.path ?? .root, sender: invocation.sender, connection: invocation.connection,
+            allowsInteractiveAuthorization: invocation.message.allowsInteractiveAuthorization)
     }
 }

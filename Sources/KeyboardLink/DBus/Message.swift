@@ -37,6 +37,10 @@ public struct Message: Sendable {
     @usableFromInline var storage: Storage
     /// For method calls: the caller does not want a reply.
     public var noReplyExpected = false
+    /// For method calls: the caller is prepared to wait for an interactive authorization (a polkit password
+    /// dialog), the header flag `ALLOW_INTERACTIVE_AUTHORIZATION`. Set it on a call to ask for that; read it on a
+    /// received call to decide whether a check may ask the person.
+    public var allowsInteractiveAuthorization = false
     /// A received message's file descriptors (``DBusValue/unixFD(_:)`` in its body): they belong to the message and
     /// are closed when the last copy of it is released. Nil when it carries none.
     var descriptors: ReceivedDescriptors?
@@ -62,6 +66,13 @@ public struct Message: Sendable {
         case .values(let values): values.reduce(0) { $0 + $1.type.signatureLength }
         case .wire(let wire): wire.signature.rawValue.utf8.count
         }
+    }
+
+    /// The size in bytes of a received message's body as it came over the wire, known before any of it is decoded; nil
+    /// for a message built here or one whose body libdbus decoded (one carrying file descriptors).
+    public var receivedBodySize: Int? {
+        guard case .wire(let wire) = storage else { return nil }
+        return wire.count - wire.bodyOffset
     }
 
     init(kind: Kind, body: [DBusValue] = []) {

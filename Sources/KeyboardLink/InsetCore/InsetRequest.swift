@@ -92,12 +92,13 @@ public struct InsetRequest: Equatable, Sendable {
         try Self.check(distance: options.guardianMargin, "options.guardianMargin")
         try Self.check(number: topLimit, "topLimit")
         for (index, field) in fields.enumerated() {
-            try Self.check(rect: field.frame, "fields[\(index)] (\(field.id))")
+            try Self.check(rect: field.frame, "fields[\(index)] (\(field.id.errorExcerpt))")
         }
         if let focusedField, !fields.contains(where: { $0.id == focusedField }) {
             throw LayoutError(
                 input: "focusedField",
-                problem: "names '\(focusedField)', which is not among the registered fields; register it first"
+                problem:
+                    "names '\(focusedField.errorExcerpt)', which is not among the registered fields; register it first"
             )
         }
     }

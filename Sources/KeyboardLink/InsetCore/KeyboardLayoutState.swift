@@ -38,6 +38,9 @@ public struct KeyboardLayoutState: Equatable, Sendable {
     public private(set) var slide: Double = 0
     /// The focused field's frame, looked up once per focus or registration change rather than once per event.
     private var focusedFrame: Rect?
+    /// Where each field is in `fields`, so that registering and focusing find a field in constant time: a request
+    /// with many fields costs what it carries, not its square.
+    private var fieldIndex: [FieldID: Int] = [:]
 
     /// Creates the state with the keyboard hidden.
     public init(
@@ -168,9 +171,10 @@ public struct KeyboardLayoutState: Equatable, Sendable {
 
     /// Registers a field, replacing the frame of a field with the same id.
     public mutating func register(_ field: GuardedField) {
-        if let index = fields.firstIndex(where: { $0.id == field.id }) {
+        if let index = fieldIndex[field.id] {
             fields[index] = field
         } else {
+            fieldIndex[field.id] = fields.count
             fields.append(field)
         }
         refreshFocusedFrame()
@@ -178,7 +182,10 @@ public struct KeyboardLayoutState: Equatable, Sendable {
 
     /// Forgets a field; if it was focused, nothing is focused any more.
     public mutating func unregister(_ id: FieldID) {
-        fields.removeAll { $0.id == id }
+        if let index = fieldIndex.removeValue(forKey: id) {
+            fields.remove(at: index)
+            for later in fields[index...] { fieldIndex[later.id, default: 0] -= 1 }
+        }
         if focusedField == id { focusedField = nil }
         refreshFocusedFrame()
     }
@@ -270,7 +277,7 @@ public struct KeyboardLayoutState: Equatable, Sendable {
 
     /// Looks up the focused field's frame again and recomputes the slide; the inset does not move.
     private mutating func refreshFocusedFrame() {
-        focusedFrame = focusedField.flatMap { id in fields.first(where: { $0.id == id })?.frame }
+        focusedFrame = focusedField.flatMap { id in fieldIndex[id].map { fields[$0].frame } }
         slide = computeSlide()
         animation = nil
     }

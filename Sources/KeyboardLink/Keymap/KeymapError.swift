@@ -151,20 +151,6 @@ public enum KeymapError: Error, Equatable, Sendable, CustomStringConvertible {
 
     /// Shortens and escapes text so that hostile input cannot flood or garble a message.
     static func printable(_ text: String) -> String {
-        var out = ""
-        var count = 0
-        for scalar in text.unicodeScalars {
-            if count == 64 {
-                out += "…"
-                break
-            }
-            if scalar.value < 0x20 || scalar.value == 0x7F {
-                out += "\\u{\(String(scalar.value, radix: 16))}"
-            } else {
-                out.unicodeScalars.append(scalar)
-            }
-            count += 1
-        }
-        return out
+        text.errorExcerpt(limit: 64)
     }
 }

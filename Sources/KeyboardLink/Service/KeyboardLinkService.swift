@@ -112,6 +112,7 @@ public actor KeyboardLinkService {
                 pairing: KeyboardPairing(registry: registry, coordinator: pairing, connection: connection)),
             at: KBlink.managerPath)
         await keymaps.loadUserLayouts(from: options.stateDirectory + "/layouts")
+        await keymaps.removeExpiredSetAsideProfiles()
         try await registry.start()
         try await pairing.start()
         await registry.follow()

@@ -2,6 +2,7 @@
 // whole stack. The daemon and the CLI import only the targets they need.
 @_exported import InsetCore
 @_exported import KBlinkAPI
+@_exported import KeyboardLinkAuthorization
 @_exported import KeyboardLinkBlueZ
 @_exported import KeyboardLinkClient
 @_exported import KeyboardLinkCommandLine

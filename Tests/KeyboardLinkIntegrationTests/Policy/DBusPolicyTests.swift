@@ -87,6 +87,26 @@ struct DBusPolicyTests {
                 Self.expected(reads: "ok", mutations: Self.denied, requestName: Self.denied, agent: Self.denied)) == [])
     }
 
+    @Test("the user kblinkd may own org.kblink1 and nothing more")
+    func daemonUser() throws {
+        // As for the group: the user rule is exercised with a user that exists here ("nobody"), substituted into a
+        // copy of the policy.
+        let policy = try String(contentsOfFile: RepositoryFiles.policy, encoding: .utf8)
+        let substituted = policy.replacingOccurrences(of: #"user="kblinkd""#, with: #"user="nobody""#)
+        try #require(substituted != policy, "the policy has no user=\"kblinkd\" rule")
+        let copy = NSTemporaryDirectory() + "org.kblink1-nobody-\(UUID().uuidString).conf"
+        try substituted.write(toFile: copy, atomically: false, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: copy) }
+
+        let bus = try PolicyTestBus(policyPath: copy)
+        defer { bus.stop() }
+        let daemonUser = try bus.probe(as: .otherUser)
+        #expect(
+            Self.mismatches(
+                daemonUser, Self.expected(reads: "ok", mutations: Self.denied, requestName: "ok", agent: Self.denied))
+                == [])
+    }
+
     @Test("control: without the policy, even root cannot own org.kblink1")
     func withoutPolicy() throws {
         // Control: with an empty policy in its place, root's stand-in cannot even own the name.

@@ -55,6 +55,13 @@ struct InstallLayoutTests {
         #expect(stage.contents("/usr/share/dbus-1/system.d/org.kblink1.conf") == policy)
         #expect(stage.exists("/etc/kblink/kblinkd.conf.example"))
         #expect(stage.exists("/usr/share/doc/kblink/systemd.md"))
+        #expect(
+            stage.contents("/usr/share/polkit-1/actions/org.kblink1.policy")
+                == (try String(contentsOfFile: RepositoryFiles.path("systemd/org.kblink1.policy"), encoding: .utf8)))
+        #expect(stage.contents("/usr/lib/sysusers.d/kblinkd.conf")?.contains("\nu kblinkd ") == true)
+        let rule = try #require(stage.contents("/usr/lib/udev/rules.d/70-kblink-via.rules"))
+        #expect(rule.contains("PROGRAM==\"/usr/bin/kblinkd --check-hidraw "))
+        #expect(!rule.contains("/usr/local"))
     }
 
     @Test("the default PREFIX is /usr/local, with the policy in /etc where dbus-daemon reads it; uninstall removes all")
@@ -66,6 +73,8 @@ struct InstallLayoutTests {
             "/usr/local/bin/kblinkd", "/usr/local/bin/kblink", "/usr/local/lib/systemd/system/kblinkd.service",
             "/usr/local/share/dbus-1/system-services/org.kblink1.service", "/etc/dbus-1/system.d/org.kblink1.conf",
             "/etc/kblink/kblinkd.conf.example", "/usr/local/share/doc/kblink/systemd.md",
+            "/usr/share/polkit-1/actions/org.kblink1.policy", "/usr/local/lib/sysusers.d/kblinkd.conf",
+            "/usr/local/lib/udev/rules.d/70-kblink-via.rules",
         ]
         for file in files { #expect(stage.exists(file), "\(file) was not installed") }
         #expect(

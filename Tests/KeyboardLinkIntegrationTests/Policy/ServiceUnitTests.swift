@@ -29,7 +29,12 @@ struct ServiceUnitTests {
         ("Service", "ConfigurationDirectory", "kblink"),
         ("Service", "ProtectKernelTunables", "true"),
         ("Service", "ProtectControlGroups", "true"),
-        ("Service", "RestrictAddressFamilies", "AF_UNIX AF_BLUETOOTH"),
+        ("Service", "RestrictAddressFamilies", "AF_UNIX"),
+        ("Service", "PrivateNetwork", "yes"),
+        ("Service", "User", "kblinkd"),
+        ("Service", "Group", "kblinkd"),
+        ("Service", "MemoryMax", "256M"),
+        ("Service", "TasksMax", "128"),
         ("Service", "DevicePolicy", "closed"),
         ("Install", "WantedBy", "multi-user.target"),
         ("Install", "Alias", "dbus-org.kblink1.service"),
@@ -46,21 +51,21 @@ struct ServiceUnitTests {
     func deviceAccess() throws {
         let unit = try Self.document(RepositoryFiles.unit)
         #expect(unit.values(section: "Service", key: "DeviceAllow") == ["char-hidraw rw"])
-        for hiding in ["PrivateDevices", "ProcSubset", "InaccessiblePaths", "PrivateNetwork", "PrivateUsers"] {
+        // ProtectProc would hide callers' /proc/PID/comm, which the audit lines name.
+        for hiding in ["PrivateDevices", "ProcSubset", "InaccessiblePaths", "PrivateUsers", "ProtectProc"] {
             #expect(unit.entry(section: "Service", key: hiding) == nil, "\(hiding) would break kblinkd")
         }
-        // Root is what the D-Bus policy lets own org.kblink1.
-        #expect(unit.entry(section: "Service", key: "User") == nil)
+        // A fixed user (sysusers.d), which the D-Bus policy lets own org.kblink1 and the udev rule gives VIA nodes.
         #expect(unit.entry(section: "Service", key: "DynamicUser") == nil)
     }
 
-    @Test("the D-Bus activation file starts the unit through its alias, as root, with the unit's command")
+    @Test("the D-Bus activation file starts the unit through its alias, as kblinkd, with the unit's command")
     func activationFile() throws {
         let activation = try Self.document(RepositoryFiles.activation)
         let unit = try Self.document(RepositoryFiles.unit)
         #expect(activation.sections.map(\.name) == ["D-BUS Service"])
         #expect(activation.entry(section: "D-BUS Service", key: "Name")?.value == "org.kblink1")
-        #expect(activation.entry(section: "D-BUS Service", key: "User")?.value == "root")
+        #expect(activation.entry(section: "D-BUS Service", key: "User")?.value == "kblinkd")
         #expect(
             activation.entry(section: "D-BUS Service", key: "Exec")?.value
                 == unit.entry(section: "Service", key: "ExecStart")?.value)

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Glibc
 import KeyboardLinkTestSupport
 import Testing
 
@@ -99,5 +100,20 @@ import Testing
         try cache.store(Self.info, for: Self.address)
         cache.remove(Self.address)
         #expect(try cache.load(Self.address) == nil)
+    }
+}
+
+@Suite struct FirmwareCacheModeTests {
+    // The umask is the process's (tests run in parallel), so it is left as it is: under the usual 022 a file created
+    // 0644 would stay 0644.
+    @Test("the cache file is created readable and writable by its owner only (0600)")
+    func mode() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let cache = FirmwareCache(stateDirectory: directory.path)
+        try cache.store(FirmwareCacheTests.info, for: FirmwareCacheTests.address)
+        var status = stat()
+        #expect(stat(cache.path(for: FirmwareCacheTests.address), &status) == 0)
+        #expect(status.st_mode & 0o777 == 0o600)
     }
 }

@@ -71,6 +71,9 @@ enum MessageCodec {
         if message.noReplyExpected || message.kind != .methodCall {
             dbus_message_set_no_reply(raw, 1)
         }
+        if message.allowsInteractiveAuthorization, message.kind == .methodCall {
+            dbus_message_set_allow_interactive_authorization(raw, 1)
+        }
         guard ok else {
             dbus_message_unref(raw)
             throw DBusError.failed("out of memory building a D-Bus message")
@@ -369,6 +372,7 @@ enum MessageCodec {
             }
         }
         message.noReplyExpected = dbus_message_get_no_reply(raw) != 0
+        message.allowsInteractiveAuthorization = dbus_message_get_allow_interactive_authorization(raw) != 0
 
         guard let signatureText = dbus_message_get_signature(raw), signatureText.pointee != 0 else { return message }
         let signature = try strings?.signature(signatureText) ?? signatureCache.signature(signatureText)

@@ -183,7 +183,8 @@ extension MethodCallContext {
         self.init(
             path: dbus_message_get_path(call).map { connection.headerStrings.path($0) } ?? .root,
             sender: dbus_message_get_sender(call).map { connection.headerStrings.sender($0) },
-            connection: connection)
+            connection: connection,
+            allowsInteractiveAuthorization: dbus_message_get_allow_interactive_authorization(call) != 0)
     }
 }
 

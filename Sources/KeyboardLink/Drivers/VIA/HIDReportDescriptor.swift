@@ -53,6 +53,9 @@ public struct HIDReportDescriptor: Hashable, Sendable {
 
     /// The usage of each top-level application collection, in order (nil usage when the collection had none).
     public let applicationCollections: [Usage?]
+    /// Every usage page the descriptor names, by a Usage Page item or inside an extended (4-byte) usage: a node whose
+    /// only page is vendor-defined carries no key, consumer or pointer reports.
+    public let usagePages: Set<UInt16>
 
     /// Whether a top-level application collection has this usage.
     public func declares(_ usage: Usage) -> Bool {
@@ -70,6 +73,7 @@ public struct HIDReportDescriptor: Hashable, Sendable {
         var localUsages: [(page: UInt16?, id: UInt16)] = []
         var collectionDepth = 0
         var collections: [Usage?] = []
+        var pages: Set<UInt16> = []
         var offset = 0
         while offset < bytes.count {
             let prefix = bytes[offset]
@@ -92,13 +96,16 @@ public struct HIDReportDescriptor: Hashable, Sendable {
             switch (type, tag) {
             case (1, 0x0):  // Usage Page
                 usagePage = UInt16(truncatingIfNeeded: data)
+                pages.insert(usagePage)
             case (1, 0xA):  // Push
                 guard globalStack.count < stackLimit else { throw .pushTooDeep(limit: stackLimit) }
                 globalStack.append(usagePage)
             case (1, 0xB):  // Pop
                 guard let saved = globalStack.popLast() else { throw .popWithoutPush(offset: offset) }
                 usagePage = saved
-            case (2, 0x0):  // Usage
+            case (2, 0x0), (2, 0x1), (2, 0x2):  // Usage, Usage Minimum, Usage Maximum
+                if size == 4 { pages.insert(UInt16(truncatingIfNeeded: data >> 16)) }
+                guard tag == 0x0 else { break }
                 localUsages.append(
                     size == 4
                         ? (UInt16(truncatingIfNeeded: data >> 16), UInt16(truncatingIfNeeded: data))
@@ -122,5 +129,6 @@ public struct HIDReportDescriptor: Hashable, Sendable {
             offset += 1 + size
         }
         applicationCollections = collections
+        usagePages = pages
     }
 }

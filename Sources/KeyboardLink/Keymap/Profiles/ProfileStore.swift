@@ -10,8 +10,8 @@ import KeyboardLinkSupport
 public struct ProfileStore: Sendable {
     /// Where the profiles live (created with mode 0700 on the first save).
     public let directory: String
-    private let files: FileStore
-    private let clock: @Sendable () -> Int64
+    let files: FileStore
+    let clock: @Sendable () -> Int64
 
     /// A store in a directory, typically `<state dir>/profiles`.
     public init(directory: String) {

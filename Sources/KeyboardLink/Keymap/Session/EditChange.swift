@@ -30,4 +30,12 @@ struct EditChange: Hashable, Sendable {
 struct LoggedEdit: Hashable, Sendable {
     var operation: EditOperation
     var change: EditChange
+    /// About how many bytes the operation takes in a saved profile (``EditOperation/estimatedSize``).
+    var size: Int
+
+    init(operation: EditOperation, change: EditChange) {
+        self.operation = operation
+        self.change = change
+        self.size = operation.estimatedSize
+    }
 }

@@ -41,7 +41,17 @@ extension KeymapEditSession {
 
         case .setMacro(let name, let macro), .recordMacro(let name, let macro):
             let old = macros[name]
-            if old != macro { change.macros.append(.init(name: name, old: old, new: macro)) }
+            if old != macro {
+                var after = macros
+                after[name] = macro
+                let text = Keymap(layers: [], macros: after).macroTextSize
+                guard text <= Keymap.maximumMacroText else {
+                    throw .invalidMacro(
+                        "the keymap's macros would hold \(text) bytes of text; at most \(Keymap.maximumMacroText) "
+                            + "(1 MiB) are allowed: shorten or remove macros")
+                }
+                change.macros.append(.init(name: name, old: old, new: macro))
+            }
 
         case .removeMacro(let name):
             guard let old = macros[name] else { throw .macroNotFound(name.rawValue) }
@@ -56,6 +66,11 @@ extension KeymapEditSession {
             var layers = keymap.layers
             while layers.count < layerCount { layers.append([:]) }
             let target = try Keymap(layers: layers, macros: keymap.macros).validated(for: layout)
+            guard target.macroTextSize <= Keymap.maximumMacroText else {
+                throw .invalidProfile(
+                    "the profile's macros hold \(target.macroTextSize) bytes of text; at most "
+                        + "\(Keymap.maximumMacroText) (1 MiB) are allowed")
+            }
             for layer in 0..<layerCount {
                 for key in layout.keys {
                     let action = target.layers[layer][key.name] ?? Keymap.clearedAction(layer: layer)

@@ -15,7 +15,7 @@ public struct KeymapEditSession: Sendable {
     /// The zone the editor shows.
     public private(set) var currentZone: ZoneID
 
-    private var log = OperationLog<LoggedEdit>()
+    var log = OperationLog<LoggedEdit>()
     /// Per zone and layer, the keys whose draft action differs from the base.
     private var drafts: [ZoneSlot: [KeyName: KeyAction]] = [:]
     /// Macros whose draft differs from the base; a nil value is a removed macro.
@@ -40,7 +40,7 @@ public struct KeymapEditSession: Sendable {
         let cursor = min(max(draft.cursor, 0), draft.operations.count)
         for (index, operation) in draft.operations.enumerated() {
             do {
-                try apply(operation)
+                try record(operation)
             } catch {
                 if index < cursor {
                     throw .invalidProfile(
@@ -50,6 +50,8 @@ public struct KeymapEditSession: Sendable {
             }
         }
         while log.cursor > cursor { try undo() }
+        // A record saved before the log was bounded (or with other bounds) is bounded now, the draft unchanged.
+        boundLog()
     }
 
     // MARK: State
@@ -130,8 +132,18 @@ public struct KeymapEditSession: Sendable {
     /// Applies an edit and logs it, dropping the redo tail. An edit that changes nothing is not logged.
     /// - Returns: whether anything changed.
     /// - Throws: `KeymapError` when the edit is invalid; the session is then unchanged.
+    /// The log keeps at most ``undoLimit`` edits and about ``undoByteBudget`` bytes of them: past either, the oldest
+    /// edits are merged into one (see `KeymapEditSession+LogBound.swift`).
     @discardableResult
     public mutating func apply(_ operation: EditOperation) throws(KeymapError) -> Bool {
+        guard try record(operation) else { return false }
+        boundLog()
+        return true
+    }
+
+    /// Applies and logs an edit without bounding the log (restoring a saved record bounds it once at the end).
+    @discardableResult
+    mutating func record(_ operation: EditOperation) throws(KeymapError) -> Bool {
         let edit = try changes(for: operation)
         guard !edit.isEmpty else { return false }
         perform(edit)
@@ -245,7 +257,7 @@ public struct KeymapEditSession: Sendable {
         drafts[ZoneSlot(zone, layer: layer)]?[key] ?? base.layers[layer][key] ?? Keymap.clearedAction(layer: layer)
     }
 
-    private mutating func perform(_ change: EditChange) {
+    mutating func perform(_ change: EditChange) {
         for binding in change.bindings {
             guard let zone = layout.zone(of: binding.key) else { continue }
             let slot = ZoneSlot(zone, layer: binding.layer)

@@ -51,6 +51,20 @@ public struct OperationLog<Entry: Sendable>: Sendable {
         return entries[cursor - 1]
     }
 
+    /// Replaces the oldest `count` entries, all applied, with `replacement` (nil: with nothing); the cursor keeps
+    /// pointing after the same applied entries.
+    public mutating func replaceOldest(_ count: Int, with replacement: Entry?) {
+        precondition(count >= 0 && count <= cursor, "only applied entries can be replaced")
+        entries.replaceSubrange(0..<count, with: replacement.map { [$0] } ?? [])
+        cursor += (replacement == nil ? 0 : 1) - count
+    }
+
+    /// Forgets the newest undone entry (the end of the redo tail), if there is one.
+    public mutating func dropNewestUndone() {
+        guard canRedo else { return }
+        entries.removeLast()
+    }
+
     /// Forgets every entry.
     public mutating func removeAll() {
         entries.removeAll()

@@ -20,7 +20,7 @@ extension FirmwareCache {
         throws(FirmwareCacheWriteError)
     {
         let temporary = path + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        let fd = retryingEINTR { open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644) }
+        let fd = retryingEINTR { open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600) }
         guard fd >= 0 else { throw FirmwareCacheWriteError(path: temporary, step: "create", errno: errno) }
         var written = 0
         var failure: FirmwareCacheWriteError?

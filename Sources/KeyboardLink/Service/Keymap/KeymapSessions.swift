@@ -13,6 +13,13 @@ import KeyboardLinkSupport
 /// whose new file is in place but whose directory could not be synced is made (memory follows the disk) and logged
 /// as a durability warning.
 public actor KeymapSessions {
+    /// Where the sessions' work runs: a queue of their own. A default actor runs on the preferred executor of the task
+    /// that calls it, and the bus's method handlers prefer their connection's thread; parsing a profile import or
+    /// saving a profile (with its fsyncs) there would keep every other caller waiting (docs/performance.md, section 8).
+    private let executor = QueueExecutor(label: "kblinkd.keymaps")
+
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+
     /// One keyboard's session and where it is saved.
     struct Entry {
         var profileAddress: KeyboardAddress

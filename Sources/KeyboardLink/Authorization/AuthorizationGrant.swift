@@ -1,0 +1,33 @@
+import KeyboardLinkDBus
+
+/// A permission given: which action, to whom and why. The service keeps it to write the audit line
+/// (``Authorizer/audit(_:object:operation:)``) once the work is done.
+public struct AuthorizationGrant: Sendable, Equatable {
+    /// Why the caller was allowed.
+    public enum Basis: Sendable, Equatable, CustomStringConvertible {
+        /// The caller runs as root.
+        case root
+        /// polkit said yes (possibly after asking the person).
+        case polkit
+        /// polkit is not on the bus and the caller is in this group.
+        case group(String)
+        /// `kblinkd-demo`: the caller is the user who started the daemon.
+        case simulate
+
+        public var description: String {
+            switch self {
+            case .root: "root"
+            case .polkit: "polkit"
+            case .group(let name): "group \(name), polkit absent"
+            case .simulate: "the user running kblinkd-demo"
+            }
+        }
+    }
+
+    /// The action allowed.
+    public let action: PolkitAction
+    /// Who was allowed.
+    public let caller: CallerCredentials
+    /// Why.
+    public let basis: Basis
+}
