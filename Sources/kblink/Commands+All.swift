@@ -98,7 +98,10 @@ enum Commands {
 
     static let connect = keyboardAction("connect", "Connect a paired keyboard", method: "Connect", done: "connected")
     static let disconnect = keyboardAction(
-        "disconnect", "Disconnect a keyboard", method: "Disconnect", done: "disconnected")
+        "disconnect", "Disconnect a keyboard (it stays away until 'kblink connect')", method: "Disconnect",
+        done:
+            "disconnected; it stays disconnected until 'kblink connect' (a trusted keyboard reconnects by itself "
+            + "again after bluetoothd or the computer restarts)")
     static let trust = keyboardAction(
         "trust", "Trust a keyboard (it may reconnect by itself)", method: "SetTrusted", arguments: [.boolean(true)],
         done: "trusted")

@@ -16,6 +16,9 @@ public actor SimulatedBlueZ {
     struct Entry {
         var device: SimulatedDevice
         var adapter: ObjectPath
+        /// BlueZ's `disable_auto_connect`: set by a `Disconnect` of an untrusted LE device, cleared by `Connect`
+        /// (SimulatedBlueZ+AutoConnect.swift).
+        var autoConnectDisabled = false
     }
 
     public let bus: BusAddress
@@ -485,7 +488,7 @@ public actor SimulatedBlueZ {
                     return []
                 },
                 DBusMethod("Disconnect") { [weak self] _ in
-                    try await self?.setConnected(address, false)
+                    try await self?.disconnectDevice(address)
                     return []
                 },
                 DBusMethod("Pair") { [weak self] call in
@@ -510,6 +513,7 @@ public actor SimulatedBlueZ {
         guard entry.device.paired || entry.device.discoverableOnly else {
             throw DBusError(BlueZ.Error.failed, "Connection refused: the device is not in range")
         }
+        entries[address]?.autoConnectDisabled = false
         try await setConnected(address, true)
     }
 }
