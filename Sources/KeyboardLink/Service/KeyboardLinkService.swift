@@ -146,7 +146,7 @@ public actor KeyboardLinkService {
                 snapshot.isBlueZRunning ? "BlueZ is on the bus" : "BlueZ left the bus")
         }
         var wanted: [BluetoothAddress: KeyboardState] = [:]
-        for device in snapshot.devices.values where Self.isKeyboard(device) {
+        for device in Self.oneDevicePerAddress(snapshot.devices.values) where Self.isKeyboard(device) {
             guard var state = KeyboardState(device: device) else { continue }
             // Keep what other domains filled in (driver); firmware and batteries come from the firmware cache.
             if let known = keyboards[state.address] {
@@ -185,6 +185,25 @@ public actor KeyboardLinkService {
         followConnectionsForFirmware()
     }
 
+    /// One device per address. With several adapters, BlueZ has one device object per adapter that saw the
+    /// keyboard (each discovering adapter creates its own); the one kblinkd follows is the paired one, else the
+    /// connected one, else the one of the first adapter (the pairing flow picks that one too), so that a stray
+    /// copy on another adapter never hides the keyboard's real state.
+    static func oneDevicePerAddress(_ devices: some Sequence<BlueZDevice>) -> [BlueZDevice] {
+        var chosen: [String: BlueZDevice] = [:]
+        for device in devices {
+            let key = device.address.uppercased()
+            guard let other = chosen[key] else {
+                chosen[key] = device
+                continue
+            }
+            let rank = { (candidate: BlueZDevice) in (candidate.paired ? 0 : 1, candidate.connected ? 0 : 1) }
+            let (left, right) = (rank(device), rank(other))
+            if left < right || (left == right && device.path < other.path) { chosen[key] = device }
+        }
+        return Array(chosen.values)
+    }
+
     static func isKeyboard(_ device: BlueZDevice) -> Bool {
         KeyboardClassifier.classify(
             DeviceTraits(
@@ -212,9 +231,11 @@ public actor KeyboardLinkService {
         let bluetooth = keyboards.values.filter(\.connected).map {
             ConnectedBluetoothKeyboard(address: $0.address, name: $0.alias)
         }
-        // BlueZ keeps an LE keyboard's uhid input device across disconnections: its evdev node follows BlueZ.
+        // BlueZ 5.77 and later can keep an LE keyboard's uhid input device across disconnections: its node follows BlueZ.
         let disconnected = Set(
-            snapshot.devices.values.filter { !$0.connected }.compactMap { BluetoothAddress(validating: $0.address) })
+            Self.oneDevicePerAddress(snapshot.devices.values).filter { !$0.connected }.compactMap {
+                BluetoothAddress(validating: $0.address)
+            })
         let result = PresenceEvaluator(policy: options.presencePolicy).evaluate(
             evdevDevices: evdevDevices, bluetoothKeyboards: bluetooth, disconnectedBluetoothAddresses: disconnected)
         return (result.hardwareKeyboardAttached, result.keyboards)
@@ -295,6 +316,7 @@ public actor KeyboardLinkService {
                     ])
                 try await proxy.call(MemberName(trusted: "StartDiscovery"))
                 discoverySessions.insert(adapter.path)
+                log(.debug, "discovering on \(adapter.path.lastElement)")
             } catch let error as DBusError where error.name == BlueZ.Error.inProgress {
                 // Our session there is still running (BlueZ allows one per client): it goes on.
                 discoverySessions.insert(adapter.path)
@@ -307,7 +329,19 @@ public actor KeyboardLinkService {
         discoveryStopper = Task { [weak self] in
             try? await Task.sleep(for: timeout)
             guard !Task.isCancelled else { return }
-            try? await self?.stopDiscovery()
+            await self?.discoveryTimedOut()
+        }
+    }
+
+    /// The discovery timeout passed: stops the scans. The stopper task is forgotten first, so that
+    /// ``stopDiscovery()`` does not cancel the very task that runs it (its calls to BlueZ would then fail with a
+    /// CancellationError before reaching BlueZ, and the adapters would discover forever).
+    private func discoveryTimedOut() async {
+        discoveryStopper = nil
+        do {
+            try await stopDiscovery()
+        } catch {
+            log(.warning, "the discovery timeout could not stop discovery: \(error)")
         }
     }
 
@@ -317,6 +351,7 @@ public actor KeyboardLinkService {
         discoveryStopper = nil
         let sessions = discoverySessions.sorted { $0 < $1 }
         discoverySessions.removeAll()
+        log(.debug, "stopping discovery on \(sessions.map(\.lastElement).joined(separator: ", "))")
         for path in sessions {
             let proxy = DBusProxy(
                 connection: connection, destination: BlueZ.service, path: path, interface: BlueZ.adapterInterface)
@@ -327,6 +362,7 @@ public actor KeyboardLinkService {
             {
                 // It ended already (adapter powered off or gone): nothing left to stop.
             } catch {
+                log(.warning, "cannot stop discovery on \(path.lastElement): \(error)")
                 throw KBlinkError.fromBlueZ(error, while: "stop discovery")
             }
         }
