@@ -453,38 +453,58 @@ class Keyboard:
     def adapter_object(self):
         return bus.get_object('org.bluez', '/org/bluez/' + self.adapter)
 
-    def start(self):
+    # bluetoothd calls back into this process while it registers an application or an advertisement
+    # (GetManagedObjects, GetAll), so those calls are made asynchronously; `done(error)` runs once they answered.
+    def start(self, done):
         adapter = self.adapter_object()
         props = dbus.Interface(adapter, PROPS)
         props.Set(ADAPTER_IF, 'Alias', self.label)
         props.Set(ADAPTER_IF, 'Powered', True)
-        dbus.Interface(adapter, 'org.bluez.GattManager1').RegisterApplication(dbus.ObjectPath(self.path), {})
-        self.advertise(True)
+        dbus.Interface(adapter, 'org.bluez.GattManager1').RegisterApplication(
+            dbus.ObjectPath(self.path), {}, reply_handler=lambda: self.advertise(True, done),
+            error_handler=lambda e: done('RegisterApplication on %s: %s' % (self.adapter, e)))
 
-    def advertise(self, on):
+    def advertise(self, on, done):
         manager = dbus.Interface(self.adapter_object(), 'org.bluez.LEAdvertisingManager1')
         if on and self.adv is None:
             self.adv = Advertisement(self.path + '/adv', self.label)
-            manager.RegisterAdvertisement(dbus.ObjectPath(self.adv.path), {})
+            manager.RegisterAdvertisement(dbus.ObjectPath(self.adv.path), {}, reply_handler=lambda: done(None),
+                                          error_handler=lambda e: done('RegisterAdvertisement: %s' % e))
         elif not on and self.adv is not None:
-            try:
-                manager.UnregisterAdvertisement(dbus.ObjectPath(self.adv.path))
-            finally:
-                self.adv.remove_from_connection()
-                self.adv = None
+            adv, self.adv = self.adv, None
 
-    def power(self, on):
+            def finished(error):
+                adv.remove_from_connection()
+                done(error)
+            manager.UnregisterAdvertisement(dbus.ObjectPath(adv.path), reply_handler=lambda: finished(None),
+                                            error_handler=lambda e: finished('UnregisterAdvertisement: %s' % e))
+        else:
+            done(None)
+
+    def power(self, on, done):
         dbus.Interface(self.adapter_object(), PROPS).Set(ADAPTER_IF, 'Powered', dbus.Boolean(on))
-        if on:  # bluetoothd drops registered advertisements' instances on power off; register again
-            if self.adv is not None:
-                try:
-                    dbus.Interface(self.adapter_object(), 'org.bluez.LEAdvertisingManager1').UnregisterAdvertisement(
-                        dbus.ObjectPath(self.adv.path))
-                except dbus.DBusException:
-                    pass
-                self.adv.remove_from_connection()
-                self.adv = None
-            self.advertise(True)
+        if not on:
+            done(None)
+            return
+        # Powered off and on, bluetoothd may have dropped the advertisement's instance: register it again.
+        if self.adv is not None:
+            self.advertise(False, lambda error: self.advertise(True, done))
+        else:
+            self.advertise(True, done)
+
+
+def all_done(count, done):
+    """A callback to give to `count` asynchronous steps; `done(first error or None)` once all answered."""
+    state = {'left': count, 'error': None}
+    if count == 0:
+        done(None)
+
+    def step(error):
+        state['error'] = state['error'] or error
+        state['left'] -= 1
+        if state['left'] == 0:
+            done(state['error'])
+    return step
 
 
 class Agent(dbus.service.Object):
@@ -553,6 +573,11 @@ class Rig:
         manager.RegisterAgent(dbus.ObjectPath(self.agent.path), capability)
         manager.RequestDefaultAgent(dbus.ObjectPath(self.agent.path))
 
+    def start_all(self, done):
+        step = all_done(len(self.keyboards), done)
+        for keyboard in self.keyboards.values():
+            keyboard.start(step)
+
     def answer_passkey(self):
         if self.pending_passkey is None or self.typing is None:
             return
@@ -574,9 +599,9 @@ class Rig:
         elif op == 'type-never':
             self.typing = 'never'
         elif op == 'adv':
-            kb().advertise(words[2] == 'on')
+            return lambda done: kb().advertise(words[2] == 'on', done)
         elif op == 'power':
-            kb().power(words[2] == 'on')
+            return lambda done: kb().power(words[2] == 'on', done)
         elif op == 'battery':
             kb().batteries[int(words[2])].notify(bytes([int(words[3])]))
         elif op == 'forget-host':
@@ -604,7 +629,7 @@ class Rig:
                 if keyboard.adv is not None:
                     keyboard.adv.remove_from_connection()
                     keyboard.adv = None
-                keyboard.start()
+            return lambda done: self.start_all(done)
         elif op == 'studio-get':
             b, p = self.keyboards['studio'].studio.saved[int(words[1])][int(words[2])]
             return '%d %d' % (b, p)
@@ -633,9 +658,13 @@ class Rig:
 def main():
     rig = Rig([arg.split('=', 1) for arg in sys.argv[1:]])
     rig.set_agent('NoInputNoOutput')
-    for kb in rig.keyboards.values():
-        kb.start()
-    say('ready', ' '.join('%s=%s' % (k.name, k.adapter) for k in rig.keyboards.values()))
+    def started(error):
+        if error:
+            say('failed', error)
+            loop.quit()
+        else:
+            say('ready', ' '.join('%s=%s' % (k.name, k.adapter) for k in rig.keyboards.values()))
+    GLib.idle_add(lambda: rig.start_all(started) and False)
 
     def on_input(source, condition):
         line = sys.stdin.readline()
@@ -645,9 +674,17 @@ def main():
         words = line.split()
         if not words:
             return True
+        def finish(error):
+            if error:
+                say('error', words[0], str(error).replace('\n', ' '))
+            else:
+                say('ok', words[0], '')
         try:
             answer = rig.command(words)
-            say('ok', words[0], answer)
+            if callable(answer):
+                answer(finish)
+            else:
+                say('ok', words[0], answer)
         except Exception as error:  # an answer for every command, so the runner never waits in vain
             say('error', words[0], str(error).replace('\n', ' '))
         return True

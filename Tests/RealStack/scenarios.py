@@ -231,8 +231,11 @@ def scan():
     found = [json.loads(line) for line in out.splitlines() if line.strip()]  # one JSON object per line
     addresses = {str(k.get('address', '')).upper() for k in found}
     missing = [n for n in KEYBOARDS if ADDR[n] not in addresses]
-    clean_strays()
     check(not missing, 'scan did not find %s (found %s)' % (missing, sorted(addresses)))
+    # kblinkd stops the discovery it started (on every adapter) once the scan is over.
+    wait_for('no adapter discovering after the scan', lambda: not any(
+        i['org.bluez.Adapter1'].get('Discovering') for i in bluez_objects().values() if 'org.bluez.Adapter1' in i), 30)
+    clean_strays()
 
 
 def pair(name, expect_prompt=False, typed=None, timeout=90):
@@ -333,7 +336,12 @@ def expect_presence(address, attached, what, timeout=PRESENCE_GRACE):
 @scenario('presence-attached')
 def presence_attached():
     address = ADDR['plain']
-    wait_for('the evdev keyboard that BlueZ\'s hog plugin creates', lambda: evdev_keyboards(address), 30)
+    try:
+        wait_for('the evdev keyboard that BlueZ\'s hog plugin creates', lambda: evdev_keyboards(address), 30)
+    except Failure:
+        with open('/proc/bus/input/devices') as f:
+            log('/proc/bus/input/devices:\n' + f.read())
+        raise
     expect_presence(address, True, 'one Bluetooth keyboard counted once, attached')
 
 
@@ -562,7 +570,11 @@ def main():
     kblinkd.start()
     wait_for('kblinkd on the bus', lambda: manager_property('BlueZRunning'), 60)
     log('setup done')
+    only_file = os.path.join(OUT, 'only.txt')  # scripts/real-bluez-test --only NAME,NAME
+    only = open(only_file).read().split() if os.path.exists(only_file) else []
     for name, function in SCENARIOS:
+        if only and name not in only:
+            continue
         t0 = time.monotonic()
         try:
             function()

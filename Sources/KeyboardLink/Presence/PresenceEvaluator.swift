@@ -5,9 +5,9 @@
 /// - Every connected Bluetooth keyboard counts under every policy.
 /// - A Bluetooth keyboard seen both ways (an evdev device whose `U: Uniq=` is the keyboard's address) is listed
 ///   once, as `bluetooth`, with BlueZ's name.
-/// - An evdev device of a Bluetooth device that BlueZ reports disconnected does not count: BlueZ keeps the uhid
-///   input device of an LE keyboard (its `hog` plugin) across disconnections, so the node outlives the link, and
-///   BlueZ's `Connected` is what says whether the keyboard is there.
+/// - An evdev device of a Bluetooth device that BlueZ reports disconnected does not count: BlueZ 5.77 and later can
+///   keep the uhid input device of an LE keyboard (its `hog` plugin) across disconnections, so the node outlives
+///   the link, and BlueZ's `Connected` is what says whether the keyboard is there.
 public struct PresenceEvaluator: Hashable, Sendable {
     /// The policy in force.
     public var policy: PresencePolicy

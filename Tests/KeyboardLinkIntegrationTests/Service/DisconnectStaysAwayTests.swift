@@ -69,7 +69,8 @@ struct DisconnectStaysAwayTests {
         var device = Self.advertisingAula
         device.trusted = false
         try await withFirmwareDaemon(devices: [device]) { daemon in
-            #expect(try await daemon.kblink(["disconnect", "Aula"]).status == 0)
+            let result = try await daemon.kblink(["disconnect", "Aula"])
+            #expect(result.status == 0, "\(result.standardError)")
             #expect(await daemon.bluez.device(Self.aula)?.connected == false)
             #expect(await daemon.bluez.device(Self.aula)?.trusted == false)
             #expect(await !daemon.bluez.autoConnects(Self.aula))

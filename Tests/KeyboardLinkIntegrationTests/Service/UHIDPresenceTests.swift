@@ -1,7 +1,7 @@
 import KeyboardLink
 import Testing
 
-/// BlueZ keeps an LE keyboard's uhid input device across disconnections (its `hog` plugin creates it once), so the
+/// BlueZ 5.77 and later can keep an LE keyboard's uhid input device across disconnections (its `hog` plugin), so the
 /// evdev node with `Bus=0005` and the keyboard's address in `Uniq` outlives the link. The hardware-keyboard flag
 /// follows BlueZ's `Connected` and counts the keyboard once. Found by the real-stack rig (docs/real-bluez.md).
 @Suite("Presence of a BLE keyboard whose uhid node outlives the link", .serialized)

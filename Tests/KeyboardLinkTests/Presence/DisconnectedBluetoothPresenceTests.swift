@@ -4,6 +4,8 @@ import Testing
 /// An evdev node of a Bluetooth keyboard that BlueZ reports disconnected (BlueZ keeps an LE keyboard's uhid device
 /// across disconnections) does not count, under any policy.
 @Suite struct DisconnectedBluetoothPresenceTests {
+    typealias Fixtures = InputDevicesFixtures
+
     @Test func uhidNodeOfDisconnectedKeyboardDoesNotCount() throws {
         let devices = try Fixtures.devices(Fixtures.bluetoothLEKeyboard)
         let address = try #require(BluetoothAddress(validating: "F4:12:FA:6B:33:9D"))
