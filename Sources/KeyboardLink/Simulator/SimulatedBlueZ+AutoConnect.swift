@@ -41,4 +41,16 @@ extension SimulatedBlueZ {
         else { return }
         try? await setConnected(address, true)
     }
+
+    /// Makes the next connections of `address` happen as bluetoothd 5.66 sometimes makes them: `Connected` turns
+    /// true without a `PropertiesChanged` (when the ATT channel of a `Device1.Connect` comes up before the kernel's
+    /// connection event, `att_connect_cb` marks the device connected and `device_add_connection` then emits
+    /// nothing, src/device.c); `ServicesResolved` is announced as usual.
+    public func setConnectsWithoutAnnouncing(_ address: BluetoothAddress, _ on: Bool) {
+        if on {
+            unannouncedConnections.insert(address)
+        } else {
+            unannouncedConnections.remove(address)
+        }
+    }
 }

@@ -42,6 +42,9 @@ public actor SimulatedBlueZ {
     var nextPairingID: UInt64 = 0
     var pairingTimings = PairingTimings()
     var agentLog: [AgentCall] = []
+    /// Devices whose connections are made without announcing `Connected` (bluetoothd's race; see
+    /// `setConnectsWithoutAnnouncing(_:_:)` in SimulatedBlueZ+AutoConnect.swift).
+    var unannouncedConnections: Set<BluetoothAddress> = []
     /// The GATT objects of connected devices (Device Information, Battery, ...), scripted by tests.
     public nonisolated let gatt = SimulatedGATTServer()
 
@@ -200,7 +203,12 @@ public actor SimulatedBlueZ {
         if before.connected != device.connected {
             // As bluetoothd: GATT objects appear before ServicesResolved turns true and go after it turns false.
             if device.connected {
-                try await set("Connected", .boolean(true))
+                if unannouncedConnections.contains(address) {
+                    try await connection.setPropertyWithoutSignal(
+                        MemberName(trusted: "Connected"), of: BlueZ.deviceInterface, at: path, to: .boolean(true))
+                } else {
+                    try await set("Connected", .boolean(true))
+                }
                 try await exportGATT(entry)
                 try await set("ServicesResolved", .boolean(true))
             } else {

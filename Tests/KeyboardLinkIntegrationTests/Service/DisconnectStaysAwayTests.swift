@@ -27,9 +27,20 @@ struct DisconnectStaysAwayTests {
             #expect(await daemon.bluez.device(Self.aula)?.connected == false)
             #expect(await daemon.bluez.autoConnects(Self.aula))
             #expect(await eventually { await daemon.bluez.device(Self.aula)?.connected == true })
+        }
+    }
 
-            // Untrusted, the same Disconnect turns auto-connection off until Connect.
-            try await device.setProperty(MemberName("Trusted"), to: .boolean(false))
+    @Test("the simulator, like bluetoothd: Disconnect of an untrusted one turns auto-connection off until Connect")
+    func blueZKeepsUntrustedKeyboardAway() async throws {
+        var untrusted = Self.advertisingAula
+        untrusted.trusted = false
+        try await withFirmwareDaemon(devices: [untrusted]) { daemon in
+            let connection = try await BusConnection.connect(to: daemon.bus.busAddress)
+            defer { Task { await connection.close() } }
+            let path = try #require(await daemon.bluez.path(of: Self.aula))
+            let device = DBusProxy(
+                connection: connection, destination: BlueZ.service, path: path, interface: BlueZ.deviceInterface)
+            #expect(await daemon.bluez.autoConnects(Self.aula))
             try await device.call(MemberName("Disconnect"))
             #expect(await !daemon.bluez.autoConnects(Self.aula))
             try await device.setProperty(MemberName("Trusted"), to: .boolean(true))
@@ -61,6 +72,12 @@ struct DisconnectStaysAwayTests {
             #expect(try await daemon.kblink(["connect", "Aula"]).status == 0)
             #expect(await daemon.bluez.device(Self.aula)?.connected == true)
             #expect(await daemon.bluez.autoConnects(Self.aula))
+            #expect(
+                try await eventually {
+                    let keyboard = try await client.keyboard(matching: Self.aula.description)
+                    let attached = try await client.status().hardwareKeyboardAttached
+                    return keyboard.connected && attached
+                })
         }
     }
 
@@ -74,6 +91,32 @@ struct DisconnectStaysAwayTests {
             #expect(await daemon.bluez.device(Self.aula)?.connected == false)
             #expect(await daemon.bluez.device(Self.aula)?.trusted == false)
             #expect(await !daemon.bluez.autoConnects(Self.aula))
+        }
+    }
+}
+
+/// bluetoothd 5.66 can connect a device without announcing `Connected` (found by the real-stack rig): kblinkd
+/// takes `ServicesResolved` turning true as the connection.
+@Suite("A connection BlueZ does not announce", .serialized)
+struct UnannouncedConnectionTests {
+    @Test("kblink connect to a keyboard whose Connected never changes visibly: kblinkd says connected, attached")
+    func unannouncedConnect() async throws {
+        var aula = SimulatedDevice.aulaF87
+        aula.connected = false
+        let address = aula.address
+        try await withFirmwareDaemon(devices: [aula]) { daemon in
+            await daemon.bluez.setConnectsWithoutAnnouncing(address, true)
+            let client = try await KBlinkClient.connect(to: daemon.bus.busAddress)
+            defer { Task { await client.close() } }
+            #expect(try await client.status().hardwareKeyboardAttached == false)
+            let result = try await daemon.kblink(["connect", "Aula"])
+            #expect(result.status == 0, "\(result.standardError)")
+            #expect(
+                try await eventually {
+                    let keyboard = try await client.keyboard(matching: address.description)
+                    let attached = try await client.status().hardwareKeyboardAttached
+                    return keyboard.connected && attached
+                })
         }
     }
 }
