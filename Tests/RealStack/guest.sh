@@ -25,5 +25,8 @@ conf=/run/realstack-system.conf
 } >"$conf"
 mkdir -p /run/dbus /run/kblink-state
 dbus-daemon --config-file="$conf" --fork --nopidfile || { echo "guest: dbus-daemon failed"; exit 1; }
-export REALSTACK_BLUETOOTHD_LOG="$out/bluetoothd.log"
+# For reading after a failure: BlueZ's device signals and the calls made to BlueZ and kblinkd.
+dbus-monitor --system "type='signal',interface='org.freedesktop.DBus.Properties',arg0='org.bluez.Device1'" \
+  "type='signal',interface='org.freedesktop.DBus.ObjectManager'" "type='method_call',destination='org.bluez'" \
+  "type='signal',sender='org.freedesktop.DBus',member='NameOwnerChanged'" >"$out/dbus-monitor.log" 2>&1 &
 exec python3 -u "$here/scenarios.py" "$out" "$build"

@@ -455,13 +455,13 @@ class Keyboard:
 
     # bluetoothd calls back into this process while it registers an application or an advertisement
     # (GetManagedObjects, GetAll), so those calls are made asynchronously; `done(error)` runs once they answered.
-    def start(self, done):
+    def start(self, done, advertise=True):
         adapter = self.adapter_object()
         props = dbus.Interface(adapter, PROPS)
         props.Set(ADAPTER_IF, 'Alias', self.label)
         props.Set(ADAPTER_IF, 'Powered', True)
         dbus.Interface(adapter, 'org.bluez.GattManager1').RegisterApplication(
-            dbus.ObjectPath(self.path), {}, reply_handler=lambda: self.advertise(True, done),
+            dbus.ObjectPath(self.path), {}, reply_handler=lambda: self.advertise(advertise, done),
             error_handler=lambda e: done('RegisterApplication on %s: %s' % (self.adapter, e)))
 
     def advertise(self, on, done):
@@ -482,15 +482,36 @@ class Keyboard:
             done(None)
 
     def power(self, on, done):
-        dbus.Interface(self.adapter_object(), PROPS).Set(ADAPTER_IF, 'Powered', dbus.Boolean(on))
-        if not on:
-            done(None)
-            return
-        # Powered off and on, bluetoothd may have dropped the advertisement's instance: register it again.
-        if self.adv is not None:
-            self.advertise(False, lambda error: self.advertise(True, done))
-        else:
+        """Switches the keyboard off (stops advertising, ends its links from its side, powers its radio off) or
+        on (radio on, advertising again). The order matters with btvirt: a controller powered off with a link up
+        leaves the other side's link up forever (no supervision timeout in the emulator), and a keyboard still
+        advertising is reconnected by the host before the radio is off."""
+        props = dbus.Interface(self.adapter_object(), PROPS)
+        if on:
+            props.Set(ADAPTER_IF, 'Powered', dbus.Boolean(True))
+            if self.adv is not None:
+                self.adv.remove_from_connection()
+                self.adv = None
             self.advertise(True, done)
+            return
+
+        def radio_off(error):
+            if error:
+                done(error)
+                return
+            props.Set(ADAPTER_IF, 'Powered', dbus.Boolean(False))
+            done(None)
+        self.advertise(False, lambda error: self.disconnect_links(radio_off) if not error else done(error))
+
+    def disconnect_links(self, done):
+        om = dbus.Interface(bus.get_object('org.bluez', '/'), OM)
+        prefix = '/org/bluez/%s/dev_' % self.adapter
+        links = [path for path, interfaces in om.GetManagedObjects().items()
+                 if path.startswith(prefix) and interfaces.get('org.bluez.Device1', {}).get('Connected')]
+        step = all_done(len(links), done)
+        for path in links:
+            dbus.Interface(bus.get_object('org.bluez', path), 'org.bluez.Device1').Disconnect(
+                reply_handler=lambda: step(None), error_handler=lambda e: step(None))
 
 
 def all_done(count, done):
@@ -573,10 +594,11 @@ class Rig:
         manager.RegisterAgent(dbus.ObjectPath(self.agent.path), capability)
         manager.RequestDefaultAgent(dbus.ObjectPath(self.agent.path))
 
-    def start_all(self, done):
+    def start_all(self, done, advertising=None):
+        """Starts every keyboard; only those in `advertising` (all when None) advertise."""
         step = all_done(len(self.keyboards), done)
         for keyboard in self.keyboards.values():
-            keyboard.start(step)
+            keyboard.start(step, advertise=advertising is None or keyboard.name in advertising)
 
     def answer_passkey(self):
         if self.pending_passkey is None or self.typing is None:
@@ -629,7 +651,7 @@ class Rig:
                 if keyboard.adv is not None:
                     keyboard.adv.remove_from_connection()
                     keyboard.adv = None
-            return lambda done: self.start_all(done)
+            return lambda done: self.start_all(done, advertising=set(words[1:]) or None)
         elif op == 'studio-get':
             b, p = self.keyboards['studio'].studio.saved[int(words[1])][int(words[2])]
             return '%d %d' % (b, p)
