@@ -53,4 +53,11 @@ extension SimulatedBlueZ {
             unannouncedConnections.remove(address)
         }
     }
+
+    /// Makes connections announce `ServicesResolved` first and export the GATT objects 50 ms later: the order in
+    /// which bluetoothd 5.66's signals arrive (gdbus sends the property change, then the objects'
+    /// `InterfacesAdded`). Off by default: most tests want a keyboard whose objects are there when it resolves.
+    public func setAnnouncesServicesResolvedFirst(_ on: Bool) {
+        announcesServicesResolvedFirst = on
+    }
 }

@@ -45,6 +45,9 @@ public actor SimulatedBlueZ {
     /// Devices whose connections are made without announcing `Connected` (bluetoothd's race; see
     /// `setConnectsWithoutAnnouncing(_:_:)` in SimulatedBlueZ+AutoConnect.swift).
     var unannouncedConnections: Set<BluetoothAddress> = []
+    /// Whether a connection announces `ServicesResolved` before exporting the GATT objects, as bluetoothd 5.66 does
+    /// on the bus (`setAnnouncesServicesResolvedFirst(_:)`).
+    var announcesServicesResolvedFirst = false
     /// The GATT objects of connected devices (Device Information, Battery, ...), scripted by tests.
     public nonisolated let gatt = SimulatedGATTServer()
 
@@ -209,8 +212,15 @@ public actor SimulatedBlueZ {
                 } else {
                     try await set("Connected", .boolean(true))
                 }
-                try await exportGATT(entry)
-                try await set("ServicesResolved", .boolean(true))
+                if announcesServicesResolvedFirst {
+                    // bluetoothd 5.66's order on the bus: ServicesResolved, then the GATT objects' InterfacesAdded.
+                    try await set("ServicesResolved", .boolean(true))
+                    try await Task.sleep(for: .milliseconds(50))
+                    try await exportGATT(entry)
+                } else {
+                    try await exportGATT(entry)
+                    try await set("ServicesResolved", .boolean(true))
+                }
             } else {
                 try await set("ServicesResolved", .boolean(false))
                 await gatt.unexport(address)
