@@ -21,6 +21,8 @@ KBLINK, KBLINKD = os.path.join(BUILD, 'kblink'), os.path.join(BUILD, 'kblinkd')
 HERE = os.path.dirname(os.path.realpath(__file__))
 BLUETOOTHD = '/usr/libexec/bluetooth/bluetoothd'
 KEYBOARDS = ['plain', 'passkey', 'split', 'studio', 'via']
+BLUEZ_SERVED = ['plain', 'passkey', 'split', 'studio']  # keyboards.py; 'via' is via_keyboard.py (Bumble)
+VENV_PYTHON = os.path.join(HERE, '..', '..', '.build', 'realstack-venv', 'bin', 'python3')
 LABELS = {'plain': 'RS Plain K75', 'passkey': 'RS Passkey K75', 'split': 'RS Split Corne',
           'studio': 'RS Studio F87', 'via': 'RS VIA 98'}
 # How long the hardware-keyboard flag may take to follow a keyboard that left or came back (docs/real-bluez.md):
@@ -72,19 +74,19 @@ def stays(what, predicate, seconds, interval=0.5):
 # ---- processes ----
 
 class Keyboards:
-    """keyboards.py, driven line by line."""
+    """A keyboards process (keyboards.py, or via_keyboard.py), driven line by line."""
 
-    def __init__(self, assignments):
+    def __init__(self, argv, logname):
         self.lines = queue.Queue()
         self.events = []
         self.proc = subprocess.Popen(
-            [sys.executable, '-u', os.path.join(HERE, 'keyboards.py')] + ['%s=%s' % a for a in assignments],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=open(os.path.join(OUT, 'keyboards.err'), 'a'),
-            text=True, bufsize=1)
-        self.logfile = open(os.path.join(OUT, 'keyboards.log'), 'a')
+            argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            stderr=open(os.path.join(OUT, logname + '.err'), 'a'), text=True, bufsize=1)
+        self.logfile = open(os.path.join(OUT, logname + '.log'), 'a')
         threading.Thread(target=self.read, daemon=True).start()
         first = self.next_line(120)
         check(first.startswith('ready'), 'the keyboards did not start: %s' % first)
+        self.ready = first
 
     def read(self):
         for line in self.proc.stdout:
@@ -214,6 +216,7 @@ SCENARIOS = []
 ADDR = {}
 HOST = None
 kb = None
+via_kb = None
 bluetoothd = None
 kblinkd = None
 
@@ -221,7 +224,7 @@ kblinkd = None
 def clean_strays():
     """kblinkd scans on every powered adapter, the keyboards' too: drop what the keyboard adapters found, so that
     each keyboard address lives under the host adapter only (one machine, one adapter, as on a real desk)."""
-    for name in KEYBOARDS:
+    for name in BLUEZ_SERVED:
         kb.do('forget-others', name, ADDR_HOST)
 
 
@@ -519,13 +522,14 @@ def via():
     wait_for('a hidraw node for the VIA keyboard', lambda: hidraw_nodes(ADDR['via']), 30)
     code, out, err = kblink('keymap', 'pull', ADDR['via'], '--json', timeout=300)
     check(code == 0, 'pull failed (exit %d): %s %s; keyboard: %s' % (code, out.strip()[-300:], err.strip()[-300:],
-                                                                       kb.do('log')))
+                                                                       via_kb.do('log')))
     # A sits at row 3, column 1 of the 98Pro's matrix.
     kblink('keymap', 'set', ADDR['via'], 'A', 'KC_B', check_ok=True)
     pushed = kblink_json('keymap', 'push', ADDR['via'], timeout=300)
     check(pushed.get('ok'), 'push failed: %s' % pushed)
-    check(kb.do('via-get', 0, 3, 1) == '0x0005', 'the keyboard holds %s at A, not KC_B' % kb.do('via-get', 0, 3, 1))
-    kb.do('via-set', 0, 3, 2, 0x001D)  # S becomes Z behind kblink's back
+    check(via_kb.do('via-get', 0, 3, 1) == '0x0005', 'the keyboard holds %s at A, not KC_B' % via_kb.do(
+        'via-get', 0, 3, 1))
+    via_kb.do('via-set', 0, 3, 2, 0x001D)  # S becomes Z behind kblink's back
     kblink_json('keymap', 'pull', ADDR['via'], timeout=300)
     action = key_action('via', 'S')
     check(action and 'Z' in action.upper(), 'after pull, S does %r, not Z' % action)
@@ -550,9 +554,10 @@ def auto_apply():
 @scenario('bluetoothd-restart')
 def bluetoothd_restart():
     address = ADDR['plain']
-    for name in KEYBOARDS:  # after the restart only the plain keyboard advertises (one link at a time)
+    for name in BLUEZ_SERVED:  # after the restart only the plain keyboard advertises (one link at a time)
         if name != 'plain':
             kb.do('adv', name, 'off')
+    via_kb.do('adv', 'off')
     alone('plain')
     if not connected(address):
         kblink('connect', address, check_ok=True)
@@ -582,7 +587,11 @@ def forget():
 
 
 def main():
-    global HOST, ADDR_HOST, kb, bluetoothd, kblinkd
+    global HOST, ADDR_HOST, kb, via_kb, bluetoothd, kblinkd
+    # The VIA keyboard takes the last controller through the HCI user channel before bluetoothd starts, so
+    # bluetoothd never sees it.
+    via_kb = Keyboards([VENV_PYTHON, '-u', os.path.join(HERE, 'via_keyboard.py'), '6'], 'via-keyboard')
+    ADDR['via'] = via_kb.ready.split('via=', 1)[1].strip().upper()
     # Debian's defaults (no -E; DeviceID on: bluetoothd serves its own Device Information beside the keyboards'),
     # except that discovered devices do not expire (a scan's finds stay under the host adapter until the scenarios
     # pair them, instead of being found again by whichever adapter discovers first) and one ATT channel per link
@@ -591,17 +600,19 @@ def main():
         f.write('[General]\nTemporaryTimeout = 0\n\n[GATT]\nChannels = 1\n')
     bluetoothd = Daemon([BLUETOOTHD, '-n', '-d', '-f', '/run/realstack-main.conf'], 'bluetoothd.log')
     bluetoothd.start()
-    wait_for('bluetoothd with seven adapters (one dead)', lambda: len(adapters()) >= 6, 90)
+    wait_for('bluetoothd with five adapters (btvirt made seven: one dead, one the VIA keyboard\'s)',
+             lambda: len(adapters()) >= 5, 90)
     live = adapters()
-    HOST, keyboard_adapters = live[0], live[1:6]
+    HOST, keyboard_adapters = live[0], live[1:5]
     ADDR_HOST = adapter_address(HOST)
-    assignments = list(zip(KEYBOARDS, keyboard_adapters))
+    assignments = list(zip(BLUEZ_SERVED, keyboard_adapters))
     for name, hci in assignments:
         ADDR[name] = adapter_address(hci).upper()
     log('host adapter', HOST, ADDR_HOST, 'keyboards', ADDR)
     dbus.Interface(bus.get_object('org.bluez', '/org/bluez/' + HOST), 'org.freedesktop.DBus.Properties').Set(
         'org.bluez.Adapter1', 'Powered', dbus.Boolean(True))
-    kb = Keyboards(assignments)
+    kb = Keyboards([sys.executable, '-u', os.path.join(HERE, 'keyboards.py')] + ['%s=%s' % a for a in assignments],
+                   'keyboards')
     kblinkd = Daemon([KBLINKD, '--bus', 'system', '--state-dir', '/run/kblink-state', '--log-level', 'debug'],
                      'kblinkd.log')
     kblinkd.start()
