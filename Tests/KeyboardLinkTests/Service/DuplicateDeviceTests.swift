@@ -1,7 +1,8 @@
+import KeyboardLink
 import KeyboardLinkTestSupport
 import Testing
 
-@testable import KeyboardLink
+@testable import KeyboardLinkService
 
 /// With several adapters, bluetoothd has one device object per adapter that saw a keyboard (each discovering
 /// adapter creates its own, unpaired). The real-stack rig (docs/real-bluez.md) met it: kblinkd followed a stray
