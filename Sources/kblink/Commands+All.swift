@@ -107,7 +107,11 @@ enum Commands {
     static let connect = keyboardAction(
         "connect", "Connect a paired keyboard", method: KBlinkContract.Keyboard.connect, done: "connected")
     static let disconnect = keyboardAction(
-        "disconnect", "Disconnect a keyboard", method: KBlinkContract.Keyboard.disconnect, done: "disconnected")
+        "disconnect", "Disconnect a keyboard (it stays away until 'kblink connect')",
+        method: KBlinkContract.Keyboard.disconnect,
+        done:
+            "disconnected; it stays disconnected until 'kblink connect' (a trusted keyboard reconnects by itself "
+            + "again after bluetoothd or the computer restarts)")
     static let trust = keyboardAction(
         "trust", "Trust a keyboard (it may reconnect by itself)", method: KBlinkContract.Keyboard.setTrusted,
         arguments: [.boolean(true)],

@@ -204,6 +204,13 @@ public actor BlueZModel {
             else { return nil }
             for (key, value) in changed { properties[key] = value.unwrapped }
             for key in invalidated { properties[key] = nil }
+            // bluetoothd 5.66 can mark an LE device connected without announcing it: when the ATT channel of a
+            // Device1.Connect comes up before the kernel's connection event, att_connect_cb sets the state and
+            // device_add_connection then finds it "already connected" and emits nothing (src/device.c). Services
+            // are only resolved over a live link, so ServicesResolved turning true means connected.
+            if name == BlueZ.deviceInterface.rawValue, changed["ServicesResolved"]?.unwrapped.boolValue == true {
+                properties["Connected"] = .boolean(true)
+            }
             interfaces[name] = properties
             objects[path] = interfaces
             reparse(path)

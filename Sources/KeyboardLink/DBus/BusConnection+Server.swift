@@ -45,6 +45,20 @@ extension BusConnection {
         try result.get()
     }
 
+    /// Updates a property without emitting `PropertiesChanged`: readers see the new value, nobody is told. Only for
+    /// simulating peers that do this (bluetoothd can mark a device connected without announcing it).
+    /// - Throws: ``DBusError`` for an unknown property or a value of the wrong type.
+    public func setPropertyWithoutSignal(
+        _ name: MemberName, of interface: InterfaceName, at path: ObjectPath, to value: DBusValue
+    ) async throws {
+        let result: Result<Void, DBusError> = await onQueue {
+            catchingDBusError {
+                try self.objectServer.setProperties([(name, value)], of: interface, at: path, announce: false)
+            }
+        }
+        try result.get()
+    }
+
     /// The current value of an exported property.
     public func property(_ name: MemberName, of interface: InterfaceName, at path: ObjectPath) async -> DBusValue? {
         await onQueue { self.objectServer.property(name, of: interface, at: path) }

@@ -114,9 +114,11 @@ final class ObjectServer {
 
     /// Stores several property values of one interface at once: a reader never sees some updated and others not,
     /// and one `PropertiesChanged` carries every change. Nothing is stored when one name or value is wrong.
-    func setProperties(_ values: [(MemberName, DBusValue)], of interface: InterfaceName, at path: ObjectPath)
-        throws
-    {
+    /// - Parameter announce: false stores the values without `PropertiesChanged` (a simulator playing a peer that
+    ///   forgets to announce a change).
+    func setProperties(
+        _ values: [(MemberName, DBusValue)], of interface: InterfaceName, at path: ObjectPath, announce: Bool = true
+    ) throws {
         guard var object = objects[path],
             let index = object.interfaces.firstIndex(where: { $0.declaration.name == interface })
         else {
@@ -147,7 +149,7 @@ final class ObjectServer {
         object.interfaces[index].values = updated
         objects[path] = object
         connection.invalidateReplyTemplates()
-        if !changed.isEmpty || !invalidated.isEmpty {
+        if announce, !changed.isEmpty || !invalidated.isEmpty {
             emitPropertiesChanged(path, interface, changed: changed, invalidated: invalidated)
         }
     }

@@ -7,6 +7,9 @@ import KeyboardLinkBlueZ
 /// - Every connected Bluetooth keyboard counts under every policy.
 /// - A Bluetooth keyboard seen both ways (an evdev device whose `U: Uniq=` is the keyboard's address) is listed
 ///   once, as `bluetooth`, with BlueZ's name.
+/// - An evdev device of a Bluetooth device that BlueZ reports disconnected does not count: BlueZ 5.77 and later can
+///   keep the uhid input device of an LE keyboard (its `hog` plugin) across disconnections, so the node outlives
+///   the link, and BlueZ's `Connected` is what says whether the keyboard is there.
 public struct PresenceEvaluator: Hashable, Sendable {
     /// The policy in force.
     public var policy: PresencePolicy
@@ -21,8 +24,11 @@ public struct PresenceEvaluator: Hashable, Sendable {
     ///   - evdevDevices: devices from `/proc/bus/input/devices` (all of them or only the keyboards: the filter is
     ///     applied here).
     ///   - bluetoothKeyboards: connected Bluetooth keyboards from BlueZ.
+    ///   - disconnectedBluetoothAddresses: the devices BlueZ knows and reports disconnected; evdev devices whose
+    ///     `U: Uniq=` is one of them are left out.
     public func evaluate(
-        evdevDevices: [InputDevice], bluetoothKeyboards: [ConnectedBluetoothKeyboard]
+        evdevDevices: [InputDevice], bluetoothKeyboards: [ConnectedBluetoothKeyboard],
+        disconnectedBluetoothAddresses: Set<BluetoothAddress> = []
     ) -> PresenceResult {
         var seenAddresses = Set<BluetoothAddress>()
         var bluetooth: [ConnectedBluetoothKeyboard] = []
@@ -32,7 +38,11 @@ public struct PresenceEvaluator: Hashable, Sendable {
         }
         let evdev = evdevDevices.filter { device in
             guard device.isKeyboard, !device.isVirtual, policy.counts(bus: device.bus) else { return false }
-            if let address = device.bluetoothAddress, seenAddresses.contains(address) { return false }
+            if let address = device.bluetoothAddress,
+                seenAddresses.contains(address) || disconnectedBluetoothAddresses.contains(address)
+            {
+                return false
+            }
             return true
         }.sorted { lhs, rhs in
             switch (lhs.eventNumber, rhs.eventNumber) {

@@ -19,6 +19,9 @@ public actor SimulatedBlueZ {
     struct Entry {
         var device: SimulatedDevice
         var adapter: ObjectPath
+        /// BlueZ's `disable_auto_connect`: set by a `Disconnect` of an untrusted LE device, cleared by `Connect`
+        /// (SimulatedBlueZ+AutoConnect.swift).
+        var autoConnectDisabled = false
     }
 
     public let bus: BusAddress
@@ -42,6 +45,12 @@ public actor SimulatedBlueZ {
     var nextPairingID: UInt64 = 0
     var pairingTimings = PairingTimings()
     var agentLog: [AgentCall] = []
+    /// Devices whose connections are made without announcing `Connected` (bluetoothd's race; see
+    /// `setConnectsWithoutAnnouncing(_:_:)` in SimulatedBlueZ+AutoConnect.swift).
+    var unannouncedConnections: Set<BluetoothAddress> = []
+    /// Whether a connection announces `ServicesResolved` before exporting the GATT objects, as bluetoothd 5.66 does
+    /// on the bus (`setAnnouncesServicesResolvedFirst(_:)`).
+    var announcesServicesResolvedFirst = false
     /// The GATT objects of connected devices (Device Information, Battery, ...), scripted by tests.
     public nonisolated let gatt = SimulatedGATTServer()
 
@@ -200,9 +209,21 @@ public actor SimulatedBlueZ {
         if before.connected != device.connected {
             // As bluetoothd: GATT objects appear before ServicesResolved turns true and go after it turns false.
             if device.connected {
-                try await set("Connected", .boolean(true))
-                try await exportGATT(entry)
-                try await set("ServicesResolved", .boolean(true))
+                if unannouncedConnections.contains(address) {
+                    try await connection.setPropertyWithoutSignal(
+                        MemberName(trusted: "Connected"), of: BlueZ.deviceInterface, at: path, to: .boolean(true))
+                } else {
+                    try await set("Connected", .boolean(true))
+                }
+                if announcesServicesResolvedFirst {
+                    // bluetoothd 5.66's order on the bus: ServicesResolved, then the GATT objects' InterfacesAdded.
+                    try await set("ServicesResolved", .boolean(true))
+                    try await Task.sleep(for: .milliseconds(50))
+                    try await exportGATT(entry)
+                } else {
+                    try await exportGATT(entry)
+                    try await set("ServicesResolved", .boolean(true))
+                }
             } else {
                 try await set("ServicesResolved", .boolean(false))
                 await gatt.unexport(address)
@@ -488,7 +509,7 @@ public actor SimulatedBlueZ {
                     return []
                 },
                 DBusMethod("Disconnect") { [weak self] _ in
-                    try await self?.setConnected(address, false)
+                    try await self?.disconnectDevice(address)
                     return []
                 },
                 DBusMethod("Pair") { [weak self] call in
@@ -513,6 +534,7 @@ public actor SimulatedBlueZ {
         guard entry.device.paired || entry.device.discoverableOnly else {
             throw DBusError(BlueZ.Error.failed, "Connection refused: the device is not in range")
         }
+        entries[address]?.autoConnectDisabled = false
         try await setConnected(address, true)
     }
 }

@@ -31,6 +31,9 @@ public struct SimulatedDevice: Sendable, Equatable {
     public var rssi: Int16? = -55
     /// Only appears while the adapter discovers.
     public var discoverableOnly = false
+    /// Keeps advertising while disconnected (awake and in range): BlueZ connects a paired LE keyboard that does
+    /// so again by itself, unless auto-connection was turned off (SimulatedBlueZ+AutoConnect.swift).
+    public var advertisesWhileDisconnected = false
     public var pairing: PairingBehavior = .justWorks
     /// The GATT database served while connected (nil: no GATT objects, as for a classic-only device).
     public var gatt: SimulatedGATTProfile?

@@ -47,16 +47,21 @@ public struct HIDRawDiscovery: Sendable {
         let fields = HIDRawNode.parseUevent(String(decoding: ueventBytes, as: UTF8.self))
         guard let hidID = fields["HID_ID"].flatMap(HIDRawNode.parseHIDID) else { return nil }
         var collections: [HIDReportDescriptor.Usage?] = []
+        var reportID: UInt8?
         var problem: String?
         do {
             let bytes = try VIAPosix.readFile(device + "/report_descriptor")
-            collections = try HIDReportDescriptor(bytes: bytes).applicationCollections
+            let descriptor = try HIDReportDescriptor(bytes: bytes)
+            collections = descriptor.applicationCollections
+            reportID = descriptor.reportID(of: .viaRawHID)
         } catch {
             problem = "\(error)"
         }
-        return HIDRawNode(
+        var node = HIDRawNode(
             name: name, devicePath: deviceDirectory + "/" + name, busType: hidID.bus, vendorID: hidID.vendor,
             productID: hidID.product, hidName: fields["HID_NAME"] ?? "", uniqueID: fields["HID_UNIQ"] ?? "",
             applicationCollections: collections, descriptorProblem: problem)
+        node.viaReportID = reportID ?? 0
+        return node
     }
 }

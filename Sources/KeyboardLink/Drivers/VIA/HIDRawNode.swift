@@ -19,6 +19,9 @@ public struct HIDRawNode: Hashable, Sendable {
     public var applicationCollections: [HIDReportDescriptor.Usage?]
     /// Why the report descriptor could not be read or parsed, if it could not.
     public var descriptorProblem: String?
+    /// The report ID of VIA's raw HID reports: 0 when they are not numbered (QMK over USB), else the ID that
+    /// prefixes every report written to and read from the node (a Bluetooth LE keyboard).
+    public var viaReportID: UInt8 = 0
 
     /// Whether the node is a VIA raw HID interface (usage page 0xFF60, usage 0x61).
     public var isVIAInterface: Bool {

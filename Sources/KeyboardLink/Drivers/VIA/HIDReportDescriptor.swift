@@ -51,6 +51,18 @@ public struct HIDReportDescriptor: Hashable, Sendable {
         }
     }
 
+    /// The report ID (global item 0x85) of each top-level application collection's first report, in the order of
+    /// ``applicationCollections``: nil for a collection whose reports are not numbered. A Bluetooth LE keyboard
+    /// carries VIA's raw HID collection in its one HID service beside the keyboard collection, so its reports are
+    /// numbered; QMK's USB raw HID interface has a descriptor of its own, unnumbered.
+    public let applicationReportIDs: [UInt8?]
+
+    /// The report ID of the first application collection with `usage`; nil when it is absent or unnumbered.
+    public func reportID(of usage: Usage) -> UInt8? {
+        guard let index = applicationCollections.firstIndex(of: usage) else { return nil }
+        return applicationReportIDs[index]
+    }
+
     /// The usage of each top-level application collection, in order (nil usage when the collection had none).
     public let applicationCollections: [Usage?]
     /// Every usage page the descriptor names, by a Usage Page item or inside an extended (4-byte) usage: a node whose
@@ -67,11 +79,14 @@ public struct HIDReportDescriptor: Hashable, Sendable {
     public init(bytes: [UInt8]) throws(ParseError) {
         let stackLimit = 32
         var usagePage: UInt16 = 0
-        var globalStack: [UInt16] = []
+        var globalStack: [(page: UInt16, reportID: UInt8?)] = []
+        var reportID: UInt8?
+        var reportIDs: [UInt8?] = []
         // Local usages: an extended (4-byte) usage carries its page, a short one takes the page current at the
         // main item that follows.
         var localUsages: [(page: UInt16?, id: UInt16)] = []
         var collectionDepth = 0
+        var openApplication = false
         var collections: [Usage?] = []
         var pages: Set<UInt16> = []
         var offset = 0
@@ -99,10 +114,13 @@ public struct HIDReportDescriptor: Hashable, Sendable {
                 pages.insert(usagePage)
             case (1, 0xA):  // Push
                 guard globalStack.count < stackLimit else { throw .pushTooDeep(limit: stackLimit) }
-                globalStack.append(usagePage)
+                globalStack.append((usagePage, reportID))
             case (1, 0xB):  // Pop
                 guard let saved = globalStack.popLast() else { throw .popWithoutPush(offset: offset) }
-                usagePage = saved
+                usagePage = saved.page
+                reportID = saved.reportID
+            case (1, 0x8):  // Report ID
+                reportID = UInt8(truncatingIfNeeded: data)
             case (2, 0x0), (2, 0x1), (2, 0x2):  // Usage, Usage Minimum, Usage Maximum
                 if size == 4 { pages.insert(UInt16(truncatingIfNeeded: data >> 16)) }
                 guard tag == 0x0 else { break }
@@ -114,6 +132,8 @@ public struct HIDReportDescriptor: Hashable, Sendable {
                 guard collectionDepth < stackLimit else { throw .collectionsTooDeep(limit: stackLimit) }
                 if collectionDepth == 0 && data == 0x01 {
                     collections.append(localUsages.first.map { Usage(page: $0.page ?? usagePage, id: $0.id) })
+                    reportIDs.append(nil)
+                    openApplication = true
                 }
                 collectionDepth += 1
                 localUsages.removeAll()
@@ -122,6 +142,10 @@ public struct HIDReportDescriptor: Hashable, Sendable {
                 collectionDepth -= 1
                 localUsages.removeAll()
             case (0, _):  // Input, Output, Feature: local items apply to one main item only.
+                if openApplication, collectionDepth > 0, let last = reportIDs.indices.last, reportIDs[last] == nil {
+                    reportIDs[last] = reportID
+                    openApplication = reportID == nil
+                }
                 localUsages.removeAll()
             default:
                 break
@@ -130,5 +154,6 @@ public struct HIDReportDescriptor: Hashable, Sendable {
         }
         applicationCollections = collections
         usagePages = pages
+        applicationReportIDs = reportIDs
     }
 }

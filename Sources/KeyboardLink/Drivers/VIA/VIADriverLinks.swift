@@ -31,7 +31,7 @@ public struct VIADriverLinks: Sendable {
             guard let node = try discovery.viaNodes(matching: .uniqueID(address.description)).first else {
                 return nil
             }
-            let transport = try VIAHIDRawTransport(path: node.devicePath)
+            let transport = try VIAHIDRawTransport(path: node.devicePath, reportID: node.viaReportID)
             return Link(transport: transport, close: { transport.close() })
         }
     }

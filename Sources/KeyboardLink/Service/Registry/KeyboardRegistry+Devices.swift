@@ -47,15 +47,41 @@ extension KeyboardRegistry {
         }
     }
 
+    /// Disconnects a keyboard so that it stays away until `Connect`. BlueZ stops reconnecting an LE keyboard on its
+    /// own after `Device1.Disconnect` only when the keyboard is not trusted at that moment (src/device.c,
+    /// `dev_disconnect`); a trusted one that keeps advertising is connected again within seconds. So a trusted
+    /// keyboard is untrusted for the call and trusted again right after: BlueZ has then turned its
+    /// auto-connection off until the next `Device1.Connect` (or until bluetoothd restarts).
     func disconnect(_ address: BluetoothAddress) async throws {
         let state = try keyboard(matching: address.description)
         try requireBlueZ("disconnect")
         guard state.connected else { return }
-        do {
-            try await deviceProxy(state).call(BlueZ.Method.disconnect)
-        } catch {
-            throw KBlinkError.fromBlueZ(error, while: "disconnect \(state.alias)")
+        let proxy = deviceProxy(state)
+        let wasTrusted = snapshot.devices[state.devicePath]?.trusted ?? state.trusted
+        if wasTrusted {
+            do {
+                try await proxy.setProperty(BlueZ.Property.trusted, to: .boolean(false))
+            } catch {
+                throw KBlinkError.fromBlueZ(error, while: "disconnect \(state.alias)")
+            }
         }
+        var failure: (any Error)?
+        do {
+            try await proxy.call(BlueZ.Method.disconnect)
+        } catch {
+            failure = error
+        }
+        if wasTrusted {
+            do {
+                try await proxy.setProperty(BlueZ.Property.trusted, to: .boolean(true))
+            } catch {
+                log(
+                    .error,
+                    "\(state.alias) was left untrusted after disconnecting: \(error); 'kblink trust' restores it")
+                if failure == nil { throw KBlinkError.fromBlueZ(error, while: "trust \(state.alias) again") }
+            }
+        }
+        if let failure { throw KBlinkError.fromBlueZ(failure, while: "disconnect \(state.alias)") }
     }
 
     func setTrusted(_ address: BluetoothAddress, _ trusted: Bool) async throws {

@@ -40,6 +40,7 @@ extension KeyboardRegistry {
                     ])
                 try await proxy.call(BlueZ.Method.startDiscovery)
                 discoverySessions.insert(adapter.path)
+                log(.debug, "discovering on \(adapter.path.lastElement)")
             } catch let error as DBusError where error.name == BlueZ.Error.inProgress {
                 // Our session there is still running (BlueZ allows one per client): it goes on.
                 discoverySessions.insert(adapter.path)
@@ -52,7 +53,19 @@ extension KeyboardRegistry {
         discoveryStopper = Task { [weak self] in
             try? await Task.sleep(for: timeout)
             guard !Task.isCancelled else { return }
-            try? await self?.stopDiscovery()
+            await self?.discoveryTimedOut()
+        }
+    }
+
+    /// The discovery timeout passed: stops the scans. The stopper task is forgotten first, so that
+    /// ``stopDiscovery()`` does not cancel the very task that runs it (its calls to BlueZ would then fail with a
+    /// CancellationError before reaching BlueZ, and the adapters would discover forever).
+    private func discoveryTimedOut() async {
+        discoveryStopper = nil
+        do {
+            try await stopDiscovery()
+        } catch {
+            log(.warning, "the discovery timeout could not stop discovery: \(error)")
         }
     }
 
@@ -62,6 +75,7 @@ extension KeyboardRegistry {
         discoveryStopper = nil
         let sessions = discoverySessions.sorted { $0 < $1 }
         discoverySessions.removeAll()
+        log(.debug, "stopping discovery on \(sessions.map(\.lastElement).joined(separator: ", "))")
         for path in sessions {
             let proxy = DBusProxy(
                 connection: connection, destination: BlueZ.service, path: path, interface: BlueZ.adapterInterface)
@@ -72,6 +86,7 @@ extension KeyboardRegistry {
             {
                 // It ended already (adapter powered off or gone): nothing left to stop.
             } catch {
+                log(.warning, "cannot stop discovery on \(path.lastElement): \(error)")
                 throw KBlinkError.fromBlueZ(error, while: "stop discovery")
             }
         }

@@ -1,4 +1,5 @@
 import KBlinkAPI
+import KeyboardLinkBlueZ
 import KeyboardLinkDBus
 import KeyboardLinkPresence
 
@@ -10,8 +11,13 @@ extension KeyboardRegistry {
         let bluetooth = keyboards.values.filter(\.connected).map {
             ConnectedBluetoothKeyboard(address: $0.address, name: $0.alias)
         }
+        // BlueZ 5.77 and later can keep an LE keyboard's uhid input device across disconnections: its node follows BlueZ.
+        let disconnected = Set(
+            Self.oneDevicePerAddress(snapshot.devices.values).filter { !$0.connected }.compactMap {
+                BluetoothAddress(validating: $0.address)
+            })
         let result = PresenceEvaluator(policy: presencePolicy).evaluate(
-            evdevDevices: evdevDevices, bluetoothKeyboards: bluetooth)
+            evdevDevices: evdevDevices, bluetoothKeyboards: bluetooth, disconnectedBluetoothAddresses: disconnected)
         return (result.hardwareKeyboardAttached, result.keyboards)
     }
 

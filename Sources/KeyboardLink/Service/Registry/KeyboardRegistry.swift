@@ -133,7 +133,7 @@ actor KeyboardRegistry {
                 snapshot.isBlueZRunning ? "BlueZ is on the bus" : "BlueZ left the bus")
         }
         var wanted: [BluetoothAddress: KeyboardState] = [:]
-        for device in snapshot.devices.values where device.isKeyboard {
+        for device in Self.oneDevicePerAddress(snapshot.devices.values) where device.isKeyboard {
             guard var state = KeyboardState(device: device) else { continue }
             // Keep what other jobs filled in (driver); firmware and batteries come from the firmware information.
             if let known = keyboards[state.address] {
@@ -229,5 +229,24 @@ actor KeyboardRegistry {
         cache.list(for: keyboards) { keyboards in
             .array(KeyboardState.listEntryType, keyboards.sorted { $0.key < $1.key }.map(\.value.listEntry))
         }
+    }
+
+    /// One device per address. With several adapters, BlueZ has one device object per adapter that saw the
+    /// keyboard (each discovering adapter creates its own); the one kblinkd follows is the paired one, else the
+    /// connected one, else the one of the first adapter (the pairing flow picks that one too), so that a stray
+    /// copy on another adapter never hides the keyboard's real state.
+    static func oneDevicePerAddress(_ devices: some Sequence<BlueZDevice>) -> [BlueZDevice] {
+        var chosen: [String: BlueZDevice] = [:]
+        for device in devices {
+            let key = device.address.uppercased()
+            guard let other = chosen[key] else {
+                chosen[key] = device
+                continue
+            }
+            let rank = { (candidate: BlueZDevice) in (candidate.paired ? 0 : 1, candidate.connected ? 0 : 1) }
+            let (left, right) = (rank(device), rank(other))
+            if left < right || (left == right && device.path < other.path) { chosen[key] = device }
+        }
+        return Array(chosen.values)
     }
 }

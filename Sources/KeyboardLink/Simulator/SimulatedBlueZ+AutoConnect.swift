@@ -1,0 +1,66 @@
+import KeyboardLinkBlueZ
+import KeyboardLinkDBus
+
+/// bluetoothd's auto-connection of LE HID devices, as src/device.c does it (BlueZ 5.66 and later).
+///
+/// The `hog` profile enables auto-connection for every paired HOGP device: the kernel connects it as soon as it
+/// advertises. `Device1.Disconnect` turns that off (`disable_auto_connect`) only when the device is not trusted at
+/// that moment (`dev_disconnect`: "If device is not trusted disable connections through passive scanning until
+/// Device1.Connect is called"); changing `Trusted` afterwards does not turn it back on; `Device1.Connect` does.
+/// So a trusted keyboard that keeps advertising is connected again within moments of a `Disconnect`.
+extension SimulatedBlueZ {
+    /// How long the simulated kernel takes to connect an advertising auto-connect device.
+    static var autoConnectDelay: Duration { .milliseconds(150) }
+
+    /// `Device1.Disconnect`: disconnects; an untrusted LE HID device also loses its auto-connection until
+    /// `Connect`; a paired one that still auto-connects and keeps advertising comes back after
+    /// ``autoConnectDelay``.
+    func disconnectDevice(_ address: BluetoothAddress) async throws {
+        guard let entry = entries[address] else { throw DBusError(BlueZ.Error.doesNotExist, "Does Not Exist") }
+        guard entry.device.connected else { return }
+        let autoConnects = entry.device.uuids.contains(SimulatedDevice.hogp)
+        if autoConnects, !entry.device.trusted {
+            entries[address]?.autoConnectDisabled = true
+        }
+        try await setConnected(address, false)
+        guard autoConnects, entry.device.paired, entry.device.advertisesWhileDisconnected,
+            entries[address]?.autoConnectDisabled == false
+        else { return }
+        Task { [weak self] in
+            try? await Task.sleep(for: Self.autoConnectDelay)
+            await self?.autoConnect(address)
+        }
+    }
+
+    /// Whether BlueZ would connect `address` by itself when it advertises (tests read it).
+    public func autoConnects(_ address: BluetoothAddress) -> Bool {
+        guard let entry = entries[address] else { return false }
+        return entry.device.uuids.contains(SimulatedDevice.hogp) && entry.device.paired && !entry.autoConnectDisabled
+    }
+
+    private func autoConnect(_ address: BluetoothAddress) async {
+        guard let entry = entries[address], !entry.device.connected, !entry.autoConnectDisabled,
+            entry.device.advertisesWhileDisconnected
+        else { return }
+        try? await setConnected(address, true)
+    }
+
+    /// Makes the next connections of `address` happen as bluetoothd 5.66 sometimes makes them: `Connected` turns
+    /// true without a `PropertiesChanged` (when the ATT channel of a `Device1.Connect` comes up before the kernel's
+    /// connection event, `att_connect_cb` marks the device connected and `device_add_connection` then emits
+    /// nothing, src/device.c); `ServicesResolved` is announced as usual.
+    public func setConnectsWithoutAnnouncing(_ address: BluetoothAddress, _ on: Bool) {
+        if on {
+            unannouncedConnections.insert(address)
+        } else {
+            unannouncedConnections.remove(address)
+        }
+    }
+
+    /// Makes connections announce `ServicesResolved` first and export the GATT objects 50 ms later: the order in
+    /// which bluetoothd 5.66's signals arrive (gdbus sends the property change, then the objects'
+    /// `InterfacesAdded`). Off by default: most tests want a keyboard whose objects are there when it resolves.
+    public func setAnnouncesServicesResolvedFirst(_ on: Bool) {
+        announcesServicesResolvedFirst = on
+    }
+}
