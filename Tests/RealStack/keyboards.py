@@ -442,7 +442,11 @@ class Keyboard:
             if error:
                 done(error)
                 return
-            props.Set(ADAPTER_IF, 'Powered', dbus.Boolean(False))
+            try:
+                props.Set(ADAPTER_IF, 'Powered', dbus.Boolean(False))
+            except dbus.DBusException as failure:
+                done('powering off: %s' % failure)
+                return
             done(None)
         self.advertise(False, lambda error: self.disconnect_links(radio_off) if not error else done(error))
 
