@@ -95,7 +95,7 @@ public struct FirmwareReader: Sendable {
         } catch {
             throw FirmwareReadError(.notConnected, cause: error)
         }
-        await client.waitForGATTObjectsToSettle()
+        await client.waitForGATTObjectsToSettle(expected: [.deviceInformation, .batteryService])
         let (jobs, batteries) = Self.jobs(await client.database())
         let client = self.client
         let results = await withTaskGroup(of: (Job, Result<[UInt8], GATTError>).self) { group in

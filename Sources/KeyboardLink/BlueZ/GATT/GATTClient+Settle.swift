@@ -2,15 +2,21 @@ import Synchronization
 
 extension GATTClient {
     /// Waits until the device's GATT objects stop changing: no object below the device added or removed for
-    /// `quiet`, or `limit` passed.
+    /// `quiet`, and every service of `expected` that the device lists in its `UUIDs` exported; or `limit` passed.
     ///
     /// bluetoothd 5.66 announces `ServicesResolved` before the `InterfacesAdded` of the GATT objects it exports for
     /// the connection (both leave from gdbus's idle handler, the property change first), so a reader that starts at
     /// `ServicesResolved` sees only the first services, or none (found by the real-stack rig, docs/real-bluez.md).
+    /// The services BlueZ resolved are in the device's `UUIDs` before their objects are exported, so a service the
+    /// device lists is worth waiting for even past a quiet spell (a loaded machine can space the announcements out).
     public func waitForGATTObjectsToSettle(
-        quiet: Duration = .milliseconds(400), limit: Duration = .seconds(5)
+        quiet: Duration = .milliseconds(400), limit: Duration = .seconds(5), expected: Set<BluetoothUUID> = [],
+        listedWait: Duration = .seconds(2)
     ) async {
         let device = self.device
+        let listed = Set(
+            (await model.current().devices[device]?.uuids ?? []).compactMap(BluetoothUUID.init(validating:)))
+        let wanted = listed.intersection(expected)
         let clock = ContinuousClock()
         let lastChange = SettleClock(clock.now)
         let updates = await model.updates()
@@ -24,10 +30,18 @@ extension GATTClient {
         }
         defer { watcher.cancel() }
         let deadline = clock.now.advanced(by: limit)
+        let listedDeadline = clock.now.advanced(by: quiet + listedWait)
         while clock.now < deadline {
             let settledAt = lastChange.instant.withLock { $0 }.advanced(by: quiet)
-            if clock.now >= settledAt { return }
-            try? await Task.sleep(until: min(settledAt, deadline), clock: clock)
+            if clock.now >= settledAt {
+                // A listed service is waited for at most `listedWait` more: a BlueZ that keeps a service to itself
+                // (a profile that claims it) never exports it.
+                if clock.now >= listedDeadline { return }
+                let database = await database()
+                if wanted.allSatisfy({ !database.services($0).isEmpty }) { return }
+            }
+            try? await Task.sleep(
+                until: min(max(settledAt, clock.now.advanced(by: .milliseconds(50))), deadline), clock: clock)
             if Task.isCancelled { return }
         }
     }
