@@ -47,8 +47,9 @@ public enum HIDRawAccessRule {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: maximumDescriptorSize + 1)
         while bytes.count <= maximumDescriptorSize {
-            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
+            let count = chunk.withUnsafeMutableBytes { raw in
+                InterruptedCall.retry { read(descriptor, raw.baseAddress, raw.count) }
+            }
             guard count >= 0 else {
                 return (false, "cannot read \(path.errorExcerpt()): \(String(cString: strerror(errno)))")
             }

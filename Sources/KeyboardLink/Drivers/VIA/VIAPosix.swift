@@ -56,9 +56,8 @@ package enum VIAPosix {
             let (seconds, attoseconds) = remaining.components
             let milliseconds = max(0, Int(seconds) * 1_000 + Int(attoseconds / 1_000_000_000_000_000))
             var request = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&request, 1, Int32(clamping: milliseconds))
+            let ready = InterruptedCall.retry { poll(&request, 1, Int32(clamping: milliseconds)) }
             if ready < 0 {
-                if errno == EINTR { continue }
                 throw .systemCall(name: "poll", path: path, errno: errno)
             }
             if ready == 0 {

@@ -78,7 +78,7 @@ public struct FirmwareCache: Sendable {
             throw FirmwareCacheWriteError(path: path(for: address), step: "encode", reason: "\(error)")
         }
         try Self.makeDirectory(directory)
-        try Self.writeAtomically(data, to: path(for: address), in: directory)
+        try Self.writeAtomically(data, to: path(for: address))
     }
 
     /// Removes one keyboard's file (when the keyboard is forgotten); a missing file is fine.

@@ -9,11 +9,8 @@ public enum UnixProcess {
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
         var bytes = [UInt8](repeating: 0, count: 64)
-        var count = 0
-        while true {
-            count = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            break
+        let count = bytes.withUnsafeMutableBytes { raw in
+            InterruptedCall.retry { read(descriptor, raw.baseAddress, raw.count) }
         }
         guard count > 0 else { return nil }
         var name = bytes[..<count]
