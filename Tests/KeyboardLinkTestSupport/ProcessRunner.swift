@@ -22,7 +22,7 @@ package struct ProcessResult: Sendable {
 package final class ChildProcess: @unchecked Sendable {
     // Why @unchecked Sendable is safe: `output`/`errors` are only touched under `lock`; `process` is configured
     // before launch and afterwards only read or signalled, which Foundation.Process allows from any thread.
-    package let process = Process()
+    package let process = SpawnedProcess()
     private let lock = NSLock()
     private var output = Data()
     private var errors = Data()

@@ -1,4 +1,5 @@
 import Foundation
+import KeyboardLinkTestSupport
 import Synchronization
 
 #if canImport(Glibc)
@@ -28,7 +29,7 @@ final class ToolProcess: Sendable {
 
     /// The command line, for failure messages.
     let commandLine: String
-    private let process: Process
+    private let process: SpawnedProcess
     private let output = OutputBuffer()
     /// A temporary directory that belongs to this child (its script), removed with it.
     private let temporaryDirectory: URL?
@@ -41,7 +42,7 @@ final class ToolProcess: Sendable {
     ) throws {
         self.temporaryDirectory = temporaryDirectory
         commandLine = ([executable] + arguments).joined(separator: " ")
-        process = Process()
+        process = SpawnedProcess()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         if let environment { process.environment = environment }

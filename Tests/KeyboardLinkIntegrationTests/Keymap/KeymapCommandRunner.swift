@@ -10,7 +10,7 @@ enum KeymapCommandRunner {
     static func run(
         _ harness: DaemonHarness, _ arguments: [String], timeout: DispatchTimeInterval = .seconds(30)
     ) async throws -> ProcessResult {
-        let process = Process()
+        let process = SpawnedProcess()
         process.executableURL = URL(fileURLWithPath: DaemonHarness.binary("kblink"))
         process.arguments = arguments + ["--bus", harness.bus.address]
         let output = Pipe()

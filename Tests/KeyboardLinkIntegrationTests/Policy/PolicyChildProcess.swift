@@ -6,7 +6,7 @@ import Testing
 /// A process a test starts: its standard output through a pipe (read with deadlines, so a stuck child fails the
 /// test instead of hanging it), its standard error into a file for failure messages.
 final class PolicyChildProcess {
-    let process = Process()
+    let process = SpawnedProcess()
     private let output = Pipe()
     private let errorPath: String
     private var buffer: [UInt8] = []
