@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import KeyboardLinkSupport
 
 /// A child process started with `posix_spawn`, with the part of `Foundation.Process`'s interface the tests use.
 ///
@@ -90,6 +91,14 @@ package final class SpawnedProcess: @unchecked Sendable {
             )
         }
         lock.withLock { self.pid = pid }
+        // Reaped at once by a thread of its own, as Foundation.Process does: a zombie left for later would be seen
+        // by process-wide waiters (Swift Testing's exit tests wait with waitid(P_ALL) and spin on foreign zombies).
+        let child = pid
+        Thread.detachNewThread { [self] in
+            var code: Int32 = 0
+            let reaped = InterruptedCall.retry { waitpid(child, &code, 0) }
+            lock.withLock { status = reaped == child ? code : 0x7F00 }
+        }
         for (stream, isInput) in [(input, true), (output, false), (error, false)] {
             guard let pipe = stream as? Pipe else { continue }
             try? (isInput ? pipe.fileHandleForReading : pipe.fileHandleForWriting).close()
@@ -107,15 +116,8 @@ package final class SpawnedProcess: @unchecked Sendable {
     /// The child's process id (0 before `run()`).
     package var processIdentifier: Int32 { lock.withLock { pid } }
 
-    /// Whether the child has not exited yet (it is reaped when it has).
-    package var isRunning: Bool {
-        lock.withLock {
-            guard pid > 0, status == nil else { return false }
-            var code: Int32 = 0
-            if waitpid(pid, &code, WNOHANG) == pid { status = code }
-            return status == nil
-        }
-    }
+    /// Whether the child has not exited yet.
+    package var isRunning: Bool { lock.withLock { pid > 0 && status == nil } }
 
     /// Blocks until the child exits.
     package func waitUntilExit() {

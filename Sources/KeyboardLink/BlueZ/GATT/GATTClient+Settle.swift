@@ -31,13 +31,21 @@ extension GATTClient {
         defer { watcher.cancel() }
         let deadline = clock.now.advanced(by: limit)
         let listedDeadline = clock.now.advanced(by: quiet + listedWait)
+        // The model's own count of the device's GATT objects, checked at every wake as well: on a starved machine the
+        // watcher may not have run yet when the quiet spell seems over.
+        var objectCount = -1
         while clock.now < deadline {
+            let database = await database()
+            let count = database.services.count + database.characteristics.count + database.descriptors.count
+            if count != objectCount {
+                if objectCount >= 0 { lastChange.instant.withLock { $0 = max($0, clock.now) } }
+                objectCount = count
+            }
             let settledAt = lastChange.instant.withLock { $0 }.advanced(by: quiet)
             if clock.now >= settledAt {
                 // A listed service is waited for at most `listedWait` more: a BlueZ that keeps a service to itself
                 // (a profile that claims it) never exports it.
                 if clock.now >= listedDeadline { return }
-                let database = await database()
                 if wanted.allSatisfy({ !database.services($0).isEmpty }) { return }
             }
             try? await Task.sleep(
