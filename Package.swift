@@ -65,7 +65,7 @@ let package = Package(
         library(
             "KBlinkAPI", path: "API",
             dependencies: [
-                "InsetCore", "KeyboardLinkDBus", "KeyboardLinkBlueZ", "KeyboardLinkFirmware", "KeyboardLinkKeymap",
+                "InsetCore", "KeyboardLinkAuthorization", "KeyboardLinkDBus", "KeyboardLinkBlueZ", "KeyboardLinkFirmware", "KeyboardLinkKeymap",
                 "KeyboardLinkPresence", "KeyboardLinkSupport",
             ]),
         library(
@@ -120,7 +120,7 @@ let package = Package(
         .executableTarget(
             name: "kblinkd-demo",
             dependencies: [
-                "KBlinkAPI", "KeyboardLinkDBus", "KeyboardLinkService", "KeyboardLinkSimulator", "KeyboardLinkSupport",
+                "KBlinkAPI", "KeyboardLinkAuthorization", "KeyboardLinkDBus", "KeyboardLinkService", "KeyboardLinkSimulator", "KeyboardLinkSupport",
             ],
             path: "Sources/kblinkd-demo",
             linkerSettings: [.unsafeFlags(compactLinking, .when(platforms: [.linux]))]

@@ -24,7 +24,9 @@ extension Commands {
             Bind a macro to a key with 'kblink keymap set DEVICE KEY "MACRO(NAME)"'; a bound macro cannot be
             removed. record reads FILE, key events recorded from /dev/input/eventN (struct input_event records,
             for example 'cat /dev/input/event3 > keys.bin'), and defines the macro they type.
-            JSON: list gives {name: definition}; the others {ok, name, definition}.
+            JSON: list gives {name: definition}; the others {ok, name, definition}. Macro text needs the polkit
+            action org.kblink1.read-macros (active local sessions have it); without it, list shows the names
+            and null for each text.
             """,
         options: ["--events"]
     ) { context in
@@ -50,7 +52,20 @@ extension Commands {
             let output = context.output
             switch subcommand {
             case "list":
-                let macros = try await target.keymap.macros()
+                let macros: [String: String]
+                do {
+                    macros = try await target.keymap.macros()
+                } catch let error as DBusError where error.name == KBlinkError.notAuthorized {
+                    // Names are public; the text needs org.kblink1.read-macros.
+                    let names = try await target.keymap.macroNames()
+                    if output.json {
+                        output.json(.object(names.map { ($0, .null) }))
+                    } else {
+                        output.table(["NAME", "DEFINITION"], names.map { [$0, "(withheld)"] })
+                        output.error("macro text withheld: \(error.message)")
+                    }
+                    return .success
+                }
                 if output.json {
                     output.json(.object(macros.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) }))
                 } else if macros.isEmpty {
@@ -70,7 +85,8 @@ extension Commands {
             default:
                 let definition = recorded?.definition ?? values[2]
                 try await target.keymap.setMacro(name: values[1], definition: definition)
-                let stored = try await target.keymap.macros()[values[1]] ?? definition
+                // The text as kblinkd normalised it, when this caller may read it back.
+                let stored = (try? await target.keymap.macros())?[values[1]] ?? definition
                 if output.json {
                     output.json(
                         .object([("ok", .bool(true)), ("name", .string(values[1])), ("definition", .string(stored))]))

@@ -20,6 +20,8 @@ extension Commands {
         details: """
             DEVICE is an address (a keyboard kblinkd has not seen is looked for first: put it in pairing mode)
             or the start of a known keyboard's name. Shows the passkey or PIN to type on the keyboard, then Enter.
+            A keyboard that shows a number itself asks "does the keyboard show 123456? [y/N]", and one that
+            pairs without a code asks whether to allow it: answer y or n on standard input (no answer is no).
             Gives up after S seconds (default 120). Ctrl-C cancels: nothing is left paired or trusted.
             Exit 0 only when the keyboard ends paired, trusted and connected; 1 failure, 4 unknown device.
             JSON lines: one {event: "prompt", keyboard, address, kind, code, entered} per prompt, then
@@ -44,6 +46,8 @@ struct PairCommand {
         case tick
         case interrupt
         case timeout
+        /// The person's answer to a question (nil: standard input ended).
+        case answer(Bool?)
     }
 
     let client: KBlinkClient
@@ -106,6 +110,7 @@ struct PairCommand {
 
         var cancelCause: Input?
         var result: PairingResult?
+        var asking = false
         loop: for await item in inputs {
             switch item {
             case .event(let event):
@@ -116,6 +121,12 @@ struct PairCommand {
                     } else if !live, let line {
                         output.line(line)
                     }
+                    if prompt.kind.isQuestion {
+                        draw()
+                        asking = true
+                        ask(prompt.kind.question(code: prompt.code), input: input)
+                        continue loop
+                    }
                 }
                 if case .ended(let ended) = event {
                     result = ended
@@ -123,7 +134,18 @@ struct PairCommand {
                 }
                 draw()
             case .tick:
+                guard !asking else { continue loop }
                 view.spinnerFrame += 1
+                draw()
+            case .answer(let answer):
+                asking = false
+                // The question and the typed answer are under the frame: the next frame replaces them.
+                if live { frame.include(linesWrittenBelow: 1) }
+                let client = client
+                let device = target.address.description
+                let accept = answer == true
+                if !live && !output.json { output.line(accept ? "Confirmed." : "Refused.") }
+                Task { try? await client.confirmPairing(device, accept: accept) }
                 draw()
             case .interrupt, .timeout:
                 guard cancelCause == nil else {
@@ -142,6 +164,20 @@ struct PairCommand {
         let status = try await finish(result, cancelCause: cancelCause, view: &view, frame: &frame)
         if live { output.writeRaw("\u{1B}[?25h") }
         return status
+    }
+
+    /// Asks a yes/no question on the terminal (or wherever standard output goes) and reads the answer from standard
+    /// input on a thread of its own; only `y` or `yes` is yes.
+    private func ask(_ question: String, input: AsyncStream<Input>.Continuation) {
+        if !output.json { output.writeRaw(question + " [y/N] ") }
+        DispatchQueue.global().async {
+            guard let line = readLine() else {
+                input.yield(.answer(nil))
+                return
+            }
+            let word = line.split(whereSeparator: \.isWhitespace).first?.lowercased()
+            input.yield(.answer(word == "y" || word == "yes"))
+        }
     }
 
     /// Prints the end and picks the exit status.

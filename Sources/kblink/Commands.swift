@@ -19,8 +19,13 @@ struct CommandContext: Sendable {
     let arguments: ParsedArguments
     let output: Output
 
+    /// Connects to kblinkd. When a person is at the terminal (standard input is one), calls allow polkit to ask
+    /// them for a password (`ALLOW_INTERACTIVE_AUTHORIZATION`); from a script, a call polkit would ask about fails
+    /// at once with what to do.
     func client() async throws -> KBlinkClient {
-        try await KBlinkClient.connect(to: bus)
+        let client = try await KBlinkClient.connect(to: bus)
+        client.connection.allowsInteractiveAuthorization = isatty(STDIN_FILENO) == 1
+        return client
     }
 }
 

@@ -1,5 +1,6 @@
 import Glibc
 import KBlinkAPI
+import KeyboardLinkAuthorization
 import KeyboardLinkDBus
 import KeyboardLinkService
 import KeyboardLinkSimulator
@@ -12,7 +13,7 @@ import Synchronization
 struct KBlinkDemoDaemon {
     static let usage = """
         Usage: kblinkd-demo [--bus system|session|ADDRESS] [--config PATH] [--state-dir PATH] [--print-address]
-                            [--log-level error|warning|notice|info|debug]
+                            [--log-level error|warning|notice|info|debug] [--polkit]
 
         kblinkd with a simulated BlueZ: an Aula F87 (connected), a VGN 98Pro (asleep), a phone and a mouse, and a
         Keychron K3 and a headset that a scan finds; the Aula speaks ZMK Studio and the VGN VIA.
@@ -23,6 +24,9 @@ struct KBlinkDemoDaemon {
           --state-dir PATH where profiles and caches live (default $STATE_DIRECTORY, else /var/lib/kblink)
           --print-address  print the bus address on the first line of standard output, then run
           --log-level L    override the configuration's LogLevel
+          --polkit         decide who may pair, edit keymaps, write firmware and read macros as kblinkd does
+                           (polkit on the bus, else root and the configured group); without it, root and the
+                           user who started kblinkd-demo may do everything and nobody else anything
         """
 
     /// What the demo started, to stop at the end.
@@ -37,7 +41,7 @@ struct KBlinkDemoDaemon {
         let options: DaemonRunner.Options
         do {
             let parsed = try ParsedArguments(
-                Array(CommandLine.arguments.dropFirst()), flags: DaemonRunner.flags,
+                Array(CommandLine.arguments.dropFirst()), flags: DaemonRunner.flags.union(["--polkit"]),
                 options: DaemonRunner.valueOptions)
             if parsed.has("--help") {
                 print(usage)
@@ -47,7 +51,9 @@ struct KBlinkDemoDaemon {
                 print("kblinkd-demo \(KBlink.version)")
                 exit(0)
             }
-            options = try DaemonRunner.parse(parsed)
+            var parsedOptions = try DaemonRunner.parse(parsed)
+            if !parsed.has("--polkit") { parsedOptions.authorization = .simulate }
+            options = parsedOptions
         } catch {
             DaemonRunner.writeError("kblinkd-demo: \(error)\n\n\(usage)")
             exit(2)

@@ -5,9 +5,14 @@ import KeyboardLinkDBus
 
 extension BusConnection {
     /// Emits a contract signal from an object.
-    /// - Parameter body: the signal's arguments, of the contract's types.
-    public func emit(_ signal: KBlinkSignal, at path: ObjectPath, _ body: [DBusValue]) async throws {
-        try await emitSignal(signal.name, of: signal.interface, at: path, body)
+    /// - Parameters:
+    ///   - body: the signal's arguments, of the contract's types.
+    ///   - destination: the only connection it goes to (a unicast signal, for what others must not see); nil sends
+    ///     it to every subscriber.
+    public func emit(
+        _ signal: KBlinkSignal, at path: ObjectPath, _ body: [DBusValue], to destination: BusName? = nil
+    ) async throws {
+        try await emitSignal(signal.name, of: signal.interface, at: path, body, to: destination)
     }
 
     /// Updates one contract property of an exported object; `PropertiesChanged` follows when the value differs.

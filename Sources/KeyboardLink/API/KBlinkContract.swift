@@ -1,3 +1,4 @@
+import KeyboardLinkAuthorization
 import KeyboardLinkDBus
 
 /// The `org.kblink1` API, written once: every method, property and signal with its interface, name and the
@@ -9,9 +10,9 @@ public enum KBlinkContract {
         /// The interface's name.
         public static let interface = InterfaceName(trusted: "org.kblink1.Manager")
         /// `StartDiscovery()`.
-        public static let startDiscovery = KBlinkMethod(interface, "StartDiscovery")
+        public static let startDiscovery = KBlinkMethod(interface, "StartDiscovery", access: .requires(.pair))
         /// `StopDiscovery()`.
-        public static let stopDiscovery = KBlinkMethod(interface, "StopDiscovery")
+        public static let stopDiscovery = KBlinkMethod(interface, "StopDiscovery", access: .requires(.pair))
         /// `ListKeyboards() -> a(osssbbba(sy)a{ss}s) keyboards`.
         public static let listKeyboards = KBlinkMethod(
             interface, "ListKeyboards",
@@ -23,18 +24,23 @@ public enum KBlinkContract {
                             .objectPath, .string, .string, .string, .boolean, .boolean, .boolean,
                             .array(.structure([.string, .byte])), .dictionary(key: .string, value: .string), .string,
                         ])))
-            ])
+            ], access: .anyone)
         /// `ResolveInsets(a{sv} request) -> a{sv} answer`.
         public static let resolveInsets = KBlinkMethod(
             interface, "ResolveInsets", inputs: [DBusArgument("request", .dictionary(key: .string, value: .variant))],
-            outputs: [DBusArgument("answer", .dictionary(key: .string, value: .variant))])
+            outputs: [DBusArgument("answer", .dictionary(key: .string, value: .variant))], access: .anyone)
         /// `Pair(s device) -> o keyboard`.
         public static let pair = KBlinkMethod(
             interface, "Pair", inputs: [DBusArgument("device", .string)],
-            outputs: [DBusArgument("keyboard", .objectPath)])
+            outputs: [DBusArgument("keyboard", .objectPath)], access: .requires(.pair))
         /// `CancelPairing(s device)`.
         public static let cancelPairing = KBlinkMethod(
-            interface, "CancelPairing", inputs: [DBusArgument("device", .string)])
+            interface, "CancelPairing", inputs: [DBusArgument("device", .string)], access: .requires(.pair))
+        /// `ConfirmPairing(s device, b accept)`: the `Pair` caller's answer to a `confirm-passkey` or `authorize`
+        /// prompt.
+        public static let confirmPairing = KBlinkMethod(
+            interface, "ConfirmPairing", inputs: [DBusArgument("device", .string), DBusArgument("accept", .boolean)],
+            access: .requires(.pair))
         /// The `Version` property (`s`, const).
         public static let versionProperty = KBlinkProperty(interface, "Version", .string, changes: .const)
         /// The `HardwareKeyboardAttached` property (`b`).
@@ -66,7 +72,7 @@ public enum KBlinkContract {
 
         /// Every method, in the order of the XML.
         public static let methods: [KBlinkMethod] = [
-            startDiscovery, stopDiscovery, listKeyboards, resolveInsets, pair, cancelPairing,
+            startDiscovery, stopDiscovery, listKeyboards, resolveInsets, pair, cancelPairing, confirmPairing,
         ]
         /// Every property, in the order of the XML.
         public static let properties: [KBlinkProperty] = [
@@ -82,16 +88,16 @@ public enum KBlinkContract {
         /// The interface's name.
         public static let interface = InterfaceName(trusted: "org.kblink1.Keyboard")
         /// `Connect()`.
-        public static let connect = KBlinkMethod(interface, "Connect")
+        public static let connect = KBlinkMethod(interface, "Connect", access: .requires(.pair))
         /// `Disconnect()`.
-        public static let disconnect = KBlinkMethod(interface, "Disconnect")
+        public static let disconnect = KBlinkMethod(interface, "Disconnect", access: .requires(.pair))
         /// `Forget()`.
-        public static let forget = KBlinkMethod(interface, "Forget")
+        public static let forget = KBlinkMethod(interface, "Forget", access: .requires(.pair))
         /// `SetTrusted(b trusted)`.
         public static let setTrusted = KBlinkMethod(
-            interface, "SetTrusted", inputs: [DBusArgument("trusted", .boolean)])
+            interface, "SetTrusted", inputs: [DBusArgument("trusted", .boolean)], access: .requires(.pair))
         /// `RefreshInfo()`.
-        public static let refreshInfo = KBlinkMethod(interface, "RefreshInfo")
+        public static let refreshInfo = KBlinkMethod(interface, "RefreshInfo", access: .anyone)
         /// The `Address` property (`s`, const).
         public static let addressProperty = KBlinkProperty(interface, "Address", .string, changes: .const)
         /// The `Name` property (`s`).
@@ -130,54 +136,58 @@ public enum KBlinkContract {
         /// `GetBindings(s zone, u layer) -> a(ss) bindings`.
         public static let getBindings = KBlinkMethod(
             interface, "GetBindings", inputs: [DBusArgument("zone", .string), DBusArgument("layer", .uint32)],
-            outputs: [DBusArgument("bindings", .array(.structure([.string, .string])))])
+            outputs: [DBusArgument("bindings", .array(.structure([.string, .string])))], access: .anyone)
         /// `SetBinding(s zone, u layer, s key, s action)`.
         public static let setBinding = KBlinkMethod(
             interface, "SetBinding",
             inputs: [
                 DBusArgument("zone", .string), DBusArgument("layer", .uint32), DBusArgument("key", .string),
                 DBusArgument("action", .string),
-            ])
+            ], access: .requires(.editKeymap))
         /// `Undo()`.
-        public static let undo = KBlinkMethod(interface, "Undo")
+        public static let undo = KBlinkMethod(interface, "Undo", access: .requires(.editKeymap))
         /// `Redo()`.
-        public static let redo = KBlinkMethod(interface, "Redo")
+        public static let redo = KBlinkMethod(interface, "Redo", access: .requires(.editKeymap))
         /// `Diff() -> a(sussss) changes`.
         public static let diff = KBlinkMethod(
             interface, "Diff",
             outputs: [
                 DBusArgument("changes", .array(.structure([.string, .uint32, .string, .string, .string, .string])))
-            ])
+            ], access: .anyone)
         /// `Discard()`.
-        public static let discard = KBlinkMethod(interface, "Discard")
+        public static let discard = KBlinkMethod(interface, "Discard", access: .requires(.editKeymap))
         /// `SetMacro(s name, s definition)`.
         public static let setMacro = KBlinkMethod(
-            interface, "SetMacro", inputs: [DBusArgument("name", .string), DBusArgument("definition", .string)])
+            interface, "SetMacro", inputs: [DBusArgument("name", .string), DBusArgument("definition", .string)], access: .requires(.editKeymap))
         /// `RemoveMacro(s name)`.
-        public static let removeMacro = KBlinkMethod(interface, "RemoveMacro", inputs: [DBusArgument("name", .string)])
+        public static let removeMacro = KBlinkMethod(interface, "RemoveMacro", inputs: [DBusArgument("name", .string)], access: .requires(.editKeymap))
         /// `ExportProfile() -> s json`.
         public static let exportProfile = KBlinkMethod(
-            interface, "ExportProfile", outputs: [DBusArgument("json", .string)])
+            interface, "ExportProfile", outputs: [DBusArgument("json", .string)], access: .requires(.readMacros))
+        /// `GetMacros() -> a{ss} macros`: every macro's name and text, for callers allowed `read-macros`.
+        public static let getMacros = KBlinkMethod(
+            interface, "GetMacros", outputs: [DBusArgument("macros", .dictionary(key: .string, value: .string))],
+            access: .requires(.readMacros))
         /// `ImportProfile(s json)`.
         public static let importProfile = KBlinkMethod(
-            interface, "ImportProfile", inputs: [DBusArgument("json", .string)])
+            interface, "ImportProfile", inputs: [DBusArgument("json", .string)], access: .requires(.editKeymap))
         /// `GetKeys() -> a(ssdddd) keys`.
         public static let getKeys = KBlinkMethod(
             interface, "GetKeys",
-            outputs: [DBusArgument("keys", .array(.structure([.string, .string, .double, .double, .double, .double])))])
+            outputs: [DBusArgument("keys", .array(.structure([.string, .string, .double, .double, .double, .double])))], access: .anyone)
         /// `Push(a{sv} options) -> a{sv} result`.
         public static let push = KBlinkMethod(
             interface, "Push", inputs: [DBusArgument("options", .dictionary(key: .string, value: .variant))],
-            outputs: [DBusArgument("result", .dictionary(key: .string, value: .variant))])
+            outputs: [DBusArgument("result", .dictionary(key: .string, value: .variant))], access: .requires(.writeFirmware))
         /// `Pull() -> a{sv} result`.
         public static let pull = KBlinkMethod(
-            interface, "Pull", outputs: [DBusArgument("result", .dictionary(key: .string, value: .variant))])
+            interface, "Pull", outputs: [DBusArgument("result", .dictionary(key: .string, value: .variant))], access: .requires(.writeFirmware))
         /// The `Layout` property (`s`, const).
         public static let layoutProperty = KBlinkProperty(interface, "Layout", .string, changes: .const)
         /// The `Zones` property (`as`, const).
         public static let zonesProperty = KBlinkProperty(interface, "Zones", .array(.string), changes: .const)
         /// The `CurrentZone` property (`s`, readwrite).
-        public static let currentZoneProperty = KBlinkProperty(interface, "CurrentZone", .string, access: .readWrite)
+        public static let currentZoneProperty = KBlinkProperty(interface, "CurrentZone", .string, access: .readWrite, writableWith: .editKeymap)
         /// The `Layers` property (`u`).
         public static let layersProperty = KBlinkProperty(interface, "Layers", .uint32)
         /// The `CanUndo` property (`b`).
@@ -186,12 +196,12 @@ public enum KBlinkContract {
         public static let canRedoProperty = KBlinkProperty(interface, "CanRedo", .boolean)
         /// The `Dirty` property (`b`).
         public static let dirtyProperty = KBlinkProperty(interface, "Dirty", .boolean)
-        /// The `Macros` property (`a{ss}`).
+        /// The `Macros` property (`a{ss}`): every macro's name, its text withheld (empty); `GetMacros` gives the text.
         public static let macrosProperty = KBlinkProperty(
             interface, "Macros", .dictionary(key: .string, value: .string))
         /// The `ApplyOnConnect` property (`b`, readwrite).
         public static let applyOnConnectProperty = KBlinkProperty(
-            interface, "ApplyOnConnect", .boolean, access: .readWrite)
+            interface, "ApplyOnConnect", .boolean, access: .readWrite, writableWith: .writeFirmware)
         /// The `PushProgress` signal.
         public static let pushProgressSignal = KBlinkSignal(
             interface, "PushProgress", arguments: [DBusArgument("done", .uint32), DBusArgument("total", .uint32)])
@@ -202,8 +212,8 @@ public enum KBlinkContract {
 
         /// Every method, in the order of the XML.
         public static let methods: [KBlinkMethod] = [
-            getBindings, setBinding, undo, redo, diff, discard, setMacro, removeMacro, exportProfile, importProfile,
-            getKeys, push, pull,
+            getBindings, setBinding, undo, redo, diff, discard, setMacro, removeMacro, getMacros, exportProfile,
+            importProfile, getKeys, push, pull,
         ]
         /// Every property, in the order of the XML.
         public static let properties: [KBlinkProperty] = [

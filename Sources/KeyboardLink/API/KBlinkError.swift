@@ -1,3 +1,4 @@
+import KeyboardLinkAuthorization
 import KeyboardLinkDBus
 
 /// The errors of the `org.kblink1` API. Each has its D-Bus name and carries a message a person can act on.
@@ -12,6 +13,10 @@ public enum KBlinkError {
     public static let locked = ErrorName(trusted: "org.kblink1.Error.Locked")
     public static let accessDenied = ErrorName(trusted: "org.kblink1.Error.AccessDenied")
     public static let failed = ErrorName(trusted: "org.kblink1.Error.Failed")
+    /// polkit (or, without it, the group rule) refused the action the call needs.
+    public static let notAuthorized = AuthorizationError.notAuthorized
+    /// polkit would ask for a password and the call did not allow it (the standard D-Bus error).
+    public static let interactiveAuthorizationRequired = AuthorizationError.interactiveAuthorizationRequired
 
     public static func invalidArgs(_ message: String) -> DBusError { DBusError(invalidArgs, message) }
     public static func notFound(_ message: String) -> DBusError { DBusError(notFound, message) }

@@ -1,3 +1,4 @@
+import KeyboardLinkAuthorization
 import KeyboardLinkDBus
 
 /// One method of the `org.kblink1` API: its interface, name, and the names and D-Bus types of its arguments and
@@ -11,15 +12,20 @@ public struct KBlinkMethod: Sendable, Equatable, CustomStringConvertible {
     public let inputs: [DBusArgument]
     /// Its results, in order.
     public let outputs: [DBusArgument]
+    /// Who may call it: kblinkd checks this before the handler runs (docs/dbus-api.md, "Authorization").
+    public let access: KBlinkAccess
 
-    /// Describes a method; `name` is a constant of the contract, checked once.
+    /// Describes a method; `name` is a constant of the contract, checked once. Every method says who may call it:
+    /// there is no default, so a new method cannot be left open by omission.
     public init(
-        _ interface: InterfaceName, _ name: String, inputs: [DBusArgument] = [], outputs: [DBusArgument] = []
+        _ interface: InterfaceName, _ name: String, inputs: [DBusArgument] = [], outputs: [DBusArgument] = [],
+        access: KBlinkAccess
     ) {
         self.interface = interface
         self.name = MemberName(trusted: name)
         self.inputs = inputs
         self.outputs = outputs
+        self.access = access
     }
 
     /// The signature of the arguments (`ssus`).
@@ -43,17 +49,24 @@ public struct KBlinkProperty: Sendable, Equatable {
     public let access: DBusProperty.Access
     /// Whether a change is announced with `PropertiesChanged` (`const` properties never change).
     public let changes: DBusProperty.ChangeBehavior
+    /// For a writable property: the polkit action a caller needs to write it (reading is open to everyone).
+    public let writeAction: PolkitAction?
 
     /// Describes a property; `name` is a constant of the contract, checked once.
+    /// - Parameter writableWith: the action a writer needs; required exactly when the property is writable.
     public init(
         _ interface: InterfaceName, _ name: String, _ type: DBusType, access: DBusProperty.Access = .read,
-        changes: DBusProperty.ChangeBehavior = .emits
+        changes: DBusProperty.ChangeBehavior = .emits, writableWith writeAction: PolkitAction? = nil
     ) {
+        precondition(
+            (access == .read) == (writeAction == nil),
+            "\(name): a writable property names the polkit action its writers need, a read-only one none")
         self.interface = interface
         self.name = MemberName(trusted: name)
         self.type = type
         self.access = access
         self.changes = changes
+        self.writeAction = writeAction
     }
 }
 

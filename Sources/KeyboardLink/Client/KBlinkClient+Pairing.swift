@@ -38,7 +38,15 @@ extension KBlinkClient {
         try await manager.call(KBlinkContract.Manager.cancelPairing, [.string(device)], timeout: .seconds(30))
     }
 
-    /// Every `PairingPrompt` and `PairingFinished` signal, for every keyboard.
+    /// `ConfirmPairing`: answers the question kblinkd relayed during this connection's `Pair` (a numeric
+    /// comparison, or a keyboard that pairs without a code).
+    /// - Throws: ``DBusError`` (`NotFound` when no question waits, `AccessDenied` from another connection).
+    public func confirmPairing(_ device: String, accept: Bool) async throws {
+        try await manager.call(KBlinkContract.Manager.confirmPairing, [.string(device), .boolean(accept)])
+    }
+
+    /// The `PairingPrompt` and `PairingFinished` signals kblinkd sends this connection (they are unicast: only the
+    /// `Pair` caller gets them).
     public func pairingSignals() async throws -> SignalStream {
         try await connection.subscribe(
             to: MatchRule(sender: KBlink.service, path: KBlink.managerPath, interface: KBlink.managerInterface))

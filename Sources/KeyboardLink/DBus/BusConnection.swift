@@ -22,6 +22,16 @@ public final class BusConnection: @unchecked Sendable {
     public let address: BusAddress
 
     private let ids = Mutex<UInt64>(0)
+    private let interactiveAuthorization = Atomic<Bool>(false)
+
+    /// Whether the method calls this connection sends by their parts (``call(destination:path:interface:member:_:timeout:)``,
+    /// and so every ``DBusProxy`` call and property write) carry `ALLOW_INTERACTIVE_AUTHORIZATION`: the caller will
+    /// wait while the service asks the person for a password through polkit. Off by default; a command-line client
+    /// turns it on when a person is at its terminal (as sd-bus's `sd_bus_set_allow_interactive_authorization`).
+    public var allowsInteractiveAuthorization: Bool {
+        get { interactiveAuthorization.load(ordering: .relaxed) }
+        set { interactiveAuthorization.store(newValue, ordering: .relaxed) }
+    }
 
     // Loop-confined state.
     var isOpen = true
@@ -186,9 +196,10 @@ extension BusConnection {
         destination: BusName?, path: ObjectPath, interface: InterfaceName?, member: MemberName,
         _ arguments: [DBusValue] = [], timeout: Duration = BusConnection.defaultTimeout
     ) async throws -> Message {
-        try await call(
-            .methodCall(destination: destination, path: path, interface: interface, member: member, body: arguments),
-            timeout: timeout)
+        var message = Message.methodCall(
+            destination: destination, path: path, interface: interface, member: member, body: arguments)
+        message.allowsInteractiveAuthorization = allowsInteractiveAuthorization
+        return try await call(message, timeout: timeout)
     }
 
     /// Sends a message that expects no reply (a signal, or a call flagged no-reply).

@@ -180,3 +180,18 @@ public struct MethodInvocation: Sendable {
         try message.decode(A.self, B.self)
     }
 }
+
+/// Work put before a method's handler (``DBusMethod/guarded(by:)``), such as an authorization check. It runs in the
+/// call's task, after the arguments were read and checked and before the handler: to refuse the call it throws (the
+/// caller gets that error, the handler never runs); to let it through it returns what to run once the handler has
+/// succeeded (an audit line), which runs before the reply is sent.
+public typealias MethodGuard = @Sendable (MethodCallContext) async throws -> @Sendable () -> Void
+
+extension DBusMethod {
+    /// This method with `check` run before its handler; see ``MethodGuard``.
+    /// - Precondition: the method's handler is asynchronous (a synchronous one answers inside the dispatch, before a
+    ///   check that may suspend could run): declaring a guard on one is a programming error, caught at start-up.
+    public func guarded(by check: @escaping MethodGuard) -> DBusMethod {
+        DBusMethod(name: name, inputs: inputs, outputs: outputs, body: body.guarded(by: check))
+    }
+}

@@ -7,4 +7,7 @@ public enum AgentDecision: Sendable, Equatable {
     case accept([DBusValue], prompt: PairingPromptRelay?)
     /// Refuse with `org.bluez.Error.Rejected` and this message.
     case reject(String)
+    /// Relay `prompt` to the person who asked for the pairing and answer as they do: accept on yes, refuse on no or
+    /// no answer.
+    case ask(PairingPromptRelay)
 }

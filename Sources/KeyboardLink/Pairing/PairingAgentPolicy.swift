@@ -47,11 +47,12 @@ public enum PairingAgentPolicy {
         case .displayPinCode(_, let pin):
             return .accept([], prompt: PairingPromptRelay(kind: .displayPinCode, code: pin.text))
         case .requestConfirmation(_, let passkey):
-            // Keyboards with a KeyboardDisplay host do not normally ask for this; the person asked for this
-            // pairing, so the numeric comparison is shown and accepted.
-            return .accept([], prompt: PairingPromptRelay(kind: .confirmPasskey, code: passkey.digits))
+            // A numeric comparison: only the person can tell whether the keyboard shows the same digits (a device
+            // in the middle would show others), so it is asked, never accepted on their behalf.
+            return .ask(PairingPromptRelay(kind: .confirmPasskey, code: passkey.digits))
         case .requestAuthorization:
-            return .accept([], prompt: nil)
+            // Pairing without any code (just works): the person says whether this keyboard may pair.
+            return .ask(PairingPromptRelay(kind: .authorize, code: ""))
         case .authorizeService(_, let uuidText):
             guard let uuid = BluetoothUUID(validating: uuidText), authorizedServices.contains(uuid) else {
                 return .reject(

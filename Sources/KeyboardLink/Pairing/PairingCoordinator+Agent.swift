@@ -12,10 +12,12 @@ extension PairingCoordinator {
         switch request {
         case .release:
             agentRegisteredWith = nil
+            dropQuestions()
             log(.notice, "BlueZ released kblinkd's pairing agent; it is registered again at the next pairing")
             return []
         case .cancel:
             log(.info, "BlueZ canceled its last request to the pairing agent")
+            dropQuestions()
             return []
         default:
             break
@@ -36,8 +38,22 @@ extension PairingCoordinator {
             }
             update(address) { $0.lastPrompt = prompt.kind }
             let signal = PairingPromptSignal(keyboard: KBlink.keyboardPath(address), prompt: prompt)
-            try? await connection.emit(KBlinkContract.Manager.pairingPromptSignal, at: KBlink.managerPath, signal.body)
+            try? await connection.emit(
+                KBlinkContract.Manager.pairingPromptSignal, at: KBlink.managerPath, signal.body, to: session?.caller)
             return values
+        case .ask(let prompt):
+            guard let address, let session else { throw DBusError(BlueZ.Error.rejected, PairingAgentPolicy.notOurs) }
+            update(address) { $0.lastPrompt = prompt.kind }
+            guard let caller = session.caller else {
+                log(.notice, "refused \(Self.member(of: request)) for \(address): nobody to ask")
+                throw DBusError(BlueZ.Error.rejected, "nobody is there to confirm the pairing")
+            }
+            let accepted = await ask(prompt, about: address, of: caller)
+            log(.info, "\(Self.member(of: request)) for \(address): \(accepted ? "confirmed" : "refused") by the Pair caller")
+            guard accepted else {
+                throw DBusError(BlueZ.Error.rejected, "the person did not confirm the pairing")
+            }
+            return []
         }
     }
 

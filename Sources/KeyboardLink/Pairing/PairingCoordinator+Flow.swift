@@ -48,7 +48,9 @@ extension PairingCoordinator {
             log(.notice, "pairing \(address) failed: \(failure.message)")
         }
         // Sent before the session ends, so a new pairing of the same keyboard never sees this one's end.
-        try? await connection.emit(KBlinkContract.Manager.pairingFinishedSignal, at: KBlink.managerPath, finished.body)
+        dropQuestion(about: address)
+        try? await connection.emit(
+            KBlinkContract.Manager.pairingFinishedSignal, at: KBlink.managerPath, finished.body, to: caller)
         if sessions[address]?.id == id { sessions[address] = nil }
         return try result.get()
     }
@@ -66,6 +68,7 @@ extension PairingCoordinator {
     /// Marks a pairing as stopped from outside and cancels its flow; the flow undoes what it did.
     func requestEnd(_ address: BluetoothAddress, reason: PairingEndReason) {
         guard var session = sessions[address] else { return }
+        dropQuestion(about: address)
         if session.endReason == nil { session.endReason = reason }
         sessions[address] = session
         session.task?.cancel()

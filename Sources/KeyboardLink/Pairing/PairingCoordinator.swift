@@ -30,6 +30,10 @@ public actor PairingCoordinator {
     /// Devices whose pairing BlueZ interrupted: their state before, and where they were, to repair once
     /// BlueZ is back.
     var pendingRepairs: [BluetoothAddress: (path: ObjectPath, before: PairingDeviceFlags)] = [:]
+    /// The questions asked of `Pair` callers and not answered yet, one per keyboard
+    /// (``PairingCoordinator/answer(_:accept:from:)``).
+    var questions: [BluetoothAddress: PairingQuestion] = [:]
+    var nextQuestionID: UInt64 = 0
 
     /// - Parameters:
     ///   - connection: the daemon's connection; the agent is exported on it and `Pair` is called from it.

@@ -30,6 +30,10 @@ public enum PairingFailure: Error, Sendable {
     case alreadyPairing(name: String, step: PairingStep)
     /// No pairing of the device is running (to cancel).
     case notPairing(BluetoothAddress)
+    /// No question about the device waits for an answer (`ConfirmPairing`).
+    case noQuestion(BluetoothAddress)
+    /// Someone other than the `Pair` caller tried to answer its question.
+    case notThePairCaller(BluetoothAddress)
     /// BlueZ is not on the bus; `action` is what could not be done, nil for registering the agent.
     case blueZNotRunning(action: String?)
     /// No Bluetooth adapter is present to look for the device with.

@@ -16,6 +16,9 @@ public struct PairingOptions: Sendable, Equatable {
     public var callTimeout: Duration = .seconds(10)
     /// How long BlueZ may take to report the keyboard paired, trusted and connected once `Connect` returned.
     public var settleTimeout: Duration = .seconds(5)
+    /// How long the `Pair` caller has to answer a numeric comparison or an authorization request before the answer
+    /// is no (bluetoothd gives its agent 60 s).
+    public var questionTimeout: Duration = .seconds(50)
 
     /// The documented defaults.
     public init() {}

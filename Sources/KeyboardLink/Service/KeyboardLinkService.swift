@@ -1,4 +1,5 @@
 import KBlinkAPI
+import KeyboardLinkAuthorization
 import KeyboardLinkBlueZ
 import KeyboardLinkDBus
 import KeyboardLinkFirmware
@@ -35,6 +36,8 @@ public actor KeyboardLinkService {
         public var reapplyDriverTimeout: Duration = .seconds(5)
         /// How long a ZMK Studio request may go unanswered before the keyboard counts as asleep.
         public var studioRequestTimeout: Duration = .seconds(10)
+        /// Who may pair, edit keymaps, write firmware and read macros (polkit, with the group fallback).
+        public var authorization = AuthorizationPolicy.polkit()
 
         public init(stateDirectory: String) {
             self.stateDirectory = stateDirectory
@@ -64,6 +67,8 @@ public actor KeyboardLinkService {
     let firmware: FirmwareRefresher
     /// Push, pull, re-apply on connect and driver detection.
     let writer: KeymapWriter
+    /// Decides who may call what (polkit), and writes the audit lines.
+    public let authorizer: Authorizer
 
     /// - Parameter log: where the service reports what it does.
     public init(connection: BusConnection, options: Options, log: @escaping @Sendable (LogLevel, String) -> Void) {
@@ -88,15 +93,25 @@ public actor KeyboardLinkService {
         self.writer = KeymapWriter(
             connection: connection, bluez: model, registry: registry, keymaps: keymaps, pushes: pushes,
             timeouts: options.writerTimeouts, log: log)
+        self.authorizer = Authorizer(
+            connection: connection, policy: options.authorization,
+            log: AuthorizationLog { level, line in
+                switch level {
+                case .debug: log(.debug, line)
+                case .notice: log(.notice, line)
+                case .warning: log(.warning, line)
+                }
+            })
     }
 
     /// Exports the Manager, loads BlueZ's state, exports the keyboards and then takes `org.kblink1`.
     /// Returns when the daemon is ready to answer.
     /// - Throws: ``DBusError`` when the name cannot be owned (another kblinkd, or the bus policy).
     public func start() async throws {
+        let access = AccessControl(authorizer: authorizer)
         let objects = KeyboardObjects(
-            keyboard: KeyboardObject(registry: registry, firmware: firmware),
-            keymap: KeymapObject(keymaps: keymaps, writer: writer))
+            keyboard: KeyboardObject(registry: registry, firmware: firmware, access: access),
+            keymap: KeymapObject(keymaps: keymaps, writer: writer, access: access))
         await registry.prepare(
             objects: objects, firmware: firmware.loadCache(),
             readinessObserver: { [weak firmware, weak writer] readyNow in
@@ -109,7 +124,8 @@ public actor KeyboardLinkService {
         try await connection.export(
             ManagerObject.interface(
                 registry: registry,
-                pairing: KeyboardPairing(registry: registry, coordinator: pairing, connection: connection)),
+                pairing: KeyboardPairing(registry: registry, coordinator: pairing, connection: connection),
+                access: access),
             at: KBlink.managerPath)
         await keymaps.loadUserLayouts(from: options.stateDirectory + "/layouts")
         await keymaps.removeExpiredSetAsideProfiles()

@@ -144,6 +144,12 @@ extension SimulatedBlueZ {
                 }
                 // The person types the PIN, then Enter.
                 try await Task.sleep(for: timings.keypress)
+            case .comparesPasskey(let passkey):
+                // An error answer (no) fails the pairing, as in requestAgent.
+                _ = try await requestAgent(
+                    try require(agent), "RequestConfirmation", [.objectPath(path), .uint32(passkey)])
+            case .asksAuthorization:
+                _ = try await requestAgent(try require(agent), "RequestAuthorization", [.objectPath(path)])
             case .failsAuthentication:
                 try await typePasskey(
                     Self.passkey(for: device.address), device: path, agent: try require(agent), timings: timings)

@@ -8,6 +8,10 @@ public struct SimulatedDevice: Sendable, Equatable {
         case typesPasskey(UInt32)
         /// A legacy keyboard that asks the agent for a PIN code.
         case requestsPinCode
+        /// A keyboard with a display: BlueZ asks the agent to confirm the number both show (numeric comparison).
+        case comparesPasskey(UInt32)
+        /// Pairing without a code that BlueZ asks the agent to authorize (`RequestAuthorization`).
+        case asksAuthorization
         /// Just works (no agent call).
         case justWorks
         /// Authentication fails.

@@ -80,9 +80,16 @@ public struct KeymapClient: Sendable {
         }
     }
 
-    /// The macros (the `Macros` property).
+    /// Every macro's name and text (`GetMacros`).
+    /// - Throws: ``DBusError`` `org.kblink1.Error.NotAuthorized` when the caller may not read macro text
+    ///   (`org.kblink1.read-macros`); ``macroNames()`` still works then.
     public func macros() async throws -> [String: String] {
-        try await proxy.property(Contract.macrosProperty, as: [String: String].self)
+        try await proxy.call(Contract.getMacros).decode([String: String].self)
+    }
+
+    /// The macros' names (the `Macros` property, which everyone may read: it withholds the text).
+    public func macroNames() async throws -> [String] {
+        try await proxy.property(Contract.macrosProperty, as: [String: String].self).keys.sorted()
     }
 
     /// `SetMacro`: defines or replaces a macro.

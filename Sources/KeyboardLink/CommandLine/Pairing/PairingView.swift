@@ -92,8 +92,9 @@ public struct PairingView: Sendable, Equatable {
                 lines.append("Type this PIN on the keyboard, then press Enter.")
                 lines.append("\(spin) Waiting for the keyboard…")
             case .confirmPasskey:
-                lines.append("The keyboard should show the same number; kblinkd accepts it.")
-                lines.append("\(spin) Waiting for the keyboard…")
+                lines.append("The keyboard should show the same number; if it shows another, answer no.")
+            case .authorize:
+                lines.append("The keyboard asks to pair without a code: allow it only if it is yours.")
             case .unlock:
                 lines.append("Press the keyboard's unlock key.")
                 lines.append("\(spin) Waiting for the keyboard…")

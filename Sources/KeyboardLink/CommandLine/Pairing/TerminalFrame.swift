@@ -14,4 +14,10 @@ public struct TerminalFrame: Sendable, Equatable {
         lineCount = lines.count
         return text
     }
+
+    /// Counts lines written under the frame by something else (a question and the answer typed), so that the next
+    /// render replaces them too.
+    public mutating func include(linesWrittenBelow count: Int) {
+        lineCount += count
+    }
 }

@@ -29,18 +29,58 @@ final class MethodBody: Sendable {
     let outputTypes: [DBusType]
     /// Whether `prepare` reads the arguments straight from the libdbus message (a method declared with Swift types).
     let readsArgumentsInPlace: Bool
+    /// Whether `prepare` always returns ``Work/later(_:)``: the handler may suspend and runs in a task, so work can be
+    /// put before it (``DBusMethod/guarded(by:)``).
+    let isAsynchronous: Bool
     /// Reads the arguments from the call (borrowed, valid during the call) and runs or prepares the handler; runs on
     /// the receiving connection's loop.
     let prepare: @Sendable (_ call: OpaquePointer, _ connection: BusConnection) throws -> Work
 
     init(
         name: MemberName, inputs: [DBusType], outputs: [DBusType], readsArgumentsInPlace: Bool,
+        isAsynchronous: Bool,
         prepare: @escaping @Sendable (_ call: OpaquePointer, _ connection: BusConnection) throws -> Work
     ) {
         self.name = name
         self.inputSignature = Array(Signature(inputs).rawValue.utf8CString)
         self.outputTypes = outputs
         self.readsArgumentsInPlace = readsArgumentsInPlace
+        self.isAsynchronous = isAsynchronous
+        self.prepare = prepare
+    }
+
+    /// This body with `check` run first in the call's task: when it throws, the call is answered with its error and
+    /// the handler never runs; otherwise the handler runs and, once it has succeeded, what `check` returned.
+    /// - Precondition: the body is asynchronous (a synchronous handler runs before any task could check).
+    func guarded(by check: @escaping MethodGuard) -> MethodBody {
+        precondition(isAsynchronous, "\(name) answers synchronously, so nothing can run before its handler")
+        return MethodBody(
+            name: name, outputs: outputTypes, inputSignature: inputSignature,
+            readsArgumentsInPlace: readsArgumentsInPlace, isAsynchronous: true
+        ) { [prepare] call, connection in
+            let context = MethodCallContext(call, on: connection)
+            guard case .later(let work) = try prepare(call, connection) else {
+                preconditionFailure("an asynchronous method body answered at once")
+            }
+            return .later {
+                let succeeded = try await check(context)
+                let result = try await work()
+                succeeded()
+                return result
+            }
+        }
+    }
+
+    private init(
+        name: MemberName, outputs: [DBusType], inputSignature: [CChar], readsArgumentsInPlace: Bool,
+        isAsynchronous: Bool,
+        prepare: @escaping @Sendable (_ call: OpaquePointer, _ connection: BusConnection) throws -> Work
+    ) {
+        self.name = name
+        self.inputSignature = inputSignature
+        self.outputTypes = outputs
+        self.readsArgumentsInPlace = readsArgumentsInPlace
+        self.isAsynchronous = isAsynchronous
         self.prepare = prepare
     }
 
@@ -52,13 +92,15 @@ final class MethodBody: Sendable {
     {
         switch handler {
         case .synchronous(let handler):
-            MethodBody(name: name, inputs: inputs, outputs: outputs, readsArgumentsInPlace: false) {
-                call, connection in
+            MethodBody(
+                name: name, inputs: inputs, outputs: outputs, readsArgumentsInPlace: false, isAsynchronous: false
+            ) { call, connection in
                 .answered(.values(try handler(try invocation(call, connection))))
             }
         case .asynchronous(let handler):
-            MethodBody(name: name, inputs: inputs, outputs: outputs, readsArgumentsInPlace: false) {
-                call, connection in
+            MethodBody(
+                name: name, inputs: inputs, outputs: outputs, readsArgumentsInPlace: false, isAsynchronous: true
+            ) { call, connection in
                 let invocation = try invocation(call, connection)
                 return .later { .values(try await handler(invocation)) }
             }
@@ -85,7 +127,7 @@ final class MethodBody: Sendable {
     ) -> MethodBody {
         MethodBody(
             name: name, inputs: dbusTypes(of: repeat (each Argument).self), outputs: outputs,
-            readsArgumentsInPlace: true
+            readsArgumentsInPlace: true, isAsynchronous: false
         ) { call, _ in
             // The arguments go straight into the call, read in order: no tuple of them, whose type the runtime would
             // look up on every call.
@@ -102,7 +144,7 @@ final class MethodBody: Sendable {
     ) -> MethodBody {
         MethodBody(
             name: name, inputs: dbusTypes(of: repeat (each Argument).self), outputs: outputs,
-            readsArgumentsInPlace: true
+            readsArgumentsInPlace: true, isAsynchronous: false
         ) { call, connection in
             var reader = ArgumentReader(call)
             defer { reader.closeDescriptors() }
@@ -119,7 +161,7 @@ final class MethodBody: Sendable {
     ) -> MethodBody {
         MethodBody(
             name: name, inputs: dbusTypes(of: repeat (each Argument).self), outputs: outputs,
-            readsArgumentsInPlace: true
+            readsArgumentsInPlace: true, isAsynchronous: true
         ) { call, _ in
             let (arguments, descriptors): ((repeat each Argument), ReceivedDescriptors?) = try readArguments(call)
             return .later {
@@ -137,7 +179,7 @@ final class MethodBody: Sendable {
     ) -> MethodBody {
         MethodBody(
             name: name, inputs: dbusTypes(of: repeat (each Argument).self), outputs: outputs,
-            readsArgumentsInPlace: true
+            readsArgumentsInPlace: true, isAsynchronous: true
         ) { call, connection in
             let context = MethodCallContext(call, on: connection)
             let (arguments, descriptors): ((repeat each Argument), ReceivedDescriptors?) = try readArguments(call)
@@ -156,7 +198,9 @@ final class MethodBody: Sendable {
         name: MemberName, outputs: [DBusType],
         _ handler: @escaping @Sendable (MethodCallContext) throws -> ReplyTemplate
     ) -> MethodBody {
-        MethodBody(name: name, inputs: [], outputs: outputs, readsArgumentsInPlace: false) { call, connection in
+        MethodBody(
+            name: name, inputs: [], outputs: outputs, readsArgumentsInPlace: false, isAsynchronous: false
+        ) { call, connection in
             .answered(.encoded(try handler(MethodCallContext(call, on: connection))))
         }
     }

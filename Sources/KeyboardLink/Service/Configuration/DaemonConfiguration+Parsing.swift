@@ -65,7 +65,25 @@ extension DaemonConfiguration {
             configuration.discoveryTimeout = .seconds(seconds)
             return ()
         },
+        Key(
+            section: "Authorization", name: "FallbackGroup",
+            allowed: "a group name (a letter or _, then up to 31 of a-z 0-9 _ -)"
+        ) { configuration, value in
+            guard isGroupName(value) else { return nil }
+            configuration.fallbackGroup = value
+            return ()
+        },
     ]
+
+    /// A portable group name, as `groupadd` accepts by default: `[a-z_][a-z0-9_-]{0,31}`.
+    static func isGroupName(_ text: String) -> Bool {
+        let bytes = Array(text.utf8)
+        guard let first = bytes.first, bytes.count <= 32, first == UInt8(ascii: "_") || (97...122).contains(first)
+        else { return false }
+        return bytes.dropFirst().allSatisfy {
+            (97...122).contains($0) || (48...57).contains($0) || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "-")
+        }
+    }
 
     /// The sections kblinkd knows, in documentation order.
     static var knownSections: [String] {

@@ -25,6 +25,9 @@ public struct DaemonConfiguration: Sendable, Equatable {
     public var defaultAgent: Bool
     /// `[Pairing] DiscoveryTimeout`: how long a scan runs when the client gives no timeout. Default 20 seconds.
     public var discoveryTimeout: Duration
+    /// `[Authorization] FallbackGroup`: when polkit is not on the bus, the group whose members (besides root) may
+    /// pair, edit keymaps, write firmware and read macros. Default `kblink`.
+    public var fallbackGroup: String
 
     /// Creates a configuration; every parameter defaults to the documented default.
     public init(
@@ -33,7 +36,8 @@ public struct DaemonConfiguration: Sendable, Equatable {
         inputDevicesPath: String = "/proc/bus/input/devices",
         inputDirectory: String = "/dev/input",
         defaultAgent: Bool = false,
-        discoveryTimeout: Duration = .seconds(20)
+        discoveryTimeout: Duration = .seconds(20),
+        fallbackGroup: String = "kblink"
     ) {
         self.logLevel = logLevel
         self.presencePolicy = presencePolicy
@@ -41,5 +45,6 @@ public struct DaemonConfiguration: Sendable, Equatable {
         self.inputDirectory = inputDirectory
         self.defaultAgent = defaultAgent
         self.discoveryTimeout = discoveryTimeout
+        self.fallbackGroup = fallbackGroup
     }
 }

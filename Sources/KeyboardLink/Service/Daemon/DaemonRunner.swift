@@ -1,5 +1,6 @@
 import Dispatch
 import KBlinkAPI
+import KeyboardLinkAuthorization
 import KeyboardLinkDBus
 import KeyboardLinkSupport
 
@@ -46,6 +47,8 @@ public enum DaemonRunner {
         public var printAddress = false
         /// `--log-level`, over the configuration's.
         public var logLevel: LogLevel?
+        /// Who decides who may do what; nil: polkit, with the configuration's `[Authorization] FallbackGroup`.
+        public var authorization: AuthorizationPolicy?
 
         public init() {}
     }
@@ -149,6 +152,8 @@ public enum DaemonRunner {
         serviceOptions.presencePolicy = configuration.presencePolicy
         serviceOptions.discoveryTimeout = configuration.discoveryTimeout
         serviceOptions.pairing.requestDefaultAgent = configuration.defaultAgent
+        serviceOptions.authorization =
+            options.authorization ?? .polkit(fallbackGroup: configuration.fallbackGroup)
         let service = KeyboardLinkService(
             connection: connection, options: serviceOptions, log: { level, message in logger.log(level, message) })
         do {

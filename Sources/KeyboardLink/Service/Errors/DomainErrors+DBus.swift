@@ -82,6 +82,12 @@ extension PairingFailure {
             )
         case .notPairing(let address):
             KBlinkError.notFound("no pairing of \(address) is running")
+        case .noQuestion(let address):
+            KBlinkError.notFound("kblinkd is not waiting for an answer about \(address) (it was answered, or timed out)")
+        case .notThePairCaller(let address):
+            DBusError(
+                KBlinkError.accessDenied,
+                "only the program that called Pair for \(address) may answer its questions")
         case .blueZNotRunning(let action?):
             KBlinkError.failed("cannot \(action): BlueZ is not running; start it with 'systemctl start bluetooth'")
         case .blueZNotRunning(nil):
@@ -144,6 +150,14 @@ extension PairingFailure {
             return KBlinkError.failed("pairing with \(name) failed: \(error)")
         }
         if error.name.rawValue.hasPrefix("org.kblink1.") { return error }
+        if context.step == .pairing, context.lastPrompt?.isQuestion == true,
+            [BlueZ.Error.authenticationRejected, BlueZ.Error.authenticationFailed].contains(error.name)
+        {
+            return DBusError(
+                KBlinkError.authenticationFailed,
+                "the pairing with \(name) was refused: the answer was no (or none came in time); \(retry) and answer y if the keyboard shows the same number"
+            )
+        }
         switch (context.step, error.name) {
         case (.pairing, BlueZ.Error.authenticationFailed):
             if context.lastPrompt == .displayPinCode {

@@ -203,12 +203,14 @@ public actor KeymapSessions {
         ]
     }
 
-    /// The `Macros` property (`a{ss}`), sorted by name.
+    /// The `Macros` property (`a{ss}`), sorted by name: the names only, each text withheld (empty). The property
+    /// reaches everyone (`Get`, `GetAll`, `GetManagedObjects`, `PropertiesChanged`), and a macro may type a
+    /// password; `GetMacros` gives the text to callers allowed `org.kblink1.read-macros`.
     static func macrosValue(_ session: KeymapEditSession) -> DBusValue {
         .dictionary(
             key: .string, value: .string,
-            session.macroTexts.sorted { $0.key < $1.key }.map {
-                DBusDictionaryEntry(key: .string($0.key), value: .string($0.value))
+            session.macros.keys.map(\.rawValue).sorted().map {
+                DBusDictionaryEntry(key: .string($0), value: .string(""))
             })
     }
 

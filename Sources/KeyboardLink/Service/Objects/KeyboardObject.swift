@@ -12,9 +12,9 @@ struct KeyboardObject: Sendable {
 
     /// Declares the methods, their handlers holding the jobs weakly (the connection that holds the handlers is
     /// held by both).
-    init(registry: KeyboardRegistry, firmware: FirmwareRefresher) {
+    init(registry: KeyboardRegistry, firmware: FirmwareRefresher, access: AccessControl) {
         typealias Keyboard = KBlinkContract.Keyboard
-        methods = [
+        let methods = [
             DBusMethod(Keyboard.connect) { [weak registry] (call: MethodCallContext) in
                 try await registry?.connect(try call.keyboardAddress())
             },
@@ -31,6 +31,7 @@ struct KeyboardObject: Sendable {
                 try await firmware?.refresh(try call.keyboardAddress())
             },
         ]
+        self.methods = access.guarded(methods, contract: Keyboard.methods)
     }
 
     /// The interface for one keyboard: its own property values, the shared methods.

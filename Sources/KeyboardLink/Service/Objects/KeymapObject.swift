@@ -19,12 +19,14 @@ struct KeymapObject: Sendable {
 
     /// Declares the members, their handlers holding the sessions and the writer weakly (the connection that
     /// holds the handlers is held by both).
-    init(keymaps: KeymapSessions, writer: KeymapWriter) {
+    init(keymaps: KeymapSessions, writer: KeymapWriter, access: AccessControl) {
+        typealias Keymap = KBlinkContract.Keymap
         let setters = Self.setters(keymaps)
-        methods = Self.methods(keymaps) + [Self.pushMethod(writer), Self.pullMethod(writer)]
-        signals = KBlinkContract.Keymap.signals.map(DBusSignal.init)
-        setCurrentZone = setters.currentZone
-        setApplyOnConnect = setters.applyOnConnect
+        methods = access.guarded(
+            Self.methods(keymaps) + [Self.pushMethod(writer), Self.pullMethod(writer)], contract: Keymap.methods)
+        signals = Keymap.signals.map(DBusSignal.init)
+        setCurrentZone = access.guardedSetter(Keymap.currentZoneProperty, setters.currentZone)
+        setApplyOnConnect = access.guardedSetter(Keymap.applyOnConnectProperty, setters.applyOnConnect)
     }
 
     /// The interface for one keyboard: the session's current values, the shared methods, signals and setters.
@@ -173,6 +175,10 @@ struct KeymapObject: Sendable {
                 try await sessions.get().edit(address) { session throws(KeymapError) in
                     try session.removeMacro(name: name)
                 }
+            },
+            DBusMethod(Keymap.getMacros) { (call: MethodCallContext) -> [String: String] in
+                let address = try call.keyboardAddress()
+                return try await sessions.get().read(address) { session in session.macroTexts }
             },
             DBusMethod(Keymap.exportProfile) { (call: MethodCallContext) -> String in
                 let address = try call.keyboardAddress()

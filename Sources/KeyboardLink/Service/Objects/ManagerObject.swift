@@ -8,12 +8,10 @@ import KeyboardLinkDBus
 enum ManagerObject {
     /// The interface as declared in docs/dbus-api.md; the handlers hold the jobs weakly (the connection that holds
     /// the handlers is held by them).
-    static func interface(registry: KeyboardRegistry, pairing: KeyboardPairing) -> DBusInterface {
+    static func interface(registry: KeyboardRegistry, pairing: KeyboardPairing, access: AccessControl) -> DBusInterface {
         typealias Manager = KBlinkContract.Manager
         let listCache = KeyboardListCache()
-        return DBusInterface(
-            KBlink.managerInterface,
-            methods: [
+        let methods: [DBusMethod] = [
                 DBusMethod(Manager.startDiscovery) { [weak registry] (_: MethodCallContext) in
                     try await registry?.startDiscovery()
                 },
@@ -37,7 +35,13 @@ enum ManagerObject {
                 DBusMethod(Manager.cancelPairing) { (_: MethodCallContext, device: String) in
                     try await pairing.cancel(try KeyboardPairing.deviceArgument(device))
                 },
-            ],
+                DBusMethod(Manager.confirmPairing) { (call: MethodCallContext, device: String, accept: Bool) in
+                    try await pairing.confirm(try KeyboardPairing.deviceArgument(device), accept: accept, caller: call.sender)
+                },
+            ]
+        return DBusInterface(
+            KBlink.managerInterface,
+            methods: access.guarded(methods, contract: Manager.methods),
             properties: [
                 DBusProperty(Manager.versionProperty, initial: .string(KBlink.version)),
                 DBusProperty(Manager.hardwareKeyboardAttachedProperty, initial: .boolean(false)),

@@ -62,6 +62,22 @@ struct KeyboardPairing: Sendable {
         }
     }
 
+    /// `ConfirmPairing`: the `Pair` caller's answer to the question about the keyboard given by address or name.
+    func confirm(_ text: String, accept: Bool, caller: BusName?) async throws {
+        guard let registry, let coordinator else { throw KBlinkError.failed("kblinkd is stopping") }
+        let address: BluetoothAddress
+        if let given = BluetoothAddress(validating: text) {
+            address = given
+        } else {
+            address = try await registry.keyboard(matching: text).address
+        }
+        do {
+            try await coordinator.answer(address, accept: accept, from: caller)
+        } catch {
+            throw error.dbusError
+        }
+    }
+
     /// Waits (briefly) until the exported keyboard object shows what BlueZ already said, so that a client reading
     /// it right after `Pair` returns sees it paired, trusted and connected: the reply leaves after these values.
     private func waitUntilExported(_ path: ObjectPath, _ flags: [KBlinkProperty]) async {

@@ -1,0 +1,21 @@
+import KeyboardLinkAuthorization
+
+/// Who may call a method of the `org.kblink1` API. kblinkd asks before the method's handler runs, so a refused call
+/// changes nothing (docs/dbus-api.md, "Authorization").
+public enum KBlinkAccess: Sendable, Equatable, CustomStringConvertible {
+    /// Everyone: the method changes nothing and answers nothing secret.
+    case anyone
+    /// Callers polkit allows this action (root without asking; without polkit, root and the configured group).
+    case requires(PolkitAction)
+
+    /// The action needed, nil for ``anyone``.
+    public var action: PolkitAction? {
+        switch self {
+        case .anyone: nil
+        case .requires(let action): action
+        }
+    }
+
+    /// `anyone` or the action's id.
+    public var description: String { action?.id ?? "anyone" }
+}

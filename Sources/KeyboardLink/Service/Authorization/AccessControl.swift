@@ -1,0 +1,59 @@
+import KBlinkAPI
+import KeyboardLinkAuthorization
+import KeyboardLinkDBus
+
+/// Puts the ``Authorizer`` in front of every `org.kblink1` handler that needs it, as the contract says
+/// (``KBlinkMethod/access``, ``KBlinkProperty/writeAction``): the check runs after the arguments were read and before
+/// the handler, so a refused call changes nothing; an allowed write is followed by its audit line in the journal.
+///
+/// Every declared method must be in the contract: one that is not stops the daemon at start-up, so no method can be
+/// served without a decision about who may call it.
+struct AccessControl: Sendable {
+    let authorizer: Authorizer
+
+    /// The methods with their checks put in front, matched to the contract by name.
+    /// - Precondition: each method is one of `contract`'s.
+    func guarded(_ methods: [DBusMethod], contract: [KBlinkMethod]) -> [DBusMethod] {
+        methods.map { method in
+            guard let declared = contract.first(where: { $0.name == method.name }) else {
+                preconditionFailure("\(method.name) is served but not in the contract: say who may call it")
+            }
+            return guarded(method, access: declared.access)
+        }
+    }
+
+    /// One method with the check its access needs.
+    func guarded(_ method: DBusMethod, access: KBlinkAccess) -> DBusMethod {
+        guard let action = access.action else { return method }
+        let authorizer = authorizer
+        let operation = method.name.rawValue
+        return method.guarded { call in
+            let grant = try await authorizer.authorize(action, for: call, details: Self.details(call))
+            guard action.changesState else { return {} }
+            return { authorizer.audit(grant, object: call.path, operation: operation) }
+        }
+    }
+
+    /// A writable property's setter with the check its contract entry names in front, and the audit line after.
+    func guardedSetter(
+        _ property: KBlinkProperty, _ setter: @escaping @Sendable (DBusValue, MethodInvocation) async throws -> DBusValue
+    ) -> @Sendable (DBusValue, MethodInvocation) async throws -> DBusValue {
+        guard let action = property.writeAction else {
+            preconditionFailure("\(property.name) is not writable in the contract")
+        }
+        let authorizer = authorizer
+        let operation = "Set \(property.name.rawValue)"
+        return { value, invocation in
+            let call = MethodCallContext(invocation)
+            let grant = try await authorizer.authorize(action, for: call, details: Self.details(call))
+            let stored = try await setter(value, invocation)
+            authorizer.audit(grant, object: call.path, operation: operation)
+            return stored
+        }
+    }
+
+    /// What polkit's dialog and rules are told: the object the call is about.
+    private static func details(_ call: MethodCallContext) -> [String: String] {
+        ["object": call.path.rawValue]
+    }
+}
