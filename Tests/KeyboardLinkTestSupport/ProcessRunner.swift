@@ -27,7 +27,11 @@ package final class ChildProcess: @unchecked Sendable {
     private var output = Data()
     private var errors = Data()
 
-    package init(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) throws {
+    /// Starts the program.
+    /// - Parameter input: written to the child's standard input, which is then closed; nil: `/dev/null`.
+    package init(
+        _ executable: String, _ arguments: [String], environment: [String: String]? = nil, input: String? = nil
+    ) throws {
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         if let environment { process.environment = environment }
@@ -35,7 +39,8 @@ package final class ChildProcess: @unchecked Sendable {
         let err = Pipe()
         process.standardOutput = out
         process.standardError = err
-        process.standardInput = FileHandle.nullDevice
+        let inputPipe = input.map { _ in Pipe() }
+        process.standardInput = inputPipe ?? FileHandle.nullDevice
         // Each pipe is drained by a thread of its own until EOF: no FileHandle.readabilityHandler, whose dispatch
         // source can outlive its descriptor and crash libdispatch, and no blocking of the cooperative pool.
         for (pipe, isOutput) in [(out, true), (err, false)] {
@@ -54,6 +59,11 @@ package final class ChildProcess: @unchecked Sendable {
             thread.start()
         }
         try process.run()
+        if let input, let inputPipe {
+            // Small inputs fit the pipe's buffer, so this does not wait for the child to read.
+            try inputPipe.fileHandleForWriting.write(contentsOf: Data(input.utf8))
+            try inputPipe.fileHandleForWriting.close()
+        }
     }
 
     package var standardOutput: String { lock.withLock { String(decoding: output, as: UTF8.self) } }
@@ -82,10 +92,11 @@ package final class ChildProcess: @unchecked Sendable {
 
 /// Runs a program to completion (killed after `timeout`).
 package func runProcess(
-    _ executable: String, _ arguments: [String], environment: [String: String]? = nil, timeout: Duration = .seconds(20)
+    _ executable: String, _ arguments: [String], environment: [String: String]? = nil, input: String? = nil,
+    timeout: Duration = .seconds(20)
 )
     async throws -> ProcessResult
 {
-    let child = try ChildProcess(executable, arguments, environment: environment)
+    let child = try ChildProcess(executable, arguments, environment: environment, input: input)
     return await child.wait(timeout: timeout)
 }

@@ -158,9 +158,11 @@ public enum KBlinkContract {
         public static let discard = KBlinkMethod(interface, "Discard", access: .requires(.editKeymap))
         /// `SetMacro(s name, s definition)`.
         public static let setMacro = KBlinkMethod(
-            interface, "SetMacro", inputs: [DBusArgument("name", .string), DBusArgument("definition", .string)], access: .requires(.editKeymap))
+            interface, "SetMacro", inputs: [DBusArgument("name", .string), DBusArgument("definition", .string)],
+            access: .requires(.editKeymap))
         /// `RemoveMacro(s name)`.
-        public static let removeMacro = KBlinkMethod(interface, "RemoveMacro", inputs: [DBusArgument("name", .string)], access: .requires(.editKeymap))
+        public static let removeMacro = KBlinkMethod(
+            interface, "RemoveMacro", inputs: [DBusArgument("name", .string)], access: .requires(.editKeymap))
         /// `ExportProfile() -> s json`.
         public static let exportProfile = KBlinkMethod(
             interface, "ExportProfile", outputs: [DBusArgument("json", .string)], access: .requires(.readMacros))
@@ -174,20 +176,25 @@ public enum KBlinkContract {
         /// `GetKeys() -> a(ssdddd) keys`.
         public static let getKeys = KBlinkMethod(
             interface, "GetKeys",
-            outputs: [DBusArgument("keys", .array(.structure([.string, .string, .double, .double, .double, .double])))], access: .anyone)
+            outputs: [
+                DBusArgument("keys", .array(.structure([.string, .string, .double, .double, .double, .double])))
+            ], access: .anyone)
         /// `Push(a{sv} options) -> a{sv} result`.
         public static let push = KBlinkMethod(
             interface, "Push", inputs: [DBusArgument("options", .dictionary(key: .string, value: .variant))],
-            outputs: [DBusArgument("result", .dictionary(key: .string, value: .variant))], access: .requires(.writeFirmware))
+            outputs: [DBusArgument("result", .dictionary(key: .string, value: .variant))],
+            access: .requires(.writeFirmware))
         /// `Pull() -> a{sv} result`.
         public static let pull = KBlinkMethod(
-            interface, "Pull", outputs: [DBusArgument("result", .dictionary(key: .string, value: .variant))], access: .requires(.writeFirmware))
+            interface, "Pull", outputs: [DBusArgument("result", .dictionary(key: .string, value: .variant))],
+            access: .requires(.writeFirmware))
         /// The `Layout` property (`s`, const).
         public static let layoutProperty = KBlinkProperty(interface, "Layout", .string, changes: .const)
         /// The `Zones` property (`as`, const).
         public static let zonesProperty = KBlinkProperty(interface, "Zones", .array(.string), changes: .const)
         /// The `CurrentZone` property (`s`, readwrite).
-        public static let currentZoneProperty = KBlinkProperty(interface, "CurrentZone", .string, access: .readWrite, writableWith: .editKeymap)
+        public static let currentZoneProperty = KBlinkProperty(
+            interface, "CurrentZone", .string, access: .readWrite, writableWith: .editKeymap)
         /// The `Layers` property (`u`).
         public static let layersProperty = KBlinkProperty(interface, "Layers", .uint32)
         /// The `CanUndo` property (`b`).

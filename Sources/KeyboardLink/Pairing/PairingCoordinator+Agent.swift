@@ -49,7 +49,9 @@ extension PairingCoordinator {
                 throw DBusError(BlueZ.Error.rejected, "nobody is there to confirm the pairing")
             }
             let accepted = await ask(prompt, about: address, of: caller)
-            log(.info, "\(Self.member(of: request)) for \(address): \(accepted ? "confirmed" : "refused") by the Pair caller")
+            log(
+                .info,
+                "\(Self.member(of: request)) for \(address): \(accepted ? "confirmed" : "refused") by the Pair caller")
             guard accepted else {
                 throw DBusError(BlueZ.Error.rejected, "the person did not confirm the pairing")
             }

@@ -14,9 +14,10 @@ struct StudioPushFixture {
     /// Runs `body` with the daemon and the keyboard attached; `unlocked` presses the unlock key first.
     static func run<T>(
         unlocked: Bool = true, faults: Set<SimulatedStudioFirmware.Fault> = [],
+        options: (inout KeyboardLinkService.Options) -> Void = { _ in }, log: DaemonHarness.Log? = nil,
         _ body: (StudioPushFixture, KeymapClient) async throws -> T
     ) async throws -> T {
-        try await withDaemon(devices: [SimulatedStudioKeyboard.aulaF87Device]) { harness in
+        try await withDaemon(devices: [SimulatedStudioKeyboard.aulaF87Device], options: options, log: log) { harness in
             let layout = try PhysicalLayout.builtIn("aula-f87")
             let address = SimulatedStudioKeyboard.aulaF87Device.address
             let gatt = harness.bluez.gatt

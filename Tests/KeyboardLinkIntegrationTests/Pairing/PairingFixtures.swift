@@ -44,6 +44,15 @@ enum PairingFixtures {
     /// A slow typist, for cancel and restart tests.
     static var slowPasskey: SimulatedDevice { keyboard("C0:FF:EE:00:00:05", "Slow Board", .typesPasskey(765_432)) }
 
+    /// A keyboard with a display: BlueZ asks to confirm that both show 246810 (numeric comparison).
+    static var comparing: SimulatedDevice {
+        keyboard("C0:FF:EE:00:00:06", "Display Board", .comparesPasskey(246_810))
+    }
+    /// A keyboard that pairs without a code, which BlueZ asks the agent to authorize.
+    static var authorizing: SimulatedDevice { keyboard("C0:FF:EE:00:00:07", "Codeless Board", .asksAuthorization) }
+
     /// Every fixture, with the demo's phone (never a keyboard).
-    static var all: [SimulatedDevice] { [blePasskey, legacyPin, rejecting, silent, justWorks, slowPasskey, .phone] }
+    static var all: [SimulatedDevice] {
+        [blePasskey, legacyPin, rejecting, silent, justWorks, slowPasskey, comparing, authorizing, .phone]
+    }
 }

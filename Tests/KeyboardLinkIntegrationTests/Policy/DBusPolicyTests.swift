@@ -13,15 +13,19 @@ struct DBusPolicyTests {
         "Introspect", "Get", "GetAll", "GetManagedObjects", "Ping", "ListKeyboards", "ResolveInsets", "GetBindings",
         "Diff", "ExportProfile", "Signal",
     ]
-    /// Probes that change something, or call the agent: root and the kblink group only.
-    static let mutations = [
-        "StartDiscovery", "StartDiscoveryWithoutInterface", "Set", "Connect", "SetBinding", "Pair", "CancelPairing",
-    ]
+    /// Probes that change something: the bus lets everyone reach them, and kblinkd asks polkit about each caller
+    /// (the stand-in service here answers them all).
+    static let mutations = ["StartDiscovery", "Set", "Connect", "SetBinding", "Pair", "CancelPairing"]
+    /// A call that names no interface: it matches no rule for other users, so only root and the kblink group.
+    static let unnamed = ["StartDiscoveryWithoutInterface"]
 
-    static func expected(reads: String, mutations: String, requestName: String, agent: String) -> [String: String] {
+    static func expected(reads: String, mutations: String, unnamed: String, requestName: String, agent: String)
+        -> [String: String]
+    {
         var result: [String: String] = [:]
         for probe in Self.reads { result[probe] = reads }
         for probe in Self.mutations { result[probe] = mutations }
+        for probe in Self.unnamed { result[probe] = unnamed }
         result["RequestName"] = requestName
         result["AgentRelease"] = agent
         return result
@@ -40,7 +44,7 @@ struct DBusPolicyTests {
         try #require(getuid() == 0, "the policy tests run callers as other users with setpriv, which needs root")
     }
 
-    @Test("another user may read and receive signals, and gets AccessDenied for every mutating call")
+    @Test("another user reaches every method that names its interface (kblinkd decides), but not the agent or the name")
     func otherUser() throws {
         let bus = try PolicyTestBus(policyPath: RepositoryFiles.policy)
         defer { bus.stop() }
@@ -48,7 +52,9 @@ struct DBusPolicyTests {
         #expect(
             Self.mismatches(
                 results,
-                Self.expected(reads: "ok", mutations: Self.denied, requestName: Self.denied, agent: Self.denied)) == [])
+                Self.expected(
+                    reads: "ok", mutations: "ok", unnamed: Self.denied, requestName: Self.denied, agent: Self.denied))
+                == [])
     }
 
     @Test("root may call everything, own the name and call the pairing agent")
@@ -57,10 +63,12 @@ struct DBusPolicyTests {
         defer { bus.stop() }
         let results = try bus.probe(as: .root)
         #expect(
-            Self.mismatches(results, Self.expected(reads: "ok", mutations: "ok", requestName: "ok", agent: "ok")) == [])
+            Self.mismatches(
+                results, Self.expected(reads: "ok", mutations: "ok", unnamed: "ok", requestName: "ok", agent: "ok"))
+                == [])
     }
 
-    @Test("members of the kblink group may call every method, but not own the name")
+    @Test("members of the kblink group may also send calls without an interface, but not own the name")
     func groupMember() throws {
         // The group rule is exercised with a group that exists here ("users"), substituted into a copy of the
         // policy: creating a "kblink" group would change the machine. dbus-daemon reads the caller's groups from
@@ -78,13 +86,17 @@ struct DBusPolicyTests {
         let member = try bus.probe(as: .otherUserInGroup("users"))
         #expect(
             Self.mismatches(
-                member, Self.expected(reads: "ok", mutations: "ok", requestName: Self.denied, agent: Self.denied)) == []
-        )
+                member,
+                Self.expected(
+                    reads: "ok", mutations: "ok", unnamed: "ok", requestName: Self.denied, agent: Self.denied))
+                == [])
         let stranger = try bus.probe(as: .otherUser)
         #expect(
             Self.mismatches(
                 stranger,
-                Self.expected(reads: "ok", mutations: Self.denied, requestName: Self.denied, agent: Self.denied)) == [])
+                Self.expected(
+                    reads: "ok", mutations: "ok", unnamed: Self.denied, requestName: Self.denied, agent: Self.denied))
+                == [])
     }
 
     @Test("the user kblinkd may own org.kblink1 and nothing more")
@@ -103,7 +115,9 @@ struct DBusPolicyTests {
         let daemonUser = try bus.probe(as: .otherUser)
         #expect(
             Self.mismatches(
-                daemonUser, Self.expected(reads: "ok", mutations: Self.denied, requestName: "ok", agent: Self.denied))
+                daemonUser,
+                Self.expected(
+                    reads: "ok", mutations: "ok", unnamed: Self.denied, requestName: "ok", agent: Self.denied))
                 == [])
     }
 

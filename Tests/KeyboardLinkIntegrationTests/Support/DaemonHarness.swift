@@ -1,6 +1,7 @@
 import Foundation
 import KeyboardLink
 import KeyboardLinkTestSupport
+import Synchronization
 import Testing
 
 /// A private bus with a simulated BlueZ and kblinkd's service running in this process, plus helpers to run the
@@ -12,7 +13,20 @@ final class DaemonHarness: Sendable {
     let serviceConnection: BusConnection
     let stateDirectory: String
 
-    init(devices: [SimulatedDevice]? = nil, options: (inout KeyboardLinkService.Options) -> Void = { _ in })
+    /// The service's log lines, collected (level, message).
+    final class Log: Sendable {
+        let lines = Mutex<[(LogLevel, String)]>([])
+
+        init() {}
+
+        /// The lines so far.
+        var entries: [(LogLevel, String)] { lines.withLock { $0 } }
+    }
+
+    init(
+        devices: [SimulatedDevice]? = nil, options: (inout KeyboardLinkService.Options) -> Void = { _ in },
+        log: Log? = nil
+    )
         async throws
     {
         bus = try TestBus()
@@ -31,7 +45,9 @@ final class DaemonHarness: Sendable {
         serviceOptions.studioRequestTimeout = .seconds(60)
         options(&serviceOptions)
         serviceConnection = try await bus.connect()
-        service = KeyboardLinkService(connection: serviceConnection, options: serviceOptions, log: { _, _ in })
+        service = KeyboardLinkService(
+            connection: serviceConnection, options: serviceOptions,
+            log: { level, line in log?.lines.withLock { $0.append((level, line)) } })
         try await service.start()
     }
 
@@ -67,9 +83,9 @@ final class DaemonHarness: Sendable {
 /// Runs `body` with a harness, shutting it down afterwards.
 func withDaemon<T>(
     devices: [SimulatedDevice]? = nil, options: (inout KeyboardLinkService.Options) -> Void = { _ in },
-    _ body: (DaemonHarness) async throws -> T
+    log: DaemonHarness.Log? = nil, _ body: (DaemonHarness) async throws -> T
 ) async throws -> T {
-    let harness = try await DaemonHarness(devices: devices, options: options)
+    let harness = try await DaemonHarness(devices: devices, options: options, log: log)
     do {
         let result = try await body(harness)
         await harness.shutDown()

@@ -47,9 +47,29 @@ import Testing
         #expect(decision == .accept([], prompt: PairingPromptRelay(kind: .displayPinCode, code: "0000")))
     }
 
-    @Test func confirmationIsShownAndAccepted() throws {
+    @Test("a numeric comparison is asked of the person, never accepted for them")
+    func confirmationIsAsked() throws {
         let decision = try Self.decide(.requestConfirmation(device: Self.device, passkey: try Passkey(12)), ours: true)
-        #expect(decision == .accept([], prompt: PairingPromptRelay(kind: .confirmPasskey, code: "000012")))
+        #expect(decision == .ask(PairingPromptRelay(kind: .confirmPasskey, code: "000012")))
+    }
+
+    @Test("pairing without a code is asked of the person too")
+    func authorizationIsAsked() throws {
+        let decision = try Self.decide(.requestAuthorization(device: Self.device), ours: true)
+        #expect(decision == .ask(PairingPromptRelay(kind: .authorize, code: "")))
+    }
+
+    @Test("questions about devices kblinkd is not pairing are refused without asking")
+    func questionsAboutOthersAreRefused() throws {
+        for request in [
+            AgentRequest.requestConfirmation(device: Self.device, passkey: try Passkey(12)),
+            .requestAuthorization(device: Self.device),
+        ] {
+            guard case .reject = try Self.decide(request, ours: false) else {
+                Issue.record("\(request) must be refused")
+                continue
+            }
+        }
     }
 
     @Test func requestPasskeyIsRefusedEvenForOurPairing() throws {

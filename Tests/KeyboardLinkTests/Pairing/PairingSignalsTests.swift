@@ -53,7 +53,7 @@ import Testing
     @Test func everyKindHasItsWireName() throws {
         #expect(
             PairingPromptKind.allCases.map(\.rawValue) == [
-                "display-passkey", "display-pincode", "confirm-passkey", "unlock",
+                "display-passkey", "display-pincode", "confirm-passkey", "authorize", "unlock",
             ])
         for kind in PairingPromptKind.allCases {
             #expect(try PairingPromptKind(wire: kind.rawValue) == kind)

@@ -36,7 +36,8 @@ struct AccessControl: Sendable {
 
     /// A writable property's setter with the check its contract entry names in front, and the audit line after.
     func guardedSetter(
-        _ property: KBlinkProperty, _ setter: @escaping @Sendable (DBusValue, MethodInvocation) async throws -> DBusValue
+        _ property: KBlinkProperty,
+        _ setter: @escaping @Sendable (DBusValue, MethodInvocation) async throws -> DBusValue
     ) -> @Sendable (DBusValue, MethodInvocation) async throws -> DBusValue {
         guard let action = property.writeAction else {
             preconditionFailure("\(property.name) is not writable in the contract")

@@ -83,7 +83,8 @@ extension PairingFailure {
         case .notPairing(let address):
             KBlinkError.notFound("no pairing of \(address) is running")
         case .noQuestion(let address):
-            KBlinkError.notFound("kblinkd is not waiting for an answer about \(address) (it was answered, or timed out)")
+            KBlinkError.notFound(
+                "kblinkd is not waiting for an answer about \(address) (it was answered, or timed out)")
         case .notThePairCaller(let address):
             DBusError(
                 KBlinkError.accessDenied,

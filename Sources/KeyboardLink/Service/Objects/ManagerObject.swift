@@ -8,37 +8,39 @@ import KeyboardLinkDBus
 enum ManagerObject {
     /// The interface as declared in docs/dbus-api.md; the handlers hold the jobs weakly (the connection that holds
     /// the handlers is held by them).
-    static func interface(registry: KeyboardRegistry, pairing: KeyboardPairing, access: AccessControl) -> DBusInterface {
+    static func interface(registry: KeyboardRegistry, pairing: KeyboardPairing, access: AccessControl) -> DBusInterface
+    {
         typealias Manager = KBlinkContract.Manager
         let listCache = KeyboardListCache()
         let methods: [DBusMethod] = [
-                DBusMethod(Manager.startDiscovery) { [weak registry] (_: MethodCallContext) in
-                    try await registry?.startDiscovery()
-                },
-                DBusMethod(Manager.stopDiscovery) { [weak registry] (_: MethodCallContext) in
-                    try await registry?.stopDiscovery()
-                },
-                // What `kblink list` needs in one compact typed reply (docs/dbus-api.md).
-                DBusMethod(Manager.listKeyboards) { [weak registry] (_: MethodInvocation) in
-                    [await registry?.keyboardList(cache: listCache) ?? .array(KeyboardState.listEntryType, [])]
-                },
-                DBusMethod(Manager.resolveInsets) { [weak registry] (call: MethodInvocation) in
-                    try InsetRequestCodec.checkSize(of: call.message)
-                    let dictionary = try call.decode([String: DBusValue].self)
-                    let attached = await registry?.presence().attached ?? false
-                    let request = try InsetRequestCodec.request(from: dictionary, hardwareKeyboard: attached)
-                    return [InsetRequestCodec.dictionary(from: InsetResolver.resolve(request))]
-                },
-                DBusMethod(Manager.pair) { (call: MethodCallContext, device: String) -> ObjectPath in
-                    try await pairing.pair(try KeyboardPairing.deviceArgument(device), caller: call.sender)
-                },
-                DBusMethod(Manager.cancelPairing) { (_: MethodCallContext, device: String) in
-                    try await pairing.cancel(try KeyboardPairing.deviceArgument(device))
-                },
-                DBusMethod(Manager.confirmPairing) { (call: MethodCallContext, device: String, accept: Bool) in
-                    try await pairing.confirm(try KeyboardPairing.deviceArgument(device), accept: accept, caller: call.sender)
-                },
-            ]
+            DBusMethod(Manager.startDiscovery) { [weak registry] (_: MethodCallContext) in
+                try await registry?.startDiscovery()
+            },
+            DBusMethod(Manager.stopDiscovery) { [weak registry] (_: MethodCallContext) in
+                try await registry?.stopDiscovery()
+            },
+            // What `kblink list` needs in one compact typed reply (docs/dbus-api.md).
+            DBusMethod(Manager.listKeyboards) { [weak registry] (_: MethodInvocation) in
+                [await registry?.keyboardList(cache: listCache) ?? .array(KeyboardState.listEntryType, [])]
+            },
+            DBusMethod(Manager.resolveInsets) { [weak registry] (call: MethodInvocation) in
+                try InsetRequestCodec.checkSize(of: call.message)
+                let dictionary = try call.decode([String: DBusValue].self)
+                let attached = await registry?.presence().attached ?? false
+                let request = try InsetRequestCodec.request(from: dictionary, hardwareKeyboard: attached)
+                return [InsetRequestCodec.dictionary(from: InsetResolver.resolve(request))]
+            },
+            DBusMethod(Manager.pair) { (call: MethodCallContext, device: String) -> ObjectPath in
+                try await pairing.pair(try KeyboardPairing.deviceArgument(device), caller: call.sender)
+            },
+            DBusMethod(Manager.cancelPairing) { (_: MethodCallContext, device: String) in
+                try await pairing.cancel(try KeyboardPairing.deviceArgument(device))
+            },
+            DBusMethod(Manager.confirmPairing) { (call: MethodCallContext, device: String, accept: Bool) in
+                try await pairing.confirm(
+                    try KeyboardPairing.deviceArgument(device), accept: accept, caller: call.sender)
+            },
+        ]
         return DBusInterface(
             KBlink.managerInterface,
             methods: access.guarded(methods, contract: Manager.methods),
