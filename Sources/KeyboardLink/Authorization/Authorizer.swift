@@ -24,6 +24,12 @@ public actor Authorizer {
     /// Whether the journal has been told that polkit is absent (told again after polkit came back and left).
     private var polkitAbsenceReported = false
     private var checksStarted = 0
+    /// What the bus said about recent callers. A unique name is never given to another connection during the bus's
+    /// life, and a connection's uid, pid and groups are fixed when it connects, so an entry stays true; at most
+    /// ``knownCallerLimit`` are kept (all dropped when full), so a caller costs one `GetConnectionCredentials` per
+    /// burst of calls rather than one per call.
+    private var knownCallers: [BusName: CallerCredentials] = [:]
+    static let knownCallerLimit = 256
 
     private struct GrantKey: Hashable {
         let sender: BusName
@@ -285,8 +291,16 @@ public actor Authorizer {
         try? await connection.send(message)
     }
 
-    /// The caller's uid, pid and groups (`GetConnectionCredentials`) and its command name.
+    /// The caller's uid, pid and groups (`GetConnectionCredentials`) and its command name, asked once per caller.
     func credentials(of sender: BusName) async throws -> CallerCredentials {
+        if let known = knownCallers[sender] { return known }
+        let credentials = try await askBusForCredentials(of: sender)
+        if knownCallers.count >= Self.knownCallerLimit { knownCallers.removeAll(keepingCapacity: true) }
+        knownCallers[sender] = credentials
+        return credentials
+    }
+
+    private func askBusForCredentials(of sender: BusName) async throws -> CallerCredentials {
         let reply = try await connection.call(
             destination: .messageBus, path: ObjectPath("/org/freedesktop/DBus"), interface: .dbus,
             member: MemberName("GetConnectionCredentials"), [.string(sender.rawValue)], timeout: policy.timeout)
