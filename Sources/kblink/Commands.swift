@@ -20,11 +20,14 @@ struct CommandContext: Sendable {
     let output: Output
 
     /// Connects to kblinkd. When a person is at the terminal (standard input is one), calls allow polkit to ask
-    /// them for a password (`ALLOW_INTERACTIVE_AUTHORIZATION`); from a script, a call polkit would ask about fails
-    /// at once with what to do.
+    /// them for a password (`ALLOW_INTERACTIVE_AUTHORIZATION`), through polkit's text agent when the session has no
+    /// other (``PolkitTextAgent``); from a script, a call polkit would ask about fails at once with what to do.
     func client() async throws -> KBlinkClient {
         let client = try await KBlinkClient.connect(to: bus)
-        client.connection.allowsInteractiveAuthorization = isatty(STDIN_FILENO) == 1
+        let atTerminal = isatty(STDIN_FILENO) == 1
+        client.connection.allowsInteractiveAuthorization = atTerminal
+        // polkit lives on the system bus; a text console or SSH session has no agent to ask the password with.
+        if atTerminal && bus == .system { PolkitTextAgent.start() }
         return client
     }
 }
