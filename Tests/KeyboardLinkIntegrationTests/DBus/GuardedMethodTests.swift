@@ -22,7 +22,8 @@ struct GuardedMethodTests {
             if handlerFails { throw DBusError.failed("the handler failed") }
             return text
         }
-        let untyped = DBusMethod("Untyped", inputs: [DBusArgument("text", .string)]) { invocation in
+        let untyped = DBusMethod("Untyped", inputs: [DBusArgument("text", .string)]) {
+            (invocation: MethodInvocation) async throws -> [DBusValue] in
             events.add("handler \(invocation.arguments.first?.stringValue ?? "?")")
             if handlerFails { throw DBusError.failed("the handler failed") }
             return []
