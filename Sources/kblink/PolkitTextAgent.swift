@@ -9,8 +9,9 @@ import Synchronization
 /// desktop's polkit agent (a text console, SSH) is asked for the password an action needs, instead of being refused.
 ///
 /// `--fallback` makes it step aside when the session has an agent already (a desktop's dialog wins). It is started
-/// once, before the first call, only for the system bus and only when standard input is a terminal, and stopped when
-/// kblink exits.
+/// once, before the first call, only for the system bus, only for a user other than root (whom kblinkd allows
+/// without asking) and only when standard input is a terminal and the process has a controlling one; it is stopped
+/// when kblink exits.
 enum PolkitTextAgent {
     /// Where Debian's polkit installs it.
     static let path = "/usr/bin/pkttyagent"
@@ -22,7 +23,9 @@ enum PolkitTextAgent {
     /// Starts the agent if it is installed and not running yet, and waits until it has registered (it closes the
     /// notify descriptor then) or the timeout passed. Does nothing when it cannot start.
     static func start() {
-        guard agent.load(ordering: .acquiring) == 0, access(path, X_OK) == 0 else { return }
+        // Root is allowed without asking, and the agent needs a controlling terminal to ask on.
+        guard getuid() != 0, agent.load(ordering: .acquiring) == 0, access(path, X_OK) == 0, hasControllingTerminal
+        else { return }
         var ends: [Int32] = [-1, -1]
         guard pipe(&ends) == 0 else { return }
         let (notifyRead, notifyWrite) = (ends[0], ends[1])
@@ -40,6 +43,15 @@ enum PolkitTextAgent {
         atexit { PolkitTextAgent.stop() }
         var ready = pollfd(fd: notifyRead, events: Int16(POLLIN | POLLHUP), revents: 0)
         _ = InterruptedCall.retry { poll(&ready, 1, registrationTimeoutMilliseconds) }
+    }
+
+    /// Whether the process has a controlling terminal (`/dev/tty` opens): standard input may be a terminal that is
+    /// not this process's controlling one (a serial console, some containers), where the agent cannot ask.
+    static var hasControllingTerminal: Bool {
+        let descriptor = open("/dev/tty", O_RDWR | O_CLOEXEC | O_NOCTTY)
+        guard descriptor >= 0 else { return false }
+        close(descriptor)
+        return true
     }
 
     /// Stops the agent, if it was started.
