@@ -202,4 +202,37 @@ struct ServiceAuthorizationTests {
             #expect(keyboards.first?.connected == true)
         }
     }
+    @Test("kblink as a stranger: macro list shows the names with the text withheld; profile export says why it cannot")
+    func commandLineWithoutReadMacros() async throws {
+        try await StudioPushFixture.run(options: { $0.authorization = .polkit(fallbackGroup: "nogroup") }) {
+            fixture, keymap in
+            let polkit = try await PolkitMock(bus: fixture.harness.bus)
+            defer { Task { await polkit.stop() } }
+            try await keymap.setMacro(name: "login", definition: "text '\(Self.secret)', enter")
+            func kblinkAsStranger(_ arguments: [String]) async throws -> ProcessResult {
+                try await runProcess(
+                    "/usr/bin/setpriv",
+                    ["--reuid=nobody", "--regid=nogroup", "--clear-groups", DaemonHarness.binary("kblink")]
+                        + arguments + ["--bus", fixture.harness.bus.address],
+                    environment: ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"], timeout: .seconds(30))
+            }
+            let device = fixture.address.description
+            let list = try await kblinkAsStranger(["macro", "list", device])
+            #expect(list.status == 0, "\(list.standardError)")
+            #expect(list.standardOutput.contains("login") && list.standardOutput.contains("(withheld)"))
+            #expect(list.standardError.contains("org.kblink1.read-macros"))
+            let json = try await kblinkAsStranger(["macro", "list", device, "--json"])
+            #expect(json.standardOutput.contains("\"login\":null"), "\(json.standardOutput)")
+            let export = try await kblinkAsStranger(["profile", "export", device, "-"])
+            #expect(export.status == 1)
+            #expect(export.standardError.contains("org.kblink1.read-macros"), "\(export.standardError)")
+            for result in [list, json, export] {
+                #expect(!(result.standardOutput + result.standardError).contains(Self.secret))
+            }
+            // Control: allowed to read macros, the same command shows the text.
+            try await polkit.allow([.readMacros])
+            let allowed = try await kblinkAsStranger(["macro", "list", device])
+            #expect(allowed.standardOutput.contains(Self.secret), "\(allowed.standardOutput)")
+        }
+    }
 }
