@@ -5,7 +5,7 @@ import Testing
 /// `make install` and `make uninstall` with `DESTDIR` and `PREFIX`, on stand-in binaries.
 @Suite("make install")
 struct InstallLayoutTests {
-    /// A staging directory with fake `kblinkd` and `kblink` binaries in place of a release build.
+    /// A staging directory with fake `kblinkd` and `kblink` binaries and man pages in place of a release build.
     final class Stage {
         let directory = NSTemporaryDirectory() + "kblink-install-" + UUID().uuidString
         var root: String { directory + "/root" }
@@ -17,6 +17,10 @@ struct InstallLayoutTests {
                 for binary in ["kblinkd", "kblink"] {
                     try "#!/bin/sh\necho \(binary)\n".write(
                         toFile: build + "/" + binary, atomically: false, encoding: .utf8)
+                }
+                try FileManager.default.createDirectory(atPath: build + "/man", withIntermediateDirectories: true)
+                for page in ["kblinkd.8", "kblink.1"] {
+                    try ".TH STAND-IN\n".write(toFile: build + "/man/" + page, atomically: false, encoding: .utf8)
                 }
             }
         }
@@ -59,6 +63,10 @@ struct InstallLayoutTests {
             stage.contents("/usr/share/polkit-1/actions/org.kblink1.policy")
                 == (try String(contentsOfFile: RepositoryFiles.path("systemd/org.kblink1.policy"), encoding: .utf8)))
         #expect(stage.contents("/usr/lib/sysusers.d/kblinkd.conf")?.contains("\nu kblinkd ") == true)
+        #expect(stage.contents("/usr/lib/tmpfiles.d/kblinkd.conf")?.contains("\nd /var/lib/kblink 0700 kblinkd kblinkd") == true)
+        #expect(stage.exists("/usr/share/man/man8/kblinkd.8"))
+        #expect(stage.exists("/usr/share/man/man1/kblink.1"))
+        #expect(stage.exists("/usr/share/bash-completion/completions/kblink"))
         let rule = try #require(stage.contents("/usr/lib/udev/rules.d/70-kblink-via.rules"))
         #expect(rule.contains("PROGRAM==\"/usr/bin/kblinkd --check-hidraw "))
         #expect(!rule.contains("/usr/local"))
@@ -74,7 +82,9 @@ struct InstallLayoutTests {
             "/usr/local/share/dbus-1/system-services/org.kblink1.service", "/etc/dbus-1/system.d/org.kblink1.conf",
             "/etc/kblink/kblinkd.conf.example", "/usr/local/share/doc/kblink/systemd.md",
             "/usr/share/polkit-1/actions/org.kblink1.policy", "/usr/local/lib/sysusers.d/kblinkd.conf",
-            "/usr/local/lib/udev/rules.d/70-kblink-via.rules",
+            "/usr/local/lib/udev/rules.d/70-kblink-via.rules", "/usr/local/lib/tmpfiles.d/kblinkd.conf",
+            "/usr/local/share/man/man8/kblinkd.8", "/usr/local/share/man/man1/kblink.1",
+            "/usr/local/share/bash-completion/completions/kblink",
         ]
         for file in files { #expect(stage.exists(file), "\(file) was not installed") }
         #expect(
