@@ -63,7 +63,9 @@ struct InstallLayoutTests {
             stage.contents("/usr/share/polkit-1/actions/org.kblink1.policy")
                 == (try String(contentsOfFile: RepositoryFiles.path("systemd/org.kblink1.policy"), encoding: .utf8)))
         #expect(stage.contents("/usr/lib/sysusers.d/kblinkd.conf")?.contains("\nu kblinkd ") == true)
-        #expect(stage.contents("/usr/lib/tmpfiles.d/kblinkd.conf")?.contains("\nd /var/lib/kblink 0700 kblinkd kblinkd") == true)
+        #expect(
+            stage.contents("/usr/lib/tmpfiles.d/kblinkd.conf")?.contains("\nd /var/lib/kblink 0700 kblinkd kblinkd")
+                == true)
         #expect(stage.exists("/usr/share/man/man8/kblinkd.8"))
         #expect(stage.exists("/usr/share/man/man1/kblink.1"))
         #expect(stage.exists("/usr/share/bash-completion/completions/kblink"))
