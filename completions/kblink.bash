@@ -54,9 +54,7 @@ _kblink_option_value() {
     return 0
 }
 
-_kblink() {
-    local cur prev words cword
-    _init_completion -n = || return
+_kblink_complete() {
 
     local kblink=${words[0]} bus=() command="" command_index=0 i
     for ((i = 1; i < cword; i++)); do
@@ -68,12 +66,12 @@ _kblink() {
         esac
     done
 
+    # "--bus=s": readline completes the part after "=" (a word break), so the candidates are the values alone.
     if [[ $prev == --bus || $cur == --bus=* ]]; then
-        local prefix=""
-        [[ $cur == --bus=* ]] && prefix=--bus= && cur=${cur#--bus=}
+        cur=${cur#--bus=}
         local value
         for value in system session; do
-            [[ $value == "$cur"* ]] && COMPREPLY+=("$prefix$value")
+            [[ $value == "$cur"* ]] && COMPREPLY+=("$value")
         done
         return
     fi
@@ -161,4 +159,13 @@ _kblink() {
         done
         COMPREPLY=("${unique[@]}")
     fi
+}
+
+_kblink() {
+    local cur prev words cword
+    # Addresses (F8:70:00:00:00:87, unix:path=...) keep their colons and equals signs: words are not split there.
+    _init_completion -n =: || return
+    _kblink_complete
+    # readline replaces only what follows the last colon of the word: take what precedes it off the candidates.
+    __ltrim_colon_completions "$cur"
 } && complete -F _kblink kblink
