@@ -19,9 +19,13 @@ _kblink_keyboards() {
 # Adds to COMPREPLY each line of standard input that starts with $1, quoted for the command line. Give it its input
 # with < <(...): at the end of a pipe it would run in a subshell and add nothing.
 _kblink_match() {
-    local candidate
+    # The word as typed may be quoted ("Aula\ F", 'Aula F): compare without the quoting, which is not evaluated.
+    local prefix=$1 candidate
+    prefix=${prefix#[\'\"]}
+    prefix=${prefix%[\'\"]}
+    prefix=${prefix//\\/}
     while IFS= read -r candidate; do
-        [[ -n $candidate && $candidate == "$1"* ]] && COMPREPLY+=("$(printf '%q' "$candidate")")
+        [[ -n $candidate && $candidate == "$prefix"* ]] && COMPREPLY+=("$(printf '%q' "$candidate")")
     done
 }
 
@@ -54,8 +58,8 @@ _kblink_option_value() {
     return 0
 }
 
+# Fills COMPREPLY from the words _kblink's _init_completion set up (cur, prev, words, cword).
 _kblink_complete() {
-
     local kblink=${words[0]} bus=() command="" command_index=0 i
     for ((i = 1; i < cword; i++)); do
         case ${words[i]} in
