@@ -29,23 +29,29 @@ _kblink_match() {
     done
 }
 
-# The positional arguments of each usage line of a command's help, one usage line a line: options and their
-# values dropped, brackets removed ("kblink keymap show DEVICE [--zone Z]" gives "show DEVICE").
-_kblink_usage_positionals() {
+# Each usage line of a command's help on one line, continuation lines joined, without "kblink COMMAND".
+_kblink_usage_lines() {
     awk -v command="$1" '
         /^Usage: / { in_usage = 1; sub(/^Usage: /, "") }
         /^$/ { in_usage = 0 }
         in_usage {
             line = $0
             if (line ~ "^ *kblink ") { if (current != "") print current; current = ""; sub("^ *kblink +" command, "", line) }
-            gsub(/\[no-\]/, "no-", line)
-            gsub(/\[-[^]]*\]/, "", line)
-            gsub(/--[a-z-]+( [A-Z][^ ]*)?/, "", line)
-            gsub(/[][]/, "", line)
             current = current " " line
         }
         END { if (current != "") print current }
     '
+}
+
+# The positional arguments of a usage line from standard input: options and their values dropped, brackets
+# removed ("show DEVICE [--zone Z] [--json]" gives "show DEVICE").
+_kblink_positionals() {
+    sed -e 's/\[no-\]/no-/g' -e 's/\[-[^]]*\]//g' -e 's/--[a-z-]*\( [A-Z][^ ]*\)\{0,1\}//g' -e 's/[][]//g'
+}
+
+# The options in text from standard input, "--[no-]x" as --x and --no-x.
+_kblink_options() {
+    grep -o -- '--\(\[no-\]\)\{0,1\}[a-z][a-z-]*' | sed -e 's/^--\[no-\]\(.*\)/--\1\n--no-\1/'
 }
 
 # The value an option takes, as its help names it (FILE, Z, auto|yes|no), or nothing for a flag.
@@ -116,13 +122,7 @@ _kblink_complete() {
         fi
     fi
 
-    if [[ $cur == -* ]]; then
-        _kblink_match "$cur" < <(printf '%s\n' "$help" | grep -o -- '--\(\[no-\]\)\{0,1\}[a-z][a-z-]*' |
-            sed -e 's/^--\[no-\]\(.*\)/--\1\n--no-\1/' | sort -u)
-        return
-    fi
-
-    # Which positional argument this is: words after the command that are not options or options' values.
+    # The words after the command that are not options or options' values: which positional argument this is.
     local typed=() word
     for ((i = command_index + 1; i < cword; i++)); do
         word=${words[i]}
@@ -132,6 +132,26 @@ _kblink_complete() {
         fi
         typed+=("$word")
     done
+    local usage
+    usage=$(printf '%s\n' "$help" | _kblink_usage_lines "$command")
+
+    if [[ $cur == -* ]]; then
+        # A subcommand's own options (its usage lines) and those of every command; otherwise all the help names.
+        local line first own=""
+        while IFS= read -r line; do
+            read -r first _ < <(_kblink_positionals <<<"$line")
+            [[ -n ${typed[0]-} && $first != *[A-Z]* && "|$first|" == *"|${typed[0]}|"* ]] && own+="$line"$'\n'
+        done <<<"$usage"
+        if [[ -n $own ]]; then
+            _kblink_match "$cur" < <({
+                _kblink_options <<<"$own"
+                printf '%s\n' --bus --json --no-color --help
+            } | sort -u)
+        else
+            _kblink_match "$cur" < <(_kblink_options <<<"$help" | sort -u)
+        fi
+        return
+    fi
 
     local spec expected position=${#typed[@]}
     while IFS= read -r spec; do
@@ -151,7 +171,7 @@ _kblink_complete() {
             *[A-Z]*) ;;
             *) _kblink_match "$cur" < <(tr '|' '\n' <<<"${expected[position]}") ;;
         esac
-    done < <(printf '%s\n' "$help" | _kblink_usage_positionals "$command")
+    done < <(_kblink_positionals <<<"$usage")
 
     # Several usage lines offer the same words (a subcommand, or DEVICE): each once.
     if ((${#COMPREPLY[@]} > 1)); then
