@@ -16,9 +16,10 @@ extension Commands {
     static let keymap = Command(
         name: "keymap", summary: "Show and edit a keyboard's key mapping (staged in a draft)",
         usageLine: """
-            Usage: kblink keymap show DEVICE [--zone Z] [--layer N] [--ascii] [--json]
+            Usage: kblink keymap show DEVICE [--zone Z] [--layer N] [--ascii] [--names] [--json]
                    kblink keymap set DEVICE KEY ACTION [--zone Z] [--layer N] [--json]
                    kblink keymap undo|redo|discard DEVICE [--json]
+                   kblink keymap layer add|remove DEVICE N [--json]
                    kblink keymap diff DEVICE [--json]
                    kblink keymap push DEVICE [--dry-run] [--no-verify] [--[no-]apply-on-connect] [--json]
                    kblink keymap pull DEVICE [--json]
@@ -27,13 +28,19 @@ extension Commands {
         details: """
             show     draws the keyboard with what each key does on layer N (default 0): keys at their places,
                      zones in colour (or tagged f/n/# in plain output), keys changed in the draft marked '*'.
-                     --zone Z labels only that zone's keys; --ascii draws with + - | only.
+                     --zone Z labels only that zone's keys; --ascii draws with + - | only; --names labels each key
+                     with its key name instead (what 'set' and profiles call it).
                      JSON: {address, layout, layer, layers, zones, currentZone, dirty,
                      keys [{key, zone, action, changed, x, y, w, h}]}.
-            set      stages KEY (a key name such as CAPS, ESC, KP_1) on layer N to do ACTION, in QMK (KC_LCTL,
+            set      stages KEY on layer N to do ACTION. KEY is a key name (CAPS, ENTER, KP_1; 'show --names'
+                     lists them), or what the key's cap says in any spelling: the label 'show' draws on a fresh
+                     layer 0 (ENT, GRV, MO(1)) or its QMK, ZMK or evdev name (KC_ENT, RET, KEY_ENTER). ACTION in QMK (KC_LCTL,
                      LSFT(KC_1), MO(1), LT(1, KC_SPC)), ZMK (LCTRL, LS(N1)) or evdev (KEY_LEFTCTRL) spelling, or
                      MACRO(name); with --zone Z the key must be in that zone.
             undo     undoes the last edit; redo redoes it; discard drops the whole draft.
+            layer    add N inserts a transparent layer at N (1 up to the layer count; layers from N move up, and
+                     layer switches to them follow); remove N removes layer N (not 0) when no key switches to it
+                     (layers above move down). Both are one undoable edit.
             diff     lists the keys whose action differs from the keyboard's: zone, layer, key, old, new, origin
                      (draft, or device for changes made outside kblink). JSON: an array of those objects.
             push     writes the draft to the keyboard's firmware (ZMK Studio or VIA): only the bindings that differ,
@@ -52,7 +59,7 @@ extension Commands {
             Zones: standard, number, function, navigation. Edits are saved by kblinkd at once; 'keymap diff'
             shows what is staged.
             """,
-        flags: ["--ascii", "--dry-run", "--no-verify", "--apply-on-connect", "--no-apply-on-connect"],
+        flags: ["--ascii", "--names", "--dry-run", "--no-verify", "--apply-on-connect", "--no-apply-on-connect"],
         options: ["--zone", "--layer"]
     ) { context in
         let (subcommand, values) = try KeymapOptions.subcommand(
@@ -60,7 +67,7 @@ extension Commands {
             [
                 "show": ["DEVICE"], "set": ["DEVICE", "KEY", "ACTION"], "undo": ["DEVICE"], "redo": ["DEVICE"],
                 "discard": ["DEVICE"], "diff": ["DEVICE"], "push": ["DEVICE"], "pull": ["DEVICE"],
-                "auto-apply": ["DEVICE"],
+                "auto-apply": ["DEVICE"], "layer": ["add|remove", "DEVICE", "N"],
             ], optional: ["auto-apply": ["on|off"]])
         let arguments = context.arguments
         if !["show", "set"].contains(subcommand) {
@@ -68,8 +75,11 @@ extension Commands {
                 throw ParsedArguments.UsageError("\(option) is for 'keymap show' and 'keymap set'")
             }
         }
-        if subcommand != "show", arguments.has("--ascii") {
-            throw ParsedArguments.UsageError("--ascii is for 'keymap show'")
+        if subcommand != "show", arguments.has("--ascii") || arguments.has("--names") {
+            throw ParsedArguments.UsageError("--ascii and --names are for 'keymap show'")
+        }
+        if subcommand == "layer" {
+            return try await layerEdit(context, values)
         }
         if subcommand != "push",
             ["--dry-run", "--no-verify", "--apply-on-connect", "--no-apply-on-connect"].contains(where: arguments.has)
@@ -137,6 +147,7 @@ extension Commands {
             return .success
         }
         let ascii = context.arguments.has("--ascii")
+        let names = context.arguments.has("--names")
         var header = output.bold(target.keyboard.alias) + (ascii ? " - " : " — ")
         header += "layout \(state.layout), layer \(layer) of 0-"
         header += "\(max(state.layers - 1, 0))"
@@ -146,7 +157,9 @@ extension Commands {
         let width = output.isTerminal ? terminalColumns() : 0
         let picture = KeymapPicture(
             keys: keys.map { key in
-                KeymapPicture.Key(info: key, action: actions[key.key], changed: changed.contains(key.key))
+                KeymapPicture.Key(
+                    info: key, action: names ? (actions[key.key] == nil ? nil : key.key) : actions[key.key],
+                    changed: changed.contains(key.key), verbatim: names)
             },
             ascii: ascii, usesColor: output.color && !ascii,
             columnsPerUnit: width > 0 ? KeymapPicture.columnsPerUnit(fitting: keys, into: width) : 6)
@@ -160,7 +173,10 @@ extension Commands {
         try await target.keymap.setBinding(zone: zone ?? "", layer: layer, key: key, action: action)
         // Read back what the daemon stored: the canonical names.
         let keys = try await target.keymap.keys()
-        let wanted = key.uppercased()
+        // The key the daemon resolved the name to (a keycap label such as ENT names the ENTER key).
+        let layoutID = target.state.layout
+        let wanted =
+            (try? PhysicalLayout.builtIn(layoutID))?.resolvedKeyName(key)?.rawValue ?? key.uppercased()
         var stored = action
         var name = wanted
         if let info = keys.first(where: { $0.key == wanted }) {
@@ -240,5 +256,38 @@ extension Commands {
         if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
         if let text = getenv("COLUMNS"), let columns = Int(String(cString: text)), columns > 0 { return columns }
         return 0
+    }
+
+    /// `keymap layer add|remove DEVICE N`.
+    static func layerEdit(_ context: CommandContext, _ values: [String]) async throws -> ExitStatus {
+        let verb = values[0]
+        guard verb == "add" || verb == "remove" else {
+            throw ParsedArguments.UsageError("'keymap layer' takes add or remove, not '\(verb)'")
+        }
+        guard let layer = Int(values[2]), (0..<Keymap.maximumLayers).contains(layer) else {
+            throw ParsedArguments.UsageError(
+                "N is a layer number from 0 to \(Keymap.maximumLayers - 1); got '\(values[2])'")
+        }
+        return try await KeymapTarget.with(context, device: values[1]) { target in
+            if verb == "add" {
+                try await target.keymap.addLayer(layer)
+            } else {
+                try await target.keymap.removeLayer(layer)
+            }
+            let state = try await target.keymap.state()
+            let output = context.output
+            if output.json {
+                output.json(
+                    .object([
+                        ("ok", .bool(true)), ("layers", .integer(Int64(state.layers))), ("dirty", .bool(state.dirty)),
+                        ("canUndo", .bool(state.canUndo)),
+                    ]))
+            } else {
+                output.line(
+                    "\(target.keyboard.alias): layer \(layer) \(verb == "add" ? "added" : "removed"); the draft has "
+                        + "\(state.layers) layer(s) (0-\(max(state.layers - 1, 0))); 'kblink keymap undo' takes it back")
+            }
+            return .success
+        }
     }
 }

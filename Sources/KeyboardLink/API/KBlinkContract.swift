@@ -158,9 +158,16 @@ public enum KBlinkContract {
         /// `ExportProfile() -> s json`.
         public static let exportProfile = KBlinkMethod(
             interface, "ExportProfile", outputs: [DBusArgument("json", .string)])
-        /// `ImportProfile(s json)`.
+        /// `ImportProfile(s json, a{sv} options) -> a{sv} result`.
         public static let importProfile = KBlinkMethod(
-            interface, "ImportProfile", inputs: [DBusArgument("json", .string)])
+            interface, "ImportProfile",
+            inputs: [DBusArgument("json", .string), DBusArgument("options", .dictionary(key: .string, value: .variant))],
+            outputs: [DBusArgument("result", .dictionary(key: .string, value: .variant))])
+        /// `AddLayer(u layer)`.
+        public static let addLayer = KBlinkMethod(interface, "AddLayer", inputs: [DBusArgument("layer", .uint32)])
+        /// `RemoveLayer(u layer)`.
+        public static let removeLayer = KBlinkMethod(
+            interface, "RemoveLayer", inputs: [DBusArgument("layer", .uint32)])
         /// `GetKeys() -> a(ssdddd) keys`.
         public static let getKeys = KBlinkMethod(
             interface, "GetKeys",
@@ -203,7 +210,7 @@ public enum KBlinkContract {
         /// Every method, in the order of the XML.
         public static let methods: [KBlinkMethod] = [
             getBindings, setBinding, undo, redo, diff, discard, setMacro, removeMacro, exportProfile, importProfile,
-            getKeys, push, pull,
+            getKeys, push, pull, addLayer, removeLayer,
         ]
         /// Every property, in the order of the XML.
         public static let properties: [KBlinkProperty] = [

@@ -67,16 +67,33 @@ public struct DriverPush: Sendable {
     /// What turns `device` into `desired`: on keyboards with runtime macros, the macro slots (each macro bound in
     /// `desired` gets one: the slot already holding it, else the lowest free one, in name order; other slots are
     /// emptied), then the bindings that differ, in layer then layout key order.
-    /// - Throws: `DriverError.notSupported` when `desired` has more layers than the keyboard, binds more macros
+    /// Layers of `desired` above the keyboard's that are all transparent are left out.
+    /// - Throws: `DriverError.notSupported` when `desired` binds keys on layers the keyboard lacks, binds more macros
     ///   than it has slots, or binds a macro it does not define.
     public static func changes(desired: Keymap, device: DeviceKeymap, layout: PhysicalLayout)
         throws(DriverError) -> DriverPlan
     {
-        guard desired.layerCount <= device.layers.count else {
-            throw .notSupported(
-                "the profile has \(desired.layerCount) layers, the keyboard holds \(device.layers.count); "
-                    + "remove the layers above \(device.layers.count - 1) from the profile")
+        // Layers above what the keyboard holds are left out when they only fall through (transparent): they do
+        // nothing a keyboard without them would not do. Layers above that bind something are refused, named.
+        let layerCount = min(desired.layerCount, device.layers.count)
+        if desired.layerCount > device.layers.count {
+            var bound: [String] = []
+            for layer in device.layers.count..<desired.layerCount {
+                let keys = layout.keys.filter {
+                    (desired.action(layer: layer, key: $0.name) ?? .transparent) != .transparent
+                }
+                guard !keys.isEmpty else { continue }
+                let names = keys.prefix(5).map(\.name.rawValue).joined(separator: ", ")
+                bound.append("layer \(layer) (\(names)\(keys.count > 5 ? ", and \(keys.count - 5) more" : ""))")
+            }
+            if !bound.isEmpty {
+                throw .notSupported(
+                    "the keyboard holds \(device.layers.count) layer(s) (0 to \(device.layers.count - 1)) but the draft "
+                        + "binds keys on \(bound.joined(separator: " and ")); remove those layers with 'kblink "
+                        + "keymap layer remove DEVICE N' (or clear their keys) and push again")
+            }
         }
+        let desired = layerCount < desired.layerCount ? Self.keeping(layerCount, of: desired, layout: layout) : desired
         var macroWrite: DriverMacroWrite?
         var assignment: [MacroName: Int] = [:]
         if let macros = device.macros {
@@ -107,6 +124,11 @@ public struct DriverPush: Sendable {
             }
         }
         return DriverPlan(macros: macroWrite, keys: writes)
+    }
+
+    /// `keymap` without its layers above `count`.
+    private static func keeping(_ count: Int, of keymap: Keymap, layout: PhysicalLayout) -> Keymap {
+        keymap.resized(toLayerCount: count, for: layout)
     }
 
     /// The macro slots `desired` needs on a keyboard holding `device`.

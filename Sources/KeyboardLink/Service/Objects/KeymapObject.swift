@@ -21,7 +21,7 @@ struct KeymapObject: Sendable {
     /// holds the handlers is held by both).
     init(keymaps: KeymapSessions, writer: KeymapWriter) {
         let setters = Self.setters(keymaps)
-        methods = Self.methods(keymaps) + [Self.pushMethod(writer), Self.pullMethod(writer)]
+        methods = Self.methods(keymaps) + Self.layerMethods(keymaps) + [Self.pushMethod(writer), Self.pullMethod(writer)]
         signals = KBlinkContract.Keymap.signals.map(DBusSignal.init)
         setCurrentZone = setters.currentZone
         setApplyOnConnect = setters.applyOnConnect
@@ -178,12 +178,15 @@ struct KeymapObject: Sendable {
                 let address = try call.keyboardAddress()
                 return try await sessions.get().read(address) { session in session.exportProfileJSON() }
             },
-            DBusMethod(Keymap.importProfile) { (call: MethodCallContext, json: String) in
+            DBusMethod(Keymap.importProfile) { (call: MethodInvocation) in
                 let address = try call.keyboardAddress()
+                let (json, values) = try call.decode(String.self, [String: DBusValue].self)
                 try KeymapArgument.check(json, "the profile", limit: KeymapArgument.profileLimit)
-                try await sessions.get().edit(address) { session throws(KeymapError) in
-                    try session.importProfile(json: json)
+                let options = try ImportOptions(values)
+                let summary = try await sessions.get().edit(address) { session throws(KeymapError) in
+                    try session.importProfile(json: json, replace: options.replace)
                 }
+                return [ImportOptions.result(summary)]
             },
             DBusMethod(Keymap.getKeys) { (call: MethodInvocation) in
                 let address = try call.keyboardAddress()
@@ -208,7 +211,7 @@ struct KeymapObject: Sendable {
     static let keyEntryType = DBusType.structure([.string, .string, .double, .double, .double, .double])
 }
 
-private struct WeakSessions: Sendable {
+struct WeakSessions: Sendable {
     private weak var sessions: KeymapSessions?
 
     init(_ sessions: KeymapSessions) {
