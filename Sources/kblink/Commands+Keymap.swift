@@ -75,8 +75,8 @@ extension Commands {
                 throw ParsedArguments.UsageError("\(option) is for 'keymap show' and 'keymap set'")
             }
         }
-        if subcommand != "show", arguments.has("--ascii") || arguments.has("--names") {
-            throw ParsedArguments.UsageError("--ascii and --names are for 'keymap show'")
+        for flag in ["--ascii", "--names"] where subcommand != "show" && arguments.has(flag) {
+            throw ParsedArguments.UsageError("\(flag) is for 'keymap show'")
         }
         if subcommand == "layer" {
             return try await layerEdit(context, values)

@@ -174,7 +174,10 @@ struct KeymapCommandLineTests {
 
             #expect(try await KeymapCommandRunner.run(harness, ["keymap", "discard", "aula"]).status == 0)
             let imported = try await KeymapCommandRunner.run(harness, ["profile", "import", "aula", file, "--json"])
-            #expect(imported.standardOutput == "{\"ok\":true,\"file\":\"\(file)\"}\n")
+            #expect(
+                imported.standardOutput
+                    == "{\"ok\":true,\"file\":\"\(file)\",\"replaced\":false,\"cleared\":0,\"changes\":[{\"layer\":0,"
+                    + "\"key\":\"ESC\",\"old\":\"KC_ESC\",\"new\":\"KC_GRV\"}],\"macros\":[]}\n")
             let again = directory + "/again.json"
             #expect(try await KeymapCommandRunner.run(harness, ["profile", "export", "aula", again]).status == 0)
             #expect(try String(contentsOfFile: again, encoding: .utf8) == written)

@@ -83,8 +83,8 @@ extension KeymapEditSession {
         case .mergeProfile(let keymap):
             guard keymap.layerCount <= layerCount else {
                 throw .invalidProfile(
-                    "the profile has \(keymap.layerCount) layers and this keyboard's draft \(layerCount); add layers "
-                        + "with 'kblink keymap layer add' first")
+                    "the profile has \(keymap.layerCount) layers and this keyboard \(layerCount) (add layers with "
+                        + "'kblink keymap layer add' first)")
             }
             var after = macros
             for (name, macro) in keymap.macros { after[name] = macro }

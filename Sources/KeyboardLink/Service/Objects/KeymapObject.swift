@@ -21,7 +21,8 @@ struct KeymapObject: Sendable {
     /// holds the handlers is held by both).
     init(keymaps: KeymapSessions, writer: KeymapWriter) {
         let setters = Self.setters(keymaps)
-        methods = Self.methods(keymaps) + Self.layerMethods(keymaps) + [Self.pushMethod(writer), Self.pullMethod(writer)]
+        methods =
+            Self.methods(keymaps) + [Self.pushMethod(writer), Self.pullMethod(writer)] + Self.layerMethods(keymaps)
         signals = KBlinkContract.Keymap.signals.map(DBusSignal.init)
         setCurrentZone = setters.currentZone
         setApplyOnConnect = setters.applyOnConnect
