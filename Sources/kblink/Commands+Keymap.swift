@@ -41,8 +41,12 @@ extension Commands {
             layer    add N inserts a transparent layer at N (1 up to the layer count; layers from N move up, and
                      layer switches to them follow); remove N removes layer N (not 0) when no key switches to it
                      (layers above move down). Both are one undoable edit.
-            diff     lists the keys whose action differs from the keyboard's: zone, layer, key, old, new, origin
-                     (draft, or device for changes made outside kblink). JSON: an array of those objects.
+            diff     lists everything a push would change: the keys whose action the draft changes, then (when the
+                     keyboard is connected and speaks ZMK Studio or VIA, read as 'push --dry-run' does) the keys
+                     where the keyboard itself holds something else (origin device), the layers added or removed
+                     and the macros added, changed or removed. JSON: an array of {zone, layer, key, old, new,
+                     origin}; layer rows have zone "layer" and an empty key, macro rows zone "macro" and the
+                     macro's name as key.
             push     writes the draft to the keyboard's firmware (ZMK Studio or VIA): only the bindings that differ,
                      read back to verify (unless --no-verify), then saved; the draft becomes the new base.
                      --dry-run lists what would be written. A locked keyboard asks for its unlock key.
@@ -120,7 +124,9 @@ extension Commands {
             }
         }
         let changed = Set(
-            try await target.keymap.diff().filter { $0.layer == layer && $0.origin == "draft" }.map(\.key))
+            try await target.keymap.diff().filter {
+                $0.layer == layer && $0.origin == "draft" && state.zones.contains($0.zone)
+            }.map(\.key))
         let output = context.output
         if output.json {
             output.json(
@@ -201,8 +207,31 @@ extension Commands {
     }
 
     static func showDiff(_ target: KeymapTarget, _ context: CommandContext) async throws -> ExitStatus {
-        let rows = try await target.keymap.diff()
+        var rows = try await target.keymap.diff()
         let output = context.output
+        // What the keyboard holds now, when it can be read: the bindings a push would write that the draft does
+        // not change (the keyboard was changed or reset elsewhere), origin device.
+        var unread: String?
+        if target.keyboard.connected, ["zmk-studio", "via"].contains(target.keyboard.driver) {
+            do {
+                // A keyboard that does not answer within seconds is reported, not waited for.
+                let plan = try await target.keymap.push(dryRun: true, unlockTimeout: 0, callTimeout: .seconds(5))
+                let staged = Set(rows.filter { $0.origin == "draft" }.map { "\($0.layer)/\($0.key)" })
+                let zones = try await Dictionary(
+                    target.keymap.keys().map { ($0.key, $0.zone) }, uniquingKeysWith: { first, _ in first })
+                rows.removeAll { $0.origin == "device" }
+                for change in plan.changes where !staged.contains("\(change.layer)/\(change.key)") {
+                    rows.append(
+                        KeymapDiffRow(
+                            zone: zones[change.key] ?? "", layer: change.layer, key: change.key, old: change.old,
+                            new: change.new, origin: "device"))
+                }
+            } catch let error as DBusError {
+                unread = error.message.isEmpty ? error.name.rawValue : error.message
+            } catch {
+                unread = "\(error)"
+            }
+        }
         if output.json {
             output.json(
                 .array(
@@ -214,13 +243,33 @@ extension Commands {
                     }))
             return .success
         }
+        let name = target.keyboard.alias
+        if let unread { output.line("\(name): what the keyboard holds was not read: \(unread)") }
         if rows.isEmpty {
-            output.line("\(target.keyboard.alias): no changes; the draft equals the keyboard's keymap")
+            output.line(
+                "\(name): no changes; the draft equals "
+                    + (unread == nil && target.keyboard.connected && target.keyboard.driver != "none"
+                        ? "what the keyboard holds" : "the keymap last pushed or pulled"))
             return .success
         }
-        output.table(
-            ["ZONE", "LAYER", "KEY", "OLD", "NEW", "ORIGIN"],
-            rows.map { [$0.zone, String($0.layer), $0.key, $0.old, $0.new, $0.origin] })
+        let bindings = rows.filter { $0.zone != "layer" && $0.zone != "macro" }
+        if !bindings.isEmpty {
+            output.table(
+                ["ZONE", "LAYER", "KEY", "OLD", "NEW", "ORIGIN"],
+                bindings.map { [$0.zone, String($0.layer), $0.key, $0.old, $0.new, $0.origin] })
+        }
+        for row in rows where row.zone == "layer" {
+            output.line(row.new.isEmpty ? "layer \(row.layer) removed" : "layer \(row.layer) added")
+        }
+        for row in rows where row.zone == "macro" {
+            let change =
+                row.old.isEmpty
+                ? "added: \(row.new)" : row.new.isEmpty ? "removed (was \(row.old))" : "\(row.old) -> \(row.new)"
+            output.line("macro \(row.key) \(change)")
+        }
+        if bindings.contains(where: { $0.origin == "device" }) {
+            output.line("origin device: the keyboard holds OLD; 'kblink keymap push' writes NEW back")
+        }
         return .success
     }
 

@@ -71,8 +71,11 @@ struct KeymapCommandLineTests {
                 harness, ["keymap", "set", "aula", "F1", "KEY_MUTE", "--layer", "1", "--json"])
             #expect(setJSON.standardOutput == "{\"ok\":true,\"key\":\"F1\",\"layer\":1,\"action\":\"KC_MUTE\"}\n")
             let diff = try await KeymapCommandRunner.run(harness, ["keymap", "diff", "aula"])
+            // This daemon's Aula offers the ZMK Studio service with no firmware behind it: diff says it could not
+            // read the keyboard, and lists the draft.
+            #expect(diff.lines.first?.hasPrefix("Aula F87: what the keyboard holds was not read") == true)
             #expect(
-                diff.lines == [
+                diff.lines.dropFirst() == [
                     "ZONE      LAYER  KEY   OLD      NEW      ORIGIN", "standard  0      CAPS  KC_CAPS  KC_LCTL  draft",
                     "function  1      F1    KC_TRNS  KC_MUTE  draft",
                 ])

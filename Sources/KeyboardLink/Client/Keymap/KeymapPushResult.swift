@@ -53,8 +53,10 @@ extension KeymapClient {
     /// - Parameters:
     ///   - unlockTimeout: seconds to wait for a locked keyboard to be unlocked; nil for the daemon's default.
     ///   - applyOnConnect: after a successful push, turn re-applying on connect on or off; nil leaves it.
+    ///   - callTimeout: how long to wait for the answer; nil for long enough to unlock and write every binding.
     public func push(
-        dryRun: Bool = false, verify: Bool = true, unlockTimeout: UInt32? = nil, applyOnConnect: Bool? = nil
+        dryRun: Bool = false, verify: Bool = true, unlockTimeout: UInt32? = nil, applyOnConnect: Bool? = nil,
+        callTimeout: Duration? = nil
     ) async throws -> KeymapPushResult {
         var options = [
             DBusDictionaryEntry(key: .string("dry-run"), value: .variant(.boolean(dryRun))),
@@ -70,7 +72,8 @@ extension KeymapClient {
         // The daemon may wait for the unlock key (30 s unless told) and then write every binding.
         let waiting = Duration.seconds(Int(unlockTimeout ?? 30)) + .seconds(120)
         let reply = try await proxy.call(
-            KBlinkContract.Keymap.push, [.dictionary(key: .string, value: .variant, options)], timeout: waiting)
+            KBlinkContract.Keymap.push, [.dictionary(key: .string, value: .variant, options)],
+            timeout: callTimeout ?? waiting)
         return KeymapPushResult(try reply.decode([String: DBusValue].self))
     }
 }
