@@ -334,7 +334,8 @@ extension Commands {
             } else {
                 output.line(
                     "\(target.keyboard.alias): layer \(layer) \(verb == "add" ? "added" : "removed"); the draft has "
-                        + "\(state.layers) layer(s) (0-\(max(state.layers - 1, 0))); 'kblink keymap undo' takes it back")
+                        + "\(state.layers) layer(s) (0-\(max(state.layers - 1, 0))); 'kblink keymap undo' takes it back"
+                )
             }
             return .success
         }

@@ -85,7 +85,9 @@ extension Commands {
                         "macros",
                         .array(
                             result.macros.map {
-                                .object([("name", .string($0.name)), ("old", .string($0.old)), ("new", .string($0.new))])
+                                .object([
+                                    ("name", .string($0.name)), ("old", .string($0.old)), ("new", .string($0.new)),
+                                ])
                             })
                     ),
                 ]))
@@ -102,7 +104,8 @@ extension Commands {
         for macro in result.macros {
             let change =
                 macro.old.isEmpty
-                ? "added: \(macro.new)" : macro.new.isEmpty ? "removed (was \(macro.old))" : "\(macro.old) -> \(macro.new)"
+                ? "added: \(macro.new)"
+                : macro.new.isEmpty ? "removed (was \(macro.old))" : "\(macro.old) -> \(macro.new)"
             output.line("macro \(macro.name) \(change)")
         }
         if !result.changes.isEmpty || !result.macros.isEmpty {

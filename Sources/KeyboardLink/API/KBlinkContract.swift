@@ -161,7 +161,9 @@ public enum KBlinkContract {
         /// `ImportProfile(s json, a{sv} options) -> a{sv} result`.
         public static let importProfile = KBlinkMethod(
             interface, "ImportProfile",
-            inputs: [DBusArgument("json", .string), DBusArgument("options", .dictionary(key: .string, value: .variant))],
+            inputs: [
+                DBusArgument("json", .string), DBusArgument("options", .dictionary(key: .string, value: .variant)),
+            ],
             outputs: [DBusArgument("result", .dictionary(key: .string, value: .variant))])
         /// `AddLayer(u layer)`.
         public static let addLayer = KBlinkMethod(interface, "AddLayer", inputs: [DBusArgument("layer", .uint32)])

@@ -71,7 +71,8 @@ struct CLITrustTests {
             _ = try await demo.ok(["macro", "set", "aula", "sig", "text 'Best regards'"])
             _ = try await demo.ok(["keymap", "set", "aula", "A", "MACRO(sig)", "--layer", "1"])
             let profile = try Self.file(
-                #"{"schemaVersion": 1, "layout": "aula-f87", "layers": [{"ESC": "KC_GRV"}], "macros": {"cp": "ctrl+c"}}"#)
+                #"{"schemaVersion": 1, "layout": "aula-f87", "layers": [{"ESC": "KC_GRV"}], "macros": {"cp": "ctrl+c"}}"#
+            )
             defer { try? FileManager.default.removeItem(atPath: profile) }
             _ = try await demo.ok(["profile", "import", "aula", profile])
             let exported = try #require(
@@ -175,7 +176,8 @@ struct CLITrustTests {
 
             let help = try await demo.kblink(["keymap", "set", "--help"], bus: false)
             #expect(help.status == 0)
-            #expect(help.standardOutput.hasPrefix("Usage: kblink keymap set DEVICE KEY ACTION"), "\(help.standardOutput)")
+            #expect(
+                help.standardOutput.hasPrefix("Usage: kblink keymap set DEVICE KEY ACTION"), "\(help.standardOutput)")
             #expect(!help.standardOutput.contains("keymap push"), "\(help.standardOutput)")
             #expect(help.standardOutput.contains("stages KEY"))
         }

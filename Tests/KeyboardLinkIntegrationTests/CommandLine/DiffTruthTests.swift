@@ -16,7 +16,8 @@ struct DiffTruthTests {
         try await StudioPushFixture.run { fixture, _ in
             let address = fixture.address.description
             let harness = fixture.harness
-            #expect(try await KeymapCommandRunner.run(harness, ["keymap", "set", address, "CAPS", "KC_F13"]).status == 0)
+            #expect(
+                try await KeymapCommandRunner.run(harness, ["keymap", "set", address, "CAPS", "KC_F13"]).status == 0)
             #expect(try await KeymapCommandRunner.run(harness, ["keymap", "push", address]).status == 0)
             let clean = try await KeymapCommandRunner.run(harness, ["keymap", "diff", address])
             #expect(clean.standardOutput.contains("no changes; the draft equals what the keyboard holds"))
@@ -47,14 +48,16 @@ struct DiffTruthTests {
             let harness = fixture.harness
             #expect(
                 try await KeymapCommandRunner.run(harness, ["macro", "set", address, "sig", "text 'hi'"]).status == 0)
-            #expect(try await KeymapCommandRunner.run(harness, ["keymap", "layer", "remove", address, "3"]).status == 0)
+            #expect(
+                try await KeymapCommandRunner.run(harness, ["keymap", "layer", "remove", address, "3"]).status == 0)
             let rows = try Self.rows(
                 try await KeymapCommandRunner.run(harness, ["keymap", "diff", address, "--json"]).standardOutput)
             #expect(rows.count == 2, "\(rows)")
             #expect(rows.contains { $0["zone"] as? String == "layer" && $0["layer"] as? Int == 3 })
             #expect(
                 rows.contains {
-                    $0["zone"] as? String == "macro" && $0["key"] as? String == "sig" && $0["new"] as? String == "text 'hi'"
+                    $0["zone"] as? String == "macro" && $0["key"] as? String == "sig"
+                        && $0["new"] as? String == "text 'hi'"
                 })
             let text = try await KeymapCommandRunner.run(harness, ["keymap", "diff", address])
             #expect(text.standardOutput.contains("layer 3 removed"), "\(text.standardOutput)")

@@ -384,7 +384,8 @@ struct KeymapReferenceModel {
         case .addLayer(let index):
             guard (1...layers).contains(index), layers < Keymap.maximumLayers else { return nil }
             var rows = keymap.layers.map { row in row.mapValues { Self.renumber($0, from: index, by: 1) } }
-            rows.insert(Dictionary(uniqueKeysWithValues: layout.keys.map { ($0.name, KeyAction.transparent) }), at: index)
+            rows.insert(
+                Dictionary(uniqueKeysWithValues: layout.keys.map { ($0.name, KeyAction.transparent) }), at: index)
             result = Keymap(layers: rows, macros: keymap.macros)
         case .removeLayer(let index):
             guard layers > 1, (1..<layers).contains(index) else { return nil }

@@ -75,7 +75,8 @@ extension KeymapEditSession {
             // The layers above the new count are recorded cleared, so that undo brings their bindings back.
             for layer in target.layerCount..<max(layerCount, target.layerCount) {
                 for key in layout.keys {
-                    addBinding(&change, layer: layer, key: key.name, zone: key.zone, to: Keymap.clearedAction(layer: layer))
+                    addBinding(
+                        &change, layer: layer, key: key.name, zone: key.zone, to: Keymap.clearedAction(layer: layer))
                 }
             }
             try addReplacement(&change, target, layers: target.layerCount)
