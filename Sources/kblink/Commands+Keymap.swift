@@ -49,7 +49,12 @@ extension Commands {
                      macro's name as key.
             push     writes the draft to the keyboard's firmware (ZMK Studio or VIA): only the bindings that differ,
                      read back to verify (unless --no-verify), then saved; the draft becomes the new base.
-                     --dry-run lists what would be written. A locked keyboard asks for its unlock key.
+                     --dry-run lists what would be written and every binding the firmware cannot hold (key, layer,
+                     action, why), and exits 1 only when a real push would fail; a real push refuses them all
+                     before writing anything. Layers above the keyboard's are left out when all transparent, and
+                     named when they bind keys. A locked keyboard asks for its unlock key. JSON: {ok, dryRun,
+                     written, macroSlots, applyOnConnect, verified, saved, driver, changes [{layer, key, old,
+                     new}], problems [{layer, key, action, reason}]}.
                      --apply-on-connect (or --no-apply-on-connect) also turns auto-apply on (off) once the push
                      succeeded.
             pull     reads the keyboard's keymap (and VIA macro slots) through its firmware protocol into the draft,
@@ -202,6 +207,15 @@ extension Commands {
                 ]))
         } else {
             output.line("\(target.keyboard.alias): \(name) on layer \(layer) now does \(stored) (staged in the draft)")
+        }
+        // Pre-flight: when the keyboard can be asked, say at once if its firmware cannot hold the action.
+        if target.keyboard.connected, ["zmk-studio", "via"].contains(target.keyboard.driver),
+            let plan = try? await target.keymap.push(dryRun: true, unlockTimeout: 0, callTimeout: .seconds(5)),
+            let problem = plan.problems.first(where: { $0.key == name && $0.layer == layer })
+        {
+            Output.writeError(
+                "kblink: warning: \(target.keyboard.alias)'s firmware cannot hold \(action) on \(name): "
+                    + "\(problem.reason); a push would fail until it is changed")
         }
         return .success
     }

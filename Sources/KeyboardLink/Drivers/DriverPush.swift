@@ -18,6 +18,22 @@ public struct DriverPush: Sendable {
         public var saved: Bool
         /// Whether nothing was written because it was a dry run.
         public var dryRun: Bool
+        /// What a real push could not write (only a dry run answers with problems; a push throws them).
+        public var problems: [Problem] = []
+    }
+
+    /// A binding the keyboard's firmware cannot hold, found before anything is written.
+    public struct Problem: Sendable, Equatable, CustomStringConvertible {
+        /// The layer.
+        public var layer: Int
+        /// The key.
+        public var key: KeyName
+        /// The action (printed in QMK spelling).
+        public var action: KeyAction
+        /// Why the firmware cannot hold it.
+        public var reason: String
+
+        public var description: String { "\(key) on layer \(layer) (\(action)): \(reason)" }
     }
 
     /// A push that failed: what went wrong and whether the keyboard was put back.
@@ -194,15 +210,33 @@ public struct DriverPush: Sendable {
     ) async throws(Failure) -> Outcome {
         let device: DeviceKeymap
         let plan: DriverPlan
+        var problems: [Problem] = []
         do throws(DriverError) {
             device = try await driver.readKeymap(layout: layout)
             plan = try Self.changes(desired: desired, device: device, layout: layout)
-            let actions = Set(plan.keys.filter { $0.macroSlot == nil }.map(\.action))
-            for action in actions.sorted(by: { $0.description < $1.description }) {
-                try await driver.check(action)
+            // Every binding the firmware cannot hold, each named by key and layer, before anything is written.
+            var verdicts: [KeyAction: String?] = [:]
+            for write in plan.keys where write.macroSlot == nil {
+                if verdicts[write.action] == nil {
+                    do throws(DriverError) {
+                        try await driver.check(write.action)
+                        verdicts[write.action] = .some(nil)
+                    } catch .notSupported(let reason) {
+                        verdicts[write.action] = .some(reason)
+                    }
+                }
+                if let reason = verdicts[write.action] ?? nil {
+                    problems.append(Problem(layer: write.layer, key: write.key, action: write.action, reason: reason))
+                }
             }
             if let macros = plan.macros, let held = device.macros {
                 try await driver.check(macros, on: held)
+            }
+            if !problems.isEmpty && !dryRun {
+                throw .notSupported(
+                    "the keyboard's firmware cannot hold \(problems.count) binding(s): "
+                        + problems.map(\.description).joined(separator: "; ")
+                        + "; change them with 'kblink keymap set' ('kblink keymap push --dry-run' lists them)")
             }
         } catch {
             throw Failure(error: error, written: 0, rolledBack: true)
@@ -212,7 +246,7 @@ public struct DriverPush: Sendable {
         if dryRun || plan.isEmpty {
             return Outcome(
                 writes: writes, previous: previous, macros: plan.macros, verified: false, saved: false,
-                dryRun: dryRun)
+                dryRun: dryRun, problems: problems)
         }
         let total = writes.count + (plan.macros == nil ? 0 : 1)
         let taken = WriteCount()

@@ -29,6 +29,20 @@ public struct KeymapPushResult: Sendable, Equatable {
     public var driver: String
     /// What was (or would be) written.
     public var changes: [Change]
+    /// A binding the firmware cannot hold.
+    public struct Problem: Sendable, Equatable {
+        /// The layer.
+        public var layer: Int
+        /// The key.
+        public var key: String
+        /// The action (QMK spelling).
+        public var action: String
+        /// Why the firmware cannot hold it.
+        public var reason: String
+    }
+
+    /// Bindings the firmware cannot hold: a dry run lists them all; a real push is refused before writing.
+    public var problems: [Problem]
 
     /// Reads the `a{sv}` answer; missing keys read as empty.
     public init(_ values: [String: DBusValue]) {
@@ -44,6 +58,13 @@ public struct KeymapPushResult: Sendable, Equatable {
                 case .string(let key) = fields[1], case .string(let old) = fields[2], case .string(let new) = fields[3]
             else { return nil }
             return Change(layer: Int(layer), key: key, old: old, new: new)
+        }
+        problems = (values["problems"]?.unwrapped.arrayValue ?? []).compactMap { row in
+            guard case .structure(let fields) = row, fields.count == 4, case .uint32(let layer) = fields[0],
+                case .string(let key) = fields[1], case .string(let action) = fields[2],
+                case .string(let reason) = fields[3]
+            else { return nil }
+            return Problem(layer: Int(layer), key: key, action: action, reason: reason)
         }
     }
 }

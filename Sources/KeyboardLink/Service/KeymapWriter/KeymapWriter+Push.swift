@@ -143,8 +143,9 @@ extension KeymapWriter {
     }
 
     /// The `Push` answer: `written` (u), `macro-slots` (u: VIA macro slots written, or to write in a dry run),
-    /// `dry-run`, `verified`, `saved` (b), `driver` (s) and `changes` (`a(usss)`: layer, key, what the keyboard held,
-    /// what was written).
+    /// `dry-run`, `verified`, `saved` (b), `driver` (s), `changes` (`a(usss)`: layer, key, what the keyboard held,
+    /// what was written) and `problems` (`a(usss)`: layer, key, action, why the firmware cannot hold it; a dry run
+    /// lists them all, a push refuses them before writing).
     static func pushResult(_ outcome: DriverPush.Outcome, driver: DriverKind) -> DBusValue {
         let changes = pushChanges(outcome)
         let entries: [(String, DBusValue)] = [
@@ -155,6 +156,17 @@ extension KeymapWriter {
             ("saved", .boolean(outcome.saved)),
             ("driver", .string(driver.rawValue)),
             ("changes", .array(.structure([.uint32, .string, .string, .string]), changes)),
+            (
+                "problems",
+                .array(
+                    .structure([.uint32, .string, .string, .string]),
+                    outcome.problems.map {
+                        .structure([
+                            .uint32(UInt32(clamping: $0.layer)), .string($0.key.rawValue),
+                            .string($0.action.description), .string($0.reason),
+                        ])
+                    })
+            ),
         ]
         return .dictionary(
             key: .string, value: .variant,
