@@ -89,13 +89,21 @@ extension Commands {
             to: MatchRule(
                 sender: KBlink.service, path: KBlink.managerPath, interface: .properties,
                 member: MemberName("PropertiesChanged"), arg0: KBlink.managerInterface.rawValue))
-        _ = try await untilInterrupted {
-            for await message in changes {
-                guard message.body.count == 3, message.body[1].stringDictionary?["HardwareKeyboardAttached"] != nil
-                else { continue }
-                if !output.json { output.line("") }
-                try show(try await answer())
+        do {
+            _ = try await untilInterrupted {
+                try await whileDaemonRuns(client) {
+                    for await message in changes {
+                        guard message.body.count == 3,
+                            message.body[1].stringDictionary?["HardwareKeyboardAttached"] != nil
+                        else { continue }
+                        if !output.json { output.line("") }
+                        try show(try await answer())
+                    }
+                    if !Task.isCancelled { throw DaemonWentAway() }
+                }
             }
+        } catch is DaemonWentAway {
+            return output.daemonWentAway()
         }
         return .success
     }

@@ -8,6 +8,13 @@ import Testing
 struct DemoDaemon: Sendable {
     /// The private bus's address.
     let address: String
+    /// The demo's process.
+    let process: ChildProcess
+
+    /// Stops the demo (SIGTERM): kblinkd leaves the bus, and the private bus goes with it.
+    func stop() {
+        process.signal(SIGTERM)
+    }
 
     /// Starts the demo with `arguments` (such as `--studio-layers 2`), runs `body`, and stops the demo.
     static func run(
@@ -23,7 +30,7 @@ struct DemoDaemon: Sendable {
         let ready = try await eventually { try await connection.nameOwner(of: KBlink.service) != nil }
         await connection.close()
         try #require(ready, "kblinkd-demo did not take org.kblink1: \(daemon.standardError)")
-        let demo = DemoDaemon(address: address)
+        let demo = DemoDaemon(address: address, process: daemon)
         // The Aula F87's Studio firmware attaches once its GATT objects appear: wait for its driver.
         #expect(
             try await eventually {

@@ -46,3 +46,49 @@ struct PushPreflightTests {
         }
     }
 }
+
+/// `kblink watch` in words, and every stream ending with a message and exit code 3 when kblinkd goes away.
+@Suite("watch and streams")
+struct WatchStreamTests {
+    @Test("watch prints events in words and exits 3 with a message when kblinkd stops")
+    func watchInWords() async throws {
+        try await DemoDaemon.run { demo in
+            let watch = try ChildProcess(DaemonHarness.binary("kblink"), ["watch", "--bus", demo.address])
+            defer { watch.signal(SIGKILL) }
+            #expect(await eventually { watch.standardOutput.contains("Watching kblinkd") })
+            _ = try await demo.ok(["disconnect", "aula"])
+            #expect(
+                await eventually { watch.standardOutput.contains("Aula F87: disconnected") }, "\(watch.standardOutput)")
+            _ = try await demo.ok(["keymap", "set", "aula", "CAPS", "KC_LCTL"])
+            #expect(
+                await eventually { watch.standardOutput.contains("Aula F87: the keymap draft has changes") },
+                "\(watch.standardOutput)")
+            #expect(!watch.standardOutput.contains("dev_F8_70"), "\(watch.standardOutput)")
+            demo.stop()
+            let result = await watch.wait(timeout: .seconds(20))
+            #expect(result.status == 3, "\(result.standardError)")
+            #expect(result.standardError.contains("kblinkd went away"), "\(result.standardError)")
+        }
+    }
+
+    @Test("watch --json keeps the raw events; scan ends with exit 3 when kblinkd stops")
+    func jsonAndScan() async throws {
+        try await DemoDaemon.run { demo in
+            let watch = try ChildProcess(DaemonHarness.binary("kblink"), ["watch", "--json", "--bus", demo.address])
+            defer { watch.signal(SIGKILL) }
+            let scan = try ChildProcess(
+                DaemonHarness.binary("kblink"), ["scan", "--timeout", "60", "--bus", demo.address])
+            defer { scan.signal(SIGKILL) }
+            #expect(await eventually { scan.standardOutput.contains("Scanning") })
+            _ = try await demo.ok(["disconnect", "aula"])
+            #expect(
+                await eventually { watch.standardOutput.contains("\"Connected\":false") }, "\(watch.standardOutput)")
+            #expect(watch.standardOutput.contains("\"event\":\"changed\""))
+            demo.stop()
+            let scanned = await scan.wait(timeout: .seconds(20))
+            #expect(scanned.status == 3, "\(scanned.standardError)")
+            #expect(scanned.standardError.contains("kblinkd went away"))
+            #expect(await watch.wait(timeout: .seconds(20)).status == 3)
+        }
+    }
+}
