@@ -53,7 +53,7 @@ enum Commands {
     static let list = Command(
         name: "list", summary: "List the Bluetooth keyboards kblinkd knows", usageLine: "Usage: kblink list [--json]",
         details:
-            "JSON: an array of {address, name, alias, paired, trusted, connected, battery [{part, level}], driver,\nfirmware {key: value}, path}."
+            "JSON: an array of {address, name, alias, paired, trusted, connected, battery [{part, level}], driver,\nfirmware {key: value}, path}; firmware keys are the Firmware property's in camelCase (firmwareRevision).\nEvery JSON key kblink prints is camelCase."
     ) { context in
         _ = try context.arguments.expectPositionals([])
         let client = try await context.client()

@@ -210,12 +210,11 @@ extension Commands {
         }
         // Pre-flight: when the keyboard can be asked, say at once if its firmware cannot hold the action.
         if target.keyboard.connected, ["zmk-studio", "via"].contains(target.keyboard.driver),
-            let plan = try? await target.keymap.push(dryRun: true, unlockTimeout: 0, callTimeout: .seconds(5)),
-            let problem = plan.problems.first(where: { $0.key == name && $0.layer == layer })
+            let reason = try? await target.keymap.check(action: action)
         {
             Output.writeError(
                 "kblink: warning: \(target.keyboard.alias)'s firmware cannot hold \(action) on \(name): "
-                    + "\(problem.reason); a push would fail until it is changed")
+                    + "\(reason); a push would fail until it is changed")
         }
         return .success
     }
@@ -291,11 +290,14 @@ extension Commands {
     static func step(_ target: KeymapTarget, _ context: CommandContext, _ subcommand: String) async throws
         -> ExitStatus
     {
+        let before = try await target.keymap.diff().filter { $0.origin == "draft" }
         switch subcommand {
         case "undo": try await target.keymap.undo()
         case "redo": try await target.keymap.redo()
         default: try await target.keymap.discard()
         }
+        let after = try await target.keymap.diff().filter { $0.origin == "draft" }
+        let changes = stepChanges(before: before, after: after)
         let state = try await target.keymap.state()
         let output = context.output
         if output.json {
@@ -303,14 +305,59 @@ extension Commands {
                 .object([
                     ("ok", .bool(true)), ("canUndo", .bool(state.canUndo)), ("canRedo", .bool(state.canRedo)),
                     ("dirty", .bool(state.dirty)),
+                    (
+                        "changes",
+                        .array(
+                            changes.map {
+                                .object([
+                                    ("zone", .string($0.zone)), ("layer", .integer(Int64($0.layer))),
+                                    ("key", .string($0.key)), ("old", .string($0.old)), ("new", .string($0.new)),
+                                ])
+                            })
+                    ),
                 ]))
         } else {
             let done = ["undo": "undone", "redo": "redone"][subcommand] ?? "draft discarded"
             output.line(
                 "\(target.keyboard.alias): \(done); can undo: \(state.canUndo ? "yes" : "no"), can redo: "
                     + "\(state.canRedo ? "yes" : "no"), draft: \(state.dirty ? "has changes" : "clean")")
+            for change in changes {
+                switch change.zone {
+                case "layer": output.line("  layer \(change.layer) " + (change.new.isEmpty ? "removed" : "added"))
+                case "macro":
+                    output.line(
+                        "  macro \(change.key): " + (change.old.isEmpty ? "(none)" : change.old) + " -> "
+                            + (change.new.isEmpty ? "(none)" : change.new))
+                default: output.line("  \(change.key) on layer \(change.layer): \(change.old) -> \(change.new)")
+                }
+            }
+            if subcommand == "discard" && !changes.isEmpty {
+                output.line("'kblink keymap undo' brings the draft back.")
+            }
         }
         return .success
+    }
+
+    /// What a step changed in the draft, from the draft rows of `Diff()` before and after it: for each binding,
+    /// layer or macro whose row differs, what it was and what it is now (a missing row is the base's value).
+    static func stepChanges(before: [KeymapDiffRow], after: [KeymapDiffRow]) -> [KeymapDiffRow] {
+        func id(_ row: KeymapDiffRow) -> String { "\(row.zone)/\(row.layer)/\(row.key)" }
+        let old = Dictionary(before.map { (id($0), $0) }, uniquingKeysWith: { first, _ in first })
+        let new = Dictionary(after.map { (id($0), $0) }, uniquingKeysWith: { first, _ in first })
+        var seen = Set<String>()
+        var result: [KeymapDiffRow] = []
+        for row in before + after where seen.insert(id(row)).inserted {
+            let was = old[id(row)]
+            let now = new[id(row)]
+            guard was?.new != now?.new else { continue }
+            // A layer row's old side is the base: present then absent reads "layer N" -> "".
+            let from = was?.new ?? row.old
+            let to = now?.new ?? row.old
+            guard from != to else { continue }
+            result.append(
+                KeymapDiffRow(zone: row.zone, layer: row.layer, key: row.key, old: from, new: to, origin: "draft"))
+        }
+        return result
     }
 
     /// The terminal's width in columns; 0 when unknown.

@@ -20,20 +20,44 @@ public struct DriverPush: Sendable {
         public var dryRun: Bool
         /// What a real push could not write (only a dry run answers with problems; a push throws them).
         public var problems: [Problem] = []
+
+        /// Creates an outcome.
+        public init(
+            writes: [DriverKeyWrite], previous: [DeviceKeymap.Binding], macros: DriverMacroWrite? = nil, verified: Bool,
+            saved: Bool, dryRun: Bool, problems: [Problem] = []
+        ) {
+            self.writes = writes
+            self.previous = previous
+            self.macros = macros
+            self.verified = verified
+            self.saved = saved
+            self.dryRun = dryRun
+            self.problems = problems
+        }
     }
 
     /// A binding the keyboard's firmware cannot hold, found before anything is written.
     public struct Problem: Sendable, Equatable, CustomStringConvertible {
         /// The layer.
         public var layer: Int
-        /// The key.
-        public var key: KeyName
+        /// The key; nil when only an action was checked.
+        public var key: KeyName?
         /// The action (printed in QMK spelling).
         public var action: KeyAction
         /// Why the firmware cannot hold it.
         public var reason: String
 
-        public var description: String { "\(key) on layer \(layer) (\(action)): \(reason)" }
+        /// Creates a problem.
+        public init(layer: Int, key: KeyName?, action: KeyAction, reason: String) {
+            self.layer = layer
+            self.key = key
+            self.action = action
+            self.reason = reason
+        }
+
+        public var description: String {
+            (key.map { "\($0) on layer \(layer) " } ?? "") + "(\(action)): \(reason)"
+        }
     }
 
     /// A push that failed: what went wrong and whether the keyboard was put back.

@@ -74,14 +74,15 @@ public enum KeymapError: Error, Equatable, Sendable, CustomStringConvertible {
     public var category: Category {
         switch self {
         case .unknownKeycode, .malformedAction, .invalidKeyName, .keyNotInZone, .unknownZone, .zoneShapeMismatch,
-            .layerOutOfRange, .invalidLayout, .invalidMacroName, .invalidEdit, .macroSyntax, .invalidMacro, .macroInUse,
+            .layerOutOfRange, .invalidLayout, .invalidMacroName, .invalidEdit, .macroSyntax, .invalidMacro,
             .invalidInputEvents, .invalidProfile, .invalidAddress:
             return .invalidArgs
         case .unknownKey, .zoneNotInLayout, .unknownLayout, .macroNotFound:
             return .notFound
         case .notEncodable, .nothingToUndo, .nothingToRedo:
             return .notSupported
-        case .io:
+        case .io, .macroInUse:
+            // A macro still bound is the keymap's state, not a bad argument.
             return .failed
         }
     }

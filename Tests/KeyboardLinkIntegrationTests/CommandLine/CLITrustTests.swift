@@ -156,8 +156,7 @@ struct CLITrustTests {
             #expect(before.status == 0, "\(before.standardError)")
             #expect(before.standardOutput == after.standardOutput)
             #expect(before.standardOutput.hasPrefix("[{\"address\""))
-            let busFirst = try await runProcess(
-                DaemonHarness.binary("kblink"), ["--bus", demo.address, "--no-color", "--json", "status"])
+            let busFirst = try await KeymapCommandRunner.run(["--bus", demo.address, "--no-color", "--json", "status"])
             #expect(busFirst.status == 0, "\(busFirst.standardError)")
             #expect(busFirst.standardOutput.contains("\"version\""))
 

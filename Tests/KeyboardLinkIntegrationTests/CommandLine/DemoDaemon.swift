@@ -42,8 +42,9 @@ struct DemoDaemon: Sendable {
     }
 
     /// Runs `kblink ARGUMENTS --bus ADDRESS`.
+    /// Both pipes are read to their end before it returns, however loaded the machine is.
     func kblink(_ arguments: [String], bus: Bool = true) async throws -> ProcessResult {
-        try await runProcess(DaemonHarness.binary("kblink"), arguments + (bus ? ["--bus", address] : []))
+        try await KeymapCommandRunner.run(arguments + (bus ? ["--bus", address] : []))
     }
 
     /// Runs `kblink` expecting exit 0; returns standard output.

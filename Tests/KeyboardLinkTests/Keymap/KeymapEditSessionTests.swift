@@ -128,8 +128,12 @@ struct KeymapEditSessionTests {
         #expect(session.canUndo)
         #expect(try session.setBinding(key: try Self.key("A"), action: try Self.action("KC_A"), layer: 0) == false)
         #expect(session.operationLog.entries.count == 2, "an edit that changes nothing is not logged")
+        try session.setBinding(key: try Self.key("A"), action: try Self.action("KC_B"), layer: 0)
         session.discard()
-        #expect(!session.isDirty && !session.canUndo && !session.canRedo)
+        // Discarding is one more edit: the draft is clean, and undo brings it back.
+        #expect(!session.isDirty && session.canUndo && !session.canRedo)
+        try session.undo()
+        #expect(try session.action(layer: 0, key: try Self.key("A")) == (try Self.action("KC_B")))
     }
 
     @Test("diff lists draft edits and device differences with old and new actions")

@@ -70,6 +70,14 @@ public struct KeymapPushResult: Sendable, Equatable {
 }
 
 extension KeymapClient {
+    /// `Push` with the `check` option: why the keyboard's firmware cannot hold `action`, or nil when it can.
+    public func check(action: String, callTimeout: Duration = .seconds(10)) async throws -> String? {
+        let options = [DBusDictionaryEntry(key: .string("check"), value: .variant(.string(action)))]
+        let reply = try await proxy.call(
+            KBlinkContract.Keymap.push, [.dictionary(key: .string, value: .variant, options)], timeout: callTimeout)
+        return KeymapPushResult(try reply.decode([String: DBusValue].self)).problems.first?.reason
+    }
+
     /// `Push(a{sv})`: writes the draft to the keyboard (or, with `dryRun`, says what would be written).
     /// - Parameters:
     ///   - unlockTimeout: seconds to wait for a locked keyboard to be unlocked; nil for the daemon's default.

@@ -234,8 +234,18 @@ public struct KeymapEditSession: Sendable {
         perform(entry.change)
     }
 
-    /// Drops the draft and the operation log: the session holds the base again.
+    /// Drops the draft as one more edit (one `undo()` brings it back): the session holds the base again.
     public mutating func discard() {
+        do {
+            try apply(.replaceKeymap(base))
+        } catch {
+            // The base fits its own layout, so this does not happen; drop the draft outright rather than keep it.
+            clearDraft()
+        }
+    }
+
+    /// Drops the draft and the operation log.
+    private mutating func clearDraft() {
         drafts.removeAll()
         macroDrafts.removeAll()
         draftLayerCount = nil
@@ -252,7 +262,7 @@ public struct KeymapEditSession: Sendable {
     public mutating func markPushed() {
         base = draftKeymap
         deviceKeymap = nil
-        discard()
+        clearDraft()
     }
 
     /// Replays the applied operations onto a new base (a fresh read of the keyboard), keeping the redo tail where

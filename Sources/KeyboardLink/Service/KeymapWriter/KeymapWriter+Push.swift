@@ -23,7 +23,12 @@ extension KeymapWriter {
                 "a push, pull or re-apply on connect of \(state.alias) is already running; wait for it to finish")
         }
         do {
-            let result = try await performPush(state, options: options)
+            let result =
+                if let action = options.check {
+                    try await checkAction(state, action)
+                } else {
+                    try await performPush(state, options: options)
+                }
             await pushes.end(address)
             return result
         } catch {
@@ -88,6 +93,33 @@ extension KeymapWriter {
                 if let applyOnConnect { settings.applyOnConnect = applyOnConnect }
             }
         }
+        return Self.pushResult(outcome, driver: driver.kind)
+    }
+
+    /// The `check` option: whether the keyboard's firmware can hold one action; answered like a dry run that
+    /// writes nothing, with the problem (layer 0, no key) in `problems` when it cannot.
+    private func checkAction(_ state: KeyboardState, _ text: String) async throws -> DBusValue {
+        let action: KeyAction
+        do {
+            action = try KeyAction(parsing: text)
+        } catch {
+            throw KBlinkError.invalidArgs(error.description)
+        }
+        guard let driver = try await makeDriver(state) else {
+            throw KBlinkError.notSupported("\(state.alias) speaks no firmware protocol kblink can write")
+        }
+        var problems: [DriverPush.Problem] = []
+        do throws(DriverError) {
+            try await driver.check(action)
+        } catch .notSupported(let reason) {
+            problems.append(DriverPush.Problem(layer: 0, key: nil, action: action, reason: reason))
+        } catch {
+            await driver.close()
+            throw error.dbusError
+        }
+        await driver.close()
+        let outcome = DriverPush.Outcome(
+            writes: [], previous: [], macros: nil, verified: false, saved: false, dryRun: true, problems: problems)
         return Self.pushResult(outcome, driver: driver.kind)
     }
 
@@ -162,7 +194,7 @@ extension KeymapWriter {
                     .structure([.uint32, .string, .string, .string]),
                     outcome.problems.map {
                         .structure([
-                            .uint32(UInt32(clamping: $0.layer)), .string($0.key.rawValue),
+                            .uint32(UInt32(clamping: $0.layer)), .string($0.key?.rawValue ?? ""),
                             .string($0.action.description), .string($0.reason),
                         ])
                     })

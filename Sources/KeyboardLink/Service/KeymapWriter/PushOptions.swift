@@ -11,6 +11,8 @@ public struct PushOptions: Sendable, Equatable {
     public var unlockTimeout: Duration = .seconds(30)
     /// After a successful push, turn re-applying on connect on (true) or off (false); nil leaves it as it is.
     public var applyOnConnect: Bool?
+    /// Only ask whether the keyboard's firmware can hold this action (any spelling); nothing is read or written.
+    public var check: String?
 
     /// The defaults.
     public init() {}
@@ -35,10 +37,15 @@ public struct PushOptions: Sendable, Equatable {
             case "apply-on-connect":
                 guard case .boolean(let flag) = value.unwrapped else { throw Self.wrongType(key, "a boolean") }
                 applyOnConnect = flag
+            case "check":
+                guard case .string(let action) = value.unwrapped, action.utf8.count <= 256 else {
+                    throw Self.wrongType(key, "an action (s, at most 256 bytes)")
+                }
+                check = action
             default:
                 throw KBlinkError.invalidArgs(
                     "unknown push option \"\(key.prefix(40))\"; known: dry-run, verify, unlock-timeout, "
-                        + "apply-on-connect")
+                        + "apply-on-connect, check")
             }
         }
         if dryRun && applyOnConnect != nil {
