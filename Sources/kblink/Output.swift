@@ -149,3 +149,12 @@ extension String {
         return first.lowercased() + dropFirst()
     }
 }
+
+extension String {
+    /// A D-Bus dictionary key in camelCase (`guide-top` -> `guideTop`), as kblink's JSON writes every key.
+    var kebabToCamel: String {
+        let parts = split(separator: "-")
+        guard let first = parts.first else { return self }
+        return String(first) + parts.dropFirst().map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
+    }
+}
