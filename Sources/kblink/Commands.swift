@@ -47,13 +47,20 @@ struct Command: Sendable {
             return words[index + 1].split(separator: "|").contains(Substring(subcommand))
         }
         guard !usage.isEmpty else { return help }
+        // Every subcommand the usage lines name: a line of the details starting with one starts its paragraph.
+        var subcommands = Set<Substring>()
+        for line in usageLine.split(separator: "\n") {
+            let words = line.split(separator: " ")
+            if let index = words.firstIndex(of: Substring(name)), index + 1 < words.count {
+                subcommands.formUnion(words[index + 1].split(separator: "|"))
+            }
+        }
         var paragraph: [Substring] = []
         var inside = false
         for line in details.split(separator: "\n", omittingEmptySubsequences: false) {
-            let startsBlock = !(line.first?.isWhitespace ?? true)
-            if startsBlock {
-                let first = line.split(separator: " ").first ?? ""
-                inside = first.split(separator: ",").contains(Substring(subcommand)) || first == Substring(subcommand)
+            let first = line.split(separator: " ").first ?? ""
+            if !(line.first?.isWhitespace ?? true), subcommands.contains(first) {
+                inside = first == Substring(subcommand)
             }
             if inside { paragraph.append(line) }
         }
