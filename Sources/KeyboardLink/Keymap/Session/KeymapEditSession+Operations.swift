@@ -7,7 +7,8 @@ extension KeymapEditSession {
             try checkLayer(layer)
             let physical = try layout.key(named: key)
             try Keymap.check(action, layerCount: layerCount, macros: macros)
-            addBinding(&change, layer: layer, key: key, zone: physical.zone, to: action)
+            // The key's own name, also when it was named by its keycap (`ENT` for `ENTER`).
+            addBinding(&change, layer: layer, key: physical.name, zone: physical.zone, to: action)
 
         case .clearZone(let zone, let layer):
             try checkLayer(layer)

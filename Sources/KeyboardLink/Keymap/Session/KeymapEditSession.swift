@@ -78,7 +78,7 @@ public struct KeymapEditSession: Sendable {
     public func action(layer: Int, key: KeyName) throws(KeymapError) -> KeyAction {
         try checkLayer(layer)
         let physical = try layout.key(named: key)
-        return effectiveAction(layer: layer, key: key, zone: physical.zone)
+        return effectiveAction(layer: layer, key: physical.name, zone: physical.zone)
     }
 
     /// The bindings of a zone on a layer, in reading order, with whether the draft changed each.
