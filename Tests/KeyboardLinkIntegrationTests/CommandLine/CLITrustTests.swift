@@ -103,6 +103,22 @@ struct CLITrustTests {
         }
     }
 
+    @Test("a binary file is refused as not a profile, before kblinkd is asked, and nothing changes")
+    func binaryProfile() async throws {
+        try await DemoDaemon.run { demo in
+            let path = NSTemporaryDirectory() + "kblink-binary-" + UUID().uuidString
+            try Data([0x7B, 0x00, 0x01, 0x02, 0x7D]).write(to: URL(fileURLWithPath: path))
+            defer { try? FileManager.default.removeItem(atPath: path) }
+            let result = try await demo.kblink(["profile", "import", "aula", path])
+            #expect(result.status == 1)
+            #expect(result.standardError.contains("holds binary data"), "\(result.standardError)")
+            #expect(!result.standardError.contains("NUL\""))
+            let state = try #require(
+                try DemoDaemon.json(try await demo.ok(["keymap", "show", "aula", "--json"])) as? [String: Any])
+            #expect(state["dirty"] as? Bool == false)
+        }
+    }
+
     @Test("every label the picture shows names a key that keymap set accepts, each a different key")
     func everyLabelIsAKeyName() async throws {
         try await DemoDaemon.run { demo in
