@@ -142,10 +142,7 @@ extension KeymapEditSession {
                     switching.append("\(key.name) on layer \(layer)")
                 }
             }
-            guard switching.isEmpty else {
-                throw .invalidEdit(
-                    "layer \(index) is switched to by \(switching.joined(separator: ", ")); rebind those keys first")
-            }
+            guard switching.isEmpty else { throw .layerInUse(index, switchedBy: switching) }
             change.layerCount = .init(old: layerCount, new: layerCount - 1)
             for layer in 0..<layerCount {
                 for key in layout.keys {
