@@ -231,7 +231,7 @@ struct PushBenchmark: Sendable {
             wanted.setAction(KeyAction(qmkKeycode: letter), layer: 1, key: key.name)
         }
         let document = ProfileDocument(layout: layout.id, keymap: wanted)
-        try await keymap.importProfile(String(decoding: document.json(), as: UTF8.self))
+        _ = try await keymap.importProfile(String(decoding: document.json(), as: UTF8.self))
     }
 
     private func timedPush(_ keymap: KeymapClient) async throws -> (KeymapPushResult, Double) {

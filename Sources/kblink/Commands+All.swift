@@ -53,7 +53,7 @@ enum Commands {
     static let list = Command(
         name: "list", summary: "List the Bluetooth keyboards kblinkd knows", usageLine: "Usage: kblink list [--json]",
         details:
-            "JSON: an array of {address, name, alias, paired, trusted, connected, battery [{part, level}], driver,\nfirmware {key: value}, path}."
+            "JSON: an array of {address, name, alias, paired, trusted, connected, battery [{part, level}], driver,\nfirmware {key: value}, path}; firmware keys are the Firmware property's in camelCase (firmwareRevision).\nEvery JSON key kblink prints is camelCase."
     ) { context in
         _ = try context.arguments.expectPositionals([])
         let client = try await context.client()
@@ -128,7 +128,8 @@ enum Commands {
         details:
             """
             Shows the unpaired keyboards kblinkd already knows, then keyboards as they are found, for S seconds
-            (default 10); Ctrl-C stops early. S is a plain decimal number from 1 to 300.
+            (default 10); Ctrl-C stops early. S is a plain decimal number from 1 to 300. When kblinkd stops (or
+            its bus closes) the scan says so and exits 3.
             JSON lines: one per keyboard shown (known ones first), the object of 'kblink list --json':
             {address, name, alias, paired, trusted, connected, battery [{part, level}], driver,
             firmware {key: value}, path}.
@@ -158,28 +159,15 @@ enum Commands {
                 output.line("  found  \(keyboard.address)  \(keyboard.alias)")
             }
         }
-        let interrupted = try await untilInterrupted {
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask {
-                    for await message in events where message.member?.rawValue == "InterfacesAdded" {
-                        guard message.body.count == 2, case .objectPath(let path) = message.body[0],
-                            let interfaces = try? [String: [String: DBusValue]](dbusValue: message.body[1]),
-                            let properties = interfaces[KBlink.keyboardInterface.rawValue]
-                        else { continue }
-                        let keyboard = KeyboardInfo(path: path, properties: properties)
-                        guard await seen.insert(keyboard.address) else { continue }
-                        if output.json {
-                            output.json(keyboard.json)
-                        } else {
-                            output.line(
-                                "  found  \(keyboard.address)  \(keyboard.alias)\(keyboard.paired ? " (paired)" : "")")
-                        }
-                    }
+        let interrupted: Bool
+        do {
+            interrupted = try await untilInterrupted {
+                try await whileDaemonRuns(client) {
+                    try await scanEvents(events, seen: seen, output: output, seconds: seconds)
                 }
-                group.addTask { try await Task.sleep(for: .seconds(seconds)) }
-                _ = try await group.next()
-                group.cancelAll()
             }
+        } catch is DaemonWentAway {
+            return output.daemonWentAway()
         }
         _ = try? await client.manager.call(MemberName("StopDiscovery"))
         if !output.json {
@@ -194,20 +182,66 @@ enum Commands {
         return .success
     }
 
+    /// The keyboards a scan finds, shown as they appear, for `seconds`.
+    static func scanEvents(_ events: SignalStream, seen: SeenSet, output: Output, seconds: Double) async throws {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                for await message in events where message.member?.rawValue == "InterfacesAdded" {
+                    guard message.body.count == 2, case .objectPath(let path) = message.body[0],
+                        let interfaces = try? [String: [String: DBusValue]](dbusValue: message.body[1]),
+                        let properties = interfaces[KBlink.keyboardInterface.rawValue]
+                    else { continue }
+                    let keyboard = KeyboardInfo(path: path, properties: properties)
+                    guard await seen.insert(keyboard.address) else { continue }
+                    if output.json {
+                        output.json(keyboard.json)
+                    } else {
+                        output.line(
+                            "  found  \(keyboard.address)  \(keyboard.alias)\(keyboard.paired ? " (paired)" : "")")
+                    }
+                }
+                // The stream ends when the bus connection does.
+                if !Task.isCancelled { throw DaemonWentAway() }
+            }
+            group.addTask { try await Task.sleep(for: .seconds(seconds)) }
+            _ = try await group.next()
+            group.cancelAll()
+        }
+    }
+
     static let watch = Command(
         name: "watch", summary: "Print kblinkd's events as they happen", usageLine: "Usage: kblink watch [--json]",
-        details: "Until Ctrl-C. JSON lines: {event: added|removed|changed|signal, path, ...}."
+        details: """
+            Until Ctrl-C, one line per event in words: 'Aula F87: connected', 'Aula F87: battery 80%',
+            'hardware keyboard attached: Aula F87', 'Aula F87: the keymap draft has changes'. When kblinkd stops
+            (or its bus closes) watch says so and exits 3.
+            JSON lines keep the raw events: {event: added|removed|changed|signal, path, ...}; changed has
+            interface and properties (D-Bus names), signal has member and arguments.
+            """
     ) { context in
         _ = try context.arguments.expectPositionals([])
         let client = try await context.client()
         defer { Task { await client.close() } }
         let output = context.output
         let events = try await client.events()
+        let known = try await client.keyboards()
         if !output.json { output.line("Watching kblinkd (Ctrl-C to stop)…") }
-        _ = try await untilInterrupted {
-            for await message in events {
-                render(message, output)
+        do {
+            _ = try await untilInterrupted {
+                try await whileDaemonRuns(client) {
+                    var text = WatchText(keyboards: known)
+                    for await message in events {
+                        if output.json {
+                            render(message, output)
+                        } else {
+                            for line in text.lines(for: message) { output.line(line) }
+                        }
+                    }
+                    if !Task.isCancelled { throw DaemonWentAway() }
+                }
             }
+        } catch is DaemonWentAway {
+            return output.daemonWentAway()
         }
         return .success
     }

@@ -36,8 +36,9 @@ extension Commands {
                 try await client.call(KBlinkContract.Keyboard.refreshInfo, on: keyboard, timeout: .seconds(60))
                 refresh = (true, nil)
             } catch let error as DBusError where error.name == KBlinkError.notConnected {
-                // Asleep: the cached information is what there is.
+                // Asleep: the cached information is shown, but the refresh asked for did not happen.
                 refresh = (false, error.message)
+                status = .failure
             } catch let error as DBusError {
                 refresh = (false, error.message.isEmpty ? error.name.rawValue : error.message)
                 status = .failure

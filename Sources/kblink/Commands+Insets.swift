@@ -23,7 +23,10 @@ extension Commands {
             --watch prints a new answer whenever kblinkd's hardware-keyboard state changes; --picture draws the
             screen, window, keyboard and reserved band.
             JSON: {source: daemon|local, hardwareKeyboardAssumed, answer: {mode, event, overlap, inset, guide,
-            guide-top, guide-height, dismiss-threshold, slide, keyboard, hardware-keyboard, near-edges, animation}}.
+            guideTop, guideHeight, dismissThreshold, slide, keyboard, hardwareKeyboard, nearEdges, animation}}
+            (ResolveInsets' answer, its keys in camelCase like every kblink JSON key).
+            --picture fits the terminal's width and draws the numbers above: '#' the focused field after the
+            slide, ':' where it was.
             """,
         flags: InsetsArguments.flags, options: InsetsArguments.options
     ) { context in
@@ -63,13 +66,20 @@ extension Commands {
                         ("source", .string(result.source)), ("hardwareKeyboardAssumed", .bool(assumed)),
                         (
                             "answer",
-                            .object(InsetRequestCodec.answerFields(result.answer).map { ($0.key, JSONValue($0.value)) })
+                            .object(
+                                InsetRequestCodec.answerFields(result.answer).map {
+                                    ($0.key.kebabToCamel, JSONValue($0.value))
+                                })
                         ),
                     ]))
                 return
             }
             if assumed {
-                output.line(output.dim("(kblinkd not reachable: computed here, assuming no hardware keyboard)"))
+                output.line(
+                    output.dim(
+                        context.arguments.has("--local")
+                            ? "(computed here, as --local asks: no hardware keyboard is assumed)"
+                            : "(kblinkd not reachable: computed here, assuming no hardware keyboard)"))
             }
             for (key, value) in InsetRequestCodec.answerFields(result.answer) {
                 output.line("\((key + ":").padding(to: 19))\(Self.insetText(key, value))")
@@ -77,8 +87,14 @@ extension Commands {
             if context.arguments.has("--picture") {
                 let local = try InsetRequestCodec.request(
                     from: request, hardwareKeyboard: result.answer["hardware-keyboard"]?.boolValue ?? false)
+                // The picture draws the numbers printed above: kblinkd's answer when it gave one.
+                var drawn = InsetResolver.resolve(local)
+                if case .double(let inset)? = result.answer["inset"]?.unwrapped { drawn.reservedInset = inset }
+                if case .double(let slide)? = result.answer["slide"]?.unwrapped { drawn.slide = slide }
+                let size = InsetPicture.size(
+                    fitting: output.isTerminal ? Self.terminalColumns() : 0, screen: local.screen)
                 let picture = InsetPicture(
-                    request: local, answer: InsetResolver.resolve(local), usesColor: output.color)
+                    request: local, answer: drawn, columns: size.columns, rows: size.rows, usesColor: output.color)
                 output.line(picture.render())
             }
         }
@@ -89,13 +105,21 @@ extension Commands {
             to: MatchRule(
                 sender: KBlink.service, path: KBlink.managerPath, interface: .properties,
                 member: MemberName("PropertiesChanged"), arg0: KBlink.managerInterface.rawValue))
-        _ = try await untilInterrupted {
-            for await message in changes {
-                guard message.body.count == 3, message.body[1].stringDictionary?["HardwareKeyboardAttached"] != nil
-                else { continue }
-                if !output.json { output.line("") }
-                try show(try await answer())
+        do {
+            _ = try await untilInterrupted {
+                try await whileDaemonRuns(client) {
+                    for await message in changes {
+                        guard message.body.count == 3,
+                            message.body[1].stringDictionary?["HardwareKeyboardAttached"] != nil
+                        else { continue }
+                        if !output.json { output.line("") }
+                        try show(try await answer())
+                    }
+                    if !Task.isCancelled { throw DaemonWentAway() }
+                }
             }
+        } catch is DaemonWentAway {
+            return output.daemonWentAway()
         }
         return .success
     }

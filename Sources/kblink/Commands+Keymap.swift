@@ -16,9 +16,10 @@ extension Commands {
     static let keymap = Command(
         name: "keymap", summary: "Show and edit a keyboard's key mapping (staged in a draft)",
         usageLine: """
-            Usage: kblink keymap show DEVICE [--zone Z] [--layer N] [--ascii] [--json]
+            Usage: kblink keymap show DEVICE [--zone Z] [--layer N] [--ascii] [--names] [--json]
                    kblink keymap set DEVICE KEY ACTION [--zone Z] [--layer N] [--json]
                    kblink keymap undo|redo|discard DEVICE [--json]
+                   kblink keymap layer add|remove DEVICE N [--json]
                    kblink keymap diff DEVICE [--json]
                    kblink keymap push DEVICE [--dry-run] [--no-verify] [--[no-]apply-on-connect] [--json]
                    kblink keymap pull DEVICE [--json]
@@ -27,18 +28,33 @@ extension Commands {
         details: """
             show     draws the keyboard with what each key does on layer N (default 0): keys at their places,
                      zones in colour (or tagged f/n/# in plain output), keys changed in the draft marked '*'.
-                     --zone Z labels only that zone's keys; --ascii draws with + - | only.
+                     --zone Z labels only that zone's keys; --ascii draws with + - | only; --names labels each key
+                     with its key name instead (what 'set' and profiles call it).
                      JSON: {address, layout, layer, layers, zones, currentZone, dirty,
                      keys [{key, zone, action, changed, x, y, w, h}]}.
-            set      stages KEY (a key name such as CAPS, ESC, KP_1) on layer N to do ACTION, in QMK (KC_LCTL,
+            set      stages KEY on layer N to do ACTION. KEY is a key name (CAPS, ENTER, KP_1; 'show --names'
+                     lists them), or what the key's cap says in any spelling: the label 'show' draws on a fresh
+                     layer 0 (ENT, GRV, MO(1)) or its QMK, ZMK or evdev name (KC_ENT, RET, KEY_ENTER). ACTION in QMK (KC_LCTL,
                      LSFT(KC_1), MO(1), LT(1, KC_SPC)), ZMK (LCTRL, LS(N1)) or evdev (KEY_LEFTCTRL) spelling, or
                      MACRO(name); with --zone Z the key must be in that zone.
             undo     undoes the last edit; redo redoes it; discard drops the whole draft.
-            diff     lists the keys whose action differs from the keyboard's: zone, layer, key, old, new, origin
-                     (draft, or device for changes made outside kblink). JSON: an array of those objects.
+            layer    add N inserts a transparent layer at N (1 up to the layer count; layers from N move up, and
+                     layer switches to them follow); remove N removes layer N (not 0) when no key switches to it
+                     (layers above move down). Both are one undoable edit.
+            diff     lists everything a push would change: the keys whose action the draft changes, then (when the
+                     keyboard is connected and speaks ZMK Studio or VIA, read as 'push --dry-run' does) the keys
+                     where the keyboard itself holds something else (origin device), the layers added or removed
+                     and the macros added, changed or removed. JSON: an array of {zone, layer, key, old, new,
+                     origin}; layer rows have zone "layer" and an empty key, macro rows zone "macro" and the
+                     macro's name as key.
             push     writes the draft to the keyboard's firmware (ZMK Studio or VIA): only the bindings that differ,
                      read back to verify (unless --no-verify), then saved; the draft becomes the new base.
-                     --dry-run lists what would be written. A locked keyboard asks for its unlock key.
+                     --dry-run lists what would be written and every binding the firmware cannot hold (key, layer,
+                     action, why), and exits 1 only when a real push would fail; a real push refuses them all
+                     before writing anything. Layers above the keyboard's are left out when all transparent, and
+                     named when they bind keys. A locked keyboard asks for its unlock key. JSON: {ok, dryRun,
+                     written, macroSlots, applyOnConnect, verified, saved, driver, changes [{layer, key, old,
+                     new}], problems [{layer, key, action, reason}]}.
                      --apply-on-connect (or --no-apply-on-connect) also turns auto-apply on (off) once the push
                      succeeded.
             pull     reads the keyboard's keymap (and VIA macro slots) through its firmware protocol into the draft,
@@ -52,7 +68,7 @@ extension Commands {
             Zones: standard, number, function, navigation. Edits are saved by kblinkd at once; 'keymap diff'
             shows what is staged.
             """,
-        flags: ["--ascii", "--dry-run", "--no-verify", "--apply-on-connect", "--no-apply-on-connect"],
+        flags: ["--ascii", "--names", "--dry-run", "--no-verify", "--apply-on-connect", "--no-apply-on-connect"],
         options: ["--zone", "--layer"]
     ) { context in
         let (subcommand, values) = try KeymapOptions.subcommand(
@@ -60,7 +76,7 @@ extension Commands {
             [
                 "show": ["DEVICE"], "set": ["DEVICE", "KEY", "ACTION"], "undo": ["DEVICE"], "redo": ["DEVICE"],
                 "discard": ["DEVICE"], "diff": ["DEVICE"], "push": ["DEVICE"], "pull": ["DEVICE"],
-                "auto-apply": ["DEVICE"],
+                "auto-apply": ["DEVICE"], "layer": ["add|remove", "DEVICE", "N"],
             ], optional: ["auto-apply": ["on|off"]])
         let arguments = context.arguments
         if !["show", "set"].contains(subcommand) {
@@ -68,8 +84,11 @@ extension Commands {
                 throw ParsedArguments.UsageError("\(option) is for 'keymap show' and 'keymap set'")
             }
         }
-        if subcommand != "show", arguments.has("--ascii") {
-            throw ParsedArguments.UsageError("--ascii is for 'keymap show'")
+        for flag in ["--ascii", "--names"] where subcommand != "show" && arguments.has(flag) {
+            throw ParsedArguments.UsageError("\(flag) is for 'keymap show'")
+        }
+        if subcommand == "layer" {
+            return try await layerEdit(context, values)
         }
         if subcommand != "push",
             ["--dry-run", "--no-verify", "--apply-on-connect", "--no-apply-on-connect"].contains(where: arguments.has)
@@ -110,7 +129,9 @@ extension Commands {
             }
         }
         let changed = Set(
-            try await target.keymap.diff().filter { $0.layer == layer && $0.origin == "draft" }.map(\.key))
+            try await target.keymap.diff().filter {
+                $0.layer == layer && $0.origin == "draft" && state.zones.contains($0.zone)
+            }.map(\.key))
         let output = context.output
         if output.json {
             output.json(
@@ -137,6 +158,7 @@ extension Commands {
             return .success
         }
         let ascii = context.arguments.has("--ascii")
+        let names = context.arguments.has("--names")
         var header = output.bold(target.keyboard.alias) + (ascii ? " - " : " — ")
         header += "layout \(state.layout), layer \(layer) of 0-"
         header += "\(max(state.layers - 1, 0))"
@@ -146,7 +168,9 @@ extension Commands {
         let width = output.isTerminal ? terminalColumns() : 0
         let picture = KeymapPicture(
             keys: keys.map { key in
-                KeymapPicture.Key(info: key, action: actions[key.key], changed: changed.contains(key.key))
+                KeymapPicture.Key(
+                    info: key, action: names ? (actions[key.key] == nil ? nil : key.key) : actions[key.key],
+                    changed: changed.contains(key.key), verbatim: names)
             },
             ascii: ascii, usesColor: output.color && !ascii,
             columnsPerUnit: width > 0 ? KeymapPicture.columnsPerUnit(fitting: keys, into: width) : 6)
@@ -160,7 +184,10 @@ extension Commands {
         try await target.keymap.setBinding(zone: zone ?? "", layer: layer, key: key, action: action)
         // Read back what the daemon stored: the canonical names.
         let keys = try await target.keymap.keys()
-        let wanted = key.uppercased()
+        // The key the daemon resolved the name to (a keycap label such as ENT names the ENTER key).
+        let layoutID = target.state.layout
+        let wanted =
+            (try? PhysicalLayout.builtIn(layoutID))?.resolvedKeyName(key)?.rawValue ?? key.uppercased()
         var stored = action
         var name = wanted
         if let info = keys.first(where: { $0.key == wanted }) {
@@ -181,12 +208,43 @@ extension Commands {
         } else {
             output.line("\(target.keyboard.alias): \(name) on layer \(layer) now does \(stored) (staged in the draft)")
         }
+        // Pre-flight: when the keyboard can be asked, say at once if its firmware cannot hold the action.
+        if target.keyboard.connected, ["zmk-studio", "via"].contains(target.keyboard.driver),
+            let reason = try? await target.keymap.check(action: action)
+        {
+            Output.writeError(
+                "kblink: warning: \(target.keyboard.alias)'s firmware cannot hold \(action) on \(name): "
+                    + "\(reason); a push would fail until it is changed")
+        }
         return .success
     }
 
     static func showDiff(_ target: KeymapTarget, _ context: CommandContext) async throws -> ExitStatus {
-        let rows = try await target.keymap.diff()
+        var rows = try await target.keymap.diff()
         let output = context.output
+        // What the keyboard holds now, when it can be read: the bindings a push would write that the draft does
+        // not change (the keyboard was changed or reset elsewhere), origin device.
+        var unread: String?
+        if target.keyboard.connected, ["zmk-studio", "via"].contains(target.keyboard.driver) {
+            do {
+                // A keyboard that does not answer within seconds is reported, not waited for.
+                let plan = try await target.keymap.push(dryRun: true, unlockTimeout: 0, callTimeout: .seconds(5))
+                let staged = Set(rows.filter { $0.origin == "draft" }.map { "\($0.layer)/\($0.key)" })
+                let zones = try await Dictionary(
+                    target.keymap.keys().map { ($0.key, $0.zone) }, uniquingKeysWith: { first, _ in first })
+                rows.removeAll { $0.origin == "device" }
+                for change in plan.changes where !staged.contains("\(change.layer)/\(change.key)") {
+                    rows.append(
+                        KeymapDiffRow(
+                            zone: zones[change.key] ?? "", layer: change.layer, key: change.key, old: change.old,
+                            new: change.new, origin: "device"))
+                }
+            } catch let error as DBusError {
+                unread = error.message.isEmpty ? error.name.rawValue : error.message
+            } catch {
+                unread = "\(error)"
+            }
+        }
         if output.json {
             output.json(
                 .array(
@@ -198,13 +256,33 @@ extension Commands {
                     }))
             return .success
         }
+        let name = target.keyboard.alias
+        if let unread { output.line("\(name): what the keyboard holds was not read: \(unread)") }
         if rows.isEmpty {
-            output.line("\(target.keyboard.alias): no changes; the draft equals the keyboard's keymap")
+            output.line(
+                "\(name): no changes; the draft equals "
+                    + (unread == nil && target.keyboard.connected && target.keyboard.driver != "none"
+                        ? "what the keyboard holds" : "the keymap last pushed or pulled"))
             return .success
         }
-        output.table(
-            ["ZONE", "LAYER", "KEY", "OLD", "NEW", "ORIGIN"],
-            rows.map { [$0.zone, String($0.layer), $0.key, $0.old, $0.new, $0.origin] })
+        let bindings = rows.filter { $0.zone != "layer" && $0.zone != "macro" }
+        if !bindings.isEmpty {
+            output.table(
+                ["ZONE", "LAYER", "KEY", "OLD", "NEW", "ORIGIN"],
+                bindings.map { [$0.zone, String($0.layer), $0.key, $0.old, $0.new, $0.origin] })
+        }
+        for row in rows where row.zone == "layer" {
+            output.line(row.new.isEmpty ? "layer \(row.layer) removed" : "layer \(row.layer) added")
+        }
+        for row in rows where row.zone == "macro" {
+            let change =
+                row.old.isEmpty
+                ? "added: \(row.new)" : row.new.isEmpty ? "removed (was \(row.old))" : "\(row.old) -> \(row.new)"
+            output.line("macro \(row.key) \(change)")
+        }
+        if bindings.contains(where: { $0.origin == "device" }) {
+            output.line("origin device: the keyboard holds OLD; 'kblink keymap push' writes NEW back")
+        }
         return .success
     }
 
@@ -212,11 +290,14 @@ extension Commands {
     static func step(_ target: KeymapTarget, _ context: CommandContext, _ subcommand: String) async throws
         -> ExitStatus
     {
+        let before = try await target.keymap.diff().filter { $0.origin == "draft" }
         switch subcommand {
         case "undo": try await target.keymap.undo()
         case "redo": try await target.keymap.redo()
         default: try await target.keymap.discard()
         }
+        let after = try await target.keymap.diff().filter { $0.origin == "draft" }
+        let changes = stepChanges(before: before, after: after)
         let state = try await target.keymap.state()
         let output = context.output
         if output.json {
@@ -224,14 +305,59 @@ extension Commands {
                 .object([
                     ("ok", .bool(true)), ("canUndo", .bool(state.canUndo)), ("canRedo", .bool(state.canRedo)),
                     ("dirty", .bool(state.dirty)),
+                    (
+                        "changes",
+                        .array(
+                            changes.map {
+                                .object([
+                                    ("zone", .string($0.zone)), ("layer", .integer(Int64($0.layer))),
+                                    ("key", .string($0.key)), ("old", .string($0.old)), ("new", .string($0.new)),
+                                ])
+                            })
+                    ),
                 ]))
         } else {
             let done = ["undo": "undone", "redo": "redone"][subcommand] ?? "draft discarded"
             output.line(
                 "\(target.keyboard.alias): \(done); can undo: \(state.canUndo ? "yes" : "no"), can redo: "
                     + "\(state.canRedo ? "yes" : "no"), draft: \(state.dirty ? "has changes" : "clean")")
+            for change in changes {
+                switch change.zone {
+                case "layer": output.line("  layer \(change.layer) " + (change.new.isEmpty ? "removed" : "added"))
+                case "macro":
+                    output.line(
+                        "  macro \(change.key): " + (change.old.isEmpty ? "(none)" : change.old) + " -> "
+                            + (change.new.isEmpty ? "(none)" : change.new))
+                default: output.line("  \(change.key) on layer \(change.layer): \(change.old) -> \(change.new)")
+                }
+            }
+            if subcommand == "discard" && !changes.isEmpty {
+                output.line("'kblink keymap undo' brings the draft back.")
+            }
         }
         return .success
+    }
+
+    /// What a step changed in the draft, from the draft rows of `Diff()` before and after it: for each binding,
+    /// layer or macro whose row differs, what it was and what it is now (a missing row is the base's value).
+    static func stepChanges(before: [KeymapDiffRow], after: [KeymapDiffRow]) -> [KeymapDiffRow] {
+        func id(_ row: KeymapDiffRow) -> String { "\(row.zone)/\(row.layer)/\(row.key)" }
+        let old = Dictionary(before.map { (id($0), $0) }, uniquingKeysWith: { first, _ in first })
+        let new = Dictionary(after.map { (id($0), $0) }, uniquingKeysWith: { first, _ in first })
+        var seen = Set<String>()
+        var result: [KeymapDiffRow] = []
+        for row in before + after where seen.insert(id(row)).inserted {
+            let was = old[id(row)]
+            let now = new[id(row)]
+            guard was?.new != now?.new else { continue }
+            // A layer row's old side is the base: present then absent reads "layer N" -> "".
+            let from = was?.new ?? row.old
+            let to = now?.new ?? row.old
+            guard from != to else { continue }
+            result.append(
+                KeymapDiffRow(zone: row.zone, layer: row.layer, key: row.key, old: from, new: to, origin: "draft"))
+        }
+        return result
     }
 
     /// The terminal's width in columns; 0 when unknown.
@@ -240,5 +366,39 @@ extension Commands {
         if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
         if let text = getenv("COLUMNS"), let columns = Int(String(cString: text)), columns > 0 { return columns }
         return 0
+    }
+
+    /// `keymap layer add|remove DEVICE N`.
+    static func layerEdit(_ context: CommandContext, _ values: [String]) async throws -> ExitStatus {
+        let verb = values[0]
+        guard verb == "add" || verb == "remove" else {
+            throw ParsedArguments.UsageError("'keymap layer' takes add or remove, not '\(verb)'")
+        }
+        guard let layer = Int(values[2]), (0..<Keymap.maximumLayers).contains(layer) else {
+            throw ParsedArguments.UsageError(
+                "N is a layer number from 0 to \(Keymap.maximumLayers - 1); got '\(values[2])'")
+        }
+        return try await KeymapTarget.with(context, device: values[1]) { target in
+            if verb == "add" {
+                try await target.keymap.addLayer(layer)
+            } else {
+                try await target.keymap.removeLayer(layer)
+            }
+            let state = try await target.keymap.state()
+            let output = context.output
+            if output.json {
+                output.json(
+                    .object([
+                        ("ok", .bool(true)), ("layers", .integer(Int64(state.layers))), ("dirty", .bool(state.dirty)),
+                        ("canUndo", .bool(state.canUndo)),
+                    ]))
+            } else {
+                output.line(
+                    "\(target.keyboard.alias): layer \(layer) \(verb == "add" ? "added" : "removed"); the draft has "
+                        + "\(state.layers) layer(s) (0-\(max(state.layers - 1, 0))); 'kblink keymap undo' takes it back"
+                )
+            }
+            return .success
+        }
     }
 }

@@ -16,18 +16,26 @@ extension Commands {
         name: "profile", summary: "Export or import a keyboard's profile (bindings and macros as JSON)",
         usageLine: """
             Usage: kblink profile export DEVICE [FILE] [--json]
-                   kblink profile import DEVICE FILE [--json]
+                   kblink profile import DEVICE FILE [--replace] [--json]
             """,
         details: """
             export writes the draft (every layer's bindings and the macros) as profile JSON to FILE, or prints it
             without FILE or with '-' for standard output. FILE is replaced atomically and keeps its mode.
             import stages a profile read from FILE ('-' for standard input, at most 16 MiB) as one edit: undo
-            takes it back. The profile must be for the keyboard's layout.
-            JSON: export to standard output prints the profile itself; otherwise {ok, file}.
-            """
+            takes it back. The profile must be for the keyboard's layout. It is merged: the keys, layers and
+            macros it names are set, everything it leaves out stays as it is. --replace replaces everything
+            instead: keys it leaves out are cleared (nothing on layer 0, transparent above) and macros it does
+            not define are removed; the answer says how many keys that cleared. Either way every change is listed.
+            JSON: export to standard output prints the profile itself; export to a file {ok, file}; import
+            {ok, file, replaced, cleared, changes [{layer, key, old, new}], macros [{name, old, new}]}.
+            """,
+        flags: ["--replace"]
     ) { context in
         let (subcommand, values) = try KeymapOptions.subcommand(
             context.arguments, ["export": ["DEVICE"], "import": ["DEVICE", "FILE"]], optional: ["export": ["FILE"]])
+        if subcommand != "import", context.arguments.has("--replace") {
+            throw ParsedArguments.UsageError("--replace is for 'profile import'")
+        }
         // Read the file before talking to kblinkd, so a missing or oversized file fails fast.
         let imported =
             subcommand == "import"
@@ -35,14 +43,9 @@ extension Commands {
         return try await KeymapTarget.with(context, device: values[0]) { target in
             let output = context.output
             if let imported {
-                try await target.keymap.importProfile(imported)
-                if output.json {
-                    output.json(.object([("ok", .bool(true)), ("file", .string(values[1]))]))
-                } else {
-                    output.line(
-                        "\(target.keyboard.alias): profile \(values[1]) imported into the draft "
-                            + "('kblink keymap diff' shows it, 'kblink keymap undo' takes it back)")
-                }
+                let result = try await target.keymap.importProfile(
+                    imported, replace: context.arguments.has("--replace"))
+                printImport(result, file: values[1], alias: target.keyboard.alias, output)
                 return .success
             }
             let json = try await target.keymap.exportProfile()
@@ -58,6 +61,55 @@ extension Commands {
                 output.line("\(target.keyboard.alias): profile written to \(values[1])")
             }
             return .success
+        }
+    }
+
+    /// What an import changed, listed.
+    static func printImport(_ result: KeymapImportResult, file: String, alias: String, _ output: Output) {
+        if output.json {
+            output.json(
+                .object([
+                    ("ok", .bool(true)), ("file", .string(file)), ("replaced", .bool(result.replaced)),
+                    ("cleared", .integer(Int64(result.cleared))),
+                    (
+                        "changes",
+                        .array(
+                            result.changes.map {
+                                .object([
+                                    ("layer", .integer(Int64($0.layer))), ("key", .string($0.key)),
+                                    ("old", .string($0.old)), ("new", .string($0.new)),
+                                ])
+                            })
+                    ),
+                    (
+                        "macros",
+                        .array(
+                            result.macros.map {
+                                .object([
+                                    ("name", .string($0.name)), ("old", .string($0.old)), ("new", .string($0.new)),
+                                ])
+                            })
+                    ),
+                ]))
+            return
+        }
+        let how = result.replaced ? "replaced the draft" : "merged into the draft"
+        var counts = "\(result.changes.count) key binding(s) and \(result.macros.count) macro(s) changed"
+        if result.replaced { counts += ", \(result.cleared) key(s) cleared because the profile leaves them out" }
+        output.line("\(alias): profile \(file) \(how): \(counts)")
+        if !result.changes.isEmpty {
+            output.table(
+                ["LAYER", "KEY", "OLD", "NEW"], result.changes.map { [String($0.layer), $0.key, $0.old, $0.new] })
+        }
+        for macro in result.macros {
+            let change =
+                macro.old.isEmpty
+                ? "added: \(macro.new)"
+                : macro.new.isEmpty ? "removed (was \(macro.old))" : "\(macro.old) -> \(macro.new)"
+            output.line("macro \(macro.name) \(change)")
+        }
+        if !result.changes.isEmpty || !result.macros.isEmpty {
+            output.line("'kblink keymap diff' shows the draft, 'kblink keymap undo' takes the import back.")
         }
     }
 }

@@ -87,15 +87,33 @@ extension Commands {
                                 ])
                             })
                     ),
+                    (
+                        "problems",
+                        .array(
+                            result.problems.map {
+                                .object([
+                                    ("layer", .integer(Int64($0.layer))), ("key", .string($0.key)),
+                                    ("action", .string($0.action)), ("reason", .string($0.reason)),
+                                ])
+                            })
+                    ),
                 ]))
-            return .success
+            return result.problems.isEmpty ? .success : .failure
         }
         let name = target.keyboard.alias
         if applyOnConnect != nil { output.line("\(name): " + autoApplyText(autoApply)) }
         let macros = result.macroSlots > 0 ? " and \(result.macroSlots) macro slot(s)" : ""
+        if !result.problems.isEmpty {
+            // Every problem at once, each with its key and layer; a real push would refuse them all.
+            Output.writeError(
+                "kblink: the keyboard's firmware cannot hold \(result.problems.count) binding(s); a push would fail:")
+            for problem in result.problems {
+                Output.writeError("  \(problem.key) on layer \(problem.layer): \(problem.action): \(problem.reason)")
+            }
+        }
         if result.changes.isEmpty && result.macroSlots == 0 {
             output.line("\(name): the keyboard already holds the profile; nothing to write")
-            return .success
+            return result.problems.isEmpty ? .success : .failure
         }
         if result.dryRun {
             output.line("\(name): a push would write \(result.changes.count) binding(s)\(macros):")
@@ -109,7 +127,7 @@ extension Commands {
             output.table(
                 ["LAYER", "KEY", "OLD", "NEW"], result.changes.map { [String($0.layer), $0.key, $0.old, $0.new] })
         }
-        return .success
+        return result.problems.isEmpty ? .success : .failure
     }
 
     /// `[#####     ] 12/40`, with a carriage return to redraw in place.

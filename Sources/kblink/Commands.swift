@@ -45,21 +45,56 @@ struct Command: Sendable {
     var help: String {
         "\(usageLine)\n\n\(summary)\n" + (details.isEmpty ? "" : "\n\(details)\n") + "\n" + Help.commonOptions
     }
+
+    /// The help of one subcommand (`kblink keymap set --help`): its usage lines and its paragraph of the details;
+    /// the whole help when the command has no such subcommand.
+    func help(forSubcommand subcommand: String) -> String {
+        let usage = usageLine.split(separator: "\n").filter { line in
+            let words = line.split(separator: " ")
+            guard let index = words.firstIndex(of: Substring(name)), index + 1 < words.count else { return false }
+            return words[index + 1].split(separator: "|").contains(Substring(subcommand))
+        }
+        guard !usage.isEmpty else { return help }
+        // Every subcommand the usage lines name: a line of the details starting with one starts its paragraph.
+        var subcommands = Set<Substring>()
+        for line in usageLine.split(separator: "\n") {
+            let words = line.split(separator: " ")
+            if let index = words.firstIndex(of: Substring(name)), index + 1 < words.count {
+                subcommands.formUnion(words[index + 1].split(separator: "|"))
+            }
+        }
+        var paragraph: [Substring] = []
+        var inside = false
+        for line in details.split(separator: "\n", omittingEmptySubsequences: false) {
+            let first = line.split(separator: " ").first ?? ""
+            if !(line.first?.isWhitespace ?? true), subcommands.contains(first) {
+                inside = first == Substring(subcommand)
+            }
+            if inside { paragraph.append(line) }
+        }
+        let text = usage.enumerated().map { index, line in
+            let trimmed = line.drop(while: { $0 == " " })
+            return index == 0 && !trimmed.hasPrefix("Usage:") ? "Usage: " + trimmed : String(line)
+        }.joined(separator: "\n")
+        return text + "\n" + (paragraph.isEmpty ? "" : "\n" + paragraph.joined(separator: "\n") + "\n") + "\n"
+            + Help.commonOptions
+    }
 }
 
 enum Help {
     static let commonOptions = """
-        Options for every command:
+        Options for every command (before or after it):
           --bus system|session|ADDRESS   the bus kblinkd is on (default: $KBLINK_BUS, else system)
           --json                         machine-readable output (one JSON value, or JSON lines for streams)
           --no-color                     no colours (also NO_COLOR=1, or when not a terminal)
-          -h, --help                     this help
+          -h, --help                     this help ('kblink COMMAND SUBCOMMAND --help' for one subcommand)
+          -V, --version                  kblink's version
         Exit codes: 0 ok, 1 failure, 2 usage, 3 kblinkd or the bus unreachable, 4 not found.
         """
 
     static var overview: String {
         var text =
-            "kblink \(KBlink.version): the companion for Bluetooth keyboards (talks to kblinkd)\n\nUsage: kblink [--bus BUS] COMMAND [ARGS] [--json]\n\nCommands:\n"
+            "kblink \(KBlink.version): the companion for Bluetooth keyboards (talks to kblinkd)\n\nUsage: kblink [OPTIONS] COMMAND [ARGS] [OPTIONS]\n\nCommands:\n"
         for command in Commands.all {
             text += "  " + command.name.padding(to: 12) + command.summary + "\n"
         }

@@ -28,25 +28,37 @@ struct KBlinkCommand {
         func usage(_ message: String) -> ExitStatus { KBlinkCommand.usage(message, json: wantsJSON) }
         var rest = arguments
         var busText = environment("KBLINK_BUS")
-        // Global options may come before the command.
-        while let first = rest.first,
-            first.hasPrefix("--bus") || first == "--version" || first == "--help" || first == "-h"
-        {
-            if first == "--version" {
+        // Global options may come before the command as well as after it: those before it are carried over to the
+        // command's own arguments (which take them too).
+        var carried: [String] = []
+        while let first = rest.first, first.hasPrefix("-"), first != "-", first != "--" {
+            switch first {
+            case "--version", "-V":
                 print("kblink \(KBlink.version)")
                 return .success
-            }
-            if first == "--help" || first == "-h" {
+            case "--help", "-h":
                 print(Help.overview)
                 return .success
-            }
-            if first.hasPrefix("--bus=") {
-                busText = String(first.dropFirst("--bus=".count))
+            case "--json", "--no-color":
+                carried.append(first)
                 rest.removeFirst()
-            } else {
-                guard rest.count >= 2 else { return usage("--bus needs a value: system, session or a D-Bus address") }
-                busText = rest[1]
-                rest.removeFirst(2)
+            default:
+                if first.hasPrefix("--bus=") {
+                    busText = String(first.dropFirst("--bus=".count))
+                    rest.removeFirst()
+                } else if first == "--bus" {
+                    guard rest.count >= 2 else {
+                        return usage("--bus needs a value: system, session or a D-Bus address")
+                    }
+                    busText = rest[1]
+                    rest.removeFirst(2)
+                } else {
+                    let global = ["--bus", "--json", "--no-color", "--help", "--version", "-V", "-h"]
+                    let hint = NearestName.nearest(to: first, in: global).map { "; did you mean \($0)?" } ?? ""
+                    return usage(
+                        "unknown option \(first)\(hint) (before the command, kblink takes --bus, --json, --no-color, "
+                            + "--help and --version)")
+                }
             }
         }
         guard let name = rest.first else {
@@ -56,14 +68,18 @@ struct KBlinkCommand {
         guard let command = Commands.all.first(where: { $0.name == name }) else {
             if name == "help" {
                 if rest.count > 1, let topic = Commands.all.first(where: { $0.name == rest[1] }) {
-                    print(topic.help)
+                    print(rest.count > 2 ? topic.help(forSubcommand: rest[2]) : topic.help)
                 } else {
                     print(Help.overview)
                 }
                 return .success
             }
-            return usage("unknown command '\(name)'; run 'kblink --help' for the list")
+            let hint = NearestName.nearest(to: name, in: Commands.all.map(\.name) + ["help"]).map {
+                "did you mean '\($0)'? "
+            }
+            return usage("unknown command '\(name)'; " + (hint ?? "") + "run 'kblink --help' for the list")
         }
+        rest.insert(contentsOf: carried, at: 1)
         let parsed: ParsedArguments
         do {
             parsed = try ParsedArguments(
@@ -73,7 +89,7 @@ struct KBlinkCommand {
             return usage("\(error)\n\(command.usageLine)")
         }
         if parsed.has("--help") {
-            print(command.help)
+            print(parsed.positionals.first.map(command.help(forSubcommand:)) ?? command.help)
             return .success
         }
         if let bus = parsed.value("--bus") { busText = bus }

@@ -92,8 +92,10 @@ enum KeymapOptions {
                 "missing the subcommand: \(expected.keys.sorted().joined(separator: ", "))")
         }
         guard let names = expected[name] else {
+            let hint = NearestName.nearest(to: name, in: expected.keys.sorted()).map { "did you mean '\($0)'? " }
             throw ParsedArguments.UsageError(
-                "unknown subcommand '\(name)'; use \(expected.keys.sorted().joined(separator: ", "))")
+                "unknown subcommand '\(name)'; " + (hint ?? "")
+                    + "use \(expected.keys.sorted().joined(separator: ", "))")
         }
         let values = Array(arguments.positionals.dropFirst())
         let extra = optional[name] ?? []

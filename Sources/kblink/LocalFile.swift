@@ -59,6 +59,9 @@ enum LocalFile {
         guard let text = String(validating: bytes, as: UTF8.self) else {
             throw Failure(description: "\(path) is not UTF-8 text: it is not \(what)")
         }
+        if let zero = bytes.firstIndex(of: 0) {
+            throw Failure(description: "\(path) holds binary data (a NUL byte at offset \(zero)): it is not \(what)")
+        }
         return text
     }
 

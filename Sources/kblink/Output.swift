@@ -110,7 +110,8 @@ extension KeyboardInfo {
                 .array(battery.map { .object([("part", .string($0.part)), ("level", .integer(Int64($0.level)))]) })
             ),
             ("driver", .string(driver)),
-            ("firmware", .object(firmware.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })),
+            // camelCase like every other JSON key (the D-Bus Firmware property's keys are PascalCase).
+            ("firmware", .object(firmware.sorted { $0.key < $1.key }.map { ($0.key.camelCased, .string($0.value)) })),
             ("path", .string(path.rawValue)),
         ])
     }
@@ -138,5 +139,22 @@ extension ManagerStatus {
                     })
             ),
         ])
+    }
+}
+
+extension String {
+    /// The key with its first letter lower-cased (`FirmwareRevision` -> `firmwareRevision`, `PnPID` -> `pnPID`).
+    var camelCased: String {
+        guard let first = first else { return self }
+        return first.lowercased() + dropFirst()
+    }
+}
+
+extension String {
+    /// A D-Bus dictionary key in camelCase (`guide-top` -> `guideTop`), as kblink's JSON writes every key.
+    var kebabToCamel: String {
+        let parts = split(separator: "-")
+        guard let first = parts.first else { return self }
+        return String(first) + parts.dropFirst().map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
     }
 }

@@ -13,7 +13,7 @@ import Synchronization
 struct KBlinkDemoDaemon {
     static let usage = """
         Usage: kblinkd-demo [--bus system|session|ADDRESS] [--config PATH] [--state-dir PATH] [--print-address]
-                            [--log-level error|warning|notice|info|debug] [--polkit]
+                            [--log-level error|warning|notice|info|debug] [--studio-layers N] [--polkit]
 
         kblinkd with a simulated BlueZ: an Aula F87 (connected), a VGN 98Pro (asleep), a phone and a mouse, and a
         Keychron K3 and a headset that a scan finds; the Aula speaks ZMK Studio and the VGN VIA.
@@ -24,6 +24,7 @@ struct KBlinkDemoDaemon {
           --state-dir PATH where profiles and caches live (default $STATE_DIRECTORY, else /var/lib/kblink)
           --print-address  print the bus address on the first line of standard output, then run
           --log-level L    override the configuration's LogLevel
+          --studio-layers N  the layers the Aula F87's ZMK Studio firmware holds (1 to 32, default 4)
           --polkit         decide who may pair, edit keymaps, write firmware and read macros as kblinkd does
                            (polkit on the bus, else root and the configured group); without it, root and the
                            user who started kblinkd-demo may do everything and nobody else anything
@@ -39,10 +40,11 @@ struct KBlinkDemoDaemon {
     static func main() async {
         DaemonRunner.takeOverSignals()
         let options: DaemonRunner.Options
+        var studioLayers = 4
         do {
             let parsed = try ParsedArguments(
                 Array(CommandLine.arguments.dropFirst()), flags: DaemonRunner.flags.union(["--polkit"]),
-                options: DaemonRunner.valueOptions)
+                options: DaemonRunner.valueOptions.union(["--studio-layers"]))
             if parsed.has("--help") {
                 print(usage)
                 exit(0)
@@ -54,11 +56,18 @@ struct KBlinkDemoDaemon {
             var parsedOptions = try DaemonRunner.parse(parsed)
             if !parsed.has("--polkit") { parsedOptions.authorization = .simulate }
             options = parsedOptions
+            if let text = parsed.value("--studio-layers") {
+                guard let count = Int(text), (1...32).contains(count) else {
+                    throw ParsedArguments.UsageError("--studio-layers expects 1 to 32; got '\(text)'")
+                }
+                studioLayers = count
+            }
         } catch {
             DaemonRunner.writeError("kblinkd-demo: \(error)\n\n\(usage)")
             exit(2)
         }
         let started = Started()
+        let layers = studioLayers
         let companion = DaemonCompanion(
             start: { given, logger in
                 var bus = given
@@ -78,7 +87,7 @@ struct KBlinkDemoDaemon {
                 guard let simulator = started.simulator.withLock({ $0 }) else { return }
                 // The simulated keyboards' firmware, so that keymap push and pull work in the demo too.
                 do {
-                    let firmware = try await SimulatedDemoFirmware.start(on: simulator)
+                    let firmware = try await SimulatedDemoFirmware.start(on: simulator, studioLayers: layers)
                     await service.pushes.setVIALinks(firmware.viaLinks)
                     started.firmware.withLock { $0 = firmware }
                 } catch {

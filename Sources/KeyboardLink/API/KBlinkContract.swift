@@ -170,9 +170,26 @@ public enum KBlinkContract {
         public static let getMacros = KBlinkMethod(
             interface, "GetMacros", outputs: [DBusArgument("macros", .dictionary(key: .string, value: .string))],
             access: .requires(.readMacros))
-        /// `ImportProfile(s json)`.
+        /// `ImportProfile(s json, a{sv} options) -> a{sv} result`.
         public static let importProfile = KBlinkMethod(
-            interface, "ImportProfile", inputs: [DBusArgument("json", .string)], access: .requires(.editKeymap))
+            interface, "ImportProfile",
+            inputs: [
+                DBusArgument("json", .string), DBusArgument("options", .dictionary(key: .string, value: .variant)),
+            ],
+            outputs: [DBusArgument("result", .dictionary(key: .string, value: .variant))],
+            access: .requires(.editKeymap))
+        /// `AddLayer(u layer)`.
+        public static let addLayer = KBlinkMethod(
+            interface, "AddLayer", inputs: [DBusArgument("layer", .uint32)], access: .requires(.editKeymap))
+        /// `RemoveLayer(u layer)`.
+        public static let removeLayer = KBlinkMethod(
+            interface, "RemoveLayer", inputs: [DBusArgument("layer", .uint32)], access: .requires(.editKeymap))
+        /// `CheckAction(s action) -> a{sv} result`: whether the keyboard's firmware can hold an action, answered as a
+        /// dry-run `Push` answers (its `problems`); nothing is written.
+        public static let checkAction = KBlinkMethod(
+            interface, "CheckAction", inputs: [DBusArgument("action", .string)],
+            outputs: [DBusArgument("result", .dictionary(key: .string, value: .variant))],
+            access: .requires(.editKeymap))
         /// `GetKeys() -> a(ssdddd) keys`.
         public static let getKeys = KBlinkMethod(
             interface, "GetKeys",
@@ -220,7 +237,7 @@ public enum KBlinkContract {
         /// Every method, in the order of the XML.
         public static let methods: [KBlinkMethod] = [
             getBindings, setBinding, undo, redo, diff, discard, setMacro, removeMacro, getMacros, exportProfile,
-            importProfile, getKeys, push, pull,
+            importProfile, getKeys, push, pull, addLayer, removeLayer, checkAction,
         ]
         /// Every property, in the order of the XML.
         public static let properties: [KBlinkProperty] = [

@@ -18,6 +18,46 @@ public struct DriverPush: Sendable {
         public var saved: Bool
         /// Whether nothing was written because it was a dry run.
         public var dryRun: Bool
+        /// What a real push could not write (only a dry run answers with problems; a push throws them).
+        public var problems: [Problem] = []
+
+        /// Creates an outcome.
+        public init(
+            writes: [DriverKeyWrite], previous: [DeviceKeymap.Binding], macros: DriverMacroWrite? = nil, verified: Bool,
+            saved: Bool, dryRun: Bool, problems: [Problem] = []
+        ) {
+            self.writes = writes
+            self.previous = previous
+            self.macros = macros
+            self.verified = verified
+            self.saved = saved
+            self.dryRun = dryRun
+            self.problems = problems
+        }
+    }
+
+    /// A binding the keyboard's firmware cannot hold, found before anything is written.
+    public struct Problem: Sendable, Equatable, CustomStringConvertible {
+        /// The layer.
+        public var layer: Int
+        /// The key; nil when only an action was checked.
+        public var key: KeyName?
+        /// The action (printed in QMK spelling).
+        public var action: KeyAction
+        /// Why the firmware cannot hold it.
+        public var reason: String
+
+        /// Creates a problem.
+        public init(layer: Int, key: KeyName?, action: KeyAction, reason: String) {
+            self.layer = layer
+            self.key = key
+            self.action = action
+            self.reason = reason
+        }
+
+        public var description: String {
+            (key.map { "\($0) on layer \(layer) " } ?? "") + "(\(action)): \(reason)"
+        }
     }
 
     /// A push that failed: what went wrong and whether the keyboard was put back.
@@ -67,16 +107,33 @@ public struct DriverPush: Sendable {
     /// What turns `device` into `desired`: on keyboards with runtime macros, the macro slots (each macro bound in
     /// `desired` gets one: the slot already holding it, else the lowest free one, in name order; other slots are
     /// emptied), then the bindings that differ, in layer then layout key order.
-    /// - Throws: `DriverError.notSupported` when `desired` has more layers than the keyboard, binds more macros
+    /// Layers of `desired` above the keyboard's that are all transparent are left out.
+    /// - Throws: `DriverError.notSupported` when `desired` binds keys on layers the keyboard lacks, binds more macros
     ///   than it has slots, or binds a macro it does not define.
     public static func changes(desired: Keymap, device: DeviceKeymap, layout: PhysicalLayout)
         throws(DriverError) -> DriverPlan
     {
-        guard desired.layerCount <= device.layers.count else {
-            throw .notSupported(
-                "the profile has \(desired.layerCount) layers, the keyboard holds \(device.layers.count); "
-                    + "remove the layers above \(device.layers.count - 1) from the profile")
+        // Layers above what the keyboard holds are left out when they only fall through (transparent): they do
+        // nothing a keyboard without them would not do. Layers above that bind something are refused, named.
+        let layerCount = min(desired.layerCount, device.layers.count)
+        if desired.layerCount > device.layers.count {
+            var bound: [String] = []
+            for layer in device.layers.count..<desired.layerCount {
+                let keys = layout.keys.filter {
+                    (desired.action(layer: layer, key: $0.name) ?? .transparent) != .transparent
+                }
+                guard !keys.isEmpty else { continue }
+                let names = keys.prefix(5).map(\.name.rawValue).joined(separator: ", ")
+                bound.append("layer \(layer) (\(names)\(keys.count > 5 ? ", and \(keys.count - 5) more" : ""))")
+            }
+            if !bound.isEmpty {
+                throw .notSupported(
+                    "the keyboard holds \(device.layers.count) layer(s) (0 to \(device.layers.count - 1)) but the draft "
+                        + "binds keys on \(bound.joined(separator: " and ")); remove those layers with 'kblink "
+                        + "keymap layer remove DEVICE N' (or clear their keys) and push again")
+            }
         }
+        let desired = layerCount < desired.layerCount ? Self.keeping(layerCount, of: desired, layout: layout) : desired
         var macroWrite: DriverMacroWrite?
         var assignment: [MacroName: Int] = [:]
         if let macros = device.macros {
@@ -107,6 +164,11 @@ public struct DriverPush: Sendable {
             }
         }
         return DriverPlan(macros: macroWrite, keys: writes)
+    }
+
+    /// `keymap` without its layers above `count`.
+    private static func keeping(_ count: Int, of keymap: Keymap, layout: PhysicalLayout) -> Keymap {
+        keymap.resized(toLayerCount: count, for: layout)
     }
 
     /// The macro slots `desired` needs on a keyboard holding `device`.
@@ -172,15 +234,33 @@ public struct DriverPush: Sendable {
     ) async throws(Failure) -> Outcome {
         let device: DeviceKeymap
         let plan: DriverPlan
+        var problems: [Problem] = []
         do throws(DriverError) {
             device = try await driver.readKeymap(layout: layout)
             plan = try Self.changes(desired: desired, device: device, layout: layout)
-            let actions = Set(plan.keys.filter { $0.macroSlot == nil }.map(\.action))
-            for action in actions.sorted(by: { $0.description < $1.description }) {
-                try await driver.check(action)
+            // Every binding the firmware cannot hold, each named by key and layer, before anything is written.
+            var verdicts: [KeyAction: String?] = [:]
+            for write in plan.keys where write.macroSlot == nil {
+                if verdicts[write.action] == nil {
+                    do throws(DriverError) {
+                        try await driver.check(write.action)
+                        verdicts[write.action] = .some(nil)
+                    } catch .notSupported(let reason) {
+                        verdicts[write.action] = .some(reason)
+                    }
+                }
+                if let reason = verdicts[write.action] ?? nil {
+                    problems.append(Problem(layer: write.layer, key: write.key, action: write.action, reason: reason))
+                }
             }
             if let macros = plan.macros, let held = device.macros {
                 try await driver.check(macros, on: held)
+            }
+            if !problems.isEmpty && !dryRun {
+                throw .notSupported(
+                    "the keyboard's firmware cannot hold \(problems.count) binding(s): "
+                        + problems.map(\.description).joined(separator: "; ")
+                        + "; change them with 'kblink keymap set' ('kblink keymap push --dry-run' lists them)")
             }
         } catch {
             throw Failure(error: error, written: 0, rolledBack: true)
@@ -190,7 +270,7 @@ public struct DriverPush: Sendable {
         if dryRun || plan.isEmpty {
             return Outcome(
                 writes: writes, previous: previous, macros: plan.macros, verified: false, saved: false,
-                dryRun: dryRun)
+                dryRun: dryRun, problems: problems)
         }
         let total = writes.count + (plan.macros == nil ? 0 : 1)
         let taken = WriteCount()

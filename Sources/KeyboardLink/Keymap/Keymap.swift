@@ -44,6 +44,19 @@ public struct Keymap: Hashable, Sendable {
         layers[layer][key] = action
     }
 
+    /// This keymap with `count` layers: layers above are dropped, new layers hold the cleared action on every key of
+    /// `layout`.
+    public func resized(toLayerCount count: Int, for layout: PhysicalLayout) -> Keymap {
+        var result = self
+        if result.layers.count > count { result.layers.removeSubrange(count...) }
+        while result.layers.count < count {
+            let layer = result.layers.count
+            result.layers.append(
+                Dictionary(uniqueKeysWithValues: layout.keys.map { ($0.name, Self.clearedAction(layer: layer)) }))
+        }
+        return result
+    }
+
     /// The action a layer gives keys that are cleared: nothing on layer 0, fall through above it.
     public static func clearedAction(layer: Int) -> KeyAction { layer == 0 ? .none : .transparent }
 
@@ -56,13 +69,17 @@ public struct Keymap: Hashable, Sendable {
         }
         var result = self
         for (layer, bindings) in layers.enumerated() {
+            var canonical: [KeyName: KeyAction] = [:]
             for (key, action) in bindings {
-                _ = try layout.key(named: key)
+                // A key may be named by its keycap (`ENT` for `ENTER`); the keymap holds the key's own name.
+                let name = try layout.key(named: key).name
                 try Self.check(action, layerCount: layers.count, macros: macros)
+                if canonical[name] == nil || name == key { canonical[name] = action }
             }
-            for key in layout.keys where bindings[key.name] == nil {
-                result.layers[layer][key.name] = Self.clearedAction(layer: layer)
+            for key in layout.keys where canonical[key.name] == nil {
+                canonical[key.name] = Self.clearedAction(layer: layer)
             }
+            result.layers[layer] = canonical
         }
         return result
     }

@@ -43,6 +43,8 @@ public enum KeymapError: Error, Equatable, Sendable, CustomStringConvertible {
     case macroNotFound(String)
     /// A macro that cannot be removed because keys are bound to it.
     case macroInUse(String, boundTo: [String])
+    /// A layer that cannot be removed because keys on other layers switch to it.
+    case layerInUse(Int, switchedBy: [String])
     /// An edit that is well-formed but makes no sense (copying a layer onto itself, swapping a zone with itself).
     case invalidEdit(String)
     /// Undo with nothing to undo.
@@ -74,14 +76,15 @@ public enum KeymapError: Error, Equatable, Sendable, CustomStringConvertible {
     public var category: Category {
         switch self {
         case .unknownKeycode, .malformedAction, .invalidKeyName, .keyNotInZone, .unknownZone, .zoneShapeMismatch,
-            .layerOutOfRange, .invalidLayout, .invalidMacroName, .invalidEdit, .macroSyntax, .invalidMacro, .macroInUse,
+            .layerOutOfRange, .invalidLayout, .invalidMacroName, .invalidEdit, .macroSyntax, .invalidMacro,
             .invalidInputEvents, .invalidProfile, .invalidAddress:
             return .invalidArgs
         case .unknownKey, .zoneNotInLayout, .unknownLayout, .macroNotFound:
             return .notFound
         case .notEncodable, .nothingToUndo, .nothingToRedo:
             return .notSupported
-        case .io:
+        case .io, .macroInUse, .layerInUse:
+            // A macro still bound is the keymap's state, not a bad argument.
             return .failed
         }
     }
@@ -132,6 +135,8 @@ public enum KeymapError: Error, Equatable, Sendable, CustomStringConvertible {
             return "no macro named '\(Self.printable(name))'; define it first"
         case .macroInUse(let name, let keys):
             return "macro \(name) is still bound to \(keys.joined(separator: ", ")); rebind those keys first"
+        case .layerInUse(let layer, let keys):
+            return "layer \(layer) is switched to by \(keys.joined(separator: ", ")); rebind those keys first"
         case .invalidEdit(let reason):
             return "invalid edit: \(reason)"
         case .nothingToUndo:

@@ -58,7 +58,7 @@ struct VIAPullTests {
             #expect(
                 Set(rows) == [
                     "0 CAPS KC_CAPS->KC_LCTL draft", "0 F6 KC_F6->MACRO(sig) draft", "0 F7 KC_F7->MACRO(M1) draft",
-                    "1 Q KC_TRNS->KC_1 draft",
+                    "1 Q KC_TRNS->KC_1 draft", "0 M1 ->text 'OK' draft",
                 ])
             let macros = try await keymap.macros()
             #expect(Set(macros.keys) == ["sig", "M1"])

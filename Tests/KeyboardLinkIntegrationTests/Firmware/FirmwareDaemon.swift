@@ -27,10 +27,11 @@ final class FirmwareDaemon: RestartableDaemon, Sendable {
         try await runProcess(DaemonHarness.binary("kblink"), arguments + ["--bus", bus.address], timeout: timeout)
     }
 
-    /// `kblink info DEVICE --json [extra]`, decoded.
-    func infoJSON(_ device: String, _ extra: [String] = []) async throws -> [String: Any] {
+    /// `kblink info DEVICE --json [extra]`, decoded; `status` is the exit code expected (1 when a `--refresh`
+    /// asked for does not happen).
+    func infoJSON(_ device: String, _ extra: [String] = [], status: Int32 = 0) async throws -> [String: Any] {
         let result = try await kblink(["info", device, "--json"] + extra)
-        #expect(result.status == 0, "kblink info failed: \(result.standardError)")
+        #expect(result.status == status, "kblink info: \(result.standardError)")
         let object = try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8))
         return try #require(object as? [String: Any], "not a JSON object: \(result.standardOutput)")
     }

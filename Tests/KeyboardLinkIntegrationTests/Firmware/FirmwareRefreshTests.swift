@@ -68,7 +68,8 @@ struct FirmwareRefreshTests {
             await daemon.bluez.gatt.setValue(Array("CHANGED".utf8), of: .serialNumber, for: Self.corne)
             await daemon.bluez.gatt.setFaults(SimulatedGATTFaults(disconnectAtRead: 3), for: Self.corne)
 
-            let json = try await daemon.infoJSON("corne", ["--refresh"])
+            // The refresh did not happen: exit 1, with the cached information still printed.
+            let json = try await daemon.infoJSON("corne", ["--refresh"], status: 1)
             #expect(try jsonText(json, ["refresh", "ok"]) == "false")
             let refreshError = (json["refresh"] as? [String: Any])?["error"] as? String
             #expect(
@@ -105,7 +106,8 @@ struct FirmwareRefreshTests {
             #expect(try jsonText(cached, ["battery"]) == #"[{"level":90,"part":"left"},{"level":75,"part":"right"}]"#)
 
             let refreshed = try await daemon.kblink(["info", "corne", "--refresh"])
-            #expect(refreshed.status == 0)
+            // Asleep: the cached information is shown, and the refresh asked for did not happen (exit 1).
+            #expect(refreshed.status == 1)
             #expect(refreshed.standardError.contains("Corne Split is not connected (asleep or out of range)"))
             #expect(refreshed.standardError.contains("kept the information read"))
             #expect(refreshed.standardOutput.contains("Serial:     5E1F0C2A9B3D"))

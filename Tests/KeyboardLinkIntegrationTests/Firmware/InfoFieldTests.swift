@@ -134,7 +134,7 @@ struct InfoFieldTests {
         let date = try Date(readAt, strategy: .iso8601)
         #expect(abs(date.timeIntervalSinceNow) < 600, "read at \(readAt)")
         let firmware = try #require(json["firmware"] as? [String: String])
-        #expect(firmware["ReadAt"] == readAt)
+        #expect(firmware["readAt"] == readAt)
         #expect((json["ageSeconds"] as? Int).map { $0 >= 0 } == true)
     }
 }

@@ -71,21 +71,35 @@ struct KeymapCommandLineTests {
                 harness, ["keymap", "set", "aula", "F1", "KEY_MUTE", "--layer", "1", "--json"])
             #expect(setJSON.standardOutput == "{\"ok\":true,\"key\":\"F1\",\"layer\":1,\"action\":\"KC_MUTE\"}\n")
             let diff = try await KeymapCommandRunner.run(harness, ["keymap", "diff", "aula"])
+            // This daemon's Aula offers the ZMK Studio service with no firmware behind it: diff says it could not
+            // read the keyboard, and lists the draft.
+            #expect(diff.lines.first?.hasPrefix("Aula F87: what the keyboard holds was not read") == true)
             #expect(
-                diff.lines == [
+                diff.lines.dropFirst() == [
                     "ZONE      LAYER  KEY   OLD      NEW      ORIGIN", "standard  0      CAPS  KC_CAPS  KC_LCTL  draft",
                     "function  1      F1    KC_TRNS  KC_MUTE  draft",
                 ])
             let undo = try await KeymapCommandRunner.run(harness, ["keymap", "undo", "aula", "--json"])
-            #expect(undo.standardOutput == "{\"ok\":true,\"canUndo\":true,\"canRedo\":true,\"dirty\":true}\n")
-            #expect(try await KeymapCommandRunner.run(harness, ["keymap", "redo", "aula"]).status == 0)
+            #expect(
+                undo.standardOutput
+                    == "{\"ok\":true,\"canUndo\":true,\"canRedo\":true,\"dirty\":true,\"changes\":[{\"zone\":"
+                    + "\"function\",\"layer\":1,\"key\":\"F1\",\"old\":\"KC_MUTE\",\"new\":\"KC_TRNS\"}]}\n")
+            let redo = try await KeymapCommandRunner.run(harness, ["keymap", "redo", "aula"])
+            #expect(redo.status == 0)
+            #expect(redo.lines.last == "  F1 on layer 1: KC_TRNS -> KC_MUTE", "\(redo.standardOutput)")
             let diffJSON = try await KeymapCommandRunner.run(harness, ["keymap", "diff", "aula", "--json"])
             #expect(
                 diffJSON.standardOutput.contains(
                     "{\"zone\":\"function\",\"layer\":1,\"key\":\"F1\",\"old\":\"KC_TRNS\",\"new\":\"KC_MUTE\",\"origin\":\"draft\"}"
                 ))
             let discard = try await KeymapCommandRunner.run(harness, ["keymap", "discard", "aula"])
-            #expect(discard.standardOutput.contains("draft discarded; can undo: no, can redo: no, draft: clean"))
+            #expect(discard.standardOutput.contains("draft discarded; can undo: yes, can redo: no, draft: clean"))
+            #expect(discard.standardOutput.contains("  CAPS on layer 0: KC_LCTL -> KC_CAPS"))
+            // Discarding is undoable: undo brings the draft back, redo discards again.
+            let back = try await KeymapCommandRunner.run(harness, ["keymap", "undo", "aula"])
+            #expect(back.standardOutput.contains("  F1 on layer 1: KC_TRNS -> KC_MUTE"), "\(back.standardOutput)")
+            #expect(try await KeymapCommandRunner.run(harness, ["keymap", "redo", "aula"]).status == 0)
+            for _ in 0..<3 { _ = try await KeymapCommandRunner.run(harness, ["keymap", "undo", "aula"]) }
             let nothing = try await KeymapCommandRunner.run(harness, ["keymap", "undo", "aula"])
             #expect(nothing.status == 1)
             #expect(nothing.standardError == "kblink: nothing to undo\n")
@@ -135,7 +149,8 @@ struct KeymapCommandLineTests {
             let list = try await KeymapCommandRunner.run(harness, ["macro", "list", "aula"])
             #expect(list.lines == ["NAME  DEFINITION", "sig   text 'Regards', enter"])
             let inUse = try await KeymapCommandRunner.run(harness, ["macro", "remove", "aula", "sig"])
-            #expect(inUse.status == 2 && inUse.standardError.contains("still bound to F5 on layer 0"))
+            // A macro still bound is a failure (1), not a usage error.
+            #expect(inUse.status == 1 && inUse.standardError.contains("still bound to F5 on layer 0"))
 
             // Ctrl+C typed on a keyboard: ctrl down, c down, c up, ctrl up, with EV_SYN reports between.
             let file = NSTemporaryDirectory() + "kblink-events-" + UUID().uuidString
@@ -174,7 +189,10 @@ struct KeymapCommandLineTests {
 
             #expect(try await KeymapCommandRunner.run(harness, ["keymap", "discard", "aula"]).status == 0)
             let imported = try await KeymapCommandRunner.run(harness, ["profile", "import", "aula", file, "--json"])
-            #expect(imported.standardOutput == "{\"ok\":true,\"file\":\"\(file)\"}\n")
+            #expect(
+                imported.standardOutput
+                    == "{\"ok\":true,\"file\":\"\(file)\",\"replaced\":false,\"cleared\":0,\"changes\":[{\"layer\":0,"
+                    + "\"key\":\"ESC\",\"old\":\"KC_ESC\",\"new\":\"KC_GRV\"}],\"macros\":[]}\n")
             let again = directory + "/again.json"
             #expect(try await KeymapCommandRunner.run(harness, ["profile", "export", "aula", again]).status == 0)
             #expect(try String(contentsOfFile: again, encoding: .utf8) == written)

@@ -10,9 +10,16 @@ enum KeymapCommandRunner {
     static func run(
         _ harness: DaemonHarness, _ arguments: [String], timeout: DispatchTimeInterval = .seconds(30)
     ) async throws -> ProcessResult {
+        try await run(arguments + ["--bus", harness.bus.address], timeout: timeout)
+    }
+
+    /// Runs `kblink ARGUMENTS` as given; kills it after `timeout`.
+    static func run(_ arguments: [String], timeout: DispatchTimeInterval = .seconds(30)) async throws
+        -> ProcessResult
+    {
         let process = SpawnedProcess()
         process.executableURL = URL(fileURLWithPath: DaemonHarness.binary("kblink"))
-        process.arguments = arguments + ["--bus", harness.bus.address]
+        process.arguments = arguments
         let output = Pipe()
         let errors = Pipe()
         process.standardOutput = output

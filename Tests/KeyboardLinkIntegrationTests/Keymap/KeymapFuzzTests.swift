@@ -179,7 +179,7 @@ struct KeymapFuzzTests {
                     let profile = String(decoding: mutated, as: UTF8.self)
                     let macro = (0..<6).map { _ in Self.macroWords.randomElement(using: &random) ?? "" }.joined()
                     for call in [
-                        { try await keymap.importProfile(profile) },
+                        { _ = try await keymap.importProfile(profile) },
                         {
                             try await keymap.setMacro(name: "f\(round % 7)", definition: macro)
                         },

@@ -45,7 +45,7 @@ struct KeymapPersistenceTests {
                 #expect(state == before.2)
                 #expect(state.currentZone == "function" && state.canUndo && state.canRedo)
                 try await keymap.redo()
-                #expect(try await keymap.diff().map(\.key) == ["CAPS", "F1", "UP"])
+                #expect(try await keymap.diff().filter { $0.zone != "macro" }.map(\.key) == ["CAPS", "F1", "UP"])
                 try await keymap.undo()
                 try await keymap.undo()
                 try await keymap.undo()

@@ -199,7 +199,11 @@ struct ListKeyboardsTests {
                 #expect(battery == expectedBattery)
                 guard case .dictionary(_, _, let firmware) = fields[8] else { continue }
                 let expectedFirmware = Dictionary(
-                    uniqueKeysWithValues: firmware.map { ($0.key.stringValue ?? "", $0.value.stringValue ?? "") })
+                    uniqueKeysWithValues: firmware.map {
+                        // kblink's JSON writes the property's PascalCase keys in camelCase.
+                        let key = $0.key.stringValue ?? ""
+                        return (key.prefix(1).lowercased() + key.dropFirst(), $0.value.stringValue ?? "")
+                    })
                 #expect(keyboard["firmware"] as? [String: String] == expectedFirmware)
                 #expect(keyboard["driver"] as? String == fields[9].stringValue)
             }

@@ -98,7 +98,9 @@ struct ResolveInsetsTests {
             #expect(daemon.standardOutput.contains("\"source\":\"daemon\""))
             // The Aula F87 is connected in the demo machine: the bar is zeroed.
             #expect(daemon.standardOutput.contains("\"inset\":0"))
-            #expect(daemon.standardOutput.contains("\"hardware-keyboard\":true"))
+            // Every JSON key is camelCase.
+            #expect(daemon.standardOutput.contains("\"hardwareKeyboard\":true"))
+            #expect(!daemon.standardOutput.contains("-"), "\(daemon.standardOutput)")
         }
         let local = try await runProcess(
             DaemonHarness.binary("kblink"),
@@ -165,14 +167,14 @@ struct InsetsConsistencyTests {
             let object = try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any])
             let answer = try #require(object["answer"] as? [String: Any])
             var result: [String: Double] = [:]
-            for key in ["overlap", "inset", "guide-top", "guide-height", "dismiss-threshold", "slide"] {
+            for key in ["overlap", "inset", "guideTop", "guideHeight", "dismissThreshold", "slide"] {
                 result[key] = (answer[key] as? NSNumber)?.doubleValue
             }
             return result
         }
         let expected: [String: Double] = [
-            "overlap": library.overlap, "inset": library.reservedInset, "guide-top": library.guideTop,
-            "guide-height": library.guideHeight, "dismiss-threshold": library.dismissThreshold, "slide": library.slide,
+            "overlap": library.overlap, "inset": library.reservedInset, "guideTop": library.guideTop,
+            "guideHeight": library.guideHeight, "dismissThreshold": library.dismissThreshold, "slide": library.slide,
         ]
         let local = try await runProcess(DaemonHarness.binary("kblink"), arguments + ["--local"])
         #expect(local.status == 0, "\(local.standardError)")

@@ -45,7 +45,7 @@ struct DriverPushPlanTests {
             ).isEmpty)
     }
 
-    @Test("a binding kblink cannot name is rewritten; more layers than the keyboard has is NotSupported")
+    @Test("a binding kblink cannot name is rewritten; layers the keyboard lacks are left out unless they bind keys")
     func otherAndLayers() throws {
         let layout = try Self.layout()
         let desired = Keymap(defaultsFor: layout, layerCount: 2)
@@ -54,8 +54,16 @@ struct DriverPushPlanTests {
         layers[0][key] = .other("\"Bluetooth\" 0 0")
         let writes = try DriverPush.plan(desired: desired, device: DeviceKeymap(layers: layers), layout: layout)
         #expect(writes.map(\.key) == [key])
-        #expect(throws: DriverError.self) {
-            try DriverPush.plan(desired: desired, device: DeviceKeymap(layers: [layers[0]]), layout: layout)
+        // Layer 1 is all transparent: a keyboard with one layer gets layer 0 only.
+        #expect(
+            try DriverPush.plan(desired: desired, device: DeviceKeymap(layers: [layers[0]]), layout: layout).map(\.key)
+                == [key])
+        var bound = desired
+        bound.setAction(.key(.keyboard(0x04)), layer: 1, key: key)
+        #expect {
+            try DriverPush.plan(desired: bound, device: DeviceKeymap(layers: [layers[0]]), layout: layout)
+        } throws: { error in
+            "\(error)".contains("layer 1 (\(key))")
         }
     }
 

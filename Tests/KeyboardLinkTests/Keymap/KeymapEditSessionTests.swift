@@ -128,8 +128,12 @@ struct KeymapEditSessionTests {
         #expect(session.canUndo)
         #expect(try session.setBinding(key: try Self.key("A"), action: try Self.action("KC_A"), layer: 0) == false)
         #expect(session.operationLog.entries.count == 2, "an edit that changes nothing is not logged")
+        try session.setBinding(key: try Self.key("A"), action: try Self.action("KC_B"), layer: 0)
         session.discard()
-        #expect(!session.isDirty && !session.canUndo && !session.canRedo)
+        // Discarding is one more edit: the draft is clean, and undo brings it back.
+        #expect(!session.isDirty && session.canUndo && !session.canRedo)
+        try session.undo()
+        #expect(try session.action(layer: 0, key: try Self.key("A")) == (try Self.action("KC_B")))
     }
 
     @Test("diff lists draft edits and device differences with old and new actions")
@@ -315,6 +319,8 @@ struct KeymapEditGenerator {
             return .setMacro(
                 names.randomElement(using: &random) ?? names[0], macro ?? Macro(trustedSteps: [.text("x")]))
         case 4: return .removeMacro(names.randomElement(using: &random) ?? names[0])
+        case 5: return .addLayer(Int.random(in: 0...layerCount, using: &random))
+        case 6: return .removeLayer(Int.random(in: 0..<layerCount + 1, using: &random))
         default:
             let key = layout.keys.randomElement(using: &random)?.name ?? layout.keys[0].name
             return .setBinding(layer: layer, key: key, action: actions.randomElement(using: &random) ?? .none)
@@ -344,16 +350,19 @@ struct KeymapReferenceModel {
             guard layer < layers, layout.contains(key), valid(action) else { return nil }
             result.setAction(action, layer: layer, key: key)
         case .clearZone(let zone, let layer):
+            guard layer < layers else { return nil }
             for key in layout.keys where key.zone == zone {
                 result.setAction(layer == 0 ? .none : .transparent, layer: layer, key: key.name)
             }
         case .copyZone(let zone, let from, let to):
-            guard from != to else { return nil }
+            guard from != to, from < layers, to < layers else { return nil }
             for key in layout.keys where key.zone == zone {
                 result.setAction(keymap.layers[from][key.name] ?? .none, layer: to, key: key.name)
             }
         case .swapZones(let first, let second):
-            guard first != second, first.zone == second.zone else { return nil }
+            guard first != second, first.zone == second.zone, first.layer < layers, second.layer < layers else {
+                return nil
+            }
             for key in layout.keys where key.zone == first.zone {
                 result.setAction(keymap.layers[second.layer][key.name] ?? .none, layer: first.layer, key: key.name)
                 result.setAction(keymap.layers[first.layer][key.name] ?? .none, layer: second.layer, key: key.name)
@@ -367,7 +376,44 @@ struct KeymapReferenceModel {
             result.macros[name] = nil
         case .importProfile(let imported):
             result = imported
+        case .replaceKeymap(let imported):
+            guard let valid = try? imported.validated(for: layout) else { return nil }
+            result = valid
+        case .mergeProfile(let imported):
+            guard imported.layerCount <= layers else { return nil }
+            result.macros.merge(imported.macros) { _, new in new }
+            for (layer, bindings) in imported.layers.enumerated() {
+                for (key, action) in bindings { result.setAction(action, layer: layer, key: key) }
+            }
+        case .addLayer(let index):
+            guard (1...layers).contains(index), layers < Keymap.maximumLayers else { return nil }
+            var rows = keymap.layers.map { row in row.mapValues { Self.renumber($0, from: index, by: 1) } }
+            rows.insert(
+                Dictionary(uniqueKeysWithValues: layout.keys.map { ($0.name, KeyAction.transparent) }), at: index)
+            result = Keymap(layers: rows, macros: keymap.macros)
+        case .removeLayer(let index):
+            guard layers > 1, (1..<layers).contains(index) else { return nil }
+            let switching = keymap.layers.enumerated().contains { layer, row in
+                layer != index && row.values.contains { $0.referencedLayer == index }
+            }
+            guard !switching else { return nil }
+            var rows = keymap.layers
+            rows.remove(at: index)
+            result = Keymap(
+                layers: rows.map { row in row.mapValues { Self.renumber($0, from: index + 1, by: -1) } },
+                macros: keymap.macros)
         }
         return result
+    }
+
+    /// A layer switch to `from` or above moved by `offset`.
+    static func renumber(_ action: KeyAction, from: Int, by offset: Int) -> KeyAction {
+        switch action {
+        case .momentaryLayer(let layer) where layer >= from: return .momentaryLayer(layer + offset)
+        case .toggleLayer(let layer) where layer >= from: return .toggleLayer(layer + offset)
+        case .toLayer(let layer) where layer >= from: return .toLayer(layer + offset)
+        case .layerTap(let layer, let tap) where layer >= from: return .layerTap(layer: layer + offset, tap: tap)
+        default: return action
+        }
     }
 }

@@ -30,7 +30,9 @@ struct KeymapEditSessionTextTests {
         #expect(bindings.count == 16)
         #expect(session.macroTexts == ["copy": "ctrl+c"])
         let diff = session.diffTexts()
-        #expect(diff.map(\.key) == ["CAPS", "F1"])
+        // The bindings, then the macro the draft adds (zone "macro").
+        #expect(diff.map(\.key) == ["CAPS", "F1", "copy"])
+        #expect(diff[2].zone == "macro" && diff[2].old == "" && diff[2].new == "ctrl+c")
         #expect(diff[0].old == "KC_CAPS" && diff[0].new == "KC_LCTL" && diff[0].origin == "draft")
         #expect(diff[1].zone == "function" && diff[1].layer == 1)
     }

@@ -44,7 +44,16 @@ struct ProfileDocumentTests {
              "layers": [{"A": "&kp LS(N1)", "S": "KEY_KP1", "ESC": "MACRO(hi)"}, {"A": "&mo 0"}],
              "macros": {"hi": "text 'hi'"}}
             """#
-        try session.importProfile(json: json)
+        // Merged (the default): the keys the profile names change, the rest stay.
+        var merged = session
+        let summary = try merged.importProfile(json: json)
+        #expect(summary.bindings.map(\.key.rawValue) == ["ESC", "A", "S", "A"])
+        #expect(summary.cleared == 0)
+        #expect(try merged.action(layer: 0, key: try KeyName("D")) == .key(.keyboard(0x07)))
+        #expect(try merged.action(layer: 1, key: try KeyName("A")) == .momentaryLayer(0))
+        // Replaced: every key the profile leaves out is cleared, counted.
+        let replaced = try session.importProfile(json: json, replace: true)
+        #expect(replaced.cleared == layout.keys.count - 3)
         #expect(
             try session.action(layer: 0, key: try KeyName("A"))
                 == .key(KeyPress(.keyboard(0x1E), modifiers: .leftShift)))

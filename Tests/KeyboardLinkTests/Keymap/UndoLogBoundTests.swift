@@ -55,7 +55,7 @@ struct UndoLogBoundTests {
         #expect(session.operationLog.entries.count == KeymapEditSession.undoLimit)
         for (key, action) in expected { #expect(try session.action(layer: 1, key: key) == action) }
         // The merged edit comes first; everything after it is the newest 999 edits, unchanged.
-        guard case .importProfile = session.operationLog.entries.first else {
+        guard case .replaceKeymap = session.operationLog.entries.first else {
             Issue.record(
                 "the oldest entry is not the merged import: \(String(describing: session.operationLog.entries.first))")
             return

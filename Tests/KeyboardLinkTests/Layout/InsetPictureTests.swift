@@ -53,7 +53,8 @@ struct InsetPictureTests {
 
     @Test("scenario 1: the reserved band fills the window's bottom from row 18 (1011 / 56.9 = 17.8)")
     func fullScreen() {
-        let margin = Self.repeated(" ", 24)
+        // Lines carry no trailing spaces: the 24 blank columns right of the screen are left out.
+        let margin = ""
         let edge = "+" + Self.repeated("-", 34) + "+" + margin
         let empty = "|" + Self.repeated(" ", 34) + "|" + margin
         let band = "|" + Self.repeated("=", 34) + "|" + margin
@@ -69,7 +70,7 @@ struct InsetPictureTests {
             window: LayoutFixtures.stageManagerWindow,
             event: LayoutFixtures.show(LayoutFixtures.dockedKeyboard)
         )
-        let margin = Self.repeated(" ", 24)
+        let margin = ""
         let screen = Self.repeated(".", 36) + margin
         // Window columns round(3.51) = 4 ..< round(28.11) = 28, rows round(1.76) = 2 ..< round(17.57) = 18.
         let edge = "...." + "+" + Self.repeated("-", 22) + "+" + Self.repeated(".", 8) + margin
@@ -105,7 +106,9 @@ struct InsetPictureTests {
         picture.rows = rows
         let lines = picture.lines
         #expect(lines.count == expectedRows)
-        #expect(lines.allSatisfy { $0.count == expectedColumns })
+        // The screen (1024 wide, 1366 tall) takes the grid's height; its width is at most the grid's.
+        #expect(lines.allSatisfy { $0.count <= expectedColumns })
+        #expect(lines.contains { !$0.isEmpty })
     }
 
     @Test("a band thinner than a row still shows")
@@ -133,5 +136,33 @@ struct InsetPictureTests {
             screen: Size(width: .leastNonzeroMagnitude, height: .leastNonzeroMagnitude),
             window: LayoutFixtures.fullScreenWindow)
         #expect(tiny.lines.count == 24)
+    }
+
+    @Test("the focused field is drawn where the slide puts it, ':' where it was, and the legend gives the slide")
+    func focusedAndSlide() {
+        var request = Self.scenario1
+        // A field under the keyboard (1011 up): the guardian slides it up above the band.
+        request.focus(frame: Rect(x: 100, y: 1100, width: 300, height: 40))
+        let answer = InsetResolver.resolve(request)
+        #expect(answer.slide > 0)
+        let picture = InsetPicture(request: request, answer: answer)
+        let lines = picture.lines
+        let hash = lines.firstIndex { $0.contains("#") }
+        let colon = lines.firstIndex { $0.contains(":") }
+        #expect(hash != nil && colon != nil)
+        if let hash, let colon { #expect(hash < colon, "the field is drawn above where it was") }
+        #expect(picture.legend.contains("slid up \(PointFormat.text(answer.slide)) pt"))
+        #expect(lines.allSatisfy { !$0.hasSuffix(" ") })
+    }
+
+    @Test("the grid fits a terminal's width and the screen's shape")
+    func fitsTerminal() {
+        let wide = InsetPicture.size(fitting: 121, screen: LayoutFixtures.screen)
+        #expect(wide.columns == 120)
+        // 1366 / 1024 * 120 / 2 = 80.04, clamped to 60 lines.
+        #expect(wide.rows == 60)
+        let narrow = InsetPicture.size(fitting: 41, screen: Size(width: 1366, height: 1024))
+        #expect(narrow.columns == 40 && narrow.rows == 15)
+        #expect(InsetPicture.size(fitting: 0, screen: LayoutFixtures.screen).columns == 60)
     }
 }

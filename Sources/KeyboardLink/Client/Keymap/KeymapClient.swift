@@ -107,11 +107,6 @@ public struct KeymapClient: Sendable {
         try await proxy.call(Contract.exportProfile).decode(String.self)
     }
 
-    /// `ImportProfile`: stages a profile as one edit.
-    public func importProfile(_ json: String) async throws {
-        _ = try await proxy.call(Contract.importProfile, [.string(json)])
-    }
-
     /// `GetKeys`: the layout's keys and their places, in reading order.
     public func keys() async throws -> [KeymapKeyInfo] {
         let reply = try await proxy.call(Contract.getKeys)

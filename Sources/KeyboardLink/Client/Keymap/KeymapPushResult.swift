@@ -29,6 +29,20 @@ public struct KeymapPushResult: Sendable, Equatable {
     public var driver: String
     /// What was (or would be) written.
     public var changes: [Change]
+    /// A binding the firmware cannot hold.
+    public struct Problem: Sendable, Equatable {
+        /// The layer.
+        public var layer: Int
+        /// The key.
+        public var key: String
+        /// The action (QMK spelling).
+        public var action: String
+        /// Why the firmware cannot hold it.
+        public var reason: String
+    }
+
+    /// Bindings the firmware cannot hold: a dry run lists them all; a real push is refused before writing.
+    public var problems: [Problem]
 
     /// Reads the `a{sv}` answer; missing keys read as empty.
     public init(_ values: [String: DBusValue]) {
@@ -45,16 +59,31 @@ public struct KeymapPushResult: Sendable, Equatable {
             else { return nil }
             return Change(layer: Int(layer), key: key, old: old, new: new)
         }
+        problems = (values["problems"]?.unwrapped.arrayValue ?? []).compactMap { row in
+            guard case .structure(let fields) = row, fields.count == 4, case .uint32(let layer) = fields[0],
+                case .string(let key) = fields[1], case .string(let action) = fields[2],
+                case .string(let reason) = fields[3]
+            else { return nil }
+            return Problem(layer: Int(layer), key: key, action: action, reason: reason)
+        }
     }
 }
 
 extension KeymapClient {
+    /// `CheckAction`: why the keyboard's firmware cannot hold `action`, or nil when it can.
+    public func check(action: String, callTimeout: Duration = .seconds(10)) async throws -> String? {
+        let reply = try await proxy.call(KBlinkContract.Keymap.checkAction, [.string(action)], timeout: callTimeout)
+        return KeymapPushResult(try reply.decode([String: DBusValue].self)).problems.first?.reason
+    }
+
     /// `Push(a{sv})`: writes the draft to the keyboard (or, with `dryRun`, says what would be written).
     /// - Parameters:
     ///   - unlockTimeout: seconds to wait for a locked keyboard to be unlocked; nil for the daemon's default.
     ///   - applyOnConnect: after a successful push, turn re-applying on connect on or off; nil leaves it.
+    ///   - callTimeout: how long to wait for the answer; nil for long enough to unlock and write every binding.
     public func push(
-        dryRun: Bool = false, verify: Bool = true, unlockTimeout: UInt32? = nil, applyOnConnect: Bool? = nil
+        dryRun: Bool = false, verify: Bool = true, unlockTimeout: UInt32? = nil, applyOnConnect: Bool? = nil,
+        callTimeout: Duration? = nil
     ) async throws -> KeymapPushResult {
         var options = [
             DBusDictionaryEntry(key: .string("dry-run"), value: .variant(.boolean(dryRun))),
@@ -70,7 +99,8 @@ extension KeymapClient {
         // The daemon may wait for the unlock key (30 s unless told) and then write every binding.
         let waiting = Duration.seconds(Int(unlockTimeout ?? 30)) + .seconds(120)
         let reply = try await proxy.call(
-            KBlinkContract.Keymap.push, [.dictionary(key: .string, value: .variant, options)], timeout: waiting)
+            KBlinkContract.Keymap.push, [.dictionary(key: .string, value: .variant, options)],
+            timeout: callTimeout ?? waiting)
         return KeymapPushResult(try reply.decode([String: DBusValue].self))
     }
 }

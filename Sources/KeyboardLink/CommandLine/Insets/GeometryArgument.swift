@@ -41,7 +41,8 @@ public enum GeometryArgument {
         option: String,
         allowsNegative: Bool = false
     ) throws(GeometryArgumentError) -> Double {
-        let expectation = "\(option) expects a number of points such as 20; got '\(text)'"
+        let unit = option == "--duration" ? "seconds such as 0.25" : "points such as 20"
+        let expectation = "\(option) expects a number of \(unit); got '\(text)'"
         let value = try number(Substring(text), expectation: expectation, option: option)
         if !allowsNegative {
             guard value >= 0 else {

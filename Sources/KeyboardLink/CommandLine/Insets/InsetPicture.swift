@@ -1,11 +1,13 @@
 import InsetCore
 
-/// A terminal drawing of a screen, a window on it, the keyboard and the reserved band: a fixed grid of
-/// characters scaled to fit, with a legend line.
+/// A terminal drawing of a screen, a window on it, the keyboard, the reserved band and the focused field: a grid of
+/// characters scaled to fit (`size(fitting:screen:)` picks one for a terminal's width), with a legend line.
 ///
-/// `.` is the screen, `+ - |` the window's outline, `%` the keyboard where it takes nothing from the window, and
-/// `=` the band reserved for it (drawn over the keyboard, which usually covers it). A character cell is taken as
-/// twice as tall as it is wide, so shapes keep their proportions. With `usesColor`, ANSI colours are added.
+/// `.` is the screen, `+ - |` the window's outline, `%` the keyboard where it takes nothing from the window, `=`
+/// the band reserved for it (drawn over the keyboard, which usually covers it), `#` the focused field where it ends
+/// after the slide and `:` where it was before sliding. A character cell is taken as twice as tall as it is wide, so
+/// shapes keep their proportions; a band or field thinner than a cell still takes one. Lines carry no trailing
+/// spaces. With `usesColor`, ANSI colours are added.
 public struct InsetPicture: Equatable, Sendable {
     /// The screen's size; its bounds are `(0, 0, width, height)`.
     public var screen: Size
@@ -17,6 +19,10 @@ public struct InsetPicture: Equatable, Sendable {
     public var reservedBand: Rect?
     /// The reserved inset in points, for the legend.
     public var reservedInset: Double
+    /// The focused field's frame in screen coordinates, before the slide; nil: none.
+    public var focused: Rect?
+    /// How far the focused field slides up, in points.
+    public var slide: Double = 0
     /// Grid width in characters (clamped to 1...1000).
     public var columns: Int
     /// Grid height in lines (clamped to 1...1000).
@@ -49,6 +55,10 @@ public struct InsetPicture: Equatable, Sendable {
     public init(request: InsetRequest, answer: InsetAnswer, columns: Int = 60, rows: Int = 24, usesColor: Bool = false)
     {
         var band: Rect?
+        var focused: Rect?
+        if let id = request.focusedField, let field = request.fields.first(where: { $0.id == id }) {
+            focused = request.geometry.convertToScreen(field.frame)
+        }
         if answer.reservedInset > 0 {
             let view = request.geometry.effectiveViewBounds
             let bottom = view.maxY - request.safeAreaBottom
@@ -70,11 +80,23 @@ public struct InsetPicture: Equatable, Sendable {
             rows: rows,
             usesColor: usesColor
         )
+        self.focused = focused
+        self.slide = answer.slide
+    }
+
+    /// A grid size for a screen in a terminal `columns` wide (0: not a terminal, 60 columns): the picture takes
+    /// the width, at most 160 columns, and as many lines as the screen's shape needs (a cell is twice as tall as
+    /// wide), between 6 and 60.
+    public static func size(fitting columns: Int, screen: Size) -> (columns: Int, rows: Int) {
+        let width = Swift.min(Swift.max(columns > 0 ? columns - 1 : 60, 20), 160)
+        guard screen.isValid, screen.width > 0, screen.height > 0 else { return (width, 24) }
+        let rows = Int((Double(width) * screen.height / screen.width / 2).rounded(.up))
+        return (width, Swift.min(Swift.max(rows, 6), 60))
     }
 
     /// What a cell shows.
     enum Cell: Equatable, Sendable {
-        case outside, screen, window, keyboard, band, cornerEdge, horizontalEdge, verticalEdge
+        case outside, screen, window, keyboard, band, cornerEdge, horizontalEdge, verticalEdge, focused, slidFrom
 
         var character: Character {
             switch self {
@@ -85,6 +107,8 @@ public struct InsetPicture: Equatable, Sendable {
             case .cornerEdge: return "+"
             case .horizontalEdge: return "-"
             case .verticalEdge: return "|"
+            case .focused: return "#"
+            case .slidFrom: return ":"
             }
         }
 
@@ -96,25 +120,45 @@ public struct InsetPicture: Equatable, Sendable {
             case .keyboard: return "34"  // blue
             case .band: return "33"  // yellow
             case .cornerEdge, .horizontalEdge, .verticalEdge: return "1"  // bold
+            case .focused: return "32"  // green
+            case .slidFrom: return "2"
             }
         }
     }
 
-    /// The grid, `rows` lines of `columns` characters, without colour.
+    /// The grid, `rows` lines of at most `columns` characters, without colour or trailing spaces.
     public var lines: [String] {
-        cells.map { String($0.map(\.character)) }
+        Self.withoutBlankTail(cells).map { Self.plain(Self.trimmed($0)) }
     }
 
     /// The grid and the legend, lines joined by newlines (no trailing newline); coloured with `usesColor`.
     public func render() -> String {
-        var output = cells.map(usesColor ? Self.colored : { String($0.map(\.character)) })
+        var output = Self.withoutBlankTail(cells).map {
+            usesColor ? Self.colored(Self.trimmed($0)) : Self.plain(Self.trimmed($0))
+        }
         output.append(legend)
         return output.joined(separator: "\n")
     }
 
-    /// The legend line.
+    /// The legend line: the numbers drawn, as the answer gives them.
     public var legend: String {
-        ". screen  +-| window  % keyboard  = reserved \(PointFormat.text(reservedInset)) pt"
+        var text = ". screen  +-| window  % keyboard  = reserved \(PointFormat.text(reservedInset)) pt"
+        if focused != nil {
+            text += "  # focused field" + (slide > 0 ? " (slid up \(PointFormat.text(slide)) pt from :)" : "")
+        }
+        return text
+    }
+
+    private static func plain(_ row: [Cell]) -> String { String(row.map(\.character)) }
+
+    /// The rows without the blank ones below the drawing.
+    private static func withoutBlankTail(_ rows: [[Cell]]) -> [[Cell]] {
+        Array(rows[..<(rows.lastIndex { !trimmed($0).isEmpty }.map { $0 + 1 } ?? 0)])
+    }
+
+    /// The row without the blank cells at its end.
+    private static func trimmed(_ row: [Cell]) -> [Cell] {
+        Array(row[..<(row.lastIndex { $0.character != " " }.map { $0 + 1 } ?? 0)])
     }
 
     /// The grid as cells.
@@ -133,6 +177,11 @@ public struct InsetPicture: Equatable, Sendable {
         if let keyboard { fill(&grid, scale.cells(for: keyboard), with: .keyboard) }
         if let reservedBand { fill(&grid, scale.cells(for: reservedBand), with: .band) }
         if let windowCells { outline(&grid, windowCells) }
+        if let focused {
+            let moved = Rect(x: focused.minX, y: focused.minY - slide, width: focused.width, height: focused.height)
+            if slide > 0 { fill(&grid, scale.cells(for: focused), with: .slidFrom) }
+            fill(&grid, scale.cells(for: moved), with: .focused)
+        }
         return grid
     }
 

@@ -17,12 +17,15 @@ public struct KeymapPicture: Sendable {
         public var action: String?
         /// Whether the draft changed it.
         public var changed: Bool
+        /// Whether `action` is drawn as it is (a key name), not shortened as an action.
+        public var verbatim: Bool
 
         /// Creates a key.
-        public init(info: KeymapKeyInfo, action: String?, changed: Bool) {
+        public init(info: KeymapKeyInfo, action: String?, changed: Bool, verbatim: Bool = false) {
             self.info = info
             self.action = action
             self.changed = changed
+            self.verbatim = verbatim
         }
     }
 
@@ -87,7 +90,7 @@ public struct KeymapPicture: Sendable {
                 canvas.write(String(tag), column: frame.left + 1, line: frame.top, limit: inside, color: nil)
             }
             guard let action = key.action else { continue }
-            var label = Self.label(forAction: action, ascii: ascii)
+            var label = key.verbatim ? action : Self.label(forAction: action, ascii: ascii)
             if key.changed { label = "*" + label }
             label = Self.fit(label, width: inside, ascii: ascii)
             let start = frame.left + 1 + (inside - label.count) / 2

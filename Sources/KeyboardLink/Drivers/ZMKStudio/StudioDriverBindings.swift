@@ -68,7 +68,7 @@ public struct StudioDriverBindings: Sendable, Hashable {
             return StudioBehaviorBinding(behaviorID: signed)
         case .modTap, .qmkKeycode:
             throw .notSupported(
-                "\(action.formatted(.zmk)) has no ZMK Studio binding kblink can write; change that key, "
+                "\(action) has no ZMK Studio binding kblink can write; change that key, "
                     + "or set it in the firmware's keymap")
         }
     }
@@ -98,7 +98,7 @@ public struct StudioDriverBindings: Sendable, Hashable {
     private func id(_ name: String, for action: KeyAction) throws(DriverError) -> Int32 {
         guard let id = ids[name], let signed = Int32(exactly: id) else {
             throw .notSupported(
-                "\(action.formatted(.zmk)) needs the \"\(name)\" behaviour, which this firmware does not offer")
+                "\(action) needs the ZMK \"\(name)\" behaviour, which this firmware does not offer")
         }
         return signed
     }

@@ -199,7 +199,8 @@ struct KeyActionParser {
             throw .malformedAction(
                 text, reason: "a bare number is not a key; for the digit use KC_\(upper) or N\(upper)")
         }
-        let suggestion = EditDistance.nearest(to: upper, in: Self.specialNames + table.allNames)
+        // Real keys only: a typo never gets "did you mean KC_NO" (a key that does nothing) or KC_TRNS.
+        let suggestion = EditDistance.nearest(to: upper, in: table.allNames.filter { !Self.emptyNames.contains($0) })
         throw .unknownKeycode(name, suggestion: suggestion)
     }
 
@@ -273,6 +274,8 @@ struct KeyActionParser {
     ]
 
     private static let specialNames = ["KC_NO", "KC_TRNS", "KC_TRANSPARENT", "XXXXXXX", "_______"]
+    /// Names of the actions that send nothing (no key, transparent), never offered as suggestions.
+    private static let emptyNames: Set<String> = Set(specialNames + ["NONE", "TRANS", "NO", "TRNS", "KC_NONE"])
 
     private static let functionNames: [String] =
         ["MO", "TG", "TO", "LT", "MT", "MACRO", "HID", "QMK"] + modifierWrappers.keys.sorted()

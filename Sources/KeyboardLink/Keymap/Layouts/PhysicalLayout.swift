@@ -63,27 +63,26 @@ public struct PhysicalLayout: Hashable, Sendable {
         return ZoneID.allCases.filter(present.contains)
     }
 
-    /// The key with this name.
-    /// - Throws: `KeymapError.unknownKey` with the nearest key name of this layout.
+    /// The key with this name, or the key whose keycap the name spells (see `resolveKey(_:)`).
+    /// - Throws: `KeymapError.unknownKey` with the nearest key name or keycap label of this layout.
     public func key(named name: KeyName) throws(KeymapError) -> PhysicalKey {
-        guard let index = indexByName[name] else {
-            throw .unknownKey(
-                name.rawValue, layout: id.rawValue,
-                suggestion: EditDistance.nearest(to: name.rawValue, in: keys.map(\.name.rawValue)))
-        }
-        return keys[index]
+        if let key = key(exactly: name) ?? keyByCap(name.rawValue) { return key }
+        throw .unknownKey(name.rawValue, layout: id.rawValue, suggestion: suggestedKeyName(for: name.rawValue))
     }
 
-    /// The key with this name, read from text.
-    /// - Throws: `KeymapError.invalidKeyName` or `.unknownKey`.
-    public func key(named text: String) throws(KeymapError) -> PhysicalKey {
-        do {
-            return try key(named: try KeyName(text))
-        } catch .invalidKeyName {
-            throw .unknownKey(
-                text, layout: id.rawValue, suggestion: EditDistance.nearest(to: text, in: keys.map(\.name.rawValue)))
-        }
+    /// The key with exactly this name, or nil.
+    public func key(exactly name: KeyName) -> PhysicalKey? {
+        indexByName[name].map { keys[$0] }
     }
+
+    /// The key a text names (see `resolveKey(_:)`).
+    /// - Throws: `KeymapError.unknownKey`.
+    public func key(named text: String) throws(KeymapError) -> PhysicalKey {
+        try resolveKey(text)
+    }
+
+    /// The key's place in reading order (`Int.max` for names the layout does not have), for sorting keys.
+    public func order(of name: KeyName) -> Int { indexByName[name] ?? Int.max }
 
     /// Whether the layout has a key with this name.
     public func contains(_ name: KeyName) -> Bool { indexByName[name] != nil }

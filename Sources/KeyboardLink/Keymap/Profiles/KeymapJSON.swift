@@ -107,6 +107,18 @@ enum KeymapJSON {
         case .importProfile(let keymap):
             raw.op = "importProfile"
             raw.keymap = Self.raw(keymap)
+        case .mergeProfile(let keymap):
+            raw.op = "mergeProfile"
+            raw.keymap = Self.raw(keymap)
+        case .replaceKeymap(let keymap):
+            raw.op = "replaceKeymap"
+            raw.keymap = Self.raw(keymap)
+        case .addLayer(let layer):
+            raw.op = "addLayer"
+            raw.layer = layer
+        case .removeLayer(let layer):
+            raw.op = "removeLayer"
+            raw.layer = layer
         }
         return raw
     }
@@ -143,6 +155,14 @@ enum KeymapJSON {
             return .removeMacro(try MacroName(try need(raw.name, "name")))
         case "importProfile":
             return .importProfile(try keymap(try need(raw.keymap, "keymap")))
+        case "mergeProfile":
+            return .mergeProfile(try keymap(try need(raw.keymap, "keymap")))
+        case "replaceKeymap":
+            return .replaceKeymap(try keymap(try need(raw.keymap, "keymap")))
+        case "addLayer":
+            return .addLayer(try need(raw.layer, "layer"))
+        case "removeLayer":
+            return .removeLayer(try need(raw.layer, "layer"))
         default:
             throw .invalidProfile("unknown operation '\(KeymapError.printable(raw.op))'")
         }

@@ -12,8 +12,9 @@ import KeyboardLinkSupport
 /// ```
 ///
 /// Actions may be written in any spelling `KeyAction(parsing:)` reads and macros in the text form of
-/// `Macro(parsing:)`; exports use QMK spellings. Keys a layer leaves out are cleared (nothing on layer 0,
-/// transparent above) when imported.
+/// `Macro(parsing:)`; exports use QMK spellings. An import merges: keys, layers and macros the document leaves
+/// out stay as they are; a replacing import (`--replace`) clears the keys it leaves out (nothing on layer 0,
+/// transparent above) and removes the macros it does not define.
 public struct ProfileDocument: Hashable, Sendable {
     /// The schema version this kblink writes and reads.
     public static let currentSchemaVersion = 1
@@ -72,28 +73,45 @@ extension KeymapEditSession {
     }
 
     /// Stages an imported profile as one edit (undoable like any other).
+    ///
+    /// By default the profile is merged: the keys, layers and macros it names are set, everything it leaves out
+    /// stays as it is. With `replace`, every binding and macro is replaced: keys the profile leaves out are cleared
+    /// (nothing on layer 0, transparent above) and macros it does not define are removed.
+    /// - Returns: what changed.
     /// - Throws: `KeymapError.invalidProfile` when the profile is for another layout, has more layers than the
-    ///   keyboard, or names keys this layout lacks.
-    public mutating func importProfile(_ document: ProfileDocument) throws(KeymapError) {
+    ///   draft, or names keys this layout lacks.
+    @discardableResult
+    public mutating func importProfile(_ document: ProfileDocument, replace: Bool = false) throws(KeymapError)
+        -> ProfileImportSummary
+    {
         guard document.layout == layout.id else {
             throw .invalidProfile(
                 "the profile is for layout \(document.layout); this keyboard's layout is \(layout.id)")
         }
         do {
-            try apply(.importProfile(document.keymap))
-        } catch .unknownKey(let key, let layoutID, _) {
-            throw .invalidProfile("the profile binds key \(key), which layout \(layoutID) does not have")
+            let change = try applyReturningChange(
+                replace ? .importProfile(document.keymap) : .mergeProfile(document.keymap))
+            return ProfileImportSummary(change: change, document: document.keymap, layout: layout, replaced: replace)
+        } catch .unknownKey(let key, let layoutID, let suggestion) {
+            throw .invalidProfile(
+                "the profile binds key \(key), which layout \(layoutID) does not have"
+                    + (suggestion.map { " (did you mean '\($0)'?)" } ?? ""))
         }
     }
 
-    /// Reads, checks and stages profile JSON text (`ImportProfile`): a kblink profile, or a VIA keymap backup.
-    public mutating func importProfile(json text: String) throws(KeymapError) {
+    /// Reads, checks and stages profile JSON text (`ImportProfile`): a kblink profile (merged, or replacing
+    /// everything with `replace`), or a VIA keymap backup (which holds every key, so it always replaces the
+    /// bindings; the macros stay).
+    /// - Returns: what changed.
+    @discardableResult
+    public mutating func importProfile(json text: String, replace: Bool = false) throws(KeymapError)
+        -> ProfileImportSummary
+    {
         guard text.utf8.count <= FileStore.maximumReadSize else { throw .invalidProfile("the profile is too large") }
         let bytes = Array(text.utf8)
         if VIAKeymapBackup.looksLikeBackup(bytes) {
-            try importVIABackup(json: bytes)
-            return
+            return try importVIABackup(json: bytes)
         }
-        try importProfile(try ProfileDocument(json: text))
+        return try importProfile(try ProfileDocument(json: text), replace: replace)
     }
 }

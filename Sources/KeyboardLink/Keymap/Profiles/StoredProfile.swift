@@ -26,7 +26,8 @@
 ///
 /// Operations: `setBinding` (layer, key, action), `clearZone` (zone, layer), `copyZone` (zone, from, to),
 /// `swapZones` (first and second: {zone, layer}), `setMacro` and `recordMacro` (name, definition), `removeMacro`
-/// (name), `importProfile` (keymap: {layers, macros}). `cursor` counts the applied operations; the rest is the
+/// (name), `importProfile`, `mergeProfile` and `replaceKeymap` (keymap: {layers, macros}), `addLayer` and
+/// `removeLayer` (layer). `cursor` counts the applied operations; the rest is the
 /// redo tail.
 public struct StoredProfile: Hashable, Sendable {
     /// The keyboard.

@@ -83,9 +83,11 @@ extension String {
 extension KeymapEditSession {
     /// Stages a VIA keymap backup as one edit (undoable): layers from the backup, macros kept as they are.
     /// - Throws: `KeymapError.invalidProfile` naming the problem.
-    public mutating func importVIABackup(json: [UInt8]) throws(KeymapError) {
+    @discardableResult
+    public mutating func importVIABackup(json: [UInt8]) throws(KeymapError) -> ProfileImportSummary {
         var keymap = try VIAKeymapBackup.keymap(json: json, layout: layout)
         keymap.macros = draftKeymap.macros
-        try apply(.importProfile(keymap))
+        let change = try applyReturningChange(.importProfile(keymap))
+        return ProfileImportSummary(change: change, document: keymap, layout: layout, replaced: true)
     }
 }

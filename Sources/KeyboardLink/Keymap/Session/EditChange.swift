@@ -13,16 +13,24 @@ struct EditChange: Hashable, Sendable {
         var new: Macro?
     }
 
+    /// The draft's layer count before and after, when the edit changes it.
+    struct LayerCountChange: Hashable, Sendable {
+        var old: Int
+        var new: Int
+    }
+
     var bindings: [Binding] = []
     var macros: [MacroChange] = []
+    var layerCount: LayerCountChange?
 
-    var isEmpty: Bool { bindings.isEmpty && macros.isEmpty }
+    var isEmpty: Bool { bindings.isEmpty && macros.isEmpty && layerCount == nil }
 
     /// The change that undoes this one.
     var reversed: EditChange {
         EditChange(
             bindings: bindings.reversed().map { Binding(layer: $0.layer, key: $0.key, old: $0.new, new: $0.old) },
-            macros: macros.reversed().map { MacroChange(name: $0.name, old: $0.new, new: $0.old) })
+            macros: macros.reversed().map { MacroChange(name: $0.name, old: $0.new, new: $0.old) },
+            layerCount: layerCount.map { LayerCountChange(old: $0.new, new: $0.old) })
     }
 }
 

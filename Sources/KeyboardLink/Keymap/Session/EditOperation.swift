@@ -12,8 +12,17 @@ public enum EditOperation: Hashable, Sendable {
     case setMacro(MacroName, Macro)
     /// Removes a macro that no key is bound to.
     case removeMacro(MacroName)
-    /// Replaces every binding and macro with an imported profile's.
+    /// Replaces every binding and macro with an imported profile's; a profile with fewer layers than the draft
+    /// clears the layers above its own.
     case importProfile(Keymap)
+    /// Sets the bindings and macros a profile names and leaves every other key, layer and macro as it is.
+    case mergeProfile(Keymap)
+    /// Replaces every binding and macro and takes the keymap's layer count (a pull: what the keyboard holds).
+    case replaceKeymap(Keymap)
+    /// Inserts a transparent layer at an index (1 up to the layer count); layer switches to it and above move up.
+    case addLayer(Int)
+    /// Removes a layer (not layer 0) that no other layer switches to; layer switches to layers above move down.
+    case removeLayer(Int)
     /// Records a macro from input events: stored like `setMacro`, named apart so the log says where it came from.
     case recordMacro(MacroName, Macro)
 }
@@ -31,6 +40,13 @@ extension EditOperation: CustomStringConvertible {
         case .importProfile(let keymap):
             return "import a profile with \(keymap.layerCount) layers and \(keymap.macros.count) macros"
         case .recordMacro(let name, let macro): return "record macro \(name) as \(macro)"
+        case .mergeProfile(let keymap):
+            let keys = keymap.layers.reduce(0) { $0 + $1.count }
+            return "merge a profile setting \(keys) key(s) and \(keymap.macros.count) macro(s)"
+        case .replaceKeymap(let keymap):
+            return "replace the keymap with \(keymap.layerCount) layers and \(keymap.macros.count) macros"
+        case .addLayer(let layer): return "add layer \(layer)"
+        case .removeLayer(let layer): return "remove layer \(layer)"
         }
     }
 }

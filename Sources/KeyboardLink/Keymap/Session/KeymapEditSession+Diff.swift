@@ -9,7 +9,7 @@ extension KeymapEditSession {
             for layer in 0..<layerCount {
                 let draft = draft(zone: zone, layer: layer)
                 for key in keys {
-                    let old = base.layers[layer][key.name] ?? Keymap.clearedAction(layer: layer)
+                    let old = baseAction(layer: layer, key: key.name)
                     if let new = draft[key.name] {
                         entries.append(
                             KeymapDiffEntry(zone: zone, layer: layer, key: key.name, old: old, new: new, origin: .draft)

@@ -3,7 +3,7 @@
 ///
 /// The log keeps at most ``KeymapEditSession/undoLimit`` edits and about ``KeymapEditSession/undoByteBudget`` bytes
 /// of them. Past either, the two oldest edits are merged into one, again and again: the merged edit imports the
-/// draft as it stood after them (an `importProfile` of that keymap), so the draft does not change, and one `Undo` of
+/// draft as it stood after them (a `replaceKeymap` of that keymap), so the draft does not change, and one `Undo` of
 /// the merged edit takes the draft back to the base. What is lost is the steps between the base and the oldest kept
 /// edit. Undone edits beyond the bounds (a redo tail restored from a bigger record) are dropped from the newest.
 extension KeymapEditSession {
@@ -41,12 +41,13 @@ extension KeymapEditSession {
         earlier.perform(log.entries[1].change)
         let merged = earlier.draftKeymap
         // The merged edit is first in the log, so it is measured from the base.
-        guard let change = try? fromBase.changes(for: .importProfile(merged)) else {
+        guard let change = try? fromBase.changes(for: .replaceKeymap(merged)) else {
             // The draft came from valid edits on this base and layout, so this does not happen; keep the two edits
             // rather than lose part of the draft.
             return
         }
-        log.replaceOldest(2, with: change.isEmpty ? nil : LoggedEdit(operation: .importProfile(merged), change: change))
+        log.replaceOldest(
+            2, with: change.isEmpty ? nil : LoggedEdit(operation: .replaceKeymap(merged), change: change))
     }
 }
 
@@ -54,11 +55,11 @@ extension EditOperation {
     /// About how many bytes the operation takes in a saved profile: its macro text and its bindings.
     var estimatedSize: Int {
         switch self {
-        case .setBinding, .clearZone, .copyZone, .swapZones, .removeMacro:
+        case .setBinding, .clearZone, .copyZone, .swapZones, .removeMacro, .addLayer, .removeLayer:
             return 64
         case .setMacro(_, let macro), .recordMacro(_, let macro):
             return 64 + macro.description.utf8.count
-        case .importProfile(let keymap):
+        case .importProfile(let keymap), .mergeProfile(let keymap), .replaceKeymap(let keymap):
             return keymap.estimatedSize
         }
     }

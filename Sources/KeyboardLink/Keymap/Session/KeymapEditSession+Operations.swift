@@ -7,7 +7,8 @@ extension KeymapEditSession {
             try checkLayer(layer)
             let physical = try layout.key(named: key)
             try Keymap.check(action, layerCount: layerCount, macros: macros)
-            addBinding(&change, layer: layer, key: key, zone: physical.zone, to: action)
+            // The key's own name, also when it was named by its keycap (`ENT` for `ENTER`).
+            addBinding(&change, layer: layer, key: physical.name, zone: physical.zone, to: action)
 
         case .clearZone(let zone, let layer):
             try checkLayer(layer)
@@ -65,25 +66,122 @@ extension KeymapEditSession {
             }
             var layers = keymap.layers
             while layers.count < layerCount { layers.append([:]) }
-            let target = try Keymap(layers: layers, macros: keymap.macros).validated(for: layout)
-            guard target.macroTextSize <= Keymap.maximumMacroText else {
-                throw .invalidProfile(
-                    "the profile's macros hold \(target.macroTextSize) bytes of text; at most "
-                        + "\(Keymap.maximumMacroText) (1 MiB) are allowed")
+            try addReplacement(&change, Keymap(layers: layers, macros: keymap.macros))
+
+        case .replaceKeymap(let keymap):
+            let target = try Keymap(layers: keymap.layers, macros: keymap.macros).validated(for: layout)
+            if target.layerCount != layerCount {
+                change.layerCount = .init(old: layerCount, new: target.layerCount)
             }
-            for layer in 0..<layerCount {
+            // The layers above the new count are recorded cleared, so that undo brings their bindings back.
+            for layer in target.layerCount..<max(layerCount, target.layerCount) {
                 for key in layout.keys {
-                    let action = target.layers[layer][key.name] ?? Keymap.clearedAction(layer: layer)
+                    addBinding(
+                        &change, layer: layer, key: key.name, zone: key.zone, to: Keymap.clearedAction(layer: layer))
+                }
+            }
+            try addReplacement(&change, target, layers: target.layerCount)
+
+        case .mergeProfile(let keymap):
+            guard keymap.layerCount <= layerCount else {
+                throw .invalidProfile(
+                    "the profile has \(keymap.layerCount) layers and this keyboard \(layerCount) (add layers with "
+                        + "'kblink keymap layer add' first)")
+            }
+            var after = macros
+            for (name, macro) in keymap.macros { after[name] = macro }
+            guard Keymap(layers: [], macros: after).macroTextSize <= Keymap.maximumMacroText else {
+                throw .invalidProfile(
+                    "the macros would hold more than \(Keymap.maximumMacroText) bytes (1 MiB) of text")
+            }
+            for (layer, bindings) in keymap.layers.enumerated() {
+                for (key, action) in bindings.sorted(by: { $0.key < $1.key }) {
+                    let physical = try layout.key(named: key)
+                    try Keymap.check(action, layerCount: layerCount, macros: after)
+                    addBinding(&change, layer: layer, key: physical.name, zone: physical.zone, to: action)
+                }
+            }
+            for name in keymap.macros.keys.sorted() where macros[name] != keymap.macros[name] {
+                change.macros.append(.init(name: name, old: macros[name], new: keymap.macros[name]))
+            }
+
+        case .addLayer(let index):
+            guard (1...layerCount).contains(index) else {
+                throw .invalidEdit("a layer can be added at 1 to \(layerCount) (layer 0 stays the base layer)")
+            }
+            guard layerCount < Keymap.maximumLayers else {
+                throw .invalidEdit("a keymap holds at most \(Keymap.maximumLayers) layers")
+            }
+            let count = layerCount + 1
+            change.layerCount = .init(old: layerCount, new: count)
+            for layer in 0..<count {
+                for key in layout.keys {
+                    let action: KeyAction
+                    if layer == index {
+                        action = .transparent
+                    } else {
+                        let source = layer > index ? layer - 1 : layer
+                        action = effectiveAction(layer: source, key: key.name, zone: key.zone).movingLayers(
+                            from: index, by: 1)
+                    }
                     addBinding(&change, layer: layer, key: key.name, zone: key.zone, to: action)
                 }
             }
-            let current = macros
-            for name in Set(current.keys).union(target.macros.keys).sorted() where current[name] != target.macros[name]
-            {
-                change.macros.append(.init(name: name, old: current[name], new: target.macros[name]))
+
+        case .removeLayer(let index):
+            guard layerCount > 1, (1..<layerCount).contains(index) else {
+                throw .invalidEdit(
+                    layerCount > 1
+                        ? "layer \(index) cannot be removed: the layers are 0 to \(layerCount - 1) and layer 0 stays"
+                        : "the keymap has only layer 0, which stays")
+            }
+            var switching: [String] = []
+            for layer in 0..<layerCount where layer != index {
+                for key in layout.keys
+                where effectiveAction(layer: layer, key: key.name, zone: key.zone).referencedLayer == index {
+                    switching.append("\(key.name) on layer \(layer)")
+                }
+            }
+            guard switching.isEmpty else { throw .layerInUse(index, switchedBy: switching) }
+            change.layerCount = .init(old: layerCount, new: layerCount - 1)
+            for layer in 0..<layerCount {
+                for key in layout.keys {
+                    let action: KeyAction
+                    if layer == layerCount - 1 {
+                        action = Keymap.clearedAction(layer: layer)
+                    } else {
+                        let source = layer >= index ? layer + 1 : layer
+                        action = effectiveAction(layer: source, key: key.name, zone: key.zone).movingLayers(
+                            from: index + 1, by: -1)
+                    }
+                    addBinding(&change, layer: layer, key: key.name, zone: key.zone, to: action)
+                }
             }
         }
         return change
+    }
+
+    /// Adds what replacing every binding of `layers` layers (all of the draft's by default) and every macro with
+    /// `keymap`'s changes.
+    private func addReplacement(_ change: inout EditChange, _ keymap: Keymap, layers: Int? = nil)
+        throws(KeymapError)
+    {
+        let target = try keymap.validated(for: layout)
+        guard target.macroTextSize <= Keymap.maximumMacroText else {
+            throw .invalidProfile(
+                "the profile's macros hold \(target.macroTextSize) bytes of text; at most "
+                    + "\(Keymap.maximumMacroText) (1 MiB) are allowed")
+        }
+        for layer in 0..<(layers ?? layerCount) {
+            for key in layout.keys {
+                let action = target.action(layer: layer, key: key.name) ?? Keymap.clearedAction(layer: layer)
+                addBinding(&change, layer: layer, key: key.name, zone: key.zone, to: action)
+            }
+        }
+        let current = macros
+        for name in Set(current.keys).union(target.macros.keys).sorted() where current[name] != target.macros[name] {
+            change.macros.append(.init(name: name, old: current[name], new: target.macros[name]))
+        }
     }
 
     private func addBinding(_ change: inout EditChange, layer: Int, key: KeyName, zone: ZoneID, to action: KeyAction) {

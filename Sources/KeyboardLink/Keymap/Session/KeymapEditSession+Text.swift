@@ -38,10 +38,25 @@ extension KeymapEditSession {
         Dictionary(uniqueKeysWithValues: macros.map { ($0.key.rawValue, $0.value.description) })
     }
 
-    /// `Diff() -> a(sussss)`: zone, layer, key, old action, new action, origin (`draft` or `device`).
+    /// `Diff() -> a(sussss)`: zone, layer, key, old action, new action, origin (`draft` or `device`) for each
+    /// binding; then a row per layer the draft adds or removes (zone `layer`, no key, old and new `layer N` or
+    /// empty); then a row per macro the draft adds, changes or removes (zone `macro`, layer 0, the macro's name,
+    /// old and new definition, empty when absent). Every row of a dirty draft has origin `draft`.
     public func diffTexts() -> [(zone: String, layer: Int, key: String, old: String, new: String, origin: String)] {
-        diff().map {
+        var rows = diff().map {
             ($0.zone.rawValue, $0.layer, $0.key.rawValue, $0.old.description, $0.new.description, $0.origin.rawValue)
         }
+        for layer in min(base.layerCount, layerCount)..<max(base.layerCount, layerCount) {
+            let added = layer >= base.layerCount
+            rows.append(("layer", layer, "", added ? "" : "layer \(layer)", added ? "layer \(layer)" : "", "draft"))
+        }
+        for entry in macroDiff() {
+            rows.append(
+                (
+                    "macro", 0, entry.name.rawValue, entry.old?.description ?? "", entry.new?.description ?? "",
+                    "draft"
+                ))
+        }
+        return rows
     }
 }

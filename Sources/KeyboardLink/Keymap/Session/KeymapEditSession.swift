@@ -20,6 +20,8 @@ public struct KeymapEditSession: Sendable {
     private var drafts: [ZoneSlot: [KeyName: KeyAction]] = [:]
     /// Macros whose draft differs from the base; a nil value is a removed macro.
     private var macroDrafts: [MacroName: Macro?] = [:]
+    /// The draft's layer count when it differs from the base's.
+    private var draftLayerCount: Int?
 
     /// Starts a session with an empty draft.
     /// - Parameter base: checked against the layout; keys it lacks are filled with cleared actions.
@@ -56,8 +58,8 @@ public struct KeymapEditSession: Sendable {
 
     // MARK: State
 
-    /// The number of layers.
-    public var layerCount: Int { base.layerCount }
+    /// The number of layers of the draft (the base's unless an edit added or removed layers).
+    public var layerCount: Int { draftLayerCount ?? base.layerCount }
 
     /// The zones of the layout.
     public var zones: [ZoneID] { layout.zones }
@@ -76,7 +78,7 @@ public struct KeymapEditSession: Sendable {
     public func action(layer: Int, key: KeyName) throws(KeymapError) -> KeyAction {
         try checkLayer(layer)
         let physical = try layout.key(named: key)
-        return effectiveAction(layer: layer, key: key, zone: physical.zone)
+        return effectiveAction(layer: layer, key: physical.name, zone: physical.zone)
     }
 
     /// The bindings of a zone on a layer, in reading order, with whether the draft changed each.
@@ -86,7 +88,7 @@ public struct KeymapEditSession: Sendable {
         return try layout.keys(in: zone).map { key in
             let draft = drafts[slot]?[key.name]
             return KeyBinding(
-                key: key.name, action: draft ?? base.layers[layer][key.name] ?? .none, isChanged: draft != nil)
+                key: key.name, action: draft ?? baseAction(layer: layer, key: key.name), isChanged: draft != nil)
         }
     }
 
@@ -104,8 +106,8 @@ public struct KeymapEditSession: Sendable {
 
     /// The whole draft as a keymap: what a push would write.
     public var draftKeymap: Keymap {
-        var keymap = base
-        for (slot, keys) in drafts {
+        var keymap = base.resized(toLayerCount: layerCount, for: layout)
+        for (slot, keys) in drafts where slot.layer < layerCount {
             for (key, action) in keys { keymap.setAction(action, layer: slot.layer, key: key) }
         }
         keymap.macros = macros
@@ -113,7 +115,7 @@ public struct KeymapEditSession: Sendable {
     }
 
     /// Whether the draft differs from the base.
-    public var isDirty: Bool { !drafts.isEmpty || !macroDrafts.isEmpty }
+    public var isDirty: Bool { !drafts.isEmpty || !macroDrafts.isEmpty || draftLayerCount != nil }
     /// Whether there is an edit to undo.
     public var canUndo: Bool { log.canUndo }
     /// Whether there is an undone edit to redo.
@@ -139,6 +141,16 @@ public struct KeymapEditSession: Sendable {
         guard try record(operation) else { return false }
         boundLog()
         return true
+    }
+
+    /// Applies and logs an edit like `apply(_:)` and returns what it changed (empty when nothing).
+    mutating func applyReturningChange(_ operation: EditOperation) throws(KeymapError) -> EditChange {
+        let edit = try changes(for: operation)
+        guard !edit.isEmpty else { return edit }
+        perform(edit)
+        log.append(LoggedEdit(operation: operation, change: edit))
+        boundLog()
+        return edit
     }
 
     /// Applies and logs an edit without bounding the log (restoring a saved record bounds it once at the end).
@@ -190,6 +202,18 @@ public struct KeymapEditSession: Sendable {
         try apply(.setMacro(name, macro))
     }
 
+    /// Inserts a transparent layer at `index` (1 up to the layer count).
+    @discardableResult
+    public mutating func addLayer(_ index: Int) throws(KeymapError) -> Bool {
+        try apply(.addLayer(index))
+    }
+
+    /// Removes layer `index` (not layer 0) when no other layer switches to it.
+    @discardableResult
+    public mutating func removeLayer(_ index: Int) throws(KeymapError) -> Bool {
+        try apply(.removeLayer(index))
+    }
+
     /// Removes a macro no key is bound to.
     @discardableResult
     public mutating func removeMacro(_ name: MacroName) throws(KeymapError) -> Bool {
@@ -210,10 +234,21 @@ public struct KeymapEditSession: Sendable {
         perform(entry.change)
     }
 
-    /// Drops the draft and the operation log: the session holds the base again.
+    /// Drops the draft as one more edit (one `undo()` brings it back): the session holds the base again.
     public mutating func discard() {
+        do {
+            try apply(.replaceKeymap(base))
+        } catch {
+            // The base fits its own layout, so this does not happen; drop the draft outright rather than keep it.
+            clearDraft()
+        }
+    }
+
+    /// Drops the draft and the operation log.
+    private mutating func clearDraft() {
         drafts.removeAll()
         macroDrafts.removeAll()
+        draftLayerCount = nil
         log.removeAll()
     }
 
@@ -227,7 +262,7 @@ public struct KeymapEditSession: Sendable {
     public mutating func markPushed() {
         base = draftKeymap
         deviceKeymap = nil
-        discard()
+        clearDraft()
     }
 
     /// Replays the applied operations onto a new base (a fresh read of the keyboard), keeping the redo tail where
@@ -254,14 +289,29 @@ public struct KeymapEditSession: Sendable {
     }
 
     func effectiveAction(layer: Int, key: KeyName, zone: ZoneID) -> KeyAction {
-        drafts[ZoneSlot(zone, layer: layer)]?[key] ?? base.layers[layer][key] ?? Keymap.clearedAction(layer: layer)
+        drafts[ZoneSlot(zone, layer: layer)]?[key] ?? baseAction(layer: layer, key: key)
+    }
+
+    /// What the base does on a layer (the cleared action on layers the base does not have).
+    func baseAction(layer: Int, key: KeyName) -> KeyAction {
+        base.action(layer: layer, key: key) ?? Keymap.clearedAction(layer: layer)
+    }
+
+    /// Sets the draft's layer count, dropping the drafts of layers above it.
+    private mutating func setLayerCount(_ count: Int) {
+        draftLayerCount = count == base.layerCount ? nil : count
+        drafts = drafts.filter { $0.key.layer < count }
     }
 
     mutating func perform(_ change: EditChange) {
+        // Layers an edit adds exist before its bindings land; layers it removes go after (their bindings were
+        // recorded, so that the reversed change restores them).
+        if let counts = change.layerCount { setLayerCount(max(counts.old, counts.new)) }
+        defer { if let counts = change.layerCount { setLayerCount(counts.new) } }
         for binding in change.bindings {
             guard let zone = layout.zone(of: binding.key) else { continue }
             let slot = ZoneSlot(zone, layer: binding.layer)
-            if base.layers[binding.layer][binding.key] == binding.new {
+            if baseAction(layer: binding.layer, key: binding.key) == binding.new {
                 drafts[slot]?[binding.key] = nil
                 if drafts[slot]?.isEmpty == true { drafts[slot] = nil }
             } else {

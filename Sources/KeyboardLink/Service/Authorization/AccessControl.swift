@@ -53,6 +53,12 @@ struct AccessControl: Sendable {
         }
     }
 
+    /// Whether the caller may read macro text (`org.kblink1.read-macros`), asked without interaction: for answers
+    /// open to everyone that withhold the text from others (`Diff`, the `ImportProfile` answer).
+    func mayReadMacros(_ call: MethodCallContext) async -> Bool {
+        await authorizer.isAuthorized(.readMacros, sender: call.sender)
+    }
+
     /// What polkit's dialog and rules are told: the object the call is about.
     private static func details(_ call: MethodCallContext) -> [String: String] {
         ["object": call.path.rawValue]

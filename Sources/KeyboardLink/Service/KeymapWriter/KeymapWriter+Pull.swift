@@ -59,10 +59,11 @@ extension KeymapWriter {
         let layout = session.layout
         let pull = try await keymaps.edit(address) { session throws(KeymapError) in
             // Converted against the session as it is now: edits that arrived while the keyboard was read count.
-            let pull = DevicePull(
-                device: device, layout: layout, layerCount: session.layerCount, macros: session.macros)
+            // The draft takes the keyboard's layer count: what a push can write.
+            let layerCount = min(max(device.layers.count, 1), Keymap.maximumLayers)
+            let pull = DevicePull(device: device, layout: layout, layerCount: layerCount, macros: session.macros)
             let changed = pull.changed(from: session.draftKeymap, layout: layout)
-            try session.apply(.importProfile(pull.keymap))
+            try session.apply(.replaceKeymap(pull.keymap))
             // What the keyboard holds: after an Undo, `Diff()` lists where it differs from the base (origin device).
             try session.setDeviceKeymap(pull.keymap)
             return (pull, changed)

@@ -23,7 +23,12 @@ extension KeymapWriter {
                 "a push, pull or re-apply on connect of \(state.alias) is already running; wait for it to finish")
         }
         do {
-            let result = try await performPush(state, options: options)
+            let result =
+                if let action = options.check {
+                    try await checkAction(state, action)
+                } else {
+                    try await performPush(state, options: options)
+                }
             await pushes.end(address)
             return result
         } catch {
@@ -91,6 +96,33 @@ extension KeymapWriter {
         return Self.pushResult(outcome, driver: driver.kind)
     }
 
+    /// The `check` option: whether the keyboard's firmware can hold one action; answered like a dry run that
+    /// writes nothing, with the problem (layer 0, no key) in `problems` when it cannot.
+    private func checkAction(_ state: KeyboardState, _ text: String) async throws -> DBusValue {
+        let action: KeyAction
+        do {
+            action = try KeyAction(parsing: text)
+        } catch {
+            throw KBlinkError.invalidArgs(error.description)
+        }
+        guard let driver = try await makeDriver(state) else {
+            throw KBlinkError.notSupported("\(state.alias) speaks no firmware protocol kblink can write")
+        }
+        var problems: [DriverPush.Problem] = []
+        do throws(DriverError) {
+            try await driver.check(action)
+        } catch .notSupported(let reason) {
+            problems.append(DriverPush.Problem(layer: 0, key: nil, action: action, reason: reason))
+        } catch {
+            await driver.close()
+            throw error.dbusError
+        }
+        await driver.close()
+        let outcome = DriverPush.Outcome(
+            writes: [], previous: [], macros: nil, verified: false, saved: false, dryRun: true, problems: problems)
+        return Self.pushResult(outcome, driver: driver.kind)
+    }
+
     /// The driver of a connected keyboard, nil when it speaks none: ZMK Studio when it has the Studio GATT
     /// service, otherwise VIA when its raw HID interface is found. Fills `Driver` with what was found.
     func makeDriver(_ state: KeyboardState) async throws -> (any KeyboardDriver)? {
@@ -143,8 +175,9 @@ extension KeymapWriter {
     }
 
     /// The `Push` answer: `written` (u), `macro-slots` (u: VIA macro slots written, or to write in a dry run),
-    /// `dry-run`, `verified`, `saved` (b), `driver` (s) and `changes` (`a(usss)`: layer, key, what the keyboard held,
-    /// what was written).
+    /// `dry-run`, `verified`, `saved` (b), `driver` (s), `changes` (`a(usss)`: layer, key, what the keyboard held,
+    /// what was written) and `problems` (`a(usss)`: layer, key, action, why the firmware cannot hold it; a dry run
+    /// lists them all, a push refuses them before writing).
     static func pushResult(_ outcome: DriverPush.Outcome, driver: DriverKind) -> DBusValue {
         let changes = pushChanges(outcome)
         let entries: [(String, DBusValue)] = [
@@ -155,6 +188,17 @@ extension KeymapWriter {
             ("saved", .boolean(outcome.saved)),
             ("driver", .string(driver.rawValue)),
             ("changes", .array(.structure([.uint32, .string, .string, .string]), changes)),
+            (
+                "problems",
+                .array(
+                    .structure([.uint32, .string, .string, .string]),
+                    outcome.problems.map {
+                        .structure([
+                            .uint32(UInt32(clamping: $0.layer)), .string($0.key?.rawValue ?? ""),
+                            .string($0.action.description), .string($0.reason),
+                        ])
+                    })
+            ),
         ]
         return .dictionary(
             key: .string, value: .variant,

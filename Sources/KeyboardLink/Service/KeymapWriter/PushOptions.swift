@@ -11,6 +11,9 @@ public struct PushOptions: Sendable, Equatable {
     public var unlockTimeout: Duration = .seconds(30)
     /// After a successful push, turn re-applying on connect on (true) or off (false); nil leaves it as it is.
     public var applyOnConnect: Bool?
+    /// Only ask whether the keyboard's firmware can hold this action (any spelling); nothing is read or written.
+    /// Set by `CheckAction`, not a `Push` option: the check needs only `edit-keymap`.
+    public var check: String?
 
     /// The defaults.
     public init() {}

@@ -23,7 +23,10 @@ struct KeymapObject: Sendable {
         typealias Keymap = KBlinkContract.Keymap
         let setters = Self.setters(keymaps)
         methods = access.guarded(
-            Self.methods(keymaps) + [Self.pushMethod(writer), Self.pullMethod(writer)], contract: Keymap.methods)
+            Self.methods(keymaps, access)
+                + [Self.pushMethod(writer), Self.pullMethod(writer), Self.checkActionMethod(writer)]
+                + Self.layerMethods(keymaps),
+            contract: Keymap.methods)
         signals = Keymap.signals.map(DBusSignal.init)
         setCurrentZone = access.guardedSetter(Keymap.currentZoneProperty, setters.currentZone)
         setApplyOnConnect = access.guardedSetter(Keymap.applyOnConnectProperty, setters.applyOnConnect)
@@ -69,6 +72,19 @@ struct KeymapObject: Sendable {
         }
     }
 
+    /// `CheckAction(s action) -> a{sv}`: a push that only asks whether the firmware can hold `action`.
+    private static func checkActionMethod(_ writer: KeymapWriter) -> DBusMethod {
+        DBusMethod(KBlinkContract.Keymap.checkAction) { [weak writer] (call: MethodInvocation) in
+            let address = try call.keyboardAddress()
+            let action = try call.decode(String.self)
+            try KeymapArgument.check(action, "action", limit: KeymapArgument.actionLimit)
+            var options = PushOptions()
+            options.check = action
+            guard let writer else { throw KBlinkError.failed("kblinkd is stopping") }
+            return [try await writer.push(address, options: options)]
+        }
+    }
+
     /// `Pull() -> a{sv}`.
     private static func pullMethod(_ writer: KeymapWriter) -> DBusMethod {
         DBusMethod(KBlinkContract.Keymap.pull) { [weak writer] (call: MethodInvocation) in
@@ -104,7 +120,7 @@ struct KeymapObject: Sendable {
 
     /// The methods of `org.kblink1.Keymap` but `Push` and `Pull`; each handler finds its keyboard from the object
     /// path it was called on.
-    private static func methods(_ keymaps: KeymapSessions) -> [DBusMethod] {
+    private static func methods(_ keymaps: KeymapSessions, _ access: AccessControl) -> [DBusMethod] {
         typealias Keymap = KBlinkContract.Keymap
         let sessions = WeakSessions(keymaps)
         return [
@@ -144,13 +160,17 @@ struct KeymapObject: Sendable {
             DBusMethod(Keymap.diff) { (call: MethodInvocation) in
                 let address = try call.keyboardAddress()
                 let rows = try await sessions.get().read(address) { session in session.diffTexts() }
+                // Diff is open to everyone; a macro's text goes only to callers allowed to read it.
+                let revealsMacros = await access.mayReadMacros(MethodCallContext(call))
                 return [
                     .array(
                         Self.diffEntryType,
                         rows.map {
                             .structure([
                                 .string($0.zone), .uint32(UInt32(clamping: $0.layer)), .string($0.key),
-                                .string($0.old), .string($0.new), .string($0.origin),
+                                .string($0.zone == "macro" && !revealsMacros ? MacroText.withholding($0.old) : $0.old),
+                                .string($0.zone == "macro" && !revealsMacros ? MacroText.withholding($0.new) : $0.new),
+                                .string($0.origin),
                             ])
                         })
                 ]
@@ -184,12 +204,17 @@ struct KeymapObject: Sendable {
                 let address = try call.keyboardAddress()
                 return try await sessions.get().read(address) { session in session.exportProfileJSON() }
             },
-            DBusMethod(Keymap.importProfile) { (call: MethodCallContext, json: String) in
+            DBusMethod(Keymap.importProfile) { (call: MethodInvocation) in
                 let address = try call.keyboardAddress()
+                let (json, values) = try call.decode(String.self, [String: DBusValue].self)
                 try KeymapArgument.check(json, "the profile", limit: KeymapArgument.profileLimit)
-                try await sessions.get().edit(address) { session throws(KeymapError) in
-                    try session.importProfile(json: json)
+                let options = try ImportOptions(values)
+                let summary = try await sessions.get().edit(address) { session throws(KeymapError) in
+                    try session.importProfile(json: json, replace: options.replace)
                 }
+                // The answer lists macros' old text too: only for callers allowed to read it.
+                let revealsMacros = await access.mayReadMacros(MethodCallContext(call))
+                return [ImportOptions.result(summary, revealingMacroText: revealsMacros)]
             },
             DBusMethod(Keymap.getKeys) { (call: MethodInvocation) in
                 let address = try call.keyboardAddress()
@@ -214,7 +239,7 @@ struct KeymapObject: Sendable {
     static let keyEntryType = DBusType.structure([.string, .string, .double, .double, .double, .double])
 }
 
-private struct WeakSessions: Sendable {
+struct WeakSessions: Sendable {
     private weak var sessions: KeymapSessions?
 
     init(_ sessions: KeymapSessions) {

@@ -16,8 +16,9 @@ public struct SimulatedDemoFirmware: Sendable {
     /// Attaches both keyboards' firmware to `bluez` (a `SimulatedBlueZ.demo` that has started).
     /// - Throws: `SimulatedDemoFirmwareError` when the Aula F87's GATT objects do not appear within `timeout`, or
     ///   the VIA socketpair cannot be made.
-    public static func start(on bluez: SimulatedBlueZ, timeout: Duration = .seconds(5)) async throws
-        -> SimulatedDemoFirmware
+    /// - Parameter studioLayers: the layers the Aula F87's ZMK Studio firmware holds.
+    public static func start(on bluez: SimulatedBlueZ, studioLayers: Int = 4, timeout: Duration = .seconds(5))
+        async throws -> SimulatedDemoFirmware
     {
         let aula = SimulatedStudioKeyboard.aulaF87Device.address
         let clock = ContinuousClock()
@@ -27,7 +28,8 @@ public struct SimulatedDemoFirmware: Sendable {
             try await Task.sleep(for: .milliseconds(10))
         }
         let studio = SimulatedStudioKeyboard(
-            firmware: SimulatedStudioKeyboard.firmware(matching: try PhysicalLayout.builtIn("aula-f87")),
+            firmware: SimulatedStudioKeyboard.firmware(
+                matching: try PhysicalLayout.builtIn("aula-f87"), layerCount: studioLayers),
             address: aula, gatt: bluez.gatt)
         await studio.attach()
         await studio.unlock()

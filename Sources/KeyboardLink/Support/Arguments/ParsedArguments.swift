@@ -49,8 +49,11 @@ public struct ParsedArguments: Sendable {
                     index += 1
                 }
             } else {
-                let known = (knownFlags.union(knownOptions)).sorted().joined(separator: ", ")
-                throw UsageError("unknown option \(name)" + (known.isEmpty ? "" : " (this command takes \(known))"))
+                let names = (knownFlags.union(knownOptions)).sorted()
+                let known = names.joined(separator: ", ")
+                let hint = NearestName.nearest(to: name, in: names).map { "; did you mean \($0)?" } ?? ""
+                throw UsageError(
+                    "unknown option \(name)\(hint)" + (known.isEmpty ? "" : " (this command takes \(known))"))
             }
         }
     }

@@ -1,0 +1,69 @@
+import Foundation
+import KeyboardLink
+import Testing
+
+/// `kblink keymap diff` tells the truth: staged macros and layers count, and so does what the keyboard itself holds
+/// (read as `push --dry-run` reads it). The real `kblink` binary against the daemon and a simulated ZMK Studio
+/// keyboard that the test can change behind kblink's back.
+@Suite("keymap diff covers macros, layers and the keyboard")
+struct DiffTruthTests {
+    static func rows(_ text: String) throws -> [[String: Any]] {
+        try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [[String: Any]])
+    }
+
+    @Test("a keyboard changed outside kblink: diff lists the key push --dry-run would write, origin device")
+    func keyboardReset() async throws {
+        try await StudioPushFixture.run { fixture, _ in
+            let address = fixture.address.description
+            let harness = fixture.harness
+            #expect(
+                try await KeymapCommandRunner.run(harness, ["keymap", "set", address, "CAPS", "KC_F13"]).status == 0)
+            #expect(try await KeymapCommandRunner.run(harness, ["keymap", "push", address]).status == 0)
+            let clean = try await KeymapCommandRunner.run(harness, ["keymap", "diff", address])
+            #expect(clean.standardOutput.contains("no changes; the draft equals what the keyboard holds"))
+
+            // The keyboard's CAPS goes back to Caps Lock, as after a reset.
+            #expect(
+                await fixture.keyboard.overwrite(
+                    layer: 0, position: try fixture.position("CAPS"), with: await fixture.keyPress(usage: 0x39)))
+            let diff = try Self.rows(
+                try await KeymapCommandRunner.run(harness, ["keymap", "diff", address, "--json"]).standardOutput)
+            #expect(diff.count == 1, "\(diff)")
+            #expect(diff.first?["key"] as? String == "CAPS")
+            #expect(diff.first?["old"] as? String == "KC_CAPS")
+            #expect(diff.first?["new"] as? String == "KC_F13")
+            #expect(diff.first?["origin"] as? String == "device")
+            let dry = try await KeymapCommandRunner.run(harness, ["keymap", "push", address, "--dry-run", "--json"])
+            let plan = try #require(
+                try JSONSerialization.jsonObject(with: Data(dry.standardOutput.utf8)) as? [String: Any])
+            let changes = try #require(plan["changes"] as? [[String: Any]])
+            #expect(changes.map { $0["key"] as? String } == ["CAPS"])
+        }
+    }
+
+    @Test("a staged macro and a removed layer are changes in diff, as in keymap show's header")
+    func macrosAndLayers() async throws {
+        try await StudioPushFixture.run { fixture, _ in
+            let address = fixture.address.description
+            let harness = fixture.harness
+            #expect(
+                try await KeymapCommandRunner.run(harness, ["macro", "set", address, "sig", "text 'hi'"]).status == 0)
+            #expect(
+                try await KeymapCommandRunner.run(harness, ["keymap", "layer", "remove", address, "3"]).status == 0)
+            let rows = try Self.rows(
+                try await KeymapCommandRunner.run(harness, ["keymap", "diff", address, "--json"]).standardOutput)
+            #expect(rows.count == 2, "\(rows)")
+            #expect(rows.contains { $0["zone"] as? String == "layer" && $0["layer"] as? Int == 3 })
+            #expect(
+                rows.contains {
+                    $0["zone"] as? String == "macro" && $0["key"] as? String == "sig"
+                        && $0["new"] as? String == "text 'hi'"
+                })
+            let text = try await KeymapCommandRunner.run(harness, ["keymap", "diff", address])
+            #expect(text.standardOutput.contains("layer 3 removed"), "\(text.standardOutput)")
+            #expect(text.standardOutput.contains("macro sig added: text 'hi'"), "\(text.standardOutput)")
+            let show = try await KeymapCommandRunner.run(harness, ["keymap", "show", address])
+            #expect(show.standardOutput.contains("the draft has changes"))
+        }
+    }
+}
