@@ -126,6 +126,15 @@ struct ServiceAuthorizationTests {
                 Self.keymapCall(fixture, "ExportProfile"),
                 Self.keymapCall(fixture, "GetBindings", signature: "(su)", [.string(""), .uint(0)]),
                 Self.keymapCall(fixture, "Diff"),
+                // Allowed edit-keymap, not read-macros: the import's answer lists the macro it replaced.
+                Self.keymapCall(
+                    fixture, "ImportProfile", signature: "(sa{sv})",
+                    [
+                        .string(
+                            #"{"schemaVersion": 1, "layout": "aula-f87", "layers": [{"F1": "MACRO(login)"}], "macros": {"login": "ctrl+c"}}"#
+                        ),
+                        .dictionary([:]),
+                    ]),
             ]
             let stranger = Task { try await caller.run(reads, on: fixture.harness.bus, listen: 0.5, ready: ready) }
             #expect(await eventually(timeout: .seconds(30)) { FileManager.default.fileExists(atPath: ready) })
@@ -141,11 +150,15 @@ struct ServiceAuthorizationTests {
             #expect(outcome.answers[3].error == Self.notAuthorized)
             #expect(outcome.answers[3].message?.contains("org.kblink1.read-macros") == true)
             #expect(outcome.answers[4].error == Self.notAuthorized)
+            // Diff and the import answer say which macro changed, its text withheld.
+            #expect(outcome.answers[6].result?.contains("(withheld)") == true, "\(outcome.answers[6])")
+            #expect(outcome.answers[7].error == nil, "\(outcome.answers[7])")
+            #expect(outcome.answers[7].result?.contains("(withheld)") == true, "\(outcome.answers[7])")
 
-            // Control: with read-macros, the same caller gets the text.
+            // Control: with read-macros, the same caller gets the text (the import above made it ctrl+c).
             try await polkit.allow([.readMacros])
             let allowed = try await caller.run([Self.keymapCall(fixture, "GetMacros")], on: fixture.harness.bus)
-            #expect(allowed.answers.first?.result?.contains(Self.secret) == true, "\(allowed.answers)")
+            #expect(allowed.answers.first?.result?.contains(#""login": "ctrl+c""#) == true, "\(allowed.answers)")
         }
     }
 
@@ -180,7 +193,10 @@ struct ServiceAuthorizationTests {
                     keyboard, KBlink.keymapInterface, "SetBinding", "(suss)",
                     [.string(""), .uint(0), .string("A"), .string("KC_B")]),
                 call(keyboard, KBlink.keymapInterface, "SetMacro", "(ss)", [.string("m"), .string("ctrl+c")]),
-                call(keyboard, KBlink.keymapInterface, "ImportProfile", "(s)", [.string("{}")]),
+                call(keyboard, KBlink.keymapInterface, "ImportProfile", "(sa{sv})", [.string("{}"), .dictionary([:])]),
+                call(keyboard, KBlink.keymapInterface, "AddLayer", "(u)", [.uint(1)]),
+                call(keyboard, KBlink.keymapInterface, "RemoveLayer", "(u)", [.uint(3)]),
+                call(keyboard, KBlink.keymapInterface, "CheckAction", "(s)", [.string("KC_A")]),
                 call(keyboard, KBlink.keymapInterface, "Discard"),
                 call(keyboard, KBlink.keymapInterface, "Pull"),
             ]

@@ -24,8 +24,8 @@ struct KeymapObject: Sendable {
         let setters = Self.setters(keymaps)
         methods = access.guarded(
             Self.methods(keymaps, access)
-                + [Self.pushMethod(writer), Self.pullMethod(writer), Self.checkActionMethod(writer)]
-                + Self.layerMethods(keymaps),
+                + [Self.pushMethod(writer), Self.pullMethod(writer)] + Self.layerMethods(keymaps)
+                + [Self.checkActionMethod(writer)],
             contract: Keymap.methods)
         signals = Keymap.signals.map(DBusSignal.init)
         setCurrentZone = access.guardedSetter(Keymap.currentZoneProperty, setters.currentZone)
