@@ -12,7 +12,7 @@ import Synchronization
 struct KBlinkDemoDaemon {
     static let usage = """
         Usage: kblinkd-demo [--bus system|session|ADDRESS] [--config PATH] [--state-dir PATH] [--print-address]
-                            [--log-level error|warning|notice|info|debug]
+                            [--log-level error|warning|notice|info|debug] [--grace-period SECONDS]
 
         kblinkd with a simulated BlueZ: an Aula F87 (connected), a VGN 98Pro (asleep), a phone and a mouse, and a
         Keychron K3 and a headset that a scan finds; the Aula speaks ZMK Studio and the VGN VIA.
@@ -23,6 +23,7 @@ struct KBlinkDemoDaemon {
           --state-dir PATH where profiles and caches live (default $STATE_DIRECTORY, else /var/lib/kblink)
           --print-address  print the bus address on the first line of standard output, then run
           --log-level L    override the configuration's LogLevel
+          --grace-period S override the configuration's [Presence] GracePeriod (seconds, such as 0.5)
         """
 
     /// What the demo started, to stop at the end.

@@ -24,6 +24,9 @@ public actor KeyboardLinkService {
         public var stateDirectory: String
         /// Which keyboards count as "a hardware keyboard is in use".
         public var presencePolicy: PresencePolicy = .external
+        /// The presence grace period and whether virtual keyboards count (none and no by default; kblinkd's
+        /// configuration sets them).
+        public var presence = PresenceSettings()
         /// How long `StartDiscovery` keeps looking when nobody stops it.
         public var discoveryTimeout: Duration = .seconds(20)
         /// How keyboards are paired (`[Pairing] DefaultAgent` sets `pairing.requestDefaultAgent`).
@@ -81,7 +84,7 @@ public actor KeyboardLinkService {
         self.keymaps = keymaps
         let registry = KeyboardRegistry(
             connection: connection, bluez: model, keymaps: keymaps, presencePolicy: options.presencePolicy,
-            discoveryTimeout: options.discoveryTimeout, log: log)
+            presence: options.presence, discoveryTimeout: options.discoveryTimeout, log: log)
         self.registry = registry
         self.firmware = FirmwareRefresher(
             connection: connection, bluez: model, registry: registry, stateDirectory: options.stateDirectory, log: log)
@@ -139,7 +142,9 @@ public actor KeyboardLinkService {
     public func reconfigure(_ options: Options) async {
         self.options = options
         await writer.reconfigure(options.writerTimeouts)
-        await registry.reconfigure(presencePolicy: options.presencePolicy, discoveryTimeout: options.discoveryTimeout)
+        await registry.reconfigure(
+            presencePolicy: options.presencePolicy, presence: options.presence,
+            discoveryTimeout: options.discoveryTimeout)
     }
 
     /// Feeds the input devices the evdev monitor found.
@@ -152,9 +157,15 @@ public actor KeyboardLinkService {
         get async { await registry.count }
     }
 
-    /// The hardware keyboards that count under the policy, and whether any does.
+    /// The hardware keyboards that count under the policy, and whether any does (as published: held during the
+    /// grace period).
     public func presence() async -> (attached: Bool, keyboards: [HardwareKeyboard]) {
         await registry.presence()
+    }
+
+    /// The published presence with every keyboard looked at and why it counts or not.
+    public func presenceReasons() async -> [HardwareKeyboardReason] {
+        await registry.presenceWithReasons().reasons
     }
 
     /// The firmware information the service holds for a keyboard (for tests and other domains).

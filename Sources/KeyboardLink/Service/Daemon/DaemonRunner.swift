@@ -1,6 +1,7 @@
 import Dispatch
 import KBlinkAPI
 import KeyboardLinkDBus
+import KeyboardLinkPresence
 import KeyboardLinkSupport
 
 #if canImport(Glibc)
@@ -46,6 +47,8 @@ public enum DaemonRunner {
         public var printAddress = false
         /// `--log-level`, over the configuration's.
         public var logLevel: LogLevel?
+        /// `--grace-period SECONDS`, over the configuration's `[Presence] GracePeriod`.
+        public var gracePeriod: Duration?
 
         public init() {}
     }
@@ -71,12 +74,20 @@ public enum DaemonRunner {
             }
             options.logLevel = value
         }
+        if let text = parsed.value("--grace-period") {
+            guard let period = DaemonConfiguration.seconds(text), DaemonConfiguration.gracePeriodRange.contains(period)
+            else {
+                throw ParsedArguments.UsageError(
+                    "--grace-period is seconds from 0 to 300, up to 3 decimals (such as 0.5)")
+            }
+            options.gracePeriod = period
+        }
         return options
     }
 
     /// The flags and options of ``parse(_:)``.
     public static let flags: Set<String> = ["--print-address", "--help", "--version"]
-    public static let valueOptions: Set<String> = ["--bus", "--config", "--state-dir", "--log-level"]
+    public static let valueOptions: Set<String> = ["--bus", "--config", "--state-dir", "--log-level", "--grace-period"]
 
     /// Ignores the signals the daemon handles itself, so that their default actions do not kill it first.
     public static func takeOverSignals() {
@@ -148,6 +159,7 @@ public enum DaemonRunner {
         var serviceOptions = KeyboardLinkService.Options(stateDirectory: stateDirectory)
         serviceOptions.presencePolicy = configuration.presencePolicy
         serviceOptions.discoveryTimeout = configuration.discoveryTimeout
+        serviceOptions.presence = presenceSettings(configuration, options)
         serviceOptions.pairing.requestDefaultAgent = configuration.defaultAgent
         let service = KeyboardLinkService(
             connection: connection, options: serviceOptions, log: { level, message in logger.log(level, message) })
@@ -160,7 +172,8 @@ public enum DaemonRunner {
         }
         await companion?.serviceStarted(service, logger)
         let presence = EvdevPresenceFeed(
-            devicesPath: configuration.inputDevicesPath, directory: configuration.inputDirectory)
+            devicesPath: configuration.inputDevicesPath, directory: configuration.inputDirectory,
+            udev: UdevDatabase())
         let presenceTask = Task {
             await presence.run(into: service, logger: logger)
         }
@@ -184,6 +197,7 @@ public enum DaemonRunner {
                     updated.presencePolicy =
                         configuration.presencePolicy
                     updated.discoveryTimeout = configuration.discoveryTimeout
+                    updated.presence = presenceSettings(configuration, options)
                     await service.reconfigure(updated)
                     logger.notice("configuration reloaded")
                 } catch {
@@ -203,6 +217,13 @@ public enum DaemonRunner {
         await connection.close()
         await companion?.stop()
         return 0
+    }
+
+    /// The presence settings of the configuration, with `--grace-period` over its grace period.
+    static func presenceSettings(_ configuration: DaemonConfiguration, _ options: Options) -> PresenceSettings {
+        PresenceSettings(
+            gracePeriod: options.gracePeriod ?? configuration.gracePeriod,
+            countsVirtualDevices: configuration.countsVirtualDevices)
     }
 
     static func environmentValue(_ name: String) -> String? {

@@ -20,6 +20,14 @@ actor KeyboardRegistry {
     let log: @Sendable (LogLevel, String) -> Void
     /// Which keyboards count as "a hardware keyboard is in use".
     var presencePolicy: PresencePolicy
+    /// The grace period and whether virtual keyboards count.
+    var presenceSettings: PresenceSettings
+    /// Holds "attached" for the grace period after the last keyboard left.
+    var presenceGrace: PresenceGrace
+    /// Publishes again when the grace period ends.
+    var graceTimer: Task<Void, Never>?
+    /// The presence the Manager's properties show.
+    var publishedPresence = PresenceResult(keyboards: [])
     /// How long `StartDiscovery` keeps looking when nobody stops it.
     var discoveryTimeout: Duration
     var keyboards: [BluetoothAddress: KeyboardState] = [:]
@@ -42,8 +50,11 @@ actor KeyboardRegistry {
 
     init(
         connection: BusConnection, bluez: BlueZModel, keymaps: KeymapSessions, presencePolicy: PresencePolicy,
-        discoveryTimeout: Duration, log: @escaping @Sendable (LogLevel, String) -> Void
+        presence: PresenceSettings = PresenceSettings(), discoveryTimeout: Duration,
+        log: @escaping @Sendable (LogLevel, String) -> Void
     ) {
+        presenceSettings = presence
+        presenceGrace = PresenceGrace(period: presence.gracePeriod)
         self.connection = connection
         self.bluez = bluez
         self.keymaps = keymaps
@@ -86,6 +97,7 @@ actor KeyboardRegistry {
     func stop() {
         modelTask?.cancel()
         discoveryStopper?.cancel()
+        graceTimer?.cancel()
     }
 
     /// The number of exported keyboards.
