@@ -28,6 +28,8 @@ POLKITACTIONDIR ?= /usr/share/polkit-1/actions
 # systemd-sysusers and udev read /usr/local/lib/... as well as /usr/lib/...
 SYSUSERSDIR ?= $(PREFIX)/lib/sysusers.d
 UDEVRULESDIR ?= $(PREFIX)/lib/udev/rules.d
+# systemd --user reads units from /usr/local/lib/systemd/user as well as /usr/lib/systemd/user.
+SYSTEMDUSERUNITDIR ?= $(PREFIX)/lib/systemd/user
 # The example next to the file kblinkd reads (ConfigurationDirectory=kblink is /etc/kblink).
 CONFDIR ?= /etc/kblink
 DOCDIR ?= $(PREFIX)/share/doc/kblink
@@ -81,6 +83,12 @@ install: $(addprefix $(BUILD_DIR)/,$(BINARIES))
 	$(INSTALL) -m 0644 systemd/kblinkd.conf.example $(DESTDIR)$(CONFDIR)/kblinkd.conf.example
 	$(INSTALL) -d $(DESTDIR)$(DOCDIR)
 	$(INSTALL) -m 0644 docs/systemd.md $(DESTDIR)$(DOCDIR)/systemd.md
+	$(INSTALL) -m 0644 docs/desktop.md $(DESTDIR)$(DOCDIR)/desktop.md
+	$(INSTALL) -d $(DESTDIR)$(SYSTEMDUSERUNITDIR)
+	sed -e 's|/usr/local/bin/kblink|$(BINDIR)/kblink|g' \
+	    -e 's|file:///usr/local/share/doc/kblink/|file://$(DOCDIR)/|g' \
+	    systemd/kblink-osk-agent.service > $(DESTDIR)$(SYSTEMDUSERUNITDIR)/kblink-osk-agent.service
+	chmod 0644 $(DESTDIR)$(SYSTEMDUSERUNITDIR)/kblink-osk-agent.service
 
 # Leaves /etc/kblink/kblinkd.conf (the administrator's file), /var/lib/kblink (stored profiles) and the user
 # kblinkd (which may own files) in place.
@@ -94,7 +102,8 @@ uninstall:
 	rm -f $(DESTDIR)$(UDEVRULESDIR)/70-kblink-via.rules
 	rm -f $(DESTDIR)$(CONFDIR)/kblinkd.conf.example
 	-rmdir $(DESTDIR)$(CONFDIR) 2>/dev/null
-	rm -f $(DESTDIR)$(DOCDIR)/systemd.md
+	rm -f $(DESTDIR)$(DOCDIR)/systemd.md $(DESTDIR)$(DOCDIR)/desktop.md
+	rm -f $(DESTDIR)$(SYSTEMDUSERUNITDIR)/kblink-osk-agent.service
 	-rmdir $(DESTDIR)$(DOCDIR) 2>/dev/null
 
 test:
