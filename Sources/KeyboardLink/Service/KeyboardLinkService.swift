@@ -67,6 +67,8 @@ public actor KeyboardLinkService {
     let firmware: FirmwareRefresher
     /// Push, pull, re-apply on connect and driver detection.
     let writer: KeymapWriter
+    /// kblinkd as a BlueZ battery provider.
+    let batteryProvider: BatteryProviderPublisher
 
     /// - Parameter log: where the service reports what it does.
     public init(connection: BusConnection, options: Options, log: @escaping @Sendable (LogLevel, String) -> Void) {
@@ -88,6 +90,7 @@ public actor KeyboardLinkService {
         self.registry = registry
         self.firmware = FirmwareRefresher(
             connection: connection, bluez: model, registry: registry, stateDirectory: options.stateDirectory, log: log)
+        self.batteryProvider = BatteryProviderPublisher(connection: connection, log: log)
         self.writer = KeymapWriter(
             connection: connection, bluez: model, registry: registry, keymaps: keymaps, pushes: pushes,
             timeouts: options.writerTimeouts, log: log)
@@ -114,6 +117,8 @@ public actor KeyboardLinkService {
                 registry: registry,
                 pairing: KeyboardPairing(registry: registry, coordinator: pairing, connection: connection)),
             at: KBlink.managerPath)
+        await batteryProvider.start()
+        await registry.setBatteryProvider(batteryProvider)
         await keymaps.loadUserLayouts(from: options.stateDirectory + "/layouts")
         await keymaps.removeExpiredSetAsideProfiles()
         try await registry.start()
@@ -133,6 +138,7 @@ public actor KeyboardLinkService {
     public func stop() async {
         await pairing.stop()
         await registry.stop()
+        await batteryProvider.stop()
         await firmware.stop()
         await bluez.stop()
         try? await connection.releaseName(KBlink.service)
@@ -171,6 +177,11 @@ public actor KeyboardLinkService {
     /// The firmware information the service holds for a keyboard (for tests and other domains).
     public func firmwareInfo(for address: BluetoothAddress) async -> FirmwareInfo? {
         await registry.firmwareInfo(for: address)
+    }
+
+    /// The batteries kblinkd supplies to BlueZ now, as device paths and `Source` texts.
+    public func suppliedBatteries() async -> [(device: ObjectPath, percentage: UInt8, source: String)] {
+        await batteryProvider.supplied.map { ($0.device, $0.percentage, $0.source) }
     }
 
     /// Whether a refresh of the keyboard's information is in flight.

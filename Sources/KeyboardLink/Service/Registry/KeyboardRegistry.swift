@@ -28,6 +28,8 @@ actor KeyboardRegistry {
     var graceTimer: Task<Void, Never>?
     /// The presence the Manager's properties show.
     var publishedPresence = PresenceResult(keyboards: [])
+    /// Supplies BlueZ the batteries it does not report itself.
+    var batteryProvider: BatteryProviderPublisher?
     /// How long `StartDiscovery` keeps looking when nobody stops it.
     var discoveryTimeout: Duration
     var keyboards: [BluetoothAddress: KeyboardState] = [:]
@@ -182,6 +184,7 @@ actor KeyboardRegistry {
             (KBlinkContract.Manager.discoveringProperty, .boolean(snapshot.isDiscovering)),
         ])
         await publishPresence()
+        offerBatteries()
         await updateKeymaps(removed: keymapChanges.removed, added: keymapChanges.added)
         await readinessObserver?(readyKeyboards())
     }
@@ -203,6 +206,19 @@ actor KeyboardRegistry {
         let current = keyboards[state.address] ?? state
         try? await connection.setProperties(
             current.propertyValues, of: KBlink.keyboardInterface, at: KBlink.keyboardPath(state.address))
+        offerBatteries()
+    }
+
+    /// Hands the battery provider the batteries to supply as things are now.
+    func offerBatteries() {
+        batteryProvider?.offer(
+            ProvidedBattery.wanted(keyboards: keyboards.values, devices: snapshot.devices),
+            adapters: snapshot.adapters.keys.sorted(), blueZRunning: snapshot.isBlueZRunning)
+    }
+
+    /// Sets the battery provider (before the registry starts).
+    func setBatteryProvider(_ provider: BatteryProviderPublisher) {
+        batteryProvider = provider
     }
 
     /// Sets Manager properties together: readers see them change at once, in one `PropertiesChanged`.
