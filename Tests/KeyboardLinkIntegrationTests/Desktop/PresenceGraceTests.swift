@@ -1,3 +1,4 @@
+import Foundation
 import KeyboardLink
 import KeyboardLinkTestSupport
 import Synchronization
@@ -101,6 +102,41 @@ struct PresenceGraceTests {
             watcher.cancel()
             #expect(!seen.withLock { $0 }.contains(false))
             await client.close()
+        }
+    }
+}
+
+/// `kblink insets --watch` follows the same held state as `ResolveInsets`.
+@Suite("kblink insets --watch and the grace period", .serialized)
+struct InsetsWatchGraceTests {
+    @Test("the shortcut bar's inset is 0 while attached and through the grace period, 55 once the keyboard is gone")
+    func watchFollowsTheHeldState() async throws {
+        try await withDaemon(
+            devices: [PresenceGraceTests.disconnectedAula()],
+            options: { $0.presence = PresenceSettings(gracePeriod: .seconds(2)) }
+        ) { harness in
+            let watch = try ChildProcess(
+                DaemonHarness.binary("kblink"),
+                [
+                    "insets", "--screen", "1024x1366", "--keyboard", "0,1311,1024,355", "--event", "show", "--watch",
+                    "--json", "--bus", harness.bus.address,
+                ])
+            defer { watch.signal(SIGKILL) }
+            @Sendable func insets() -> [Double] {
+                watch.standardOutput.split(separator: "\n").compactMap { line in
+                    guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                        let answer = object["answer"] as? [String: Any]
+                    else { return nil }
+                    return (answer["inset"] as? NSNumber)?.doubleValue
+                }
+            }
+            #expect(await eventually { insets() == [55] })
+            // kblink subscribes right after printing its first answer; give it the moment it needs.
+            try await Task.sleep(for: .milliseconds(500))
+            try await harness.bluez.setConnected(PresenceGraceTests.aula, true)
+            #expect(await eventually { insets() == [55, 0] })
+            try await harness.bluez.setConnected(PresenceGraceTests.aula, false)
+            #expect(await eventually { insets() == [55, 0, 55] })
         }
     }
 }
