@@ -29,6 +29,8 @@ public actor KeyboardLinkService {
         public var presence = PresenceSettings()
         /// How long `StartDiscovery` keeps looking when nobody stops it.
         public var discoveryTimeout: Duration = .seconds(20)
+        /// Whether kblinkd registers as a BlueZ battery provider (`[Battery] Provider`; off by default).
+        public var batteryProvider = false
         /// How keyboards are paired (`[Pairing] DefaultAgent` sets `pairing.requestDefaultAgent`).
         public var pairing = PairingOptions()
         /// How long a re-apply on connect waits for a locked ZMK keyboard to be unlocked.
@@ -117,8 +119,10 @@ public actor KeyboardLinkService {
                 registry: registry,
                 pairing: KeyboardPairing(registry: registry, coordinator: pairing, connection: connection)),
             at: KBlink.managerPath)
-        await batteryProvider.start()
-        await registry.setBatteryProvider(batteryProvider)
+        if options.batteryProvider {
+            await batteryProvider.start()
+            await registry.setBatteryProvider(batteryProvider)
+        }
         await keymaps.loadUserLayouts(from: options.stateDirectory + "/layouts")
         await keymaps.removeExpiredSetAsideProfiles()
         try await registry.start()

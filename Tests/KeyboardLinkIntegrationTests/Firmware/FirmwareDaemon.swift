@@ -19,7 +19,8 @@ final class FirmwareDaemon: RestartableDaemon, Sendable {
         await bluez.setExperimental(experimental)
         try await bluez.start()
         runner = try RestartableService(
-            bus: bus, stateDirectory: stateDirectory ?? NSTemporaryDirectory() + "kblink-fw-" + UUID().uuidString)
+            bus: bus, stateDirectory: stateDirectory ?? NSTemporaryDirectory() + "kblink-fw-" + UUID().uuidString,
+            configure: { $0.batteryProvider = experimental })
         try await runner.start()
     }
 

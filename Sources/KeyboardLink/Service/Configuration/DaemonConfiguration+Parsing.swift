@@ -62,6 +62,12 @@ extension DaemonConfiguration {
             configuration.countsVirtualDevices = flag
             return ()
         },
+        Key(section: "Battery", name: "Provider", allowed: "true or false (also yes/no, on/off, 1/0)") {
+            configuration, value in
+            guard let flag = boolean(value) else { return nil }
+            configuration.batteryProvider = flag
+            return ()
+        },
         Key(section: "Pairing", name: "DefaultAgent", allowed: "true or false (also yes/no, on/off, 1/0)") {
             configuration, value in
             guard let flag = boolean(value) else { return nil }

@@ -28,6 +28,9 @@ public struct DaemonConfiguration: Sendable, Equatable {
     /// `[Presence] CountVirtualDevices`: whether virtual keyboards (uinput remappers such as keyd and kanata,
     /// ydotool) count. Default `false`.
     public var countsVirtualDevices: Bool
+    /// `[Battery] Provider`: whether kblinkd registers as a BlueZ battery provider (needs `bluetoothd -E`).
+    /// Default `false`.
+    public var batteryProvider: Bool
     /// `[Pairing] DefaultAgent`: whether kblinkd asks BlueZ to make its pairing agent the default one, so it also
     /// answers pairings other programs start. Default `false`.
     public var defaultAgent: Bool
@@ -42,6 +45,7 @@ public struct DaemonConfiguration: Sendable, Equatable {
         inputDirectory: String = "/dev/input",
         gracePeriod: Duration = .seconds(5),
         countsVirtualDevices: Bool = false,
+        batteryProvider: Bool = false,
         defaultAgent: Bool = false,
         discoveryTimeout: Duration = .seconds(20)
     ) {
@@ -51,6 +55,7 @@ public struct DaemonConfiguration: Sendable, Equatable {
         self.inputDirectory = inputDirectory
         self.gracePeriod = gracePeriod
         self.countsVirtualDevices = countsVirtualDevices
+        self.batteryProvider = batteryProvider
         self.defaultAgent = defaultAgent
         self.discoveryTimeout = discoveryTimeout
     }

@@ -160,6 +160,7 @@ public enum DaemonRunner {
         serviceOptions.presencePolicy = configuration.presencePolicy
         serviceOptions.discoveryTimeout = configuration.discoveryTimeout
         serviceOptions.presence = presenceSettings(configuration, options)
+        serviceOptions.batteryProvider = configuration.batteryProvider
         serviceOptions.pairing.requestDefaultAgent = configuration.defaultAgent
         let service = KeyboardLinkService(
             connection: connection, options: serviceOptions, log: { level, message in logger.log(level, message) })
