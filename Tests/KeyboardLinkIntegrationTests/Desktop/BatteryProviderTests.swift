@@ -134,7 +134,11 @@ struct BatteryProviderTests {
                 await Self.battery(observer, SimulatedDevice.corneSplit.address.devicePath(adapter: Self.adapter))
                     == (90, "GATT Battery Service"))
 
-            // The right half drains: the supplied battery follows.
+            // The right half drains: the supplied battery follows (once kblinkd follows its notifications).
+            #expect(
+                await eventually {
+                    await daemon.bluez.gatt.isNotifying(.batteryLevel, occurrence: 1, for: vendor.address)
+                })
             await daemon.bluez.gatt.setValue([30], of: .batteryLevel, occurrence: 1, for: vendor.address)
             #expect(await eventually(timeout: .seconds(30)) { await Self.battery(observer, vendorPath).0 == 30 })
             await observer.close()
