@@ -111,8 +111,10 @@ install: $(addprefix $(BUILD_DIR)/,$(BINARIES)) $(MANPAGES)
 	$(INSTALL) -m 0644 completions/kblink.bash $(DESTDIR)$(BASHCOMPLETIONDIR)/kblink
 	for unit in $(USER_UNITS); do \
 	    $(INSTALL) -d $(DESTDIR)$(USERUNITDIR) && \
-	    sed -e 's|/usr/local/bin/|$(BINDIR)/|g' $$unit > $(DESTDIR)$(USERUNITDIR)/$$(basename $$unit .user.service).service && \
+	    sed -e 's|/usr/local/bin/|$(BINDIR)/|g' -e 's|file:///usr/local/share/doc/kblink/|file://$(DOCDIR)/|g' \
+	        $$unit > $(DESTDIR)$(USERUNITDIR)/$$(basename $$unit .user.service).service && \
 	    chmod 0644 $(DESTDIR)$(USERUNITDIR)/$$(basename $$unit .user.service).service || exit 1; done
+	$(INSTALL) -m 0644 docs/desktop.md $(DESTDIR)$(DOCDIR)/desktop.md
 
 # Leaves /etc/kblink/kblinkd.conf (the administrator's file), /var/lib/kblink (stored profiles) and the user
 # kblinkd (which may own files) in place.
@@ -127,7 +129,7 @@ uninstall:
 	rm -f $(DESTDIR)$(UDEVRULESDIR)/70-kblink-via.rules
 	rm -f $(DESTDIR)$(CONFDIR)/kblinkd.conf.example
 	-rmdir $(DESTDIR)$(CONFDIR) 2>/dev/null
-	rm -f $(DESTDIR)$(DOCDIR)/systemd.md
+	rm -f $(DESTDIR)$(DOCDIR)/systemd.md $(DESTDIR)$(DOCDIR)/desktop.md
 	-rmdir $(DESTDIR)$(DOCDIR) 2>/dev/null
 	rm -f $(DESTDIR)$(MANDIR)/man8/kblinkd.8 $(DESTDIR)$(MANDIR)/man1/kblink.1
 	rm -f $(DESTDIR)$(BASHCOMPLETIONDIR)/kblink

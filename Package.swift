@@ -93,6 +93,10 @@ let package = Package(
                 "InsetCore", "KBlinkAPI", "KeyboardLinkBlueZ", "KeyboardLinkClient", "KeyboardLinkDBus",
                 "KeyboardLinkKeymap", "KeyboardLinkSupport",
             ]),
+        // The user-session agent that puts on-screen keyboards away (`kblink osk-agent`): dconf, squeekboard, KWin.
+        library(
+            "KeyboardLinkDesktop", path: "Desktop",
+            dependencies: ["KBlinkAPI", "KeyboardLinkDBus", "KeyboardLinkPresence", "KeyboardLinkSupport"]),
         library(
             "KeyboardLinkSimulator", path: "Simulator",
             dependencies: [
@@ -104,7 +108,7 @@ let package = Package(
             "KeyboardLink", path: "Umbrella",
             dependencies: [
                 "InsetCore", "KBlinkAPI", "KeyboardLinkAuthorization", "KeyboardLinkBlueZ", "KeyboardLinkClient",
-                "KeyboardLinkCommandLine",
+                "KeyboardLinkCommandLine", "KeyboardLinkDesktop",
                 "KeyboardLinkDBus", "KeyboardLinkDrivers", "KeyboardLinkFirmware", "KeyboardLinkKeymap",
                 "KeyboardLinkPairing", "KeyboardLinkPresence", "KeyboardLinkService", "KeyboardLinkSimulator",
                 "KeyboardLinkSupport",
@@ -129,7 +133,8 @@ let package = Package(
             name: "kblink",
             dependencies: [
                 "InsetCore", "KBlinkAPI", "KeyboardLinkBlueZ", "KeyboardLinkClient", "KeyboardLinkCommandLine",
-                "KeyboardLinkDBus", "KeyboardLinkFirmware", "KeyboardLinkKeymap", "KeyboardLinkSupport",
+                "KeyboardLinkDBus", "KeyboardLinkDesktop", "KeyboardLinkFirmware", "KeyboardLinkKeymap",
+                "KeyboardLinkSupport",
             ],
             path: "Sources/kblink",
             linkerSettings: [.unsafeFlags(compactLinking, .when(platforms: [.linux]))]

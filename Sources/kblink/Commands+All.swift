@@ -12,7 +12,7 @@ import KeyboardLinkSupport
 enum Commands {
     static let all: [Command] = [
         status, list, scan, info, connect, disconnect, trust, untrust, forget, watch, insets, pair, keymap, macro,
-        profile,
+        profile, oskAgent,
     ]
 
     static let status = Command(

@@ -14,6 +14,7 @@ struct KBlinkDemoDaemon {
     static let usage = """
         Usage: kblinkd-demo [--bus system|session|ADDRESS] [--config PATH] [--state-dir PATH] [--print-address]
                             [--log-level error|warning|notice|info|debug] [--studio-layers N] [--polkit]
+                            [--grace-period SECONDS]
 
         kblinkd with a simulated BlueZ: an Aula F87 (connected), a VGN 98Pro (asleep), a phone and a mouse, and a
         Keychron K3 and a headset that a scan finds; the Aula speaks ZMK Studio and the VGN VIA.
@@ -28,6 +29,7 @@ struct KBlinkDemoDaemon {
           --polkit         decide who may pair, edit keymaps, write firmware and read macros as kblinkd does
                            (polkit on the bus, else root and the configured group); without it, root and the
                            user who started kblinkd-demo may do everything and nobody else anything
+          --grace-period S override the configuration's [Presence] GracePeriod (seconds, such as 0.5)
         """
 
     /// What the demo started, to stop at the end.

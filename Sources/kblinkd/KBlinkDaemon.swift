@@ -9,7 +9,7 @@ import KeyboardLinkSupport
 struct KBlinkDaemon {
     static let usage = """
         Usage: kblinkd [--bus system|session|ADDRESS] [--config PATH] [--state-dir PATH] [--print-address]
-                       [--log-level error|warning|notice|info|debug]
+                       [--log-level error|warning|notice|info|debug] [--grace-period SECONDS]
 
         The kblink daemon: follows BlueZ, serves org.kblink1, pairs and configures Bluetooth keyboards.
         (To try kblink without Bluetooth hardware, run kblinkd-demo: the same daemon with a simulated BlueZ.)
@@ -19,6 +19,7 @@ struct KBlinkDaemon {
           --state-dir PATH where profiles and caches live (default $STATE_DIRECTORY, else /var/lib/kblink)
           --print-address  print the bus address on the first line of standard output, then run
           --log-level L    override the configuration's LogLevel
+          --grace-period S override the configuration's [Presence] GracePeriod (seconds, such as 0.5)
 
         kblinkd --check-hidraw DESCRIPTOR
           For the udev rule 70-kblink-via.rules: exits 0 when a hidraw node with this report descriptor

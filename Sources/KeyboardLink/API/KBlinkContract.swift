@@ -49,6 +49,10 @@ public enum KBlinkContract {
         /// The `HardwareKeyboards` property (`a(sss)`).
         public static let hardwareKeyboardsProperty = KBlinkProperty(
             interface, "HardwareKeyboards", .array(.structure([.string, .string, .string])))
+        /// The `HardwareKeyboardReasons` property (`a(sssbs)`).
+        public static let hardwareKeyboardReasonsProperty = KBlinkProperty(
+            interface, "HardwareKeyboardReasons",
+            .array(.structure([.string, .string, .string, .boolean, .string])))
         /// The `BluetoothAvailable` property (`b`).
         public static let bluetoothAvailableProperty = KBlinkProperty(interface, "BluetoothAvailable", .boolean)
         /// The `BlueZRunning` property (`b`).
@@ -76,8 +80,8 @@ public enum KBlinkContract {
         ]
         /// Every property, in the order of the XML.
         public static let properties: [KBlinkProperty] = [
-            versionProperty, hardwareKeyboardAttachedProperty, hardwareKeyboardsProperty, bluetoothAvailableProperty,
-            blueZRunningProperty, discoveringProperty,
+            versionProperty, hardwareKeyboardAttachedProperty, hardwareKeyboardsProperty,
+            hardwareKeyboardReasonsProperty, bluetoothAvailableProperty, blueZRunningProperty, discoveringProperty,
         ]
         /// Every signal, in the order of the XML.
         public static let signals: [KBlinkSignal] = [pairingPromptSignal, pairingFinishedSignal]

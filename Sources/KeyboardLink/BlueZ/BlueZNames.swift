@@ -9,6 +9,10 @@ public enum BlueZ {
     public static let adapterInterface = InterfaceName(trusted: "org.bluez.Adapter1")
     public static let deviceInterface = InterfaceName(trusted: "org.bluez.Device1")
     public static let batteryInterface = InterfaceName(trusted: "org.bluez.Battery1")
+    /// On each adapter when bluetoothd runs with experimental features (`-E`).
+    public static let batteryProviderManagerInterface = InterfaceName(trusted: "org.bluez.BatteryProviderManager1")
+    /// What a battery provider's objects implement.
+    public static let batteryProviderInterface = InterfaceName(trusted: "org.bluez.BatteryProvider1")
     public static let inputInterface = InterfaceName(trusted: "org.bluez.Input1")
     public static let agentManagerInterface = InterfaceName(trusted: "org.bluez.AgentManager1")
     public static let agentInterface = InterfaceName(trusted: "org.bluez.Agent1")

@@ -11,6 +11,9 @@ import Synchronization
 /// and removes it before udev deletes the node, so the file is current when the event arrives. Both paths are
 /// injectable so that tests drive the monitor with a temporary directory and a devices file of their own.
 ///
+/// Given a ``UdevDatabase``, each device is marked ``InputDevice/ignoredByUdev`` from it, and the database directory
+/// is watched too (udev writes a device's entry after it made the node, so a rule's property can arrive later).
+///
 /// Keep the monitor alive while you read ``keyboards``: releasing it (or calling ``cancel()``) ends the stream.
 public final class EvdevMonitor: Sendable {
     /// The directory the kernel's input nodes live in.
@@ -20,12 +23,15 @@ public final class EvdevMonitor: Sendable {
     public let directory: String
     /// The devices list re-read on each change.
     public let devicesFile: String
-    /// The keyboards (``InputDevice/isKeyboard`` and not ``InputDevice/isVirtual``, in file order): the current
-    /// list first, then each new list when it differs from the previous one. Only the newest list is buffered.
+    /// The keyboards (``InputDevice/isKeyboard``, and not ``InputDevice/isVirtual`` unless the monitor was told to
+    /// include virtual ones; in file order): the current list first, then each new list when it differs from the
+    /// previous one. Only the newest list is buffered.
     public let keyboards: AsyncStream<[InputDevice]>
 
     private let continuation: AsyncStream<[InputDevice]>.Continuation
     private let log: (@Sendable (String) -> Void)?
+    private let includeVirtual: Bool
+    private let udev: UdevDatabase?
     private let state: Mutex<State>
 
     private struct State {
@@ -49,10 +55,13 @@ public final class EvdevMonitor: Sendable {
     ///   - devicesFile: the devices list (`/proc/bus/input/devices`).
     ///   - queue: where change handling runs; a private serial queue by default.
     ///   - log: receives a line for each problem (an unreadable devices file, a malformed block); nothing by default.
+    ///   - includeVirtual: whether virtual keyboards (uinput remappers) are listed too; false by default.
+    ///   - udev: the udev database to mark devices `KBLINK_IGNORE=1` from, and to watch; none by default.
     /// - Throws: ``EvdevMonitorError`` when inotify is unavailable or the directory cannot be watched.
     public init(
         directory: String = EvdevMonitor.defaultDirectory, devicesFile: String = InputDevicesFile.defaultPath,
-        queue: DispatchQueue? = nil, log: (@Sendable (String) -> Void)? = nil
+        queue: DispatchQueue? = nil, log: (@Sendable (String) -> Void)? = nil, includeVirtual: Bool = false,
+        udev: UdevDatabase? = nil
     ) throws(EvdevMonitorError) {
         let fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         guard fd >= 0 else { throw .inotifyUnavailable(errno: errno) }
@@ -61,13 +70,19 @@ public final class EvdevMonitor: Sendable {
             close(fd)
             throw .cannotWatch(path: directory, errno: error)
         }
+        // udev renames each entry into place; a missing database (a container) only means no device is ignored.
+        if let udev {
+            _ = inotify_add_watch(fd, udev.directory, UInt32(IN_MOVED_TO | IN_CLOSE_WRITE | IN_DELETE))
+        }
+        self.includeVirtual = includeVirtual
+        self.udev = udev
         self.directory = directory
         self.devicesFile = devicesFile
         self.log = log
         (keyboards, continuation) = AsyncStream.makeStream(of: [InputDevice].self, bufferingPolicy: .bufferingNewest(1))
 
         // The watch exists before this first read, so a change that races with it still produces an event.
-        let initial = Self.readKeyboards(devicesFile, log: log)
+        let initial = Self.readKeyboards(devicesFile, log: log, includeVirtual: includeVirtual, udev: udev)
         state = Mutex(State(source: nil, last: initial))
         continuation.yield(initial)
 
@@ -107,7 +122,7 @@ public final class EvdevMonitor: Sendable {
     /// - Returns: whether a new list was published.
     @discardableResult
     public func refresh() -> Bool {
-        let keyboards = Self.readKeyboards(devicesFile, log: log)
+        let keyboards = Self.readKeyboards(devicesFile, log: log, includeVirtual: includeVirtual, udev: udev)
         return state.withLock { state in
             guard state.source != nil, state.last != keyboards else { return false }
             state.last = keyboards
@@ -128,8 +143,11 @@ public final class EvdevMonitor: Sendable {
         }
     }
 
-    /// The non-virtual keyboards of the devices file; none when it cannot be read.
-    static func readKeyboards(_ path: String, log: (@Sendable (String) -> Void)?) -> [InputDevice] {
+    /// The keyboards of the devices file (virtual ones only when `includeVirtual`), marked from the udev database;
+    /// none when the file cannot be read.
+    static func readKeyboards(
+        _ path: String, log: (@Sendable (String) -> Void)?, includeVirtual: Bool = false, udev: UdevDatabase? = nil
+    ) -> [InputDevice] {
         let bytes: [UInt8]
         do {
             guard let read = try FileStore().read(path) else {
@@ -142,6 +160,10 @@ public final class EvdevMonitor: Sendable {
         }
         let parsed = InputDevicesFile.parseSkippingMalformed(String(decoding: bytes, as: UTF8.self))
         for error in parsed.errors { log?("\(path): \(error.description); that device is ignored") }
-        return parsed.devices.filter { $0.isKeyboard && !$0.isVirtual }
+        return parsed.devices.filter { $0.isKeyboard && (includeVirtual || !$0.isVirtual) }.map { device in
+            var marked = device
+            marked.ignoredByUdev = udev?.isIgnored(device) ?? false
+            return marked
+        }
     }
 }

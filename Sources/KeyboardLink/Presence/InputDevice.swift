@@ -22,6 +22,8 @@ public struct InputDevice: Hashable, Sendable {
     public var handlers: [String]
     /// The `B:` lines by name: `EV`, `KEY`, `PROP`, `MSC`, `LED`, `REL`, `ABS`, `SW`...
     public var bitmaps: [String: CapabilityBitmap]
+    /// Whether udev gave the device the property `KBLINK_IGNORE=1` (``UdevDatabase``): it never counts.
+    public var ignoredByUdev = false
 
     /// Creates a device.
     public init(

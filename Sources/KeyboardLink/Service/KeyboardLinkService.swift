@@ -25,8 +25,13 @@ public actor KeyboardLinkService {
         public var stateDirectory: String
         /// Which keyboards count as "a hardware keyboard is in use".
         public var presencePolicy: PresencePolicy = .external
+        /// The presence grace period and whether virtual keyboards count (none and no by default; kblinkd's
+        /// configuration sets them).
+        public var presence = PresenceSettings()
         /// How long `StartDiscovery` keeps looking when nobody stops it.
         public var discoveryTimeout: Duration = .seconds(20)
+        /// Whether kblinkd registers as a BlueZ battery provider (`[Battery] Provider`; off by default).
+        public var batteryProvider = false
         /// How keyboards are paired (`[Pairing] DefaultAgent` sets `pairing.requestDefaultAgent`).
         public var pairing = PairingOptions()
         /// How long a re-apply on connect waits for a locked ZMK keyboard to be unlocked.
@@ -69,6 +74,8 @@ public actor KeyboardLinkService {
     let writer: KeymapWriter
     /// Decides who may call what (polkit), and writes the audit lines.
     public let authorizer: Authorizer
+    /// kblinkd as a BlueZ battery provider.
+    let batteryProvider: BatteryProviderPublisher
 
     /// - Parameter log: where the service reports what it does.
     public init(connection: BusConnection, options: Options, log: @escaping @Sendable (LogLevel, String) -> Void) {
@@ -86,10 +93,11 @@ public actor KeyboardLinkService {
         self.keymaps = keymaps
         let registry = KeyboardRegistry(
             connection: connection, bluez: model, keymaps: keymaps, presencePolicy: options.presencePolicy,
-            discoveryTimeout: options.discoveryTimeout, log: log)
+            presence: options.presence, discoveryTimeout: options.discoveryTimeout, log: log)
         self.registry = registry
         self.firmware = FirmwareRefresher(
             connection: connection, bluez: model, registry: registry, stateDirectory: options.stateDirectory, log: log)
+        self.batteryProvider = BatteryProviderPublisher(connection: connection, log: log)
         self.writer = KeymapWriter(
             connection: connection, bluez: model, registry: registry, keymaps: keymaps, pushes: pushes,
             timeouts: options.writerTimeouts, log: log)
@@ -127,6 +135,10 @@ public actor KeyboardLinkService {
                 pairing: KeyboardPairing(registry: registry, coordinator: pairing, connection: connection),
                 access: access),
             at: KBlink.managerPath)
+        if options.batteryProvider {
+            await batteryProvider.start()
+            await registry.setBatteryProvider(batteryProvider)
+        }
         await keymaps.loadUserLayouts(from: options.stateDirectory + "/layouts")
         await keymaps.removeExpiredSetAsideProfiles()
         try await registry.start()
@@ -146,6 +158,7 @@ public actor KeyboardLinkService {
     public func stop() async {
         await pairing.stop()
         await registry.stop()
+        await batteryProvider.stop()
         await firmware.stop()
         await bluez.stop()
         try? await connection.releaseName(KBlink.service)
@@ -155,7 +168,9 @@ public actor KeyboardLinkService {
     public func reconfigure(_ options: Options) async {
         self.options = options
         await writer.reconfigure(options.writerTimeouts)
-        await registry.reconfigure(presencePolicy: options.presencePolicy, discoveryTimeout: options.discoveryTimeout)
+        await registry.reconfigure(
+            presencePolicy: options.presencePolicy, presence: options.presence,
+            discoveryTimeout: options.discoveryTimeout)
     }
 
     /// Feeds the input devices the evdev monitor found.
@@ -168,14 +183,25 @@ public actor KeyboardLinkService {
         get async { await registry.count }
     }
 
-    /// The hardware keyboards that count under the policy, and whether any does.
+    /// The hardware keyboards that count under the policy, and whether any does (as published: held during the
+    /// grace period).
     public func presence() async -> (attached: Bool, keyboards: [HardwareKeyboard]) {
         await registry.presence()
+    }
+
+    /// The published presence with every keyboard looked at and why it counts or not.
+    public func presenceReasons() async -> [HardwareKeyboardReason] {
+        await registry.presenceWithReasons().reasons
     }
 
     /// The firmware information the service holds for a keyboard (for tests and other domains).
     public func firmwareInfo(for address: BluetoothAddress) async -> FirmwareInfo? {
         await registry.firmwareInfo(for: address)
+    }
+
+    /// The batteries kblinkd supplies to BlueZ now, as device paths and `Source` texts.
+    public func suppliedBatteries() async -> [(device: ObjectPath, percentage: UInt8, source: String)] {
+        await batteryProvider.supplied.map { ($0.device, $0.percentage, $0.source) }
     }
 
     /// Whether a refresh of the keyboard's information is in flight.

@@ -51,6 +51,12 @@ public actor SimulatedBlueZ {
     /// Whether a connection announces `ServicesResolved` before exporting the GATT objects, as bluetoothd 5.66 does
     /// on the bus (`setAnnouncesServicesResolvedFirst(_:)`).
     var announcesServicesResolvedFirst = false
+    /// Whether bluetoothd runs with experimental features (`-E`): then adapters have `BatteryProviderManager1` and
+    /// `Battery1` shows `Source` (SimulatedBlueZ+BatteryProviders.swift).
+    public internal(set) var experimental = false
+    /// Registered battery providers and the batteries they supply.
+    var batteryProviders: [BatteryProviderKey: BatteryProvider] = [:]
+    var providedBatteries: [ObjectPath: ProvidedBattery] = [:]
     /// The GATT objects of connected devices (Device Information, Battery, ...), scripted by tests.
     public nonisolated let gatt = SimulatedGATTServer()
 
@@ -96,6 +102,9 @@ public actor SimulatedBlueZ {
         try await connection.export(agentManagerInterface(), at: BlueZ.managerPath)
         for adapter in adapters {
             try await connection.export(adapterInterface(adapter), at: adapter.path)
+            if experimental {
+                try await connection.export(batteryProviderManagerInterface(adapter.path), at: adapter.path)
+            }
         }
         for entry in entries.values.sorted(by: { $0.device.address < $1.device.address }) {
             try await exportDevice(entry)
@@ -117,6 +126,7 @@ public actor SimulatedBlueZ {
         discoveryTasks.removeAll()
         for index in adapters.indices { adapters[index].discovering = false }
         abortPairings()
+        forgetBatteryProviders()
         agents.removeAll()
         defaultAgent = nil
         await gatt.connectionClosed()
@@ -238,10 +248,13 @@ public actor SimulatedBlueZ {
         if before.name != device.name { try await set("Alias", .string(device.name)) }
         if before.battery != device.battery {
             switch (before.battery, device.battery) {
-            case (nil, let level?):
-                try await connection.export(Self.batteryInterface(level), at: path)
-            case (_?, nil):
+            // As bluetoothd: a battery a provider supplies first keeps the device's Battery1 (battery.c: "path exists").
+            case (nil, let level?) where providedBatteries[path] == nil:
+                try await connection.export(batteryInterface(level, source: Self.gattBatterySource), at: path)
+            case (_?, nil) where providedBatteries[path] == nil:
                 await connection.unexport(BlueZ.batteryInterface, at: path)
+            case (_?, _) where providedBatteries[path] != nil:
+                break
             case (_?, let level?):
                 try await connection.setProperty(
                     MemberName(trusted: "Percentage"), of: BlueZ.batteryInterface, at: path, to: .byte(level))
@@ -260,7 +273,7 @@ public actor SimulatedBlueZ {
         let path = entry.device.address.devicePath(adapter: entry.adapter)
         try await connection.export(deviceInterface(entry), at: path)
         if let level = entry.device.battery {
-            try await connection.export(Self.batteryInterface(level), at: path)
+            try await connection.export(batteryInterface(level, source: Self.gattBatterySource), at: path)
         }
         if entry.device.connected { try await exportGATT(entry) }
     }
@@ -276,13 +289,17 @@ public actor SimulatedBlueZ {
         }
     }
 
-    static func batteryInterface(_ level: UInt8) -> DBusInterface {
-        DBusInterface(
-            BlueZ.batteryInterface,
-            properties: [
-                DBusProperty("Percentage", type: .byte, initial: .byte(level)),
-                DBusProperty("Source", type: .string, changes: .const, initial: .string("HID Battery Service")),
-            ])
+    /// The `Source` of the batteries bluetoothd's battery plugin reads (profiles/battery/battery.c).
+    static let gattBatterySource = "GATT Battery Service"
+
+    /// `org.bluez.Battery1`: `Percentage`, and `Source` only with experimental features (bluetoothd 5.66 marks it
+    /// experimental).
+    func batteryInterface(_ level: UInt8, source: String) -> DBusInterface {
+        var properties = [DBusProperty("Percentage", type: .byte, initial: .byte(level))]
+        if experimental {
+            properties.append(DBusProperty("Source", type: .string, changes: .const, initial: .string(source)))
+        }
+        return DBusInterface(BlueZ.batteryInterface, properties: properties)
     }
 
     private func agentManagerInterface() -> DBusInterface {

@@ -7,6 +7,7 @@
 @_exported import KeyboardLinkClient
 @_exported import KeyboardLinkCommandLine
 @_exported import KeyboardLinkDBus
+@_exported import KeyboardLinkDesktop
 @_exported import KeyboardLinkDrivers
 @_exported import KeyboardLinkFirmware
 @_exported import KeyboardLinkKeymap

@@ -13,12 +13,14 @@ final class FirmwareDaemon: RestartableDaemon, Sendable {
 
     /// Starts the bus and the simulated BlueZ with `devices`, and the service on `stateDirectory` (a fresh one
     /// when nil).
-    init(devices: [SimulatedDevice], stateDirectory: String? = nil) async throws {
+    init(devices: [SimulatedDevice], stateDirectory: String? = nil, experimental: Bool = false) async throws {
         bus = try TestBus()
         bluez = SimulatedBlueZ(bus: bus.busAddress, devices: devices)
+        await bluez.setExperimental(experimental)
         try await bluez.start()
         runner = try RestartableService(
-            bus: bus, stateDirectory: stateDirectory ?? NSTemporaryDirectory() + "kblink-fw-" + UUID().uuidString)
+            bus: bus, stateDirectory: stateDirectory ?? NSTemporaryDirectory() + "kblink-fw-" + UUID().uuidString,
+            configure: { $0.batteryProvider = experimental })
         try await runner.start()
     }
 
@@ -67,9 +69,10 @@ final class FirmwareDaemon: RestartableDaemon, Sendable {
 
 /// Runs `body` with a ``FirmwareDaemon``, shutting it down afterwards.
 func withFirmwareDaemon<T>(
-    devices: [SimulatedDevice], stateDirectory: String? = nil, _ body: (FirmwareDaemon) async throws -> T
+    devices: [SimulatedDevice], stateDirectory: String? = nil, experimental: Bool = false,
+    _ body: (FirmwareDaemon) async throws -> T
 ) async throws -> T {
-    let daemon = try await FirmwareDaemon(devices: devices, stateDirectory: stateDirectory)
+    let daemon = try await FirmwareDaemon(devices: devices, stateDirectory: stateDirectory, experimental: experimental)
     do {
         let result = try await body(daemon)
         await daemon.shutDown()

@@ -72,6 +72,9 @@ struct InstallLayoutTests {
         let rule = try #require(stage.contents("/usr/lib/udev/rules.d/70-kblink-via.rules"))
         #expect(rule.contains("PROGRAM==\"/usr/bin/kblinkd --check-hidraw "))
         #expect(!rule.contains("/usr/local"))
+        let agent = try #require(stage.contents("/usr/lib/systemd/user/kblink-osk-agent.service"))
+        #expect(agent.contains("\nExecStart=/usr/bin/kblink osk-agent\n"))
+        #expect(!agent.contains("/usr/local"))
     }
 
     @Test("the default PREFIX is /usr/local, with the policy in /etc where dbus-daemon reads it; uninstall removes all")
@@ -87,6 +90,7 @@ struct InstallLayoutTests {
             "/usr/local/lib/udev/rules.d/70-kblink-via.rules", "/usr/local/lib/tmpfiles.d/kblinkd.conf",
             "/usr/local/share/man/man8/kblinkd.8", "/usr/local/share/man/man1/kblink.1",
             "/usr/local/share/bash-completion/completions/kblink",
+            "/usr/local/lib/systemd/user/kblink-osk-agent.service", "/usr/local/share/doc/kblink/desktop.md",
         ]
         for file in files { #expect(stage.exists(file), "\(file) was not installed") }
         #expect(

@@ -48,6 +48,26 @@ extension DaemonConfiguration {
             configuration.inputDirectory = value
             return ()
         },
+        Key(
+            section: "Presence", name: "GracePeriod",
+            allowed: "seconds from 0 to 300, up to 3 decimals (such as 5 or 0.5)"
+        ) { configuration, value in
+            guard let period = seconds(value), gracePeriodRange.contains(period) else { return nil }
+            configuration.gracePeriod = period
+            return ()
+        },
+        Key(section: "Presence", name: "CountVirtualDevices", allowed: "true or false (also yes/no, on/off, 1/0)") {
+            configuration, value in
+            guard let flag = boolean(value) else { return nil }
+            configuration.countsVirtualDevices = flag
+            return ()
+        },
+        Key(section: "Battery", name: "Provider", allowed: "true or false (also yes/no, on/off, 1/0)") {
+            configuration, value in
+            guard let flag = boolean(value) else { return nil }
+            configuration.batteryProvider = flag
+            return ()
+        },
         Key(section: "Pairing", name: "DefaultAgent", allowed: "true or false (also yes/no, on/off, 1/0)") {
             configuration, value in
             guard let flag = boolean(value) else { return nil }
@@ -144,6 +164,19 @@ extension DaemonConfiguration {
 
     private static func isAbsolutePath(_ value: String) -> Bool {
         value.hasPrefix("/") && !value.unicodeScalars.contains { $0.properties.generalCategory == .control }
+    }
+
+    /// `5`, `0.5`, `1.250`: whole seconds with up to 3 decimals; no sign, no unit.
+    public static func seconds(_ value: String) -> Duration? {
+        let parts = value.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+        let digits: (Substring) -> Bool = { !$0.isEmpty && $0.allSatisfy { ("0"..."9").contains($0) } }
+        guard digits(parts[0]), parts[0].count <= 6, let whole = Int(parts[0]) else { return nil }
+        var milliseconds = whole * 1000
+        if parts.count == 2 {
+            guard digits(parts[1]), parts[1].count <= 3, let fraction = Int(parts[1]) else { return nil }
+            milliseconds += fraction * [100, 10, 1][parts[1].count - 1]
+        }
+        return .milliseconds(milliseconds)
     }
 
     private static func boolean(_ value: String) -> Bool? {

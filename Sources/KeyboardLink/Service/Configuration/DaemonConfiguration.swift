@@ -11,6 +11,8 @@ public struct DaemonConfiguration: Sendable, Equatable {
     public static let defaultPath = "/etc/kblink/kblinkd.conf"
     /// The allowed `[Pairing] DiscoveryTimeout`, in seconds.
     public static let discoveryTimeoutRange: ClosedRange<Int> = 1...300
+    /// The allowed `[Presence] GracePeriod`, in seconds.
+    public static let gracePeriodRange: ClosedRange<Duration> = .zero ... .seconds(300)
 
     /// `[General] LogLevel`: the least important messages still logged. Default `info`.
     public var logLevel: LogLevel
@@ -20,6 +22,15 @@ public struct DaemonConfiguration: Sendable, Equatable {
     public var inputDevicesPath: String
     /// `[Presence] InputDirectory`: watched for devices coming and going. Default `/dev/input`.
     public var inputDirectory: String
+    /// `[Presence] GracePeriod`: how long `HardwareKeyboardAttached` stays true after the last keyboard left, so
+    /// that a keyboard that sleeps or drops for a moment does not make on-screen keyboards flicker. Default 5 s.
+    public var gracePeriod: Duration
+    /// `[Presence] CountVirtualDevices`: whether virtual keyboards (uinput remappers such as keyd and kanata,
+    /// ydotool) count. Default `false`.
+    public var countsVirtualDevices: Bool
+    /// `[Battery] Provider`: whether kblinkd registers as a BlueZ battery provider (needs `bluetoothd -E`).
+    /// Default `false`.
+    public var batteryProvider: Bool
     /// `[Pairing] DefaultAgent`: whether kblinkd asks BlueZ to make its pairing agent the default one, so it also
     /// answers pairings other programs start. Default `false`.
     public var defaultAgent: Bool
@@ -35,6 +46,9 @@ public struct DaemonConfiguration: Sendable, Equatable {
         presencePolicy: PresencePolicy = .external,
         inputDevicesPath: String = "/proc/bus/input/devices",
         inputDirectory: String = "/dev/input",
+        gracePeriod: Duration = .seconds(5),
+        countsVirtualDevices: Bool = false,
+        batteryProvider: Bool = false,
         defaultAgent: Bool = false,
         discoveryTimeout: Duration = .seconds(20),
         fallbackGroup: String = "kblink"
@@ -43,6 +57,9 @@ public struct DaemonConfiguration: Sendable, Equatable {
         self.presencePolicy = presencePolicy
         self.inputDevicesPath = inputDevicesPath
         self.inputDirectory = inputDirectory
+        self.gracePeriod = gracePeriod
+        self.countsVirtualDevices = countsVirtualDevices
+        self.batteryProvider = batteryProvider
         self.defaultAgent = defaultAgent
         self.discoveryTimeout = discoveryTimeout
         self.fallbackGroup = fallbackGroup

@@ -2,6 +2,7 @@ import Dispatch
 import KBlinkAPI
 import KeyboardLinkAuthorization
 import KeyboardLinkDBus
+import KeyboardLinkPresence
 import KeyboardLinkSupport
 
 #if canImport(Glibc)
@@ -49,6 +50,8 @@ public enum DaemonRunner {
         public var logLevel: LogLevel?
         /// Who decides who may do what; nil: polkit, with the configuration's `[Authorization] FallbackGroup`.
         public var authorization: AuthorizationPolicy?
+        /// `--grace-period SECONDS`, over the configuration's `[Presence] GracePeriod`.
+        public var gracePeriod: Duration?
 
         public init() {}
     }
@@ -74,12 +77,20 @@ public enum DaemonRunner {
             }
             options.logLevel = value
         }
+        if let text = parsed.value("--grace-period") {
+            guard let period = DaemonConfiguration.seconds(text), DaemonConfiguration.gracePeriodRange.contains(period)
+            else {
+                throw ParsedArguments.UsageError(
+                    "--grace-period is seconds from 0 to 300, up to 3 decimals (such as 0.5)")
+            }
+            options.gracePeriod = period
+        }
         return options
     }
 
     /// The flags and options of ``parse(_:)``.
     public static let flags: Set<String> = ["--print-address", "--help", "--version"]
-    public static let valueOptions: Set<String> = ["--bus", "--config", "--state-dir", "--log-level"]
+    public static let valueOptions: Set<String> = ["--bus", "--config", "--state-dir", "--log-level", "--grace-period"]
 
     /// Ignores the signals the daemon handles itself, so that their default actions do not kill it first.
     public static func takeOverSignals() {
@@ -151,6 +162,8 @@ public enum DaemonRunner {
         var serviceOptions = KeyboardLinkService.Options(stateDirectory: stateDirectory)
         serviceOptions.presencePolicy = configuration.presencePolicy
         serviceOptions.discoveryTimeout = configuration.discoveryTimeout
+        serviceOptions.presence = presenceSettings(configuration, options)
+        serviceOptions.batteryProvider = configuration.batteryProvider
         serviceOptions.pairing.requestDefaultAgent = configuration.defaultAgent
         serviceOptions.authorization =
             options.authorization ?? .polkit(fallbackGroup: configuration.fallbackGroup)
@@ -165,7 +178,8 @@ public enum DaemonRunner {
         }
         await companion?.serviceStarted(service, logger)
         let presence = EvdevPresenceFeed(
-            devicesPath: configuration.inputDevicesPath, directory: configuration.inputDirectory)
+            devicesPath: configuration.inputDevicesPath, directory: configuration.inputDirectory,
+            udev: UdevDatabase())
         let presenceTask = Task {
             await presence.run(into: service, logger: logger)
         }
@@ -189,6 +203,7 @@ public enum DaemonRunner {
                     updated.presencePolicy =
                         configuration.presencePolicy
                     updated.discoveryTimeout = configuration.discoveryTimeout
+                    updated.presence = presenceSettings(configuration, options)
                     await service.reconfigure(updated)
                     logger.notice("configuration reloaded")
                 } catch {
@@ -208,6 +223,13 @@ public enum DaemonRunner {
         await connection.close()
         await companion?.stop()
         return 0
+    }
+
+    /// The presence settings of the configuration, with `--grace-period` over its grace period.
+    static func presenceSettings(_ configuration: DaemonConfiguration, _ options: Options) -> PresenceSettings {
+        PresenceSettings(
+            gracePeriod: options.gracePeriod ?? configuration.gracePeriod,
+            countsVirtualDevices: configuration.countsVirtualDevices)
     }
 
     static func environmentValue(_ name: String) -> String? {

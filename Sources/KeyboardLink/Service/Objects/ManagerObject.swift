@@ -49,6 +49,9 @@ enum ManagerObject {
                 DBusProperty(Manager.hardwareKeyboardAttachedProperty, initial: .boolean(false)),
                 DBusProperty(
                     Manager.hardwareKeyboardsProperty, initial: .array(.structure([.string, .string, .string]), [])),
+                DBusProperty(
+                    Manager.hardwareKeyboardReasonsProperty,
+                    initial: .array(.structure([.string, .string, .string, .boolean, .string]), [])),
                 DBusProperty(Manager.bluetoothAvailableProperty, initial: .boolean(false)),
                 DBusProperty(Manager.blueZRunningProperty, initial: .boolean(false)),
                 DBusProperty(Manager.discoveringProperty, initial: .boolean(false)),

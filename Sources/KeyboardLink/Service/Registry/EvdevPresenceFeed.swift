@@ -4,10 +4,13 @@ import KeyboardLinkPresence
 public struct EvdevPresenceFeed: Sendable {
     public let devicesPath: String
     public let directory: String
+    /// Where udev's `KBLINK_IGNORE=1` is read; none: no device is ignored.
+    public let udev: UdevDatabase?
 
-    public init(devicesPath: String, directory: String) {
+    public init(devicesPath: String, directory: String, udev: UdevDatabase? = nil) {
         self.devicesPath = devicesPath
         self.directory = directory
+        self.udev = udev
     }
 
     /// Watches until the task is cancelled. When the directory cannot be watched (a container without
@@ -16,7 +19,8 @@ public struct EvdevPresenceFeed: Sendable {
         let monitor: EvdevMonitor
         do {
             monitor = try EvdevMonitor(
-                directory: directory, devicesFile: devicesPath, log: { line in logger.warning("presence: \(line)") })
+                directory: directory, devicesFile: devicesPath, log: { line in logger.warning("presence: \(line)") },
+                includeVirtual: true, udev: udev)
         } catch {
             logger.warning("evdev keyboards are not watched (\(error)); only Bluetooth keyboards count")
             return

@@ -3,11 +3,22 @@ import KeyboardLinkBlueZ
 import KeyboardLinkDBus
 import KeyboardLinkPresence
 
-/// `HardwareKeyboardAttached` and `HardwareKeyboards`: the connected Bluetooth keyboards and the evdev keyboards,
-/// judged by the presence policy.
+/// `HardwareKeyboardAttached`, `HardwareKeyboards` and `HardwareKeyboardReasons`: the connected Bluetooth keyboards
+/// and the evdev keyboards, judged by the presence policy, with "attached" held for the grace period after the last
+/// keyboard left.
 extension KeyboardRegistry {
-    /// The hardware keyboards that count under the policy, and whether any does.
+    /// The hardware keyboards that count, and whether any does, as published (held during the grace period).
     func presence() -> (attached: Bool, keyboards: [HardwareKeyboard]) {
+        (publishedPresence.hardwareKeyboardAttached, publishedPresence.keyboards)
+    }
+
+    /// The published presence with its reasons.
+    func presenceWithReasons() -> PresenceResult {
+        publishedPresence
+    }
+
+    /// The keyboards that count right now, without the grace period.
+    func evaluatePresence() -> PresenceResult {
         let bluetooth = keyboards.values.filter(\.connected).map {
             ConnectedBluetoothKeyboard(address: $0.address, name: $0.alias)
         }
@@ -16,9 +27,10 @@ extension KeyboardRegistry {
             Self.oneDevicePerAddress(snapshot.devices.values).filter { !$0.connected }.compactMap {
                 BluetoothAddress(validating: $0.address)
             })
-        let result = PresenceEvaluator(policy: presencePolicy).evaluate(
-            evdevDevices: evdevDevices, bluetoothKeyboards: bluetooth, disconnectedBluetoothAddresses: disconnected)
-        return (result.hardwareKeyboardAttached, result.keyboards)
+        return PresenceEvaluator(policy: presencePolicy, countsVirtualDevices: presenceSettings.countsVirtualDevices)
+            .evaluate(
+                evdevDevices: evdevDevices, bluetoothKeyboards: bluetooth,
+                disconnectedBluetoothAddresses: disconnected)
     }
 
     /// Feeds the input devices the evdev monitor found.
@@ -28,18 +40,33 @@ extension KeyboardRegistry {
     }
 
     /// Applies new settings (SIGHUP).
-    func reconfigure(presencePolicy: PresencePolicy, discoveryTimeout: Duration) async {
+    func reconfigure(presencePolicy: PresencePolicy, presence settings: PresenceSettings, discoveryTimeout: Duration)
+        async
+    {
         self.presencePolicy = presencePolicy
+        presenceSettings = settings
+        presenceGrace.period = settings.gracePeriod
         self.discoveryTimeout = discoveryTimeout
         await publishPresence()
     }
 
     func publishPresence() async {
-        let (attached, list) = presence()
-        // Both at once, so that no reader sees the flag and the list disagree.
+        let (published, wakeAt) = presenceGrace.update(evaluatePresence(), now: .now)
+        graceTimer?.cancel()
+        graceTimer = nil
+        if let wakeAt {
+            graceTimer = Task { [weak self] in
+                guard (try? await Task.sleep(until: wakeAt, clock: .continuous)) != nil else { return }
+                await self?.publishPresence()
+            }
+        }
+        guard published != publishedPresence else { return }
+        publishedPresence = published
+        // All at once, so that no reader sees the flag and the lists disagree.
         await setManagerProperties([
-            (KBlinkContract.Manager.hardwareKeyboardAttachedProperty, .boolean(attached)),
-            (KBlinkContract.Manager.hardwareKeyboardsProperty, list.dbusValue),
+            (KBlinkContract.Manager.hardwareKeyboardAttachedProperty, .boolean(published.hardwareKeyboardAttached)),
+            (KBlinkContract.Manager.hardwareKeyboardsProperty, published.keyboards.dbusValue),
+            (KBlinkContract.Manager.hardwareKeyboardReasonsProperty, published.reasons.dbusValue),
         ])
     }
 }

@@ -20,6 +20,16 @@ actor KeyboardRegistry {
     let log: @Sendable (LogLevel, String) -> Void
     /// Which keyboards count as "a hardware keyboard is in use".
     var presencePolicy: PresencePolicy
+    /// The grace period and whether virtual keyboards count.
+    var presenceSettings: PresenceSettings
+    /// Holds "attached" for the grace period after the last keyboard left.
+    var presenceGrace: PresenceGrace
+    /// Publishes again when the grace period ends.
+    var graceTimer: Task<Void, Never>?
+    /// The presence the Manager's properties show.
+    var publishedPresence = PresenceResult(keyboards: [])
+    /// Supplies BlueZ the batteries it does not report itself.
+    var batteryProvider: BatteryProviderPublisher?
     /// How long `StartDiscovery` keeps looking when nobody stops it.
     var discoveryTimeout: Duration
     var keyboards: [BluetoothAddress: KeyboardState] = [:]
@@ -42,8 +52,11 @@ actor KeyboardRegistry {
 
     init(
         connection: BusConnection, bluez: BlueZModel, keymaps: KeymapSessions, presencePolicy: PresencePolicy,
-        discoveryTimeout: Duration, log: @escaping @Sendable (LogLevel, String) -> Void
+        presence: PresenceSettings = PresenceSettings(), discoveryTimeout: Duration,
+        log: @escaping @Sendable (LogLevel, String) -> Void
     ) {
+        presenceSettings = presence
+        presenceGrace = PresenceGrace(period: presence.gracePeriod)
         self.connection = connection
         self.bluez = bluez
         self.keymaps = keymaps
@@ -86,6 +99,7 @@ actor KeyboardRegistry {
     func stop() {
         modelTask?.cancel()
         discoveryStopper?.cancel()
+        graceTimer?.cancel()
     }
 
     /// The number of exported keyboards.
@@ -170,6 +184,7 @@ actor KeyboardRegistry {
             (KBlinkContract.Manager.discoveringProperty, .boolean(snapshot.isDiscovering)),
         ])
         await publishPresence()
+        offerBatteries()
         await updateKeymaps(removed: keymapChanges.removed, added: keymapChanges.added)
         await readinessObserver?(readyKeyboards())
     }
@@ -191,6 +206,19 @@ actor KeyboardRegistry {
         let current = keyboards[state.address] ?? state
         try? await connection.setProperties(
             current.propertyValues, of: KBlink.keyboardInterface, at: KBlink.keyboardPath(state.address))
+        offerBatteries()
+    }
+
+    /// Hands the battery provider the batteries to supply as things are now.
+    func offerBatteries() {
+        batteryProvider?.offer(
+            ProvidedBattery.wanted(keyboards: keyboards.values, devices: snapshot.devices),
+            adapters: snapshot.adapters.keys.sorted(), blueZRunning: snapshot.isBlueZRunning)
+    }
+
+    /// Sets the battery provider (before the registry starts).
+    func setBatteryProvider(_ provider: BatteryProviderPublisher) {
+        batteryProvider = provider
     }
 
     /// Sets Manager properties together: readers see them change at once, in one `PropertiesChanged`.

@@ -1,0 +1,142 @@
+import Foundation
+import KeyboardLink
+import KeyboardLinkTestSupport
+import Synchronization
+import Testing
+
+/// The grace period on the bus: `HardwareKeyboardAttached` stays true for it after the last keyboard left, a
+/// keyboard back within it never shows as gone, `HardwareKeyboardReasons` says what is held, and the layout core
+/// (`ResolveInsets`) follows the same held state.
+@Suite("Presence grace period on the bus", .serialized)
+struct PresenceGraceTests {
+    static let aula = SimulatedDevice.aulaF87.address
+
+    static func disconnectedAula() -> SimulatedDevice {
+        var aula = SimulatedDevice.aulaF87
+        aula.connected = false
+        return aula
+    }
+
+    /// The shortcut bar of the layout core's scenario 4: 55 pt without a hardware keyboard, 0 with one.
+    static func barInset(_ client: KBlinkClient) async throws -> Double? {
+        let answer = try await client.manager.call(
+            MemberName("ResolveInsets"),
+            [
+                ResolveInsetsTests.request([
+                    "screen": .array(.double, [.double(1024), .double(1366)]), "event": .string("show"),
+                    "keyboard": ResolveInsetsTests.rect(0, 1311, 1024, 355),
+                ])
+            ], returning: [String: DBusValue].self)
+        guard case .double(let value)? = answer["inset"]?.unwrapped else { return nil }
+        return value
+    }
+
+    static func reasons(_ client: KBlinkClient) async throws -> [HardwareKeyboardReason] {
+        let value = try await client.manager.property(MemberName("HardwareKeyboardReasons"))
+        return try [HardwareKeyboardReason](dbusValue: value)
+    }
+
+    @Test("detach is held for the grace period, with the reason, and ResolveInsets follows it")
+    func detachIsHeld() async throws {
+        try await withDaemon(
+            devices: [Self.disconnectedAula()], options: { $0.presence = PresenceSettings(gracePeriod: .seconds(5)) }
+        ) { harness in
+            let client = try await harness.client()
+            #expect(try await Self.barInset(client) == 55)
+            try await harness.bluez.setConnected(Self.aula, true)
+            #expect(try await eventually { try await client.status().hardwareKeyboardAttached })
+            #expect(try await Self.reasons(client).map(\.reason) == ["Bluetooth keyboard that BlueZ reports connected"])
+            #expect(try await Self.barInset(client) == 0)
+
+            try await harness.bluez.setConnected(Self.aula, false)
+            // The daemon saw the disconnection once the keyboard's own object says so...
+            #expect(
+                try await eventually {
+                    try await client.keyboards().first { $0.address == Self.aula.description }?.connected == false
+                })
+            // ...and still counts it, saying why; the layout core follows.
+            #expect(try await client.status().hardwareKeyboardAttached)
+            let held = try await Self.reasons(client)
+            #expect(held.count == 1)
+            #expect(held.first?.reason.hasPrefix("gone; still counted for the 5 s grace period") == true)
+            #expect(try await Self.barInset(client) == 0)
+
+            #expect(try await eventually { try await !client.status().hardwareKeyboardAttached })
+            #expect(try await Self.reasons(client).isEmpty)
+            #expect(try await Self.barInset(client) == 55)
+            await client.close()
+        }
+    }
+
+    @Test("a keyboard that drops and comes back within the grace period never shows as gone")
+    func flickerIsHidden() async throws {
+        try await withDaemon(options: { $0.presence = PresenceSettings(gracePeriod: .seconds(10)) }) { harness in
+            let client = try await harness.client()
+            #expect(try await eventually { try await client.status().hardwareKeyboardAttached })
+            let seen = Mutex<[Bool]>([])
+            let changes = try await client.connection.subscribe(
+                to: MatchRule(
+                    sender: KBlink.service, path: KBlink.managerPath, interface: .properties,
+                    member: MemberName("PropertiesChanged"), arg0: KBlink.managerInterface.rawValue))
+            let watcher = Task {
+                for await message in changes {
+                    if let flag = message.body[1].stringDictionary?["HardwareKeyboardAttached"]?.boolValue {
+                        seen.withLock { $0.append(flag) }
+                    }
+                }
+            }
+            for _ in 0..<3 {
+                try await harness.bluez.setConnected(Self.aula, false)
+                #expect(
+                    try await eventually {
+                        try await client.keyboards().first { $0.address == Self.aula.description }?.connected == false
+                    })
+                try await harness.bluez.setConnected(Self.aula, true)
+                #expect(
+                    try await eventually {
+                        try await client.keyboards().first { $0.address == Self.aula.description }?.connected == true
+                    })
+            }
+            // A round trip to the daemon after the last change: its PropertiesChanged, if any, came before.
+            #expect(try await client.status().hardwareKeyboardAttached)
+            watcher.cancel()
+            #expect(!seen.withLock { $0 }.contains(false))
+            await client.close()
+        }
+    }
+}
+
+/// `kblink insets --watch` follows the same held state as `ResolveInsets`.
+@Suite("kblink insets --watch and the grace period", .serialized)
+struct InsetsWatchGraceTests {
+    @Test("the shortcut bar's inset is 0 while attached and through the grace period, 55 once the keyboard is gone")
+    func watchFollowsTheHeldState() async throws {
+        try await withDaemon(
+            devices: [PresenceGraceTests.disconnectedAula()],
+            options: { $0.presence = PresenceSettings(gracePeriod: .seconds(2)) }
+        ) { harness in
+            let watch = try ChildProcess(
+                DaemonHarness.binary("kblink"),
+                [
+                    "insets", "--screen", "1024x1366", "--keyboard", "0,1311,1024,355", "--event", "show", "--watch",
+                    "--json", "--bus", harness.bus.address,
+                ])
+            defer { watch.signal(SIGKILL) }
+            @Sendable func insets() -> [Double] {
+                watch.standardOutput.split(separator: "\n").compactMap { line in
+                    guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                        let answer = object["answer"] as? [String: Any]
+                    else { return nil }
+                    return (answer["inset"] as? NSNumber)?.doubleValue
+                }
+            }
+            #expect(await eventually { insets() == [55] })
+            // kblink subscribes right after printing its first answer; give it the moment it needs.
+            try await Task.sleep(for: .milliseconds(500))
+            try await harness.bluez.setConnected(PresenceGraceTests.aula, true)
+            #expect(await eventually { insets() == [55, 0] })
+            try await harness.bluez.setConnected(PresenceGraceTests.aula, false)
+            #expect(await eventually { insets() == [55, 0, 55] })
+        }
+    }
+}
