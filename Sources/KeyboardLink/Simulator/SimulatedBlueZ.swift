@@ -31,6 +31,10 @@ public actor SimulatedBlueZ {
     /// Devices each adapter finds when it discovers.
     var discoverable: [ObjectPath: [SimulatedDevice]] = [:]
     var discoveryTasks: [ObjectPath: Task<Void, Never>] = [:]
+    /// StopDiscovery calls to answer `InProgress` first, per adapter: bluetoothd answers so (src/adapter.c,
+    /// btd_error_busy) while the client's previous discovery command still waits for the controller, which the
+    /// real-stack rig met on a loaded machine right after a StartDiscovery.
+    var busyStopDiscoveryAnswers: [ObjectPath: Int] = [:]
     /// How long a scan takes to find a device.
     public var discoveryDelay: Duration = .milliseconds(300)
     /// How long after answering StartDiscovery or StopDiscovery the adapter announces its new `Discovering` value.
@@ -141,6 +145,12 @@ public actor SimulatedBlueZ {
     /// Sets how long a scan takes to find a device.
     public func setDiscoveryDelay(_ delay: Duration) {
         discoveryDelay = delay
+    }
+
+    /// Makes the next `times` StopDiscovery calls on the adapter at `path` answer `InProgress`, as bluetoothd does
+    /// while the previous discovery command has not completed.
+    public func answerStopDiscoveryInProgress(on path: ObjectPath, times: Int) {
+        busyStopDiscoveryAnswers[path] = times
     }
 
     /// Sets how long after answering StartDiscovery and StopDiscovery the `Discovering` property changes.
@@ -448,6 +458,10 @@ public actor SimulatedBlueZ {
     private func stopDiscovery(_ path: ObjectPath) async throws {
         guard let index = adapters.firstIndex(where: { $0.path == path }) else { return }
         guard adapters[index].discovering else { throw DBusError(BlueZ.Error.failed, "No discovery started") }
+        if let busy = busyStopDiscoveryAnswers[path], busy > 0 {
+            busyStopDiscoveryAnswers[path] = busy - 1
+            throw DBusError(BlueZ.Error.inProgress, "Operation already in progress")
+        }
         adapters[index].discovering = false
         discoveryTasks.removeValue(forKey: path)?.cancel()
         try await announceDiscovering(false, on: path)

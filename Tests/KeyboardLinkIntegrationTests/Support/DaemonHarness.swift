@@ -24,14 +24,14 @@ final class DaemonHarness: Sendable {
     }
 
     init(
-        devices: [SimulatedDevice]? = nil, options: (inout KeyboardLinkService.Options) -> Void = { _ in },
-        log: Log? = nil
+        devices: [SimulatedDevice]? = nil, adapterCount: Int = 1,
+        options: (inout KeyboardLinkService.Options) -> Void = { _ in }, log: Log? = nil
     )
         async throws
     {
         bus = try TestBus()
         if let devices {
-            bluez = SimulatedBlueZ(bus: bus.busAddress, devices: devices)
+            bluez = SimulatedBlueZ(bus: bus.busAddress, adapterCount: adapterCount, devices: devices)
         } else {
             bluez = SimulatedBlueZ.demo(bus: bus.busAddress)
         }
@@ -82,10 +82,11 @@ final class DaemonHarness: Sendable {
 
 /// Runs `body` with a harness, shutting it down afterwards.
 func withDaemon<T>(
-    devices: [SimulatedDevice]? = nil, options: (inout KeyboardLinkService.Options) -> Void = { _ in },
-    log: DaemonHarness.Log? = nil, _ body: (DaemonHarness) async throws -> T
+    devices: [SimulatedDevice]? = nil, adapterCount: Int = 1,
+    options: (inout KeyboardLinkService.Options) -> Void = { _ in }, log: DaemonHarness.Log? = nil,
+    _ body: (DaemonHarness) async throws -> T
 ) async throws -> T {
-    let harness = try await DaemonHarness(devices: devices, options: options, log: log)
+    let harness = try await DaemonHarness(devices: devices, adapterCount: adapterCount, options: options, log: log)
     do {
         let result = try await body(harness)
         await harness.shutDown()

@@ -69,6 +69,10 @@ extension KeyboardRegistry {
         }
     }
 
+    /// Stops kblinkd's discovery on every adapter it started it on. Each adapter is tried whatever the others
+    /// answer; one still busy with the previous command (`InProgress`) is asked again a few times; one that cannot be
+    /// stopped stays in the sessions, so that the next stop tries it again, and the first failure is thrown after
+    /// all were tried.
     func stopDiscovery() async throws {
         try requireBlueZ("stop discovery")
         discoveryStopper?.cancel()
@@ -76,18 +80,42 @@ extension KeyboardRegistry {
         let sessions = discoverySessions.sorted { $0 < $1 }
         discoverySessions.removeAll()
         log(.debug, "stopping discovery on \(sessions.map(\.lastElement).joined(separator: ", "))")
+        var firstFailure: (any Error)?
         for path in sessions {
-            let proxy = DBusProxy(
-                connection: connection, destination: BlueZ.service, path: path, interface: BlueZ.adapterInterface)
+            do {
+                try await stopDiscovery(on: path)
+            } catch {
+                log(.warning, "cannot stop discovery on \(path.lastElement): \(error)")
+                discoverySessions.insert(path)
+                if firstFailure == nil { firstFailure = error }
+            }
+        }
+        if let firstFailure {
+            throw KBlinkError.fromBlueZ(firstFailure, while: "stop discovery")
+        }
+    }
+
+    /// How often, and how far apart, a StopDiscovery answered `InProgress` is sent again.
+    static let stopDiscoveryAttempts = 10
+    static let stopDiscoveryRetryDelay: Duration = .milliseconds(200)
+
+    /// StopDiscovery on one adapter; done when it ended already (adapter powered off or gone).
+    private func stopDiscovery(on path: ObjectPath) async throws {
+        let proxy = DBusProxy(
+            connection: connection, destination: BlueZ.service, path: path, interface: BlueZ.adapterInterface)
+        for attempt in 1...Self.stopDiscoveryAttempts {
             do {
                 try await proxy.call(BlueZ.Method.stopDiscovery)
+                return
             } catch let error as DBusError
                 where [BlueZ.Error.failed, BlueZ.Error.notReady, ErrorName.unknownObject].contains(error.name)
             {
-                // It ended already (adapter powered off or gone): nothing left to stop.
-            } catch {
-                log(.warning, "cannot stop discovery on \(path.lastElement): \(error)")
-                throw KBlinkError.fromBlueZ(error, while: "stop discovery")
+                return
+            } catch let error as DBusError
+                where error.name == BlueZ.Error.inProgress && attempt < Self.stopDiscoveryAttempts
+            {
+                // bluetoothd still waits for the controller to confirm the previous discovery command.
+                try await Task.sleep(for: Self.stopDiscoveryRetryDelay)
             }
         }
     }
