@@ -112,7 +112,7 @@ public struct DriverPush: Sendable {
     /// (when the firmware has room for them: `DeviceKeymap.addableLayers`); on keyboards with runtime macros, the
     /// macro slots (each macro bound in `desired` gets one: the slot already holding it, else the lowest free one,
     /// in name order; other slots are emptied); then the bindings that differ, in layer then layout key order
-    /// (every key of an added layer, since what it holds is only known once added).
+    /// (on a layer to add, its keys that are not transparent: what it holds is only known once added).
     /// Layers of `desired` above the keyboard's (and above the added ones) that are all transparent are left out.
     /// - Throws: `DriverError.notSupported` when `desired` binds keys on layers the keyboard lacks and cannot add
     ///   (naming them), binds more macros than it has slots, or binds a macro it does not define.
@@ -163,6 +163,9 @@ public struct DriverPush: Sendable {
         for layer in 0..<desired.layerCount {
             for key in layout.keys {
                 let action = desired.action(layer: layer, key: key.name) ?? Keymap.clearedAction(layer: layer)
+                // A layer to add: its transparent keys are left out of the plan; once added, the push reads what
+                // the firmware put there and plans again.
+                if layer >= held && action == .transparent { continue }
                 var wanted = DeviceKeymap.Binding.action(action)
                 var slot: Int?
                 if let macros = device.macros {
@@ -287,7 +290,10 @@ public struct DriverPush: Sendable {
         if dryRun || plan.isEmpty {
             return Outcome(
                 writes: plan.keys,
-                previous: plan.keys.map { device.binding(layer: $0.layer, key: $0.key) ?? .other("nothing") },
+                previous: plan.keys.map {
+                    device.binding(layer: $0.layer, key: $0.key)
+                        ?? .other($0.layer >= device.layers.count ? "(layer to add)" : "nothing")
+                },
                 macros: plan.macros, verified: false, saved: false, dryRun: dryRun, problems: problems,
                 addedLayers: addedLayers)
         }

@@ -252,7 +252,7 @@ struct CLITrustTests {
         try await DemoDaemon.run(["--studio-layers", "2", "--studio-available-layers", "4"]) { demo in
             _ = try await demo.ok(["keymap", "set", "aula", "A", "KC_B", "--layer", "2"])
             let dryRun = try await demo.ok(["keymap", "push", "aula", "--dry-run"])
-            #expect(dryRun.contains("a push would add 1 layer(s) and write"), "\(dryRun)")
+            #expect(dryRun.contains("a push would add 1 layer(s) and write 1 binding(s)"), "\(dryRun)")
             let push = try #require(
                 try DemoDaemon.json(try await demo.ok(["keymap", "push", "aula", "--json"])) as? [String: Any])
             #expect(push["layersAdded"] as? Int == 1)

@@ -24,7 +24,7 @@ struct StudioLayerPushTests {
 
             let dryRun = try await keymap.push(dryRun: true)
             #expect(dryRun.layersAdded == 1 && dryRun.problems.isEmpty)
-            #expect(dryRun.changes.contains { $0.layer == 2 && $0.key == "A" && $0.new == "KC_B" })
+            #expect(dryRun.changes.map { "\($0.layer) \($0.key) \($0.old)->\($0.new)" } == ["2 A (layer to add)->KC_B"])
             #expect(Self.addLayerRequests(await fixture.keyboard.firmware) == 0)
             #expect(await fixture.keyboard.firmware.activeKeymap.count == 2)
 
