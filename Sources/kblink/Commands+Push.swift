@@ -74,6 +74,7 @@ extension Commands {
                 .object([
                     ("ok", .bool(true)), ("dryRun", .bool(result.dryRun)), ("written", .integer(Int64(result.written))),
                     ("macroSlots", .integer(Int64(result.macroSlots))),
+                    ("layersAdded", .integer(Int64(result.layersAdded))),
                     ("applyOnConnect", .bool(autoApply)),
                     ("verified", .bool(result.verified)), ("saved", .bool(result.saved)),
                     ("driver", .string(result.driver)),
@@ -103,6 +104,7 @@ extension Commands {
         let name = target.keyboard.alias
         if applyOnConnect != nil { output.line("\(name): " + autoApplyText(autoApply)) }
         let macros = result.macroSlots > 0 ? " and \(result.macroSlots) macro slot(s)" : ""
+        let layers = result.layersAdded > 0 ? "add \(result.layersAdded) layer(s) and " : ""
         if !result.problems.isEmpty {
             // Every problem at once, each with its key and layer; a real push would refuse them all.
             Output.writeError(
@@ -111,16 +113,17 @@ extension Commands {
                 Output.writeError("  \(problem.key) on layer \(problem.layer): \(problem.action): \(problem.reason)")
             }
         }
-        if result.changes.isEmpty && result.macroSlots == 0 {
+        if result.changes.isEmpty && result.macroSlots == 0 && result.layersAdded == 0 {
             output.line("\(name): the keyboard already holds the profile; nothing to write")
             return result.problems.isEmpty ? .success : .failure
         }
         if result.dryRun {
-            output.line("\(name): a push would write \(result.changes.count) binding(s)\(macros):")
+            output.line("\(name): a push would \(layers)write \(result.changes.count) binding(s)\(macros):")
         } else {
             let checks = [result.verified ? "verified" : nil, result.saved ? "saved" : nil].compactMap { $0 }
             output.line(
-                "\(name): wrote \(result.written) binding(s)\(macros) over \(result.driver)"
+                "\(name): \(result.layersAdded > 0 ? "added \(result.layersAdded) layer(s) and " : "")"
+                    + "wrote \(result.written) binding(s)\(macros) over \(result.driver)"
                     + (checks.isEmpty ? "" : ", " + checks.joined(separator: " and ")))
         }
         if !result.changes.isEmpty {

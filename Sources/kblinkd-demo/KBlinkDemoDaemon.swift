@@ -13,8 +13,8 @@ import Synchronization
 struct KBlinkDemoDaemon {
     static let usage = """
         Usage: kblinkd-demo [--bus system|session|ADDRESS] [--config PATH] [--state-dir PATH] [--print-address]
-                            [--log-level error|warning|notice|info|debug] [--studio-layers N] [--polkit]
-                            [--grace-period SECONDS]
+                            [--log-level error|warning|notice|info|debug] [--studio-layers N]
+                            [--studio-available-layers N] [--polkit] [--grace-period SECONDS]
 
         kblinkd with a simulated BlueZ: an Aula F87 (connected), a VGN 98Pro (asleep), a phone and a mouse, and a
         Keychron K3 and a headset that a scan finds; the Aula speaks ZMK Studio and the VGN VIA.
@@ -26,6 +26,8 @@ struct KBlinkDemoDaemon {
           --print-address  print the bus address on the first line of standard output, then run
           --log-level L    override the configuration's LogLevel
           --studio-layers N  the layers the Aula F87's ZMK Studio firmware holds (1 to 32, default 4)
+          --studio-available-layers N  how many more layers that firmware can add (ZMK's available_layers; 0 to
+                           32, default 0)
           --polkit         decide who may pair, edit keymaps, write firmware and read macros as kblinkd does
                            (polkit on the bus, else root and the configured group); without it, root and the
                            user who started kblinkd-demo may do everything and nobody else anything
@@ -43,10 +45,11 @@ struct KBlinkDemoDaemon {
         DaemonRunner.takeOverSignals()
         let options: DaemonRunner.Options
         var studioLayers = 4
+        var studioAvailableLayers = 0
         do {
             let parsed = try ParsedArguments(
                 Array(CommandLine.arguments.dropFirst()), flags: DaemonRunner.flags.union(["--polkit"]),
-                options: DaemonRunner.valueOptions.union(["--studio-layers"]))
+                options: DaemonRunner.valueOptions.union(["--studio-layers", "--studio-available-layers"]))
             if parsed.has("--help") {
                 print(usage)
                 exit(0)
@@ -64,12 +67,19 @@ struct KBlinkDemoDaemon {
                 }
                 studioLayers = count
             }
+            if let text = parsed.value("--studio-available-layers") {
+                guard let count = Int(text), (0...32).contains(count) else {
+                    throw ParsedArguments.UsageError("--studio-available-layers expects 0 to 32; got '\(text)'")
+                }
+                studioAvailableLayers = count
+            }
         } catch {
             DaemonRunner.writeError("kblinkd-demo: \(error)\n\n\(usage)")
             exit(2)
         }
         let started = Started()
         let layers = studioLayers
+        let availableLayers = studioAvailableLayers
         let companion = DaemonCompanion(
             start: { given, logger in
                 var bus = given
@@ -89,7 +99,8 @@ struct KBlinkDemoDaemon {
                 guard let simulator = started.simulator.withLock({ $0 }) else { return }
                 // The simulated keyboards' firmware, so that keymap push and pull work in the demo too.
                 do {
-                    let firmware = try await SimulatedDemoFirmware.start(on: simulator, studioLayers: layers)
+                    let firmware = try await SimulatedDemoFirmware.start(
+                        on: simulator, studioLayers: layers, studioAvailableLayers: availableLayers)
                     await service.pushes.setVIALinks(firmware.viaLinks)
                     started.firmware.withLock { $0 = firmware }
                 } catch {

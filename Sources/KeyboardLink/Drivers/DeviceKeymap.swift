@@ -29,11 +29,15 @@ public struct DeviceKeymap: Sendable, Hashable {
     /// The macros the keyboard defines at run time; nil for keyboards without runtime macros (ZMK), where a
     /// macro is a firmware behaviour bound by name (`.action(.macro(name))`).
     public var macros: DeviceMacros?
+    /// How many more layers the firmware can add at run time (ZMK Studio's `available_layers`; 0 for VIA, whose
+    /// layer count is fixed).
+    public var addableLayers: Int
 
     /// Creates a device keymap.
-    public init(layers: [[KeyName: Binding]], macros: DeviceMacros? = nil) {
+    public init(layers: [[KeyName: Binding]], macros: DeviceMacros? = nil, addableLayers: Int = 0) {
         self.layers = layers
         self.macros = macros
+        self.addableLayers = addableLayers
     }
 
     /// The binding of a key on a layer; nil when either is missing.

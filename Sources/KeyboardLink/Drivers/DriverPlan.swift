@@ -1,16 +1,20 @@
-/// What a push writes to a keyboard: its macro slots first (keyboards with runtime macros), then the bindings.
+/// What a push writes to a keyboard: the layers to add first (ZMK Studio), its macro slots (keyboards with runtime
+/// macros), then the bindings.
 public struct DriverPlan: Sendable, Hashable {
+    /// How many layers to add after the keyboard's last one before writing.
+    public var addedLayers: Int
     /// The macro slots to write; nil when every slot already holds what it should (or the keyboard has none).
     public var macros: DriverMacroWrite?
     /// The bindings to write, in layer then layout order.
     public var keys: [DriverKeyWrite]
 
     /// Creates a plan.
-    public init(macros: DriverMacroWrite? = nil, keys: [DriverKeyWrite]) {
+    public init(addedLayers: Int = 0, macros: DriverMacroWrite? = nil, keys: [DriverKeyWrite]) {
+        self.addedLayers = addedLayers
         self.macros = macros
         self.keys = keys
     }
 
     /// Whether the push writes nothing.
-    public var isEmpty: Bool { macros == nil && keys.isEmpty }
+    public var isEmpty: Bool { addedLayers == 0 && macros == nil && keys.isEmpty }
 }

@@ -1,8 +1,9 @@
 import KeyboardLinkKeymap
 import Synchronization
 
-/// Pushes a keymap to a keyboard through its driver: reads what the keyboard holds, writes only the macro slots
-/// and bindings that differ, reads back to verify, saves; a failure after the first write rolls the keyboard back.
+/// Pushes a keymap to a keyboard through its driver: reads what the keyboard holds, adds the layers the keymap
+/// binds keys on that the keyboard lacks (where the firmware can: ZMK Studio), writes only the macro slots and
+/// bindings that differ, reads back to verify, saves; a failure after the first change rolls the keyboard back.
 public struct DriverPush: Sendable {
     /// What a push did (or, for a dry run, would do).
     public struct Outcome: Sendable, Equatable {
@@ -20,12 +21,15 @@ public struct DriverPush: Sendable {
         public var dryRun: Bool
         /// What a real push could not write (only a dry run answers with problems; a push throws them).
         public var problems: [Problem] = []
+        /// The layers added (or, for a dry run, to add) after the keyboard's last one before writing.
+        public var addedLayers = 0
 
         /// Creates an outcome.
         public init(
             writes: [DriverKeyWrite], previous: [DeviceKeymap.Binding], macros: DriverMacroWrite? = nil, verified: Bool,
-            saved: Bool, dryRun: Bool, problems: [Problem] = []
+            saved: Bool, dryRun: Bool, problems: [Problem] = [], addedLayers: Int = 0
         ) {
+            self.addedLayers = addedLayers
             self.writes = writes
             self.previous = previous
             self.macros = macros
@@ -104,33 +108,47 @@ public struct DriverPush: Sendable {
         try changes(desired: desired, device: device, layout: layout).keys
     }
 
-    /// What turns `device` into `desired`: on keyboards with runtime macros, the macro slots (each macro bound in
-    /// `desired` gets one: the slot already holding it, else the lowest free one, in name order; other slots are
-    /// emptied), then the bindings that differ, in layer then layout key order.
-    /// Layers of `desired` above the keyboard's that are all transparent are left out.
-    /// - Throws: `DriverError.notSupported` when `desired` binds keys on layers the keyboard lacks, binds more macros
-    ///   than it has slots, or binds a macro it does not define.
+    /// What turns `device` into `desired`: the layers to add, up to the highest layer of `desired` that binds a key
+    /// (when the firmware has room for them: `DeviceKeymap.addableLayers`); on keyboards with runtime macros, the
+    /// macro slots (each macro bound in `desired` gets one: the slot already holding it, else the lowest free one,
+    /// in name order; other slots are emptied); then the bindings that differ, in layer then layout key order
+    /// (on a layer to add, its keys that are not transparent: what it holds is only known once added).
+    /// Layers of `desired` above the keyboard's (and above the added ones) that are all transparent are left out.
+    /// - Throws: `DriverError.notSupported` when `desired` binds keys on layers the keyboard lacks and cannot add
+    ///   (naming them), binds more macros than it has slots, or binds a macro it does not define.
     public static func changes(desired: Keymap, device: DeviceKeymap, layout: PhysicalLayout)
         throws(DriverError) -> DriverPlan
     {
         // Layers above what the keyboard holds are left out when they only fall through (transparent): they do
-        // nothing a keyboard without them would not do. Layers above that bind something are refused, named.
-        let layerCount = min(desired.layerCount, device.layers.count)
-        if desired.layerCount > device.layers.count {
-            var bound: [String] = []
-            for layer in device.layers.count..<desired.layerCount {
+        // nothing a keyboard without them would not do. Layers up to the highest one that binds something are
+        // added where the firmware has room; bound layers beyond that room are refused, named.
+        let held = device.layers.count
+        var layerCount = min(desired.layerCount, held)
+        var addedLayers = 0
+        if desired.layerCount > held {
+            var bound: [(layer: Int, text: String)] = []
+            for layer in held..<desired.layerCount {
                 let keys = layout.keys.filter {
                     (desired.action(layer: layer, key: $0.name) ?? .transparent) != .transparent
                 }
                 guard !keys.isEmpty else { continue }
                 let names = keys.prefix(5).map(\.name.rawValue).joined(separator: ", ")
-                bound.append("layer \(layer) (\(names)\(keys.count > 5 ? ", and \(keys.count - 5) more" : ""))")
+                bound.append(
+                    (layer, "layer \(layer) (\(names)\(keys.count > 5 ? ", and \(keys.count - 5) more" : ""))"))
             }
-            if !bound.isEmpty {
-                throw .notSupported(
-                    "the keyboard holds \(device.layers.count) layer(s) (0 to \(device.layers.count - 1)) but the draft "
-                        + "binds keys on \(bound.joined(separator: " and ")); remove those layers with 'kblink "
-                        + "keymap layer remove DEVICE N' (or clear their keys) and push again")
+            if let highest = bound.last?.layer {
+                let room = held + max(0, device.addableLayers)
+                let refused = bound.filter { $0.layer >= room }
+                guard refused.isEmpty else {
+                    let canAdd =
+                        device.addableLayers > 0 ? " and can add \(device.addableLayers) more (up to \(room))" : ""
+                    throw .notSupported(
+                        "the keyboard holds \(held) layer(s) (0 to \(held - 1))\(canAdd) but the draft binds keys on "
+                            + "\(refused.map(\.text).joined(separator: " and ")); remove those layers with 'kblink "
+                            + "keymap layer remove DEVICE N' (or clear their keys) and push again")
+                }
+                addedLayers = highest + 1 - held
+                layerCount = highest + 1
             }
         }
         let desired = layerCount < desired.layerCount ? Self.keeping(layerCount, of: desired, layout: layout) : desired
@@ -145,6 +163,9 @@ public struct DriverPush: Sendable {
         for layer in 0..<desired.layerCount {
             for key in layout.keys {
                 let action = desired.action(layer: layer, key: key.name) ?? Keymap.clearedAction(layer: layer)
+                // A layer to add: its transparent keys are left out of the plan; once added, the push reads what
+                // the firmware put there and plans again.
+                if layer >= held && action == .transparent { continue }
                 var wanted = DeviceKeymap.Binding.action(action)
                 var slot: Int?
                 if let macros = device.macros {
@@ -163,7 +184,7 @@ public struct DriverPush: Sendable {
                 }
             }
         }
-        return DriverPlan(macros: macroWrite, keys: writes)
+        return DriverPlan(addedLayers: addedLayers, macros: macroWrite, keys: writes)
     }
 
     /// `keymap` without its layers above `count`.
@@ -232,8 +253,8 @@ public struct DriverPush: Sendable {
     public func run(
         desired: Keymap, dryRun: Bool, verify: Bool, progress: @Sendable (Int, Int) async -> Void = { _, _ in }
     ) async throws(Failure) -> Outcome {
-        let device: DeviceKeymap
-        let plan: DriverPlan
+        var device: DeviceKeymap
+        var plan: DriverPlan
         var problems: [Problem] = []
         do throws(DriverError) {
             device = try await driver.readKeymap(layout: layout)
@@ -265,13 +286,35 @@ public struct DriverPush: Sendable {
         } catch {
             throw Failure(error: error, written: 0, rolledBack: true)
         }
-        let writes = plan.keys
-        let previous = writes.map { device.binding(layer: $0.layer, key: $0.key) ?? .other("nothing") }
+        let addedLayers = plan.addedLayers
         if dryRun || plan.isEmpty {
             return Outcome(
-                writes: writes, previous: previous, macros: plan.macros, verified: false, saved: false,
-                dryRun: dryRun, problems: problems)
+                writes: plan.keys,
+                previous: plan.keys.map {
+                    device.binding(layer: $0.layer, key: $0.key)
+                        ?? .other($0.layer >= device.layers.count ? "(layer to add)" : "nothing")
+                },
+                macros: plan.macros, verified: false, saved: false, dryRun: dryRun, problems: problems,
+                addedLayers: addedLayers)
         }
+        if addedLayers > 0 {
+            do throws(DriverError) {
+                try await driver.addLayers(addedLayers)
+                // An added layer holds what the firmware gives it (ZMK: that layer's devicetree bindings): read it,
+                // and write only what differs.
+                device = try await driver.readKeymap(layout: layout)
+                plan = try Self.changes(desired: desired, device: device, layout: layout)
+                guard plan.addedLayers == 0 else {
+                    throw .failed("the keyboard took the request to add \(addedLayers) layer(s) but did not add them")
+                }
+            } catch {
+                // Added layers are staged: discarding them puts the keyboard back.
+                let rolledBack = await rollBack(device, written: [], macros: false)
+                throw Failure(error: error, written: 0, rolledBack: rolledBack)
+            }
+        }
+        let writes = plan.keys
+        let previous = writes.map { device.binding(layer: $0.layer, key: $0.key) ?? .other("nothing") }
         let total = writes.count + (plan.macros == nil ? 0 : 1)
         let taken = WriteCount()
         var wroteMacros = false
@@ -309,7 +352,8 @@ public struct DriverPush: Sendable {
             throw Failure(error: error, written: done.count, rolledBack: rolledBack, wroteMacros: wroteMacros)
         }
         return Outcome(
-            writes: writes, previous: previous, macros: plan.macros, verified: verify, saved: true, dryRun: false)
+            writes: writes, previous: previous, macros: plan.macros, verified: verify, saved: true, dryRun: false,
+            addedLayers: addedLayers)
     }
 
     /// Puts back the bindings, then the macro slots; whether both went back.

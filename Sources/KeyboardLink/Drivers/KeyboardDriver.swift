@@ -47,6 +47,11 @@ public protocol KeyboardDriver: Sendable {
     /// - Throws: `DriverError`.
     func restore(_ previous: DeviceMacros) async throws(DriverError)
 
+    /// Adds `count` layers after the keyboard's last one, staged like binding writes (ZMK Studio `add_layer`;
+    /// `DeviceKeymap.addableLayers` says how many the firmware has room for).
+    /// - Throws: `DriverError.notSupported` when the firmware cannot add them (VIA: never).
+    func addLayers(_ count: Int) async throws(DriverError)
+
     /// Makes the written bindings permanent (ZMK `save_changes`; VIA writes straight to EEPROM: nothing to do).
     /// - Throws: `DriverError`.
     func save() async throws(DriverError)
@@ -84,6 +89,12 @@ extension KeyboardDriver {
     /// Keyboards without runtime macros have none to write.
     public func write(_ macros: DriverMacroWrite, replacing device: DeviceMacros) async throws(DriverError) {
         throw .notSupported("\(kind.rawValue) keyboards cannot define macros at run time")
+    }
+
+    /// Keyboards whose layer count is fixed add none.
+    public func addLayers(_ count: Int) async throws(DriverError) {
+        guard count > 0 else { return }
+        throw .notSupported("\(kind.rawValue) keyboards have a fixed number of layers")
     }
 
     /// Keyboards without runtime macros have none to restore.

@@ -119,9 +119,10 @@ extension SimulatedStudioKeyboard {
 
     /// Firmware whose keymap is `layout`'s default keymap (layer 0 what the keycaps say, the others
     /// transparent), positions in the layout's key order, for keyboards whose profile starts from the defaults.
+    /// `availableLayers` more layers can be added with `add_layer`.
     public static func firmware(
         matching layout: PhysicalLayout, layerCount: Int = 4, macroBehaviorNames: [String] = [],
-        faults: Set<SimulatedStudioFirmware.Fault> = [], locksOnDisconnect: Bool = true
+        faults: Set<SimulatedStudioFirmware.Fault> = [], locksOnDisconnect: Bool = true, availableLayers: Int = 0
     ) -> SimulatedStudioFirmware {
         let behaviors = SimulatedStudioBehavior.standard()
         let table = StudioDriverBindings(
@@ -135,6 +136,6 @@ extension SimulatedStudioKeyboard {
         }
         return SimulatedStudioFirmware(
             name: layout.name, keymap: keymap, macroBehaviorNames: macroBehaviorNames, faults: faults,
-            locksOnDisconnect: locksOnDisconnect)
+            locksOnDisconnect: locksOnDisconnect, availableLayers: availableLayers)
     }
 }

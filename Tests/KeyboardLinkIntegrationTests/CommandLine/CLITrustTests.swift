@@ -247,6 +247,28 @@ struct CLITrustTests {
         }
     }
 
+    @Test("a ZMK Studio keyboard with 2 layers that can add more: push adds layer 2 for its binding, pull sees 3")
+    func studioPushAddsLayer() async throws {
+        try await DemoDaemon.run(["--studio-layers", "2", "--studio-available-layers", "4"]) { demo in
+            _ = try await demo.ok(["keymap", "set", "aula", "A", "KC_B", "--layer", "2"])
+            let dryRun = try await demo.ok(["keymap", "push", "aula", "--dry-run"])
+            #expect(dryRun.contains("a push would add 1 layer(s) and write 1 binding(s)"), "\(dryRun)")
+            let push = try #require(
+                try DemoDaemon.json(try await demo.ok(["keymap", "push", "aula", "--json"])) as? [String: Any])
+            #expect(push["layersAdded"] as? Int == 1)
+            #expect(push["written"] as? Int == 1)
+            let changes = try #require(push["changes"] as? [[String: Any]])
+            #expect(changes.count == 1)
+            #expect(changes.first?["layer"] as? Int == 2)
+            #expect(changes.first?["new"] as? String == "KC_B")
+            let pull = try #require(
+                try DemoDaemon.json(try await demo.ok(["keymap", "pull", "aula", "--json"])) as? [String: Any])
+            #expect(pull["deviceLayers"] as? Int == 3)
+            #expect(pull["changed"] as? Int == 0)
+            #expect(try await Self.layer(demo, 2)["A"] == "KC_B")
+        }
+    }
+
     @Test("keymap layer add and remove move layer switches with the layers, and undo takes them back")
     func layerEdits() async throws {
         try await DemoDaemon.run { demo in

@@ -11,9 +11,11 @@ struct StudioPushFixture {
     let layout: PhysicalLayout
     let address = SimulatedStudioKeyboard.aulaF87Device.address
 
-    /// Runs `body` with the daemon and the keyboard attached; `unlocked` presses the unlock key first.
+    /// Runs `body` with the daemon and the keyboard attached; `unlocked` presses the unlock key first. The firmware
+    /// holds `layerCount` layers and can add `availableLayers` more.
     static func run<T>(
-        unlocked: Bool = true, faults: Set<SimulatedStudioFirmware.Fault> = [],
+        unlocked: Bool = true, faults: Set<SimulatedStudioFirmware.Fault> = [], layerCount: Int = 4,
+        availableLayers: Int = 0,
         options: (inout KeyboardLinkService.Options) -> Void = { _ in }, log: DaemonHarness.Log? = nil,
         _ body: (StudioPushFixture, KeymapClient) async throws -> T
     ) async throws -> T {
@@ -23,8 +25,9 @@ struct StudioPushFixture {
             let gatt = harness.bluez.gatt
             #expect(await eventually { await gatt.profile(for: address) != nil })
             let keyboard = SimulatedStudioKeyboard(
-                firmware: SimulatedStudioKeyboard.firmware(matching: layout, faults: faults), address: address,
-                gatt: gatt)
+                firmware: SimulatedStudioKeyboard.firmware(
+                    matching: layout, layerCount: layerCount, faults: faults, availableLayers: availableLayers),
+                address: address, gatt: gatt)
             await keyboard.attach()
             if unlocked { await keyboard.unlock() }
             let fixture = StudioPushFixture(harness: harness, keyboard: keyboard, layout: layout)

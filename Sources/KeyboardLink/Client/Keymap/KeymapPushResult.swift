@@ -19,6 +19,8 @@ public struct KeymapPushResult: Sendable, Equatable {
     public var written: Int
     /// VIA macro slots written (or, for a dry run, to write).
     public var macroSlots: Int
+    /// Layers added after the keyboard's last one (ZMK Studio; or, for a dry run, to add).
+    public var layersAdded: Int
     /// Whether nothing was written because it was a dry run.
     public var dryRun: Bool
     /// Whether the keyboard was read back and matched.
@@ -49,6 +51,7 @@ public struct KeymapPushResult: Sendable, Equatable {
         func flag(_ key: String) -> Bool { values[key]?.unwrapped.boolValue ?? false }
         written = Int(values["written"]?.unwrapped.integerValue ?? 0)
         macroSlots = Int(values["macro-slots"]?.unwrapped.integerValue ?? 0)
+        layersAdded = Int(values["layers-added"]?.unwrapped.integerValue ?? 0)
         dryRun = flag("dry-run")
         verified = flag("verified")
         saved = flag("saved")

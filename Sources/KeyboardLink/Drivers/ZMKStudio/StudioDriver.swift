@@ -61,7 +61,7 @@ public actor StudioDriver: KeyboardDriver {
             }
             layers.append(bindings)
         }
-        return DeviceKeymap(layers: layers)
+        return DeviceKeymap(layers: layers, addableLayers: Int(clamping: keymap.availableLayers))
     }
 
     public func check(_ action: KeyAction) async throws(DriverError) {
@@ -88,6 +88,26 @@ public actor StudioDriver: KeyboardDriver {
                 "the keyboard refused \(write.action.formatted(.zmk)) for \(write.key) on layer \(write.layer): "
                     + "\(result)")
         }
+    }
+
+    /// Sends `add_layer` `count` times; ZMK appends each layer after the last one (the first layer id not in use)
+    /// and stages it until `save_changes`.
+    public func addLayers(_ count: Int) async throws(DriverError) {
+        for added in 0..<max(0, count) {
+            let result = try await call(.keymap(.addLayer), expecting: "an add-layer result") { payload in
+                if case .keymap(.addLayer(let result)) = payload { return result }
+                return nil
+            }
+            switch result {
+            case .ok:
+                break
+            case .failed(let error):
+                let reason = "the keyboard added \(added) of the \(count) layer(s) needed, then answered: \(error)"
+                throw error == .noSpace ? .notSupported(reason) : .failed(reason)
+            }
+        }
+        // The ids of the added layers are re-read with the keymap: they are the firmware's to choose.
+        _ = try await fetchKeymap()
     }
 
     public func save() async throws(DriverError) {

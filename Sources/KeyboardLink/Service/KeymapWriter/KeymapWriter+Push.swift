@@ -175,6 +175,7 @@ extension KeymapWriter {
     }
 
     /// The `Push` answer: `written` (u), `macro-slots` (u: VIA macro slots written, or to write in a dry run),
+    /// `layers-added` (u: ZMK Studio layers added, or to add in a dry run),
     /// `dry-run`, `verified`, `saved` (b), `driver` (s), `changes` (`a(usss)`: layer, key, what the keyboard held,
     /// what was written) and `problems` (`a(usss)`: layer, key, action, why the firmware cannot hold it; a dry run
     /// lists them all, a push refuses them before writing).
@@ -183,6 +184,7 @@ extension KeymapWriter {
         let entries: [(String, DBusValue)] = [
             ("written", .uint32(outcome.dryRun ? 0 : UInt32(clamping: outcome.writes.count))),
             ("macro-slots", .uint32(UInt32(clamping: outcome.macros?.changed.count ?? 0))),
+            ("layers-added", .uint32(UInt32(clamping: outcome.addedLayers))),
             ("dry-run", .boolean(outcome.dryRun)),
             ("verified", .boolean(outcome.verified)),
             ("saved", .boolean(outcome.saved)),

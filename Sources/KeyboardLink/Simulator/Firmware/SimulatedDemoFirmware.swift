@@ -16,10 +16,13 @@ public struct SimulatedDemoFirmware: Sendable {
     /// Attaches both keyboards' firmware to `bluez` (a `SimulatedBlueZ.demo` that has started).
     /// - Throws: `SimulatedDemoFirmwareError` when the Aula F87's GATT objects do not appear within `timeout`, or
     ///   the VIA socketpair cannot be made.
-    /// - Parameter studioLayers: the layers the Aula F87's ZMK Studio firmware holds.
-    public static func start(on bluez: SimulatedBlueZ, studioLayers: Int = 4, timeout: Duration = .seconds(5))
-        async throws -> SimulatedDemoFirmware
-    {
+    /// - Parameters:
+    ///   - studioLayers: the layers the Aula F87's ZMK Studio firmware holds.
+    ///   - studioAvailableLayers: how many more layers it can add (`add_layer`).
+    public static func start(
+        on bluez: SimulatedBlueZ, studioLayers: Int = 4, studioAvailableLayers: Int = 0,
+        timeout: Duration = .seconds(5)
+    ) async throws -> SimulatedDemoFirmware {
         let aula = SimulatedStudioKeyboard.aulaF87Device.address
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: timeout)
@@ -29,7 +32,8 @@ public struct SimulatedDemoFirmware: Sendable {
         }
         let studio = SimulatedStudioKeyboard(
             firmware: SimulatedStudioKeyboard.firmware(
-                matching: try PhysicalLayout.builtIn("aula-f87"), layerCount: studioLayers),
+                matching: try PhysicalLayout.builtIn("aula-f87"), layerCount: studioLayers,
+                availableLayers: studioAvailableLayers),
             address: aula, gatt: bluez.gatt)
         await studio.attach()
         await studio.unlock()

@@ -6,7 +6,10 @@ import KeyboardLinkDrivers
 /// Modelled on ZMK's `app/src/studio`: only `get_device_info`, `get_lock_state`, `list_all_behaviors` and `lock`
 /// work while locked, the rest answer `UNLOCK_REQUIRED`; `set_layer_binding` stages an edit and raises
 /// `unsaved_changes_status_changed(true)` before its answer; `save_changes` and `discard_changes` raise it with
-/// false. Layer ids equal layer indices. Faults are one-shot and counted from creation.
+/// false. `add_layer` appends a transparent layer while the firmware has one to spare (`available_layers` in
+/// `get_keymap` counts them), stages it like an edit, and answers `ADD_LAYER_ERR_NO_SPACE` when none is left;
+/// `discard_changes` drops staged layers, as ZMK reloads its saved layer order. Layer ids equal layer indices.
+/// Faults are one-shot and counted from creation.
 public struct SimulatedStudioFirmware: Sendable {
     /// A fault to inject.
     public enum Fault: Hashable, Sendable {
@@ -31,6 +34,9 @@ public struct SimulatedStudioFirmware: Sendable {
     public let physicalLayout: StudioPhysicalLayout
     /// Whether losing the link locks the keyboard (ZMK's `CONFIG_ZMK_STUDIO_LOCK_ON_DISCONNECT`).
     public let locksOnDisconnect: Bool
+    /// The most layers the keymap can have (ZMK's `ZMK_KEYMAP_LAYERS_LEN`: the layers it was built with, in use
+    /// or reserved).
+    public let maximumLayerCount: Int
 
     /// The current lock state.
     public private(set) var lockState: StudioLockState = .locked
@@ -57,12 +63,13 @@ public struct SimulatedStudioFirmware: Sendable {
     ///   - keymap: the firmware's default keymap, one array of bindings per layer (all the same length); nil for
     ///     `layerCount` layers of `keyCount` keys: layer 0 types letters and digits, the others are transparent.
     ///   - macroBehaviorNames: display names of firmware macro behaviours (ZMK has no runtime macros).
+    ///   - availableLayers: how many layers `add_layer` can add beyond `keymap`'s (ZMK's reserved layers).
     /// - Precondition: the layers of `keymap` have equal length (this is test setup, not peer input).
     public init(
         name: String = "Aula F87", serialNumber: [UInt8] = [0xF8, 0x70, 0x00, 0x01], layerCount: Int = 4,
         keyCount: Int = 87, keymap: [[StudioBehaviorBinding]]? = nil, layerNames: [String]? = nil,
         macroBehaviorNames: [String] = [], physicalLayout: StudioPhysicalLayout? = nil,
-        faults: Set<Fault> = [], locksOnDisconnect: Bool = true
+        faults: Set<Fault> = [], locksOnDisconnect: Bool = true, availableLayers: Int = 0
     ) {
         var behaviors = SimulatedStudioBehavior.standard()
         let nextID = (behaviors.map(\.id).max() ?? 0) + 1
@@ -91,6 +98,7 @@ public struct SimulatedStudioFirmware: Sendable {
         savedKeymap = defaultKeymap
         activeKeymap = defaultKeymap
         self.keyCount = defaultKeymap.first?.count ?? 0
+        maximumLayerCount = defaultKeymap.count + max(0, availableLayers)
         self.layerNames =
             layerNames ?? defaultKeymap.indices.map { $0 == 0 ? "Base" : "Layer \($0)" }
         self.physicalLayout = physicalLayout ?? Self.gridLayout(keyCount: defaultKeymap.first?.count ?? 0)
@@ -255,6 +263,8 @@ public struct SimulatedStudioFirmware: Sendable {
             hasUnsavedChanges = false
             notifications.append(.notification(.keymap(.unsavedChangesStatusChanged(false))))
             return .keymap(.discardChanges(true))
+        case .keymap(.addLayer):
+            return addLayer(notifications: &notifications)
         case .keymap(.getPhysicalLayouts):
             return .keymap(.physicalLayouts(.init(activeLayoutIndex: 0, layouts: [physicalLayout])))
         case .keymap(.setActivePhysicalLayout):
@@ -296,6 +306,16 @@ public struct SimulatedStudioFirmware: Sendable {
         return .keymap(.setLayerBinding(.ok))
     }
 
+    private mutating func addLayer(notifications: inout [StudioResponse]) -> StudioRequestResponse.Payload {
+        guard activeKeymap.count < maximumLayerCount else { return .keymap(.addLayer(.failed(.noSpace))) }
+        let transparent = StudioBehaviorBinding(behaviorID: Int32(behaviors[2].id))
+        activeKeymap.append([StudioBehaviorBinding](repeating: transparent, count: keyCount))
+        hasUnsavedChanges = true
+        notifications.append(.notification(.keymap(.unsavedChangesStatusChanged(true))))
+        let index = activeKeymap.count - 1
+        return .keymap(.addLayer(.ok(index: UInt32(index), layer: currentKeymap().layers[index])))
+    }
+
     private func parametersAreValid(_ binding: StudioBehaviorBinding, for behavior: SimulatedStudioBehavior) -> Bool {
         switch behavior.parameters {
         case .none:
@@ -321,7 +341,7 @@ public struct SimulatedStudioFirmware: Sendable {
                     id: UInt32(index), name: layerNames.indices.contains(index) ? layerNames[index] : "",
                     bindings: bindings)
             },
-            availableLayers: 0, maxLayerNameLength: 20)
+            availableLayers: UInt32(max(0, maximumLayerCount - activeKeymap.count)), maxLayerNameLength: 20)
     }
 
     private mutating func setLockState(_ state: StudioLockState) -> [StudioResponse] {

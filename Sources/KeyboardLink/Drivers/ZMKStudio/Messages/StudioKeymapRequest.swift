@@ -1,4 +1,4 @@
-/// `zmk.keymap.Request` (the members kblink uses; layer add/move/remove/rename are not modelled).
+/// `zmk.keymap.Request` (the members kblink uses; layer move/remove/restore/rename are not modelled).
 public enum StudioKeymapRequest: ProtobufMessage, Equatable {
     /// Field 1: every layer with its bindings.
     case getKeymap
@@ -14,6 +14,8 @@ public enum StudioKeymapRequest: ProtobufMessage, Equatable {
     case getPhysicalLayouts
     /// Field 7: choose the active physical layout by index.
     case setActivePhysicalLayout(UInt32)
+    /// Field 9: append a layer (staged like a binding change).
+    case addLayer
 
     public func encode(to writer: inout ProtobufWriter) {
         switch self {
@@ -24,6 +26,7 @@ public enum StudioKeymapRequest: ProtobufMessage, Equatable {
         case .discardChanges: writer.writeBool(true, field: 5, emitDefault: true)
         case .getPhysicalLayouts: writer.writeBool(true, field: 6, emitDefault: true)
         case .setActivePhysicalLayout(let index): writer.writeUInt32(index, field: 7, emitDefault: true)
+        case .addLayer: writer.writeMessage(StudioAddLayerRequest(), field: 9)
         }
     }
 
@@ -34,6 +37,9 @@ public enum StudioKeymapRequest: ProtobufMessage, Equatable {
             switch field {
             case 2: decoded = .setLayerBinding(try reader.readMessage())
             case 7: decoded = .setActivePhysicalLayout(try reader.readUInt32())
+            case 9:
+                let _: StudioAddLayerRequest = try reader.readMessage()
+                decoded = .addLayer
             case 1, 3, 4, 5, 6:
                 _ = try reader.readBool()
                 decoded =

@@ -12,6 +12,8 @@ public enum StudioKeymapResponse: ProtobufMessage, Equatable {
     case discardChanges(Bool)
     /// Field 6: the answer to `getPhysicalLayouts`.
     case physicalLayouts(StudioPhysicalLayouts)
+    /// Field 9: the outcome of `addLayer`.
+    case addLayer(StudioAddLayerResult)
     /// A member this code does not know (its field number).
     case unrecognized(field: Int)
 
@@ -23,6 +25,7 @@ public enum StudioKeymapResponse: ProtobufMessage, Equatable {
         case .saveChanges(let result): writer.writeMessage(result, field: 4)
         case .discardChanges(let flag): writer.writeBool(flag, field: 5, emitDefault: true)
         case .physicalLayouts(let layouts): writer.writeMessage(layouts, field: 6)
+        case .addLayer(let result): writer.writeMessage(result, field: 9)
         case .unrecognized: break
         }
     }
@@ -44,6 +47,7 @@ public enum StudioKeymapResponse: ProtobufMessage, Equatable {
             case 4: .saveChanges(try reader.readMessage())
             case 5: .discardChanges(try reader.readBool())
             case 6: .physicalLayouts(try reader.readMessage())
+            case 9: .addLayer(try reader.readMessage())
             default: nil
             }
         }
