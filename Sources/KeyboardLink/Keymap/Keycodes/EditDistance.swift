@@ -1,28 +1,11 @@
+import KeyboardLinkSupport
+
 /// Edit distance and nearest-name search, for "did you mean" suggestions.
 enum EditDistance {
     /// The number of single-character insertions, deletions, substitutions and swaps of neighbours between two
     /// strings (optimal string alignment distance), so that the common typo `LSTF` is one edit from `LSFT`.
     static func between(_ lhs: String, _ rhs: String) -> Int {
-        let a = Array(lhs.unicodeScalars)
-        let b = Array(rhs.unicodeScalars)
-        if a.isEmpty { return b.count }
-        if b.isEmpty { return a.count }
-        var twoBack = Array(repeating: 0, count: b.count + 1)
-        var previous = Array(0...b.count)
-        var current = Array(repeating: 0, count: b.count + 1)
-        for i in 1...a.count {
-            current[0] = i
-            for j in 1...b.count {
-                let cost = a[i - 1] == b[j - 1] ? 0 : 1
-                var value = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
-                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
-                    value = min(value, twoBack[j - 2] + 1)
-                }
-                current[j] = value
-            }
-            (twoBack, previous, current) = (previous, current, twoBack)
-        }
-        return previous[b.count]
+        NearestName.distance(lhs, rhs)
     }
 
     /// The candidate closest to `input` (compared upper-cased), or nil when nothing is reasonably close.
