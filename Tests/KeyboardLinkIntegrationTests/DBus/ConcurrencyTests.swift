@@ -127,7 +127,11 @@ struct ConcurrencyTests {
     func busGone() async throws {
         try await withBus { bus, server, client in
             let proxy = try await EchoService.export(on: server, proxyFrom: client)
-            let pending = Task { try await proxy.call(MemberName("Slow"), [.uint32(2_000)]) }
+            // Answered only after a minute, and waited for two: the one way it can end in time is the bus going away
+            // (with a 2 s answer, a loaded machine sometimes saw the answer before the disconnection).
+            let pending = Task {
+                try await proxy.call(MemberName("Slow"), [.uint32(60_000)], timeout: .seconds(120))
+            }
             #expect(await eventually { await client.pendingCallCount == 1 })
             bus.daemon.stop()
             await expectDBusError(.disconnected) { _ = try await pending.value }
