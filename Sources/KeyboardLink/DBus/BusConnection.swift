@@ -10,8 +10,8 @@ import Synchronization
 public final class BusConnection: @unchecked Sendable {
     // Why @unchecked Sendable is safe: every stored `var` below, and every use of `raw`, happens on the loop
     // thread (each entry point hops there with `loop.async`; libdbus's callbacks come from calls made there).
-    // `uniqueName`, `address` and `loop` are immutable; `ids` is a Mutex; `headerStrings` and `messageTemplates` are
-    // classes used only on the loop thread, like the vars.
+    // `uniqueName`, `address` and `loop` are immutable; `ids` is a Mutex and `interactiveAuthorization` an Atomic;
+    // `headerStrings` and `messageTemplates` are classes used only on the loop thread, like the vars.
 
     /// The thread all libdbus calls for this connection run on.
     let loop: ConnectionLoop
