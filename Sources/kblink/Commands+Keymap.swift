@@ -21,7 +21,8 @@ extension Commands {
                    kblink keymap undo|redo|discard DEVICE [--json]
                    kblink keymap layer add|remove DEVICE N [--json]
                    kblink keymap diff DEVICE [--json]
-                   kblink keymap push DEVICE [--dry-run] [--no-verify] [--[no-]apply-on-connect] [--json]
+                   kblink keymap push DEVICE [--dry-run] [--no-verify] [--overwrite|--keep-keyboard]
+                                      [--[no-]apply-on-connect] [--json]
                    kblink keymap pull DEVICE [--json]
                    kblink keymap auto-apply DEVICE [on|off] [--json]
             """,
@@ -30,8 +31,10 @@ extension Commands {
                      zones in colour (or tagged f/n/# in plain output), keys changed in the draft marked '*'.
                      --zone Z labels only that zone's keys; --ascii draws with + - | only; --names labels each key
                      with its key name instead (what 'set' and profiles call it).
-                     JSON: {address, layout, layer, layers, zones, currentZone, dirty,
-                     keys [{key, zone, action, changed, x, y, w, h}]}.
+                     Says where the draft's base came from and when (read from the keyboard, pushed, or kblink's
+                     default keymap). JSON: {address, layout, layer, layers, zones, currentZone, dirty, baseOrigin
+                     ("keyboard", "pushed" or "default"), baseSince (ISO 8601 or null), keys [{key, zone, action,
+                     changed, x, y, w, h}]}.
             set      stages KEY on layer N to do ACTION. KEY is a key name (CAPS, ENTER, KP_1; 'show --names'
                      lists them), or what the key's cap says in any spelling: the label 'show' draws on a fresh
                      layer 0 (ENT, GRV, MO(1)) or its QMK, ZMK or evdev name (KC_ENT, RET, KEY_ENTER). ACTION in QMK (KC_LCTL,
@@ -47,18 +50,25 @@ extension Commands {
                      and the macros added, changed or removed. JSON: an array of {zone, layer, key, old, new,
                      origin}; layer rows have zone "layer" and an empty key, macro rows zone "macro" and the
                      macro's name as key.
-            push     writes the draft to the keyboard's firmware (ZMK Studio or VIA): only the bindings that differ,
-                     read back to verify (unless --no-verify), then saved; the draft becomes the new base.
-                     --dry-run lists what would be written and every binding the firmware cannot hold (key, layer,
-                     action, why), and exits 1 only when a real push would fail; a real push refuses them all
-                     before writing anything. Layers above the keyboard's are left out when all transparent, and
-                     named when they bind keys. A locked keyboard asks for its unlock key. JSON: {ok, dryRun,
-                     written, macroSlots, applyOnConnect, verified, saved, driver, changes [{layer, key, old,
-                     new}], problems [{layer, key, action, reason}]}.
+            push     writes the user's edits to the keyboard's firmware (ZMK Studio or VIA). The draft is the
+                     base (what kblinkd last read from or wrote to the keyboard; 'show' says which and when) plus
+                     the edits; the push reads the keyboard and writes only the keys the draft changed. Keys the
+                     keyboard changed by itself are kept and listed; a key both changed, differently, is a
+                     conflict that stops the push, named, unless --keep-keyboard (keep the keyboard's) or
+                     --overwrite (make the keyboard equal to the whole draft; says how many keys the draft had
+                     not changed it overwrites). A base never read from the keyboard is read first. Written keys
+                     are read back to verify (unless --no-verify), then saved; what the keyboard holds becomes the
+                     new base. --dry-run lists what would be written, kept and in conflict, and every binding the
+                     firmware cannot hold (key, layer, action, why), and exits 1 only when a real push would fail.
+                     Layers the draft binds keys on that the keyboard lacks are added where the firmware can. A
+                     locked keyboard asks for its unlock key. JSON: {ok, dryRun, written, macroSlots, layersAdded,
+                     applyOnConnect, verified, saved, driver, uneditedWrites, changes [{layer, key, old, new}],
+                     kept and conflicts [{layer, key, base, draft, keyboard}], problems [{layer, key, action,
+                     reason}]}. Exit 1 on a conflict.
                      --apply-on-connect (or --no-apply-on-connect) also turns auto-apply on (off) once the push
                      succeeded.
-            pull     reads the keyboard's keymap (and VIA macro slots) through its firmware protocol into the draft,
-                     as one edit: 'kblink keymap undo' takes it back. Bindings kblink cannot express are pulled as
+            pull     reads the keyboard's keymap (and VIA macro slots) through its firmware protocol into the base and
+                     the draft, as one edit: 'kblink keymap undo' brings the draft's edits back on the new base. Bindings kblink cannot express are pulled as
                      cleared (counted as unknown). A following push writes nothing. A locked keyboard asks for its
                      unlock key. JSON: {ok, address, driver, changed, bindings, layers, deviceLayers, macros, unknown,
                      dirty, canUndo}.
@@ -68,7 +78,10 @@ extension Commands {
             Zones: standard, number, function, navigation. Edits are saved by kblinkd at once; 'keymap diff'
             shows what is staged.
             """,
-        flags: ["--ascii", "--names", "--dry-run", "--no-verify", "--apply-on-connect", "--no-apply-on-connect"],
+        flags: [
+            "--ascii", "--names", "--dry-run", "--no-verify", "--apply-on-connect", "--no-apply-on-connect",
+            "--overwrite", "--keep-keyboard",
+        ],
         options: ["--zone", "--layer"]
     ) { context in
         let (subcommand, values) = try KeymapOptions.subcommand(
@@ -91,10 +104,14 @@ extension Commands {
             return try await layerEdit(context, values)
         }
         if subcommand != "push",
-            ["--dry-run", "--no-verify", "--apply-on-connect", "--no-apply-on-connect"].contains(where: arguments.has)
+            [
+                "--dry-run", "--no-verify", "--apply-on-connect", "--no-apply-on-connect", "--overwrite",
+                "--keep-keyboard",
+            ].contains(where: arguments.has)
         {
             throw ParsedArguments.UsageError(
-                "--dry-run, --no-verify, --apply-on-connect and --no-apply-on-connect are for 'keymap push'")
+                "--dry-run, --no-verify, --overwrite, --keep-keyboard, --apply-on-connect and --no-apply-on-connect "
+                    + "are for 'keymap push'")
         }
         let autoApply = subcommand == "auto-apply" ? try autoApplyValue(values.dropFirst().first) : nil
         let layer = try KeymapOptions.layer(arguments)
@@ -139,7 +156,8 @@ extension Commands {
                     ("address", .string(target.keyboard.address)), ("layout", .string(state.layout)),
                     ("layer", .integer(Int64(layer))), ("layers", .integer(Int64(state.layers))),
                     ("zones", .array(state.zones.map { .string($0) })), ("currentZone", .string(state.currentZone)),
-                    ("dirty", .bool(state.dirty)),
+                    ("dirty", .bool(state.dirty)), ("baseOrigin", .string(state.baseOrigin)),
+                    ("baseSince", state.baseSince > 0 ? .string(WallClockTime(secondsSince1970: state.baseSince).iso8601) : .null),
                     (
                         "keys",
                         .array(
@@ -165,6 +183,7 @@ extension Commands {
         if let zone { header += ", \(zone) zone" }
         header += state.dirty ? "; the draft has changes ('kblink keymap diff')" : "; no changes in the draft"
         output.line(header)
+        output.line(baseText(state))
         let width = output.isTerminal ? terminalColumns() : 0
         let picture = KeymapPicture(
             keys: keys.map { key in
@@ -176,6 +195,19 @@ extension Commands {
             columnsPerUnit: width > 0 ? KeymapPicture.columnsPerUnit(fitting: keys, into: width) : 6)
         for line in picture.render() { output.line(line) }
         return .success
+    }
+
+    /// Where the draft's base came from and when: `the draft's base: read from the keyboard at 2026-12-02T04:10:00Z`.
+    static func baseText(_ state: KeymapState) -> String {
+        let since = state.baseSince > 0 ? " at " + WallClockTime(secondsSince1970: state.baseSince).iso8601 : ""
+        switch state.baseOrigin {
+        case "keyboard": return "the draft's base: read from the keyboard\(since)"
+        case "pushed": return "the draft's base: what the last push left on the keyboard\(since)"
+        case "default":
+            return "the draft's base: kblink's default keymap for \(state.layout) (the keyboard's own keymap is read "
+                + "when it connects, or by 'kblink keymap pull'; a push reads it first)"
+        default: return "the draft's base: \(state.baseOrigin.isEmpty ? "not said by kblinkd" : state.baseOrigin)"
+        }
     }
 
     static func setKey(

@@ -37,6 +37,7 @@ extension Commands {
                     ("deviceLayers", .integer(Int64(result.deviceLayers))),
                     ("macros", .integer(Int64(result.macros))), ("unknown", .integer(Int64(result.unknown))),
                     ("dirty", .bool(state.dirty)), ("canUndo", .bool(state.canUndo)),
+                    ("undoable", .bool(result.undoable)), ("baseOrigin", .string(state.baseOrigin)),
                 ]))
             return .success
         }
@@ -51,7 +52,11 @@ extension Commands {
         if result.changed == 0 {
             text += "the draft already held them, nothing changed"
         } else {
-            text += "\(result.changed) differed from the draft; 'kblink keymap undo' takes it back"
+            text += "\(result.changed) differed from the draft"
+            text +=
+                result.undoable
+                ? "; it is the base now, and 'kblink keymap undo' brings the draft's edits back on it"
+                : "; it is the base now"
         }
         if result.macros > 0 { text += "; \(result.macros) macro(s) played" }
         if result.unknown > 0 {

@@ -23,6 +23,13 @@ extension Commands {
         }
         let applyOnConnect: Bool? =
             arguments.has("--apply-on-connect") ? true : arguments.has("--no-apply-on-connect") ? false : nil
+        let overwrite = arguments.has("--overwrite")
+        let keepKeyboard = arguments.has("--keep-keyboard")
+        if overwrite && keepKeyboard {
+            throw ParsedArguments.UsageError(
+                "give --overwrite (write the whole draft) or --keep-keyboard (keep the keyboard's binding where both "
+                    + "changed a key), not both")
+        }
         if dryRun && applyOnConnect != nil {
             throw ParsedArguments.UsageError("--apply-on-connect and --no-apply-on-connect do not go with --dry-run")
         }
@@ -35,8 +42,13 @@ extension Commands {
             progress = Task {
                 for await message in signals {
                     guard message.body.count == 2, case .uint32(let done) = message.body[0],
-                        case .uint32(let total) = message.body[1], total > 0
+                        case .uint32(let total) = message.body[1]
                     else { continue }
+                    guard total > 0 else {
+                        // PushProgress(0, 0): kblinkd is reading the keyboard's keymap on first contact.
+                        Output.writeProgress("\rkblinkd is reading the keyboard's keymap first…")
+                        continue
+                    }
                     Output.writeProgress(progressBar(done: Int(done), total: Int(total)))
                 }
             }
@@ -60,7 +72,8 @@ extension Commands {
         let result: KeymapPushResult
         do {
             result = try await target.keymap.push(
-                dryRun: dryRun, verify: !arguments.has("--no-verify"), applyOnConnect: applyOnConnect)
+                dryRun: dryRun, verify: !arguments.has("--no-verify"), applyOnConnect: applyOnConnect,
+                overwrite: overwrite, keepKeyboard: keepKeyboard)
         } catch {
             progress?.cancel()
             if progress != nil { Output.writeProgress("\n") }
@@ -78,6 +91,9 @@ extension Commands {
                     ("applyOnConnect", .bool(autoApply)),
                     ("verified", .bool(result.verified)), ("saved", .bool(result.saved)),
                     ("driver", .string(result.driver)),
+                    ("uneditedWrites", .integer(Int64(result.uneditedWrites))),
+                    ("kept", .array(result.kept.map(differenceJSON))),
+                    ("conflicts", .array(result.conflicts.map(differenceJSON))),
                     (
                         "changes",
                         .array(
@@ -99,7 +115,7 @@ extension Commands {
                             })
                     ),
                 ]))
-            return result.problems.isEmpty ? .success : .failure
+            return result.problems.isEmpty && result.conflicts.isEmpty ? .success : .failure
         }
         let name = target.keyboard.alias
         if applyOnConnect != nil { output.line("\(name): " + autoApplyText(autoApply)) }
@@ -113,9 +129,32 @@ extension Commands {
                 Output.writeError("  \(problem.key) on layer \(problem.layer): \(problem.action): \(problem.reason)")
             }
         }
+        if !result.conflicts.isEmpty {
+            // Only a dry run answers with conflicts; a push stops on them with org.kblink1.Error.Conflict.
+            Output.writeError(
+                "kblink: \(result.conflicts.count) key(s) were changed both in the draft and on the keyboard; a push "
+                    + "would stop (--keep-keyboard keeps the keyboard's, --overwrite writes the draft's):")
+            for row in result.conflicts {
+                Output.writeError(
+                    "  \(row.key) on layer \(row.layer): was \(row.base), draft \(row.draft), keyboard \(row.keyboard)")
+            }
+        }
+        if !result.kept.isEmpty {
+            output.line(
+                "\(name): \(result.dryRun ? "would keep" : "kept") \(result.kept.count) binding(s) the keyboard changed "
+                    + "by itself\(result.dryRun ? "" : " (now part of the base)"):")
+            output.table(
+                ["LAYER", "KEY", "WAS", "KEYBOARD"], result.kept.map { [String($0.layer), $0.key, $0.base, $0.keyboard] })
+        }
+        if result.uneditedWrites > 0 {
+            output.line(
+                "\(name): --overwrite \(result.dryRun ? "would change" : "changed") \(result.uneditedWrites) "
+                    + "binding(s) the draft had not edited")
+        }
+        let failed = !result.problems.isEmpty || !result.conflicts.isEmpty
         if result.changes.isEmpty && result.macroSlots == 0 && result.layersAdded == 0 {
-            output.line("\(name): the keyboard already holds the profile; nothing to write")
-            return result.problems.isEmpty ? .success : .failure
+            output.line("\(name): the keyboard already holds every edit; nothing to write")
+            return failed ? .failure : .success
         }
         if result.dryRun {
             output.line("\(name): a push would \(layers)write \(result.changes.count) binding(s)\(macros):")
@@ -130,7 +169,15 @@ extension Commands {
             output.table(
                 ["LAYER", "KEY", "OLD", "NEW"], result.changes.map { [String($0.layer), $0.key, $0.old, $0.new] })
         }
-        return result.problems.isEmpty ? .success : .failure
+        return failed ? .failure : .success
+    }
+
+    /// `{layer, key, base, draft, keyboard}`.
+    static func differenceJSON(_ row: KeymapPushResult.Difference) -> JSONValue {
+        .object([
+            ("layer", .integer(Int64(row.layer))), ("key", .string(row.key)), ("base", .string(row.base)),
+            ("draft", .string(row.draft)), ("keyboard", .string(row.keyboard)),
+        ])
     }
 
     /// `[#####     ] 12/40`, with a carriage return to redraw in place.

@@ -93,19 +93,22 @@ struct KBlinkDemoDaemon {
                 try await simulated.start()
                 started.simulator.withLock { $0 = simulated }
                 logger.notice("serving a simulated BlueZ on \(address)")
-                return (address, given == nil)
-            },
-            serviceStarted: { service, logger in
-                guard let simulator = started.simulator.withLock({ $0 }) else { return }
-                // The simulated keyboards' firmware, so that keymap push and pull work in the demo too.
+                // The simulated keyboards' firmware, so that keymap push and pull work in the demo too; attached
+                // before kblinkd starts, as a real keyboard's firmware is there when it connects.
                 do {
                     let firmware = try await SimulatedDemoFirmware.start(
-                        on: simulator, studioLayers: layers, studioAvailableLayers: availableLayers)
-                    await service.pushes.setVIALinks(firmware.viaLinks)
+                        on: simulated, studioLayers: layers, studioAvailableLayers: availableLayers)
                     started.firmware.withLock { $0 = firmware }
                 } catch {
                     logger.warning("the simulated keyboards have no firmware to push to: \(error)")
                 }
+                return (address, given == nil)
+            },
+            serviceStarted: { service, _ in
+                guard let firmware = started.firmware.withLock({ $0 }) else { return }
+                await service.pushes.setVIALinks(firmware.viaLinks)
+                // The VGN 98Pro's VIA link is only known now: read the keymaps kblinkd could not read on connection.
+                await service.readKeymapBases()
             },
             stop: {
                 started.firmware.withLock { $0 }?.via.stop()

@@ -230,6 +230,11 @@ public enum KBlinkContract {
         /// The `ApplyOnConnect` property (`b`, readwrite).
         public static let applyOnConnectProperty = KBlinkProperty(
             interface, "ApplyOnConnect", .boolean, access: .readWrite, writableWith: .writeFirmware)
+        /// The `BaseOrigin` property (`s`): where the draft's base came from: `default` (kblink's default keymap for
+        /// the layout; the keyboard was never read), `keyboard` (read from it) or `pushed`.
+        public static let baseOriginProperty = KBlinkProperty(interface, "BaseOrigin", .string)
+        /// The `BaseSince` property (`t`): when the base was read or pushed, seconds since 1970; 0 when not known.
+        public static let baseSinceProperty = KBlinkProperty(interface, "BaseSince", .uint64)
         /// The `PushProgress` signal.
         public static let pushProgressSignal = KBlinkSignal(
             interface, "PushProgress", arguments: [DBusArgument("done", .uint32), DBusArgument("total", .uint32)])
@@ -246,7 +251,7 @@ public enum KBlinkContract {
         /// Every property, in the order of the XML.
         public static let properties: [KBlinkProperty] = [
             layoutProperty, zonesProperty, currentZoneProperty, layersProperty, canUndoProperty, canRedoProperty,
-            dirtyProperty, macrosProperty, applyOnConnectProperty,
+            dirtyProperty, macrosProperty, applyOnConnectProperty, baseOriginProperty, baseSinceProperty,
         ]
         /// Every signal, in the order of the XML.
         public static let signals: [KBlinkSignal] = [pushProgressSignal, reappliedSignal]

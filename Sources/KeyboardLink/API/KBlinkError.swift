@@ -13,6 +13,8 @@ public enum KBlinkError {
     public static let locked = ErrorName(trusted: "org.kblink1.Error.Locked")
     public static let accessDenied = ErrorName(trusted: "org.kblink1.Error.AccessDenied")
     public static let failed = ErrorName(trusted: "org.kblink1.Error.Failed")
+    /// A push found keys that both the draft and the keyboard changed since the base, differently.
+    public static let conflict = ErrorName(trusted: "org.kblink1.Error.Conflict")
     /// polkit (or, without it, the group rule) refused the action the call needs.
     public static let notAuthorized = AuthorizationError.notAuthorized
     /// polkit would ask for a password and the call did not allow it (the standard D-Bus error).
@@ -25,4 +27,5 @@ public enum KBlinkError {
     public static func busy(_ message: String) -> DBusError { DBusError(busy, message) }
     public static func canceled(_ message: String) -> DBusError { DBusError(canceled, message) }
     public static func failed(_ message: String) -> DBusError { DBusError(failed, message) }
+    public static func conflict(_ message: String) -> DBusError { DBusError(conflict, message) }
 }

@@ -8,11 +8,15 @@ public enum DriverError: Error, Sendable, Equatable, CustomStringConvertible {
     case notConnected(String)
     /// The keyboard refused or answered nonsense.
     case failed(String)
+    /// The user and the keyboard both changed the same keys, differently: nothing was written.
+    case conflict(String)
 
     /// The message.
     public var message: String {
         switch self {
-        case .locked(let text), .notSupported(let text), .notConnected(let text), .failed(let text): text
+        case .locked(let text), .notSupported(let text), .notConnected(let text), .failed(let text),
+            .conflict(let text):
+            text
         }
     }
 

@@ -23,6 +23,17 @@ public struct DriverPush: Sendable {
         public var problems: [Problem] = []
         /// The layers added (or, for a dry run, to add) after the keyboard's last one before writing.
         public var addedLayers = 0
+        /// A merging push: keys the keyboard changed by itself since the base, kept and adopted into the next base.
+        public var kept: [PushMerge.Difference] = []
+        /// A merging push: keys both the user and the keyboard changed, differently (a dry run lists them; a push
+        /// throws them unless they were resolved).
+        public var conflicts: [PushMerge.Difference] = []
+        /// An overwriting push: how many of the written bindings the user did not edit (the draft holds the base's
+        /// binding there); nil for other pushes.
+        public var uneditedWrites: Int?
+        /// What the keyboard holds after the push (read back when verified), in the keymap model's terms: the next
+        /// base. Nil for a dry run.
+        public var holding: Keymap?
 
         /// Creates an outcome.
         public init(
@@ -114,11 +125,14 @@ public struct DriverPush: Sendable {
     /// in name order; other slots are emptied); then the bindings that differ, in layer then layout key order
     /// (on a layer to add, its keys that are not transparent: what it holds is only known once added).
     /// Layers of `desired` above the keyboard's (and above the added ones) that are all transparent are left out.
+    /// - Parameter only: the keys a merging push may write (`PushMerge.edited`); nil lets every key that differs be
+    ///   written, except that a binding the keymap model cannot express (`.other`, a ZMK behaviour kblink does not
+    ///   know) is never replaced by the layer's cleared action, which is how such a binding reads.
     /// - Throws: `DriverError.notSupported` when `desired` binds keys on layers the keyboard lacks and cannot add
     ///   (naming them), binds more macros than it has slots, or binds a macro it does not define.
-    public static func changes(desired: Keymap, device: DeviceKeymap, layout: PhysicalLayout)
-        throws(DriverError) -> DriverPlan
-    {
+    public static func changes(
+        desired: Keymap, device: DeviceKeymap, layout: PhysicalLayout, only: Set<PushMerge.KeyPosition>? = nil
+    ) throws(DriverError) -> DriverPlan {
         // Layers above what the keyboard holds are left out when they only fall through (transparent): they do
         // nothing a keyboard without them would not do. Layers up to the highest one that binds something are
         // added where the firmware has room; bound layers beyond that room are refused, named.
@@ -166,6 +180,12 @@ public struct DriverPush: Sendable {
                 // A layer to add: its transparent keys are left out of the plan; once added, the push reads what
                 // the firmware put there and plans again.
                 if layer >= held && action == .transparent { continue }
+                if let only, !only.contains(PushMerge.KeyPosition(layer: layer, key: key.name)) { continue }
+                if only == nil, case .other? = device.binding(layer: layer, key: key.name),
+                    action == Keymap.clearedAction(layer: layer)
+                {
+                    continue
+                }
                 var wanted = DeviceKeymap.Binding.action(action)
                 var slot: Int?
                 if let macros = device.macros {
@@ -243,22 +263,48 @@ public struct DriverPush: Sendable {
         return DriverMacroWrite(slots: table, changed: changed)
     }
 
+    /// What a push makes the keyboard hold.
+    public enum Target: Sendable, Equatable {
+        /// This keymap, every binding that differs (re-apply on connect, `--overwrite`).
+        case keymap(Keymap)
+        /// The user's edits: the draft merged with the keyboard against the base (`PushMerge`). With
+        /// `.overwrite`, the whole draft, counting the bindings written that the user did not edit.
+        case merge(base: Keymap, draft: Keymap, resolution: PushMerge.Resolution)
+    }
+
+    /// Runs a push that makes the keyboard hold `desired` (`run(.keymap(desired), ...)`).
+    public func run(
+        desired: Keymap, dryRun: Bool, verify: Bool, progress: @Sendable (Int, Int) async -> Void = { _, _ in }
+    ) async throws(Failure) -> Outcome {
+        try await run(.keymap(desired), dryRun: dryRun, verify: verify, progress: progress)
+    }
+
     /// Runs the push.
     /// - Parameters:
-    ///   - desired: the keymap the keyboard should hold.
+    ///   - target: what the keyboard should hold.
     ///   - dryRun: plan only, write nothing.
     ///   - verify: read the keyboard back after writing and compare.
     ///   - progress: called after each write with (done, total); the macro slots count as one write.
-    /// - Throws: `Failure`.
+    /// - Throws: `Failure`; `DriverError.conflict` (nothing written) when a merge stops on conflicts.
     public func run(
-        desired: Keymap, dryRun: Bool, verify: Bool, progress: @Sendable (Int, Int) async -> Void = { _, _ in }
+        _ target: Target, dryRun: Bool, verify: Bool, progress: @Sendable (Int, Int) async -> Void = { _, _ in }
     ) async throws(Failure) -> Outcome {
         var device: DeviceKeymap
         var plan: DriverPlan
         var problems: [Problem] = []
+        var desired: Keymap
+        var merge: PushMerge?
         do throws(DriverError) {
             device = try await driver.readKeymap(layout: layout)
-            plan = try Self.changes(desired: desired, device: device, layout: layout)
+            switch target {
+            case .keymap(let keymap):
+                desired = keymap
+            case .merge(let base, let draft, let resolution):
+                let merged = PushMerge(base: base, draft: draft, device: device, layout: layout, resolution: resolution)
+                desired = merged.desired
+                merge = merged
+            }
+            plan = try Self.changes(desired: desired, device: device, layout: layout, only: merge?.edited)
             // Every binding the firmware cannot hold, each named by key and layer, before anything is written.
             var verdicts: [KeyAction: String?] = [:]
             for write in plan.keys where write.macroSlot == nil {
@@ -277,6 +323,9 @@ public struct DriverPush: Sendable {
             if let macros = plan.macros, let held = device.macros {
                 try await driver.check(macros, on: held)
             }
+            if let conflicts = merge?.conflicts, !conflicts.isEmpty, !dryRun {
+                throw .conflict(Self.conflictMessage(conflicts))
+            }
             if !problems.isEmpty && !dryRun {
                 throw .notSupported(
                     "the keyboard's firmware cannot hold \(problems.count) binding(s): "
@@ -287,8 +336,9 @@ public struct DriverPush: Sendable {
             throw Failure(error: error, written: 0, rolledBack: true)
         }
         let addedLayers = plan.addedLayers
+        let uneditedWrites = Self.uneditedWrites(plan.keys, target: target)
         if dryRun || plan.isEmpty {
-            return Outcome(
+            var outcome = Outcome(
                 writes: plan.keys,
                 previous: plan.keys.map {
                     device.binding(layer: $0.layer, key: $0.key)
@@ -296,6 +346,11 @@ public struct DriverPush: Sendable {
                 },
                 macros: plan.macros, verified: false, saved: false, dryRun: dryRun, problems: problems,
                 addedLayers: addedLayers)
+            outcome.kept = merge?.kept ?? []
+            outcome.conflicts = merge?.conflicts ?? []
+            outcome.uneditedWrites = uneditedWrites
+            if !dryRun { outcome.holding = Self.holding(device, layout: layout, macros: desired.macros) }
+            return outcome
         }
         if addedLayers > 0 {
             do throws(DriverError) {
@@ -303,7 +358,7 @@ public struct DriverPush: Sendable {
                 // An added layer holds what the firmware gives it (ZMK: that layer's devicetree bindings): read it,
                 // and write only what differs.
                 device = try await driver.readKeymap(layout: layout)
-                plan = try Self.changes(desired: desired, device: device, layout: layout)
+                plan = try Self.changes(desired: desired, device: device, layout: layout, only: merge?.edited)
                 guard plan.addedLayers == 0 else {
                     throw .failed("the keyboard took the request to add \(addedLayers) layer(s) but did not add them")
                 }
@@ -318,6 +373,7 @@ public struct DriverPush: Sendable {
         let total = writes.count + (plan.macros == nil ? 0 : 1)
         let taken = WriteCount()
         var wroteMacros = false
+        var holding: Keymap
         do throws(DriverError) {
             await progress(0, total)
             if let macros = plan.macros, let held = device.macros {
@@ -333,7 +389,8 @@ public struct DriverPush: Sendable {
             }
             if verify {
                 let readBack = try await driver.readKeymap(layout: layout)
-                let remaining = try Self.changes(desired: desired, device: readBack, layout: layout)
+                let remaining = try Self.changes(
+                    desired: desired, device: readBack, layout: layout, only: merge?.edited)
                 if let first = remaining.keys.first {
                     throw .failed(
                         "reading back found \(remaining.keys.count) binding(s) the keyboard did not take, "
@@ -344,6 +401,11 @@ public struct DriverPush: Sendable {
                         "reading back found \(macros.changed.count) macro slot(s) the keyboard did not take, "
                             + "first slot \(slot)")
                 }
+                holding = Self.holding(readBack, layout: layout, macros: desired.macros)
+            } else {
+                holding = Self.holding(device, layout: layout, macros: desired.macros)
+                for write in writes { holding.setAction(write.action, layer: write.layer, key: write.key) }
+                for (name, macro) in desired.macros { holding.macros[name] = macro }
             }
             try await driver.save()
         } catch {
@@ -351,9 +413,41 @@ public struct DriverPush: Sendable {
             let rolledBack = await rollBack(device, written: done, macros: wroteMacros)
             throw Failure(error: error, written: done.count, rolledBack: rolledBack, wroteMacros: wroteMacros)
         }
-        return Outcome(
+        var outcome = Outcome(
             writes: writes, previous: previous, macros: plan.macros, verified: verify, saved: true, dryRun: false,
             addedLayers: addedLayers)
+        outcome.kept = merge?.kept ?? []
+        outcome.uneditedWrites = uneditedWrites
+        outcome.holding = holding
+        return outcome
+    }
+
+    /// What a keyboard holds in the keymap model's terms (bindings it cannot express read as cleared), on all its
+    /// layers, its macro slots named after `macros` where they hold the same steps.
+    static func holding(_ device: DeviceKeymap, layout: PhysicalLayout, macros: [MacroName: Macro]) -> Keymap {
+        DevicePull(device: device, layout: layout, layerCount: max(device.layers.count, 1), macros: macros).keymap
+    }
+
+    /// For an overwriting merge: how many writes are of keys the user did not edit.
+    private static func uneditedWrites(_ writes: [DriverKeyWrite], target: Target) -> Int? {
+        guard case .merge(let base, let draft, .overwrite) = target else { return nil }
+        return writes.filter { write in
+            let cleared = Keymap.clearedAction(layer: write.layer)
+            return (base.action(layer: write.layer, key: write.key) ?? cleared)
+                == (draft.action(layer: write.layer, key: write.key) ?? cleared)
+        }.count
+    }
+
+    /// The most conflicts an error message names.
+    static let conflictsNamed = 8
+
+    /// `2 key(s) were changed both in the draft and on the keyboard: ...; ...`, with what to do.
+    static func conflictMessage(_ conflicts: [PushMerge.Difference]) -> String {
+        let named = conflicts.prefix(conflictsNamed).map(\.description).joined(separator: "; ")
+        let rest = conflicts.count > conflictsNamed ? "; and \(conflicts.count - conflictsNamed) more" : ""
+        return "\(conflicts.count) key(s) were changed both in the draft and on the keyboard since kblinkd last read "
+            + "it: \(named)\(rest); nothing was written. Push again with --keep-keyboard to keep the keyboard's "
+            + "bindings of those keys, or --overwrite to write the draft's ('kblink keymap diff' shows all three)"
     }
 
     /// Puts back the bindings, then the macro slots; whether both went back.

@@ -41,6 +41,10 @@ public actor KeyboardLinkService {
         public var reapplyDriverTimeout: Duration = .seconds(5)
         /// How long a ZMK Studio request may go unanswered before the keyboard counts as asleep.
         public var studioRequestTimeout: Duration = .seconds(10)
+        /// Whether a keyboard whose base is kblink's default keymap is read into the base as soon as it connects
+        /// (otherwise at its first push or pull, or by `readKeymapBases()`). Tests whose simulated firmware attaches
+        /// after the keyboard connected turn it off and call `readKeymapBases()` once it is there.
+        public var readsKeymapOnConnect = true
         /// Who may pair, edit keymaps, write firmware and read macros (polkit, with the group fallback).
         public var authorization = AuthorizationPolicy.polkit()
 
@@ -52,7 +56,7 @@ public actor KeyboardLinkService {
         var writerTimeouts: KeymapWriter.Timeouts {
             KeymapWriter.Timeouts(
                 reapplyUnlock: reapplyUnlockTimeout, reapplyDriver: reapplyDriverTimeout,
-                studioRequest: studioRequestTimeout)
+                studioRequest: studioRequestTimeout, readsKeymapOnConnect: readsKeymapOnConnect)
         }
     }
 
@@ -110,6 +114,15 @@ public actor KeyboardLinkService {
                 case .warning: log(.warning, line)
                 }
             })
+    }
+
+    /// Reads every connected keyboard whose base is still kblink's default keymap into its base (as on first
+    /// contact), one after another, waiting for any push, pull or read of that keyboard that is running; returns
+    /// when done. For a companion whose simulated firmware appears after the keyboards connected.
+    public func readKeymapBases() async {
+        for address in await keymaps.addresses {
+            await writer.readBaseOnFirstContact(address, waiting: true)
+        }
     }
 
     /// Exports the Manager, loads BlueZ's state, exports the keyboards and then takes `org.kblink1`.

@@ -117,20 +117,21 @@ extension SimulatedStudioKeyboard {
         return device
     }
 
-    /// Firmware whose keymap is `layout`'s default keymap (layer 0 what the keycaps say, the others
-    /// transparent), positions in the layout's key order, for keyboards whose profile starts from the defaults.
+    /// Firmware on `layout`, positions in the layout's key order, holding `keymap` (bindings it cannot encode
+    /// hold nothing), by default its owner's (`SimulatedOwnerKeymap`, not kblink's default: as a real keyboard's).
     /// `availableLayers` more layers can be added with `add_layer`.
     public static func firmware(
-        matching layout: PhysicalLayout, layerCount: Int = 4, macroBehaviorNames: [String] = [],
-        faults: Set<SimulatedStudioFirmware.Fault> = [], locksOnDisconnect: Bool = true, availableLayers: Int = 0
+        matching layout: PhysicalLayout, layerCount: Int = 4, keymap wanted: Keymap? = nil,
+        macroBehaviorNames: [String] = [], faults: Set<SimulatedStudioFirmware.Fault> = [],
+        locksOnDisconnect: Bool = true, availableLayers: Int = 0
     ) -> SimulatedStudioFirmware {
         let behaviors = SimulatedStudioBehavior.standard()
         let table = StudioDriverBindings(
             behaviors: behaviors.map { StudioBehaviorDetails(id: $0.id, displayName: $0.displayName) })
-        let defaults = Keymap(defaultsFor: layout, layerCount: layerCount)
-        let keymap = (0..<defaults.layerCount).map { layer in
+        let source = wanted ?? SimulatedOwnerKeymap.keymap(for: layout, layerCount: layerCount)
+        let keymap = (0..<source.layerCount).map { layer in
             layout.keys.map { key in
-                let action = defaults.action(layer: layer, key: key.name) ?? Keymap.clearedAction(layer: layer)
+                let action = source.action(layer: layer, key: key.name) ?? Keymap.clearedAction(layer: layer)
                 return (try? table.encode(action)) ?? (try? table.encode(.none)) ?? StudioBehaviorBinding(behaviorID: 0)
             }
         }

@@ -36,6 +36,13 @@ struct DemoDaemon: Sendable {
             try await eventually {
                 try await demo.kblink(["list", "--json"]).standardOutput.contains("\"driver\":\"zmk-studio\"")
             })
+        // kblinkd-demo reads the connected Aula F87's keymap into its base before it is ready: it holds its owner's
+        // keymap, not kblink's default. (The VGN 98Pro is asleep: its first push reads it.)
+        #expect(
+            try await eventually {
+                try await demo.kblink(["keymap", "show", "aula", "--json"]).standardOutput.contains(
+                    "\"baseOrigin\":\"keyboard\"")
+            }, "the Aula F87's keymap was not read into the base: \(daemon.standardError)")
         try await body(demo)
         daemon.signal(SIGTERM)
         _ = await daemon.wait(timeout: .seconds(10))

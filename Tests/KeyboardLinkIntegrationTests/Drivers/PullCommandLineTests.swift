@@ -26,18 +26,27 @@ struct PullCommandLineTests {
             #expect(answer["deviceLayers"] as? Int == 4)
             #expect(answer["macros"] as? Int == 0)
             #expect(answer["unknown"] as? Int == 0)
-            #expect(answer["dirty"] as? Bool == true)
-            #expect(answer["canUndo"] as? Bool == true)
-            #expect(try await keymap.diff().map(\.key) == ["CAPS"])
+            // The draft had no edits: the keyboard's keymap became the base, nothing to undo.
+            #expect(answer["dirty"] as? Bool == false)
+            #expect(answer["undoable"] as? Bool == false)
+            #expect(answer["baseOrigin"] as? String == "keyboard")
+            #expect(try await keymap.diff().isEmpty)
 
-            let undo = try await KeymapCommandRunner.run(fixture.harness, ["keymap", "undo", address])
-            #expect(undo.status == 0, "\(undo.standardError)")
+            // With an edit in the draft, the pull replaces it as one edit, which undo brings back.
+            try await keymap.setBinding(layer: 0, key: "ESC", action: "KC_GRV")
+            #expect(
+                await keyboard.overwrite(
+                    layer: 0, position: try fixture.position("CAPS"), with: await fixture.keyPress(usage: 0x39)))
             let human = try await KeymapCommandRunner.run(fixture.harness, ["keymap", "pull", address])
             #expect(human.status == 0, "\(human.standardError)")
             #expect(
                 human.standardOutput
                     == "pulled \(4 * fixture.layout.keys.count) binding(s) on 4 layer(s) from Aula F87 over "
-                    + "zmk-studio: 1 differed from the draft; 'kblink keymap undo' takes it back\n")
+                    + "zmk-studio: 2 differed from the draft; it is the base now, and 'kblink keymap undo' brings "
+                    + "the draft's edits back on it\n")
+            let undo = try await KeymapCommandRunner.run(fixture.harness, ["keymap", "undo", address])
+            #expect(undo.status == 0, "\(undo.standardError)")
+            #expect(try await keymap.diff().map(\.key) == ["ESC"])
         }
     }
 

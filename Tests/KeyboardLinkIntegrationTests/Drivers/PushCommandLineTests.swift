@@ -21,7 +21,8 @@ struct PushCommandLineTests {
             let changes = try #require(plan["changes"] as? [[String: Any]])
             #expect(changes.count == 1)
             #expect(changes.first?["key"] as? String == "CAPS")
-            #expect(changes.first?["old"] as? String == "KC_CAPS")
+            let owners = SimulatedOwnerKeymap.keymap(for: fixture.layout, layerCount: 4)
+            #expect(changes.first?["old"] as? String == owners.action(layer: 0, key: try KeyName("CAPS"))?.description)
             #expect(changes.first?["new"] as? String == "KC_LCTL")
             #expect(
                 await fixture.keyboard.firmware.savedKeymap[0][try fixture.position("CAPS")]

@@ -23,6 +23,8 @@ final class ReapplyDaemon: RestartableDaemon, Sendable {
             configure: { options in
                 options.reapplyUnlockTimeout = .seconds(60)
                 options.studioRequestTimeout = .seconds(60)
+                // The Studio firmware attaches after the keyboard connected: a read then would wait a minute for it.
+                options.readsKeymapOnConnect = false
             },
             prepare: { service in
                 if let viaLinks { await service.pushes.setVIALinks(viaLinks) }

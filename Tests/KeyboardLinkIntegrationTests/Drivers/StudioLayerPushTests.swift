@@ -20,6 +20,8 @@ struct StudioLayerPushTests {
     func addsLayer() async throws {
         try await StudioPushFixture.run(layerCount: 2, availableLayers: 4) { fixture, keymap in
             let original = await fixture.keyboard.firmware.savedKeymap
+            // The draft has the keyboard's 2 layers (read into the base): the user adds one.
+            try await keymap.addLayer(2)
             try await keymap.setBinding(layer: 2, key: "A", action: "KC_B")
 
             let dryRun = try await keymap.push(dryRun: true)
@@ -56,6 +58,8 @@ struct StudioLayerPushTests {
     func noRoom() async throws {
         try await StudioPushFixture.run(layerCount: 2) { fixture, keymap in
             let original = await fixture.keyboard.firmware.savedKeymap
+            // The draft has the keyboard's 2 layers (read into the base): the user adds one.
+            try await keymap.addLayer(2)
             try await keymap.setBinding(layer: 2, key: "A", action: "KC_B")
             await KeymapFixture.expectError(
                 KBlinkError.notSupported, containing: ["holds 2 layer(s)", "layer 2 (A)", "kblink keymap layer remove"]
@@ -73,6 +77,9 @@ struct StudioLayerPushTests {
     @Test("room for one more layer, keys bound on layers 2 and 3: only layer 3 is named, nothing is added")
     func partialRoom() async throws {
         try await StudioPushFixture.run(layerCount: 2, availableLayers: 1) { fixture, keymap in
+            // The draft has the keyboard's 2 layers (read into the base): the user adds two.
+            try await keymap.addLayer(2)
+            try await keymap.addLayer(3)
             try await keymap.setBinding(layer: 2, key: "A", action: "KC_B")
             try await keymap.setBinding(layer: 3, key: "Q", action: "KC_1")
             do {

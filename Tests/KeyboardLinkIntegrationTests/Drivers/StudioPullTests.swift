@@ -34,17 +34,17 @@ struct StudioPullTests {
             #expect(result.layers == 4 && result.deviceLayers == 4)
             #expect(result.bindings == 4 * fixture.layout.keys.count)
             #expect(result.unknown == 0 && result.macros == 0)
-            let rows = try await keymap.diff().map { "\($0.layer) \($0.key) \($0.old)->\($0.new) \($0.origin)" }
-            #expect(Set(rows) == ["0 CAPS KC_CAPS->KC_LCTL draft", "1 Q KC_TRNS->KC_1 draft"])
+            // What the keyboard holds is the base now: the draft equals it.
+            #expect(try await keymap.diff().isEmpty)
+            #expect(try await keymap.state().baseOrigin == "keyboard")
 
-            // One undo: the draft as it was, and Diff names what the keyboard holds (origin device).
+            // One undo: the draft's edit (ESC) again, on the new base that holds the keyboard's changes.
             try await keymap.undo()
-            #expect(try await keymap.exportProfile() == before)
-            let undone = try await keymap.diff().map { "\($0.layer) \($0.key) \($0.old)->\($0.new) \($0.origin)" }
-            #expect(
-                Set(undone) == [
-                    "0 ESC KC_ESC->KC_GRV draft", "0 CAPS KC_CAPS->KC_LCTL device", "1 Q KC_TRNS->KC_1 device",
-                ])
+            #expect(try await keymap.exportProfile() != before)
+            let undone = try await keymap.diff().map { "\($0.layer) \($0.key) \($0.new) \($0.origin)" }
+            #expect(undone == ["0 ESC KC_GRV draft"])
+            let bindings = try await keymap.bindings(zone: "standard", layer: 0)
+            #expect(bindings.first { $0.key == "CAPS" }?.action == "KC_LCTL")
             try await keymap.redo()
 
             let writes = await keyboard.firmware.writeRequestCount
@@ -55,7 +55,7 @@ struct StudioPullTests {
         }
     }
 
-    @Test("a binding kblink cannot express is pulled as the layer's cleared action and counted as unknown")
+    @Test("a binding kblink cannot express is pulled as the layer's cleared action, counted, and left by a push")
     func unknownBinding() async throws {
         try await StudioPushFixture.run { fixture, keymap in
             let unlock = try await Self.binding("Studio Unlock", fixture)
@@ -65,11 +65,15 @@ struct StudioPullTests {
             #expect(result.unknown == 2)
             // F2 on layer 2 was transparent in the draft already.
             #expect(result.changed == 1)
-            let rows = try await keymap.diff().map { "\($0.layer) \($0.key) \($0.old)->\($0.new)" }
-            #expect(Set(rows) == ["0 F1 KC_F1->KC_NO"])
-            // What a push would then do to those keys: write the cleared action over them.
+            #expect(try await keymap.diff().isEmpty)
+            // A push leaves them on the keyboard: nobody edited those keys.
             let plan = try await keymap.push(dryRun: true)
-            #expect(Set(plan.changes.map { "\($0.layer) \($0.key) \($0.new)" }) == ["0 F1 KC_NO", "2 F2 KC_TRNS"])
+            #expect(plan.changes.isEmpty && plan.kept.isEmpty && plan.conflicts.isEmpty)
+            // An edit of such a key is written over it.
+            try await keymap.setBinding(layer: 0, key: "F1", action: "KC_B")
+            let edited = try await keymap.push(dryRun: true)
+            #expect(edited.changes.map { "\($0.layer) \($0.key) \($0.new)" } == ["0 F1 KC_B"])
+            #expect(edited.changes.first?.old.contains("Studio Unlock") == true, "\(edited.changes)")
         }
     }
 
@@ -89,8 +93,19 @@ struct StudioPullTests {
             #expect(try await keymap.state().dirty == false)
             await fixture.keyboard.unlock()
             let result = try await pull.value
-            #expect(result.changed == 1)
-            #expect(try await keymap.diff().map(\.key) == ["CAPS"])
+            // The base was never read (the keyboard was locked): the draft was kblink's default keymap, and every
+            // key where the owner's keymap (with CAPS changed) differs from it changed.
+            var held = SimulatedOwnerKeymap.keymap(for: fixture.layout, layerCount: 4)
+            held.setAction(try KeyAction(parsing: "KC_LCTL"), layer: 0, key: try KeyName("CAPS"))
+            let defaults = Keymap(defaultsFor: fixture.layout, layerCount: 4)
+            let differing = (0..<4).reduce(0) { count, layer in
+                count + fixture.layout.keys.count {
+                    held.action(layer: layer, key: $0.name) != defaults.action(layer: layer, key: $0.name)
+                }
+            }
+            #expect(result.changed == differing)
+            #expect(try await keymap.diff().isEmpty)
+            #expect(try await keymap.state().baseOrigin == "keyboard")
             await watcher.close()
         }
     }

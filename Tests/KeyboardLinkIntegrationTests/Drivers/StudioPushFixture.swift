@@ -3,8 +3,9 @@ import KeyboardLink
 import KeyboardLinkTestSupport
 import Testing
 
-/// A daemon whose only keyboard is an Aula F87 running ZMK with Studio, answered by a simulated firmware whose
-/// keymap is the Aula F87 layout's defaults.
+/// A daemon whose only keyboard is an Aula F87 running ZMK with Studio, answered by a simulated firmware that holds
+/// its owner's keymap (`SimulatedOwnerKeymap`, not kblink's default). Once the firmware is attached (and unlocked),
+/// kblinkd has read it into the base, as it does when a keyboard connects.
 struct StudioPushFixture {
     let harness: DaemonHarness
     let keyboard: SimulatedStudioKeyboard
@@ -19,7 +20,14 @@ struct StudioPushFixture {
         options: (inout KeyboardLinkService.Options) -> Void = { _ in }, log: DaemonHarness.Log? = nil,
         _ body: (StudioPushFixture, KeymapClient) async throws -> T
     ) async throws -> T {
-        try await withDaemon(devices: [SimulatedStudioKeyboard.aulaF87Device], options: options, log: log) { harness in
+        // The firmware attaches after the keyboard connected: the base is read once it is there, not on connection.
+        try await withDaemon(
+            devices: [SimulatedStudioKeyboard.aulaF87Device],
+            options: { given in
+                given.readsKeymapOnConnect = false
+                options(&given)
+            }, log: log
+        ) { harness in
             let layout = try PhysicalLayout.builtIn("aula-f87")
             let address = SimulatedStudioKeyboard.aulaF87Device.address
             let gatt = harness.bluez.gatt
@@ -29,7 +37,10 @@ struct StudioPushFixture {
                     matching: layout, layerCount: layerCount, faults: faults, availableLayers: availableLayers),
                 address: address, gatt: gatt)
             await keyboard.attach()
-            if unlocked { await keyboard.unlock() }
+            if unlocked {
+                await keyboard.unlock()
+                await harness.service.readKeymapBases()
+            }
             let fixture = StudioPushFixture(harness: harness, keyboard: keyboard, layout: layout)
             return try await KeymapFixture.withKeymap(harness, address) { keymap in
                 try await body(fixture, keymap)

@@ -74,7 +74,10 @@ struct StudioReapplyTests {
                 try [DBusStruct<UInt32, String, String, String>](dbusValue: $0)
             }
             let changes = try #require(rows).map { "\($0.fields.0) \($0.fields.1) \($0.fields.2)->\($0.fields.3)" }
-            #expect(changes == ["0 CAPS KC_CAPS->KC_LCTL", "0 A KC_B->KC_A", "1 Q KC_1->KC_TRNS"])
+            // A goes back to what its owner had put there (the keyboard's keymap was the base of the push).
+            let ownersA = try #require(
+                SimulatedOwnerKeymap.keymap(for: layout, layerCount: 4).action(layer: 0, key: try KeyName("A")))
+            #expect(changes == ["0 CAPS KC_CAPS->KC_LCTL", "0 A KC_B->\(ownersA)", "1 Q KC_1->KC_TRNS"])
             let firmware = await keyboard.firmware
             #expect(firmware.savedKeymap == pushed)
             #expect(!firmware.hasUnsavedChanges)
@@ -83,7 +86,8 @@ struct StudioReapplyTests {
             let level = await daemon.waitForLog("re-applied the profile: 3 binding(s) had drifted")
             #expect(level == .notice)
             #expect(
-                daemon.logCount("layer 0 CAPS KC_CAPS->KC_LCTL, layer 0 A KC_B->KC_A, layer 1 Q KC_1->KC_TRNS") == 1)
+                daemon.logCount("layer 0 CAPS KC_CAPS->KC_LCTL, layer 0 A KC_B->\(ownersA), layer 1 Q KC_1->KC_TRNS")
+                    == 1)
             #expect(try await keymap.state().dirty == false)
         }
     }
@@ -180,9 +184,12 @@ struct StudioReapplyTests {
             #expect(firmware.activeKeymap == drifted)
             #expect(!firmware.hasUnsavedChanges)
             #expect(try await keymap.state().applyOnConnect)
-            // A later push still works: the daemon is alive and the keyboard is free.
-            let again = try await keymap.push()
-            #expect(again.written == 3)
+            // A later push still works: the daemon is alive and the keyboard is free. A push writes the user's edits
+            // only, so it would keep the three bindings the keyboard changed (and say so); --overwrite writes them.
+            let plan = try await keymap.push(dryRun: true)
+            #expect(plan.changes.isEmpty && plan.kept.count == 3)
+            let again = try await keymap.push(overwrite: true)
+            #expect(again.written == 3 && again.uneditedWrites == 3)
             #expect(await !keyboard.gatt.isNotifying(StudioDriver.characteristicUUID, for: Self.address))
             #expect(daemon.logCount("could not re-apply") == 1)
         }

@@ -37,6 +37,9 @@ enum VIADaemonFixture {
                 VIADriverLinks { wanted in
                     wanted == address ? .init(transport: transport, close: {}) : nil
                 })
+            // The links were set after the keyboard connected: read its keymap into the base now, as kblinkd does
+            // when a keyboard with a driver connects.
+            await harness.service.readKeymapBases()
             try await KeymapFixture.withKeymap(harness, address) { keymap in
                 #expect(await eventually { (try? await harness.client().keyboards().first?.connected) == true })
                 try await body(harness, keymap, server, transport, layout)

@@ -17,6 +17,9 @@ public struct KeymapPullResult: Sendable, Equatable {
     public var unknown: Int
     /// The driver used (`zmk-studio`, `via`).
     public var driver: String
+    /// Whether the pull replaced edits of the draft and was recorded as an edit (one `undo()` brings them back);
+    /// false when the keyboard's keymap simply became the base.
+    public var undoable: Bool
 
     /// Reads the `a{sv}` answer; missing keys read as 0 or empty.
     public init(_ values: [String: DBusValue]) {
@@ -28,6 +31,7 @@ public struct KeymapPullResult: Sendable, Equatable {
         macros = count("macros")
         unknown = count("unknown")
         driver = values["driver"]?.unwrapped.stringValue ?? ""
+        undoable = values["undoable"]?.unwrapped.boolValue ?? false
     }
 }
 

@@ -46,6 +46,27 @@ public struct KeymapPushResult: Sendable, Equatable {
     /// Bindings the firmware cannot hold: a dry run lists them all; a real push is refused before writing.
     public var problems: [Problem]
 
+    /// A key the base, the draft and the keyboard disagree on.
+    public struct Difference: Sendable, Equatable {
+        /// The layer.
+        public var layer: Int
+        /// The key.
+        public var key: String
+        /// What the base holds (what kblinkd last read from or wrote to the keyboard).
+        public var base: String
+        /// What the draft holds.
+        public var draft: String
+        /// What the keyboard holds now.
+        public var keyboard: String
+    }
+
+    /// Keys the keyboard changed by itself since the base: kept (and adopted into the base by a push).
+    public var kept: [Difference]
+    /// Keys both the draft and the keyboard changed, differently: a dry run lists them; a push stops on them.
+    public var conflicts: [Difference]
+    /// With `overwrite`: the bindings written (or, for a dry run, to write) that the draft had not changed.
+    public var uneditedWrites: Int
+
     /// Reads the `a{sv}` answer; missing keys read as empty.
     public init(_ values: [String: DBusValue]) {
         func flag(_ key: String) -> Bool { values[key]?.unwrapped.boolValue ?? false }
@@ -62,6 +83,18 @@ public struct KeymapPushResult: Sendable, Equatable {
             else { return nil }
             return Change(layer: Int(layer), key: key, old: old, new: new)
         }
+        func differences(_ key: String) -> [Difference] {
+            (values[key]?.unwrapped.arrayValue ?? []).compactMap { row in
+                guard case .structure(let fields) = row, fields.count == 5, case .uint32(let layer) = fields[0],
+                    case .string(let key) = fields[1], case .string(let base) = fields[2],
+                    case .string(let draft) = fields[3], case .string(let keyboard) = fields[4]
+                else { return nil }
+                return Difference(layer: Int(layer), key: key, base: base, draft: draft, keyboard: keyboard)
+            }
+        }
+        kept = differences("kept")
+        conflicts = differences("conflicts")
+        uneditedWrites = Int(values["unedited-writes"]?.unwrapped.integerValue ?? 0)
         problems = (values["problems"]?.unwrapped.arrayValue ?? []).compactMap { row in
             guard case .structure(let fields) = row, fields.count == 4, case .uint32(let layer) = fields[0],
                 case .string(let key) = fields[1], case .string(let action) = fields[2],
@@ -83,10 +116,12 @@ extension KeymapClient {
     /// - Parameters:
     ///   - unlockTimeout: seconds to wait for a locked keyboard to be unlocked; nil for the daemon's default.
     ///   - applyOnConnect: after a successful push, turn re-applying on connect on or off; nil leaves it.
+    ///   - overwrite: make the keyboard equal to the whole draft instead of writing only the user's edits.
+    ///   - keepKeyboard: where both the draft and the keyboard changed a key, keep the keyboard's binding.
     ///   - callTimeout: how long to wait for the answer; nil for long enough to unlock and write every binding.
     public func push(
         dryRun: Bool = false, verify: Bool = true, unlockTimeout: UInt32? = nil, applyOnConnect: Bool? = nil,
-        callTimeout: Duration? = nil
+        overwrite: Bool = false, keepKeyboard: Bool = false, callTimeout: Duration? = nil
     ) async throws -> KeymapPushResult {
         var options = [
             DBusDictionaryEntry(key: .string("dry-run"), value: .variant(.boolean(dryRun))),
@@ -94,6 +129,12 @@ extension KeymapClient {
         ]
         if let unlockTimeout {
             options.append(DBusDictionaryEntry(key: .string("unlock-timeout"), value: .variant(.uint32(unlockTimeout))))
+        }
+        if overwrite {
+            options.append(DBusDictionaryEntry(key: .string("overwrite"), value: .variant(.boolean(true))))
+        }
+        if keepKeyboard {
+            options.append(DBusDictionaryEntry(key: .string("keep-keyboard"), value: .variant(.boolean(true))))
         }
         if let applyOnConnect {
             options.append(

@@ -21,6 +21,11 @@ public struct KeymapState: Sendable, Equatable {
     public var macros: [String: String]
     /// Whether the daemon re-applies the pushed keymap when the keyboard connects and drifted from it.
     public var applyOnConnect: Bool
+    /// Where the draft's base came from: `default` (kblink's default keymap; the keyboard was never read),
+    /// `keyboard` (read from it) or `pushed`.
+    public var baseOrigin: String
+    /// When the base was read or pushed, seconds since 1970; 0 when not known.
+    public var baseSince: Int64
 
     /// Reads the properties from a `GetAll` answer; missing or mistyped ones take empty values.
     public init(properties: [String: DBusValue]) {
@@ -34,6 +39,8 @@ public struct KeymapState: Sendable, Equatable {
         canRedo = properties[KBlinkContract.Keymap.canRedoProperty]?.boolValue ?? false
         dirty = properties[KBlinkContract.Keymap.dirtyProperty]?.boolValue ?? false
         applyOnConnect = properties[KBlinkContract.Keymap.applyOnConnectProperty]?.boolValue ?? false
+        baseOrigin = properties[KBlinkContract.Keymap.baseOriginProperty]?.stringValue ?? ""
+        baseSince = properties[KBlinkContract.Keymap.baseSinceProperty]?.integerValue ?? 0
         macros = (properties[KBlinkContract.Keymap.macrosProperty]?.stringDictionary ?? [:]).compactMapValues(
             \.stringValue)
     }

@@ -16,13 +16,18 @@
 ///     ]
 ///   },
 ///   "baseOnDevice": true,
+///   "baseOrigin": "pushed",
+///   "baseSince": 1796183820,
 ///   "applyOnConnect": true
 /// }
 /// ```
 ///
 /// `baseOnDevice` (the base was pushed to the keyboard and verified there) and `applyOnConnect` (re-apply the
 /// base at each connection when the keyboard drifted from it) are written only when true; a profile without them
-/// (older kblink) reads as false for both.
+/// (older kblink) reads as false for both. `baseOrigin` says where the base came from (`default`: kblink's
+/// default keymap for the layout, `keyboard`: read from the keyboard, `pushed`) and `baseSince` when (seconds
+/// since 1970); without them (older kblink) the base is `pushed` when `baseOnDevice` says so, else `default`, and
+/// an origin this kblink does not know reads as `default` (the keyboard is read again, nothing is lost).
 ///
 /// Operations: `setBinding` (layer, key, action), `clearZone` (zone, layer), `copyZone` (zone, from, to),
 /// `swapZones` (first and second: {zone, layer}), `setMacro` and `recordMacro` (name, definition), `removeMacro`
@@ -78,6 +83,8 @@ public struct StoredProfile: Hashable, Sendable {
         /// Absent (nil) in profiles of older kblink, and written only when true.
         var baseOnDevice: Bool?
         var applyOnConnect: Bool?
+        var baseOrigin: String?
+        var baseSince: Int64?
     }
 
     struct RawDraft: Codable {
@@ -112,7 +119,9 @@ public struct StoredProfile: Hashable, Sendable {
         draft = DraftRecord(
             currentZone: try ZoneID(parsing: raw.draft.currentZone), operations: operations, cursor: raw.draft.cursor)
         settings = ProfileSettings(
-            baseOnDevice: raw.baseOnDevice ?? false, applyOnConnect: raw.applyOnConnect ?? false)
+            baseOnDevice: raw.baseOnDevice ?? false, applyOnConnect: raw.applyOnConnect ?? false,
+            baseOrigin: raw.baseOrigin.flatMap(ProfileSettings.BaseOrigin.init(rawValue:)),
+            baseSince: raw.baseSince)
     }
 
     /// The stored form, keys sorted.
@@ -125,6 +134,8 @@ public struct StoredProfile: Hashable, Sendable {
                     currentZone: draft.currentZone.rawValue, cursor: draft.cursor,
                     operations: draft.operations.map(KeymapJSON.raw)),
                 baseOnDevice: settings.baseOnDevice ? true : nil,
-                applyOnConnect: settings.applyOnConnect ? true : nil))
+                applyOnConnect: settings.applyOnConnect ? true : nil,
+                baseOrigin: settings.baseOrigin == .builtInDefault ? nil : settings.baseOrigin.rawValue,
+                baseSince: settings.baseSince))
     }
 }

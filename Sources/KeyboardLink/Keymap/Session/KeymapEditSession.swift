@@ -265,6 +265,35 @@ public struct KeymapEditSession: Sendable {
         clearDraft()
     }
 
+    /// After a successful merging push: `holding` (what the keyboard holds now: the user's edits written, the
+    /// keyboard's own changes kept) becomes the base; the log starts afresh. Edits made while the push ran
+    /// (where the draft now differs from `pushed`, the draft the push wrote) stay a draft on the new base, as one
+    /// edit.
+    /// - Throws: `KeymapError` when `holding` does not fit the layout; the session is then unchanged.
+    public mutating func adoptPushed(holding: Keymap, pushed: Keymap) throws(KeymapError) {
+        let current = draftKeymap
+        var fresh = try KeymapEditSession(layout: layout, base: holding)
+        fresh.currentZone = currentZone
+        guard current != pushed else {
+            self = fresh
+            return
+        }
+        var later = fresh.base.resized(toLayerCount: current.layerCount, for: layout)
+        for layer in 0..<current.layerCount {
+            for key in layout.keys {
+                let now = current.action(layer: layer, key: key.name)
+                if now != pushed.action(layer: layer, key: key.name), let now {
+                    later.setAction(now, layer: layer, key: key.name)
+                }
+            }
+        }
+        for name in Set(current.macros.keys).union(pushed.macros.keys) where current.macros[name] != pushed.macros[name] {
+            later.macros[name] = current.macros[name]
+        }
+        try fresh.apply(.replaceKeymap(later))
+        self = fresh
+    }
+
     /// Replays the applied operations onto a new base (a fresh read of the keyboard), keeping the redo tail where
     /// it still applies.
     /// - Throws: `KeymapError` when an applied operation does not apply to the new base; the session is then

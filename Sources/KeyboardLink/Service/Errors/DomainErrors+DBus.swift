@@ -38,6 +38,7 @@ extension DriverError {
         case .notSupported(let text): KBlinkError.notSupported(text)
         case .notConnected(let text): KBlinkError.notConnected(text)
         case .failed(let text): KBlinkError.failed(text)
+        case .conflict(let text): KBlinkError.conflict(text)
         }
     }
 }
@@ -295,7 +296,7 @@ extension DriverError {
             "\(alias) stayed locked: \(message); press its Studio unlock key, then pull again (the draft is unchanged)"
         case .notConnected(let message):
             "\(message); wake \(alias) by pressing a key, then pull again (the draft is unchanged)"
-        case .notSupported(let message), .failed(let message):
+        case .notSupported(let message), .failed(let message), .conflict(let message):
             "cannot read the keymap of \(alias): \(message); the draft is unchanged"
         }
     }

@@ -200,6 +200,8 @@ public actor KeymapSessions {
             (Keymap.canRedoProperty, .boolean(session.canRedo)),
             (Keymap.dirtyProperty, .boolean(session.isDirty)),
             (Keymap.macrosProperty, macrosValue(session)),
+            (Keymap.baseOriginProperty, .string(settings.baseOrigin.rawValue)),
+            (Keymap.baseSinceProperty, .uint64(UInt64(clamping: max(0, settings.baseSince ?? 0)))),
         ]
     }
 

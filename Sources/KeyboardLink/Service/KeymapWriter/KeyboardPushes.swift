@@ -1,23 +1,64 @@
 import KeyboardLinkBlueZ
 import KeyboardLinkDrivers
 
-/// The pushes running, one per keyboard at a time.
+/// Who is talking to each keyboard's firmware: one push, pull, re-apply or first-contact read at a time.
+///
+/// A first-contact read (kblinkd reading a keyboard's keymap into the base when it connects) is queued, not
+/// exclusive: a push or pull that arrives meanwhile waits for it to end, then goes on. A push that arrives while
+/// another push, pull or re-apply runs is refused (`Busy`): two writers would interleave.
 public actor KeyboardPushes {
-    private var running: Set<BluetoothAddress> = []
+    /// What holds a keyboard.
+    enum Claim: Sendable, Equatable {
+        /// A push, pull or re-apply on connect.
+        case writer
+        /// The read of the keyboard's keymap into the base on first contact.
+        case firstContactRead
+    }
+
+    private var running: [BluetoothAddress: Claim] = [:]
+    private var waiting: [BluetoothAddress: [CheckedContinuation<Void, Never>]] = [:]
     /// How VIA keyboards are reached (hidraw; a socketpair in tests).
     public private(set) var viaLinks = VIADriverLinks.hidraw()
 
     /// Creates an empty registry.
     public init() {}
 
-    /// Claims a keyboard for a push; false when one is already running.
-    func begin(_ address: BluetoothAddress) -> Bool {
-        running.insert(address).inserted
+    /// Claims a keyboard for a push, pull or re-apply. While a first-contact read holds it, waits for that read to
+    /// end (`waitingForRead` is called once, first); false when another writer holds it.
+    func begin(_ address: BluetoothAddress, waitingForRead: @Sendable () async -> Void = {}) async -> Bool {
+        var told = false
+        while let claim = running[address] {
+            guard claim == .firstContactRead else { return false }
+            if !told {
+                told = true
+                await waitingForRead()
+                continue
+            }
+            await withCheckedContinuation { continuation in
+                waiting[address, default: []].append(continuation)
+            }
+        }
+        running[address] = .writer
+        return true
     }
 
-    /// Releases a keyboard.
+    /// Claims a keyboard for its first-contact read; false when anything holds it, unless `waiting`: then it waits
+    /// until nothing does.
+    func beginFirstContactRead(_ address: BluetoothAddress, waiting: Bool = false) async -> Bool {
+        while running[address] != nil {
+            guard waiting else { return false }
+            await withCheckedContinuation { continuation in
+                self.waiting[address, default: []].append(continuation)
+            }
+        }
+        running[address] = .firstContactRead
+        return true
+    }
+
+    /// Releases a keyboard; whoever waited for it tries again.
     func end(_ address: BluetoothAddress) {
-        running.remove(address)
+        running[address] = nil
+        for continuation in waiting.removeValue(forKey: address) ?? [] { continuation.resume() }
     }
 
     /// Replaces how VIA keyboards are reached (tests serve a simulated keyboard on a socketpair).
@@ -25,8 +66,13 @@ public actor KeyboardPushes {
         viaLinks = links
     }
 
-    /// Whether a push of the keyboard is running.
+    /// Whether a push, pull, re-apply or first-contact read of the keyboard is running.
     public func isPushing(_ address: BluetoothAddress) -> Bool {
-        running.contains(address)
+        running[address] != nil
+    }
+
+    /// Whether kblinkd is reading the keyboard's keymap on first contact.
+    public func isReadingOnFirstContact(_ address: BluetoothAddress) -> Bool {
+        running[address] == .firstContactRead
     }
 }

@@ -3,9 +3,11 @@ import KeyboardLinkBlueZ
 import KeyboardLinkDBus
 import KeyboardLinkDrivers
 import KeyboardLinkKeymap
+import KeyboardLinkSupport
 
 /// `org.kblink1.Keymap.Pull` (docs/dbus-api.md): reads a keyboard's keymap (and its VIA macro slots) through its
-/// driver and stages it in the draft as one edit, so that one `Undo` takes it back.
+/// driver into the base (the draft's edits replayed onto it) and stages it in the draft as one edit, so that one
+/// `Undo` brings the edits back.
 extension KeymapWriter {
     /// Reads the keyboard into its draft and answers the result dictionary.
     /// - Throws: `DBusError`: `NotConnected`, `NotSupported` (no driver), `Locked` (not unlocked in time), `Busy`
@@ -57,26 +59,40 @@ extension KeymapWriter {
         }
         await driver.close()
         let layout = session.layout
-        let pull = try await keymaps.edit(address) { session throws(KeymapError) in
+        let now = WallClockTime.now().secondsSince1970
+        let pull = try await keymaps.editProfile(address) { session, settings throws(KeymapError) in
             // Converted against the session as it is now: edits that arrived while the keyboard was read count.
             // The draft takes the keyboard's layer count: what a push can write.
             let layerCount = min(max(device.layers.count, 1), Keymap.maximumLayers)
             let pull = DevicePull(device: device, layout: layout, layerCount: layerCount, macros: session.macros)
             let changed = pull.changed(from: session.draftKeymap, layout: layout)
-            try session.apply(.replaceKeymap(pull.keymap))
-            // What the keyboard holds: after an Undo, `Diff()` lists where it differs from the base (origin device).
-            try session.setDeviceKeymap(pull.keymap)
-            return (pull, changed)
+            var recorded = false
+            // What the keyboard holds becomes the base, the draft's edits replayed onto it; then the draft takes the
+            // keyboard's keymap as one edit, so that one Undo brings the edits back on the new base.
+            do throws(KeymapError) {
+                var rebased = session
+                try rebased.rebaseOnKeyboard(device)
+                recorded = try rebased.apply(.replaceKeymap(pull.keymap))
+                session = rebased
+                settings.baseOrigin = .keyboard
+                settings.baseSince = now
+            } catch {
+                // The edits do not apply to what the keyboard holds: the base stays, the draft takes the keyboard's
+                // keymap, and Diff() lists where the keyboard differs from the base (origin device).
+                recorded = try session.apply(.replaceKeymap(pull.keymap))
+                try session.setDeviceKeymap(pull.keymap)
+            }
+            return (pull, changed, recorded)
         }
         log(
             .info,
             "pulled \(pull.0.bindings) binding(s) on \(pull.0.layers) layer(s) from \(state.alias) (\(address)): "
                 + "\(pull.1) differed from the draft, \(pull.0.unknown) unknown")
-        return Self.pullResult(pull.0, changed: pull.1, driver: driver.kind)
+        return Self.pullResult(pull.0, changed: pull.1, undoable: pull.2, driver: driver.kind)
     }
 
     /// Reads the keymap; a locked keyboard gets the unlock prompt and `unlockTimeout` to be unlocked.
-    private func readKeymap(
+    func readKeymap(
         _ driver: any KeyboardDriver, _ state: KeyboardState, layout: PhysicalLayout, unlockTimeout: Duration
     ) async throws(DriverError) -> DeviceKeymap {
         do {
@@ -91,8 +107,9 @@ extension KeymapWriter {
 
     /// The `Pull` answer: `changed` (u, bindings that differed from the draft), `bindings` (u, bindings read),
     /// `layers` (u, layers pulled), `device-layers` (u), `macros` (u, macros the pulled bindings play), `unknown`
-    /// (u, bindings kblink cannot express, pulled as the layer's cleared action), `driver` (s).
-    static func pullResult(_ pull: DevicePull, changed: Int, driver: DriverKind) -> DBusValue {
+    /// (u, bindings kblink cannot express, pulled as the layer's cleared action), `driver` (s), `undoable` (b: the
+    /// pull replaced draft edits and was recorded as an edit, which one `Undo` takes back).
+    static func pullResult(_ pull: DevicePull, changed: Int, undoable: Bool, driver: DriverKind) -> DBusValue {
         let entries: [(String, DBusValue)] = [
             ("changed", .uint32(UInt32(clamping: changed))),
             ("bindings", .uint32(UInt32(clamping: pull.bindings))),
@@ -101,6 +118,7 @@ extension KeymapWriter {
             ("macros", .uint32(UInt32(clamping: pull.macros))),
             ("unknown", .uint32(UInt32(clamping: pull.unknown))),
             ("driver", .string(driver.rawValue)),
+            ("undoable", .boolean(undoable)),
         ]
         return .dictionary(
             key: .string, value: .variant,

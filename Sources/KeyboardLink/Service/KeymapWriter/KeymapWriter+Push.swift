@@ -3,13 +3,19 @@ import KeyboardLinkBlueZ
 import KeyboardLinkDBus
 import KeyboardLinkDrivers
 import KeyboardLinkKeymap
+import KeyboardLinkSupport
 
 /// `org.kblink1.Keymap.Push` (docs/dbus-api.md): writes a keyboard's draft keymap to its firmware through the
 /// keyboard's driver, and the detection that fills the `Driver` property.
 extension KeymapWriter {
     /// Pushes the keyboard's draft and answers the result dictionary.
-    /// - Throws: `DBusError`: `NotConnected`, `NotSupported` (no driver, an action the firmware cannot hold),
-    ///   `Locked` (not unlocked in time), `Busy` (a push is running), `Failed` (the keyboard refused; rolled back).
+    ///
+    /// While kblinkd reads the keyboard's keymap on first contact, the push waits for that read (announced with
+    /// `PushProgress(0, 0)`) instead of answering `Busy`.
+    /// - Throws: `DBusError`: `NotConnected`, `NotSupported` (no driver, an action the firmware cannot hold, a base
+    ///   that could not be read from the keyboard without `overwrite`), `Locked` (not unlocked in time), `Busy` (a
+    ///   push, pull or re-apply is running), `Conflict` (keys both sides changed; nothing written), `Failed` (the
+    ///   keyboard refused; rolled back).
     func push(_ address: BluetoothAddress, options: PushOptions) async throws -> DBusValue {
         guard let state = await registry.keyboard(address) else {
             throw KBlinkError.notFound("keyboard \(address) is no longer known")
@@ -18,7 +24,13 @@ extension KeymapWriter {
             throw KBlinkError.notConnected(
                 "\(state.alias) is not connected; wake it by pressing a key, then push again (the draft is kept)")
         }
-        guard await pushes.begin(address) else {
+        let connection = self.connection
+        let path = KBlink.keyboardPath(address)
+        let claimed = await pushes.begin(address) {
+            try? await connection.emit(
+                KBlinkContract.Keymap.pushProgressSignal, at: path, [.uint32(0), .uint32(0)])
+        }
+        guard claimed else {
             throw KBlinkError.busy(
                 "a push, pull or re-apply on connect of \(state.alias) is already running; wait for it to finish")
         }
@@ -37,17 +49,41 @@ extension KeymapWriter {
         }
     }
 
-    /// The push itself, with the keyboard claimed.
+    /// The push itself, with the keyboard claimed: the draft merged three-way with the keyboard against the base
+    /// (`PushMerge`), or, with `overwrite`, the whole draft.
     private func performPush(_ state: KeyboardState, options: PushOptions) async throws -> DBusValue {
         let address = state.address
         // Through `read`, so that a keyboard whose profile is a newer kblink's gets that error, not "no session".
-        let session = try await keymaps.read(address) { $0 }
+        var session = try await keymaps.read(address) { $0 }
         guard let driver = try await makeDriver(state) else {
             throw KBlinkError.notSupported(
                 "\(state.alias) speaks no firmware protocol kblink can write (ZMK Studio or VIA); "
                     + "its keymap can only be changed in its firmware")
         }
-        let desired = session.draftKeymap
+        let settings = await keymaps.settings(for: address) ?? ProfileSettings()
+        if !settings.baseIsFromKeyboard && options.resolution != .overwrite {
+            // The draft was made on kblink's guess of the keymap: read what the keyboard holds into the base first,
+            // so that only the user's edits are written.
+            do {
+                try await adoptKeyboardBase(state, driver: driver, unlockTimeout: options.unlockTimeout)
+            } catch let error as DriverError {
+                await driver.close()
+                log(.notice, "push to \(state.alias) (\(address)) failed reading its keymap first: \(error)")
+                throw error.dbusError(
+                    message: error.message + "; nothing was written, the draft is kept (a push reads the keyboard's "
+                        + "keymap first; 'kblink keymap push --overwrite' replaces it whole instead)")
+            } catch {
+                await driver.close()
+                throw KBlinkError.notSupported(
+                    "kblinkd could not read the keymap \(state.alias) holds (\(error)), and its draft starts from "
+                        + "kblink's default keymap, so a push would overwrite the keyboard's own keymap; try again once "
+                        + "the keyboard can be read, or replace the whole keymap with 'kblink keymap push --overwrite'")
+            }
+            session = try await keymaps.read(address) { $0 }
+        }
+        let base = session.base
+        let draft = session.draftKeymap
+        let target = DriverPush.Target.merge(base: base, draft: draft, resolution: options.resolution)
         let pusher = DriverPush(driver: driver, layout: session.layout)
         let path = KBlink.keyboardPath(address)
         let connection = self.connection
@@ -60,7 +96,7 @@ extension KeymapWriter {
         do throws(DriverPush.Failure) {
             do throws(DriverPush.Failure) {
                 outcome = try await pusher.run(
-                    desired: desired, dryRun: options.dryRun, verify: options.verify, progress: progress)
+                    target, dryRun: options.dryRun, verify: options.verify, progress: progress)
             } catch let failure where failure.written == 0 && failure.error.isLocked {
                 log(.notice, "\(state.alias) (\(address)) is locked: asking the user to unlock it")
                 await promptUnlock(address)
@@ -68,7 +104,7 @@ extension KeymapWriter {
                     throw failure
                 }
                 outcome = try await pusher.run(
-                    desired: desired, dryRun: options.dryRun, verify: options.verify, progress: progress)
+                    target, dryRun: options.dryRun, verify: options.verify, progress: progress)
             }
         } catch {
             await driver.close()
@@ -76,24 +112,53 @@ extension KeymapWriter {
             throw error.dbusError
         }
         await driver.close()
-        if !outcome.dryRun && !outcome.writes.isEmpty {
-            log(.info, "pushed \(outcome.writes.count) binding(s) to \(state.alias) (\(address))")
-        }
         if !outcome.dryRun {
+            log(.info, "push to \(state.alias) (\(address)): " + Self.pushSummary(outcome))
+        }
+        if !outcome.dryRun, let holding = outcome.holding {
             let applyOnConnect = options.applyOnConnect
+            let next = Self.nextBase(holding: holding, base: base, draft: draft, layout: session.layout)
+            let now = WallClockTime.now().secondsSince1970
             try await keymaps.editProfile(address) { session, settings throws(KeymapError) in
-                if session.draftKeymap == desired {
-                    session.markPushed()
-                } else {
-                    // Edited while pushing: the pushed keymap is the new base, the later edits stay a draft.
-                    try session.rebase(onto: desired)
+                // Edits made while pushing stay a draft on the new base.
+                do {
+                    try session.adoptPushed(holding: next, pushed: draft)
+                } catch {
+                    try session.adoptPushed(holding: holding, pushed: draft)
                 }
                 // The base is now what the keyboard holds: apply on connect has something to re-apply.
                 settings.baseOnDevice = true
+                settings.baseOrigin = .pushed
+                settings.baseSince = now
                 if let applyOnConnect { settings.applyOnConnect = applyOnConnect }
             }
         }
         return Self.pushResult(outcome, driver: driver.kind)
+    }
+
+    /// The base after a push: what the keyboard holds, on the draft's layers when the user removed layers (the
+    /// keyboard keeps its own above them, untouched), else on all the keyboard's.
+    static func nextBase(holding: Keymap, base: Keymap, draft: Keymap, layout: PhysicalLayout) -> Keymap {
+        guard draft.layerCount < base.layerCount, draft.layerCount < holding.layerCount else { return holding }
+        return holding.resized(toLayerCount: draft.layerCount, for: layout)
+    }
+
+    /// `wrote 1 binding(s); kept 2 the keyboard changed (layer 0 A, ...)`, for the journal.
+    static func pushSummary(_ outcome: DriverPush.Outcome) -> String {
+        var parts = ["wrote \(outcome.writes.count) binding(s)"]
+        if let slots = outcome.macros?.changed.count, slots > 0 { parts.append("\(slots) macro slot(s)") }
+        if outcome.addedLayers > 0 { parts.append("added \(outcome.addedLayers) layer(s)") }
+        if let unedited = outcome.uneditedWrites, unedited > 0 {
+            parts.append("overwrote \(unedited) binding(s) the draft had not changed")
+        }
+        if !outcome.kept.isEmpty {
+            let named = outcome.kept.prefix(reapplyLogLimit).map { "layer \($0.layer) \($0.key)" }
+            let rest = outcome.kept.count - named.count
+            parts.append(
+                "kept \(outcome.kept.count) binding(s) the keyboard changed by itself ("
+                    + named.joined(separator: ", ") + (rest > 0 ? ", and \(rest) more" : "") + ")")
+        }
+        return parts.joined(separator: "; ")
     }
 
     /// The `check` option: whether the keyboard's firmware can hold one action; answered like a dry run that
@@ -177,8 +242,11 @@ extension KeymapWriter {
     /// The `Push` answer: `written` (u), `macro-slots` (u: VIA macro slots written, or to write in a dry run),
     /// `layers-added` (u: ZMK Studio layers added, or to add in a dry run),
     /// `dry-run`, `verified`, `saved` (b), `driver` (s), `changes` (`a(usss)`: layer, key, what the keyboard held,
-    /// what was written) and `problems` (`a(usss)`: layer, key, action, why the firmware cannot hold it; a dry run
-    /// lists them all, a push refuses them before writing).
+    /// what was written), `kept` (`a(ussss)`: layer, key, base, draft, keyboard; keys the keyboard changed by itself, kept),
+    /// `conflicts` (keys both the draft and the keyboard changed, differently: a dry run lists them, a push refuses
+    /// them), `unedited-writes` (u: with `overwrite`, bindings written that the draft had not changed) and
+    /// `problems` (`a(usss)`: layer, key, action, why the firmware cannot hold it; a dry run lists them all, a push
+    /// refuses them before writing).
     static func pushResult(_ outcome: DriverPush.Outcome, driver: DriverKind) -> DBusValue {
         let changes = pushChanges(outcome)
         let entries: [(String, DBusValue)] = [
@@ -190,6 +258,12 @@ extension KeymapWriter {
             ("saved", .boolean(outcome.saved)),
             ("driver", .string(driver.rawValue)),
             ("changes", .array(.structure([.uint32, .string, .string, .string]), changes)),
+            ("kept", .array(.structure([.uint32, .string, .string, .string, .string]), differences(outcome.kept))),
+            (
+                "conflicts",
+                .array(.structure([.uint32, .string, .string, .string, .string]), differences(outcome.conflicts))
+            ),
+            ("unedited-writes", .uint32(UInt32(clamping: outcome.uneditedWrites ?? 0))),
             (
                 "problems",
                 .array(
@@ -209,6 +283,17 @@ extension KeymapWriter {
 }
 
 extension KeymapWriter {
+    /// The `a(ussss)` rows of keys the base, the draft and the keyboard disagree on: layer, key, base, draft,
+    /// keyboard.
+    static func differences(_ rows: [PushMerge.Difference]) -> [DBusValue] {
+        rows.map {
+            DBusValue.structure([
+                .uint32(UInt32(clamping: $0.layer)), .string($0.key.rawValue), .string($0.base.description),
+                .string($0.draft.description), .string($0.keyboard.description),
+            ])
+        }
+    }
+
     /// The `a(usss)` rows of what a push wrote: layer, key, what the keyboard held, what was written.
     static func pushChanges(_ outcome: DriverPush.Outcome) -> [DBusValue] {
         zip(outcome.writes, outcome.previous).map { write, old in

@@ -57,6 +57,8 @@ struct KeymapObject: Sendable {
                 DBusProperty(
                     Keymap.applyOnConnectProperty, initial: initial(Keymap.applyOnConnectProperty),
                     setter: setApplyOnConnect),
+                DBusProperty(Keymap.baseOriginProperty, initial: initial(Keymap.baseOriginProperty)),
+                DBusProperty(Keymap.baseSinceProperty, initial: initial(Keymap.baseSinceProperty)),
             ],
             signals: signals)
     }

@@ -83,21 +83,26 @@ public struct SimulatedVIAKeyboard: Sendable {
         (try? SimulatedVIAKeyboard(faults: faults))!
     }
 
-    /// A keyboard whose matrix comes from `layout` (largest row and column plus one) and whose keymap is the
-    /// layout's default keymap (layer 0 what the keycaps say, the layers above transparent), as `kblinkd --simulate`
-    /// serves the VGN 98Pro.
+    /// A keyboard whose matrix comes from `layout` (largest row and column plus one), holding `keymap` (bindings
+    /// with no QMK keycode hold KC_NO), by default its owner's (`SimulatedOwnerKeymap`, not kblink's default: as a
+    /// real keyboard's), with the owner's macro in slot 0, played by the 13th key on layer 1.
     /// - Throws: VIAClientError.invalidKeymapGeometry for a layout VIA cannot carry.
-    public static func matching(_ layout: PhysicalLayout, layers: Int = 4) throws(VIAClientError)
-        -> SimulatedVIAKeyboard
+    public static func matching(_ layout: PhysicalLayout, layers: Int = 4, keymap wanted: Keymap? = nil)
+        throws(VIAClientError) -> SimulatedVIAKeyboard
     {
         let rows = (layout.keys.map(\.matrix.row).max() ?? 0) + 1
         let columns = (layout.keys.map(\.matrix.column).max() ?? 0) + 1
         var keyboard = try SimulatedVIAKeyboard(layers: layers, rows: rows, columns: columns)
         var keymap = try VIAKeymap(layers: layers, rows: rows, columns: columns, fill: 0x0000)
-        let defaults = Keymap(defaultsFor: layout, layerCount: layers)
+        var source = wanted ?? SimulatedOwnerKeymap.keymap(for: layout, layerCount: layers)
+        if wanted == nil && layers > 1 && layout.keys.count > 12 {
+            source.setAction(.qmkKeycode(KeyAction.qmkMacroBase), layer: 1, key: layout.keys[12].name)
+            let text = Array(SimulatedOwnerKeymap.viaMacroText.utf8)
+            keyboard.macroBuffer.replaceSubrange(0..<min(text.count, keyboard.macroBuffer.count - 1), with: text)
+        }
         for layer in 0..<layers {
             for key in layout.keys {
-                let action = defaults.action(layer: layer, key: key.name) ?? Keymap.clearedAction(layer: layer)
+                let action = source.action(layer: layer, key: key.name) ?? Keymap.clearedAction(layer: layer)
                 guard let code = try? action.qmkKeycode(), let layerIndex = UInt8(exactly: layer),
                     let row = UInt8(exactly: key.matrix.row), let column = UInt8(exactly: key.matrix.column)
                 else { continue }
