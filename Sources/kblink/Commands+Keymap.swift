@@ -21,7 +21,7 @@ extension Commands {
                    kblink keymap undo|redo|discard DEVICE [--json]
                    kblink keymap layer add|remove DEVICE N [--json]
                    kblink keymap diff DEVICE [--json]
-                   kblink keymap push DEVICE [--dry-run] [--no-verify] [--overwrite|--keep-keyboard]
+                   kblink keymap push DEVICE [--dry-run] [--no-verify] [--overwrite] [--keep-keyboard]
                                       [--[no-]apply-on-connect] [--json]
                    kblink keymap pull DEVICE [--json]
                    kblink keymap auto-apply DEVICE [on|off] [--json]
@@ -44,12 +44,13 @@ extension Commands {
             layer    add N inserts a transparent layer at N (1 up to the layer count; layers from N move up, and
                      layer switches to them follow); remove N removes layer N (not 0) when no key switches to it
                      (layers above move down). Both are one undoable edit.
-            diff     lists everything a push would change: the keys whose action the draft changes, then (when the
-                     keyboard is connected and speaks ZMK Studio or VIA, read as 'push --dry-run' does) the keys
-                     where the keyboard itself holds something else (origin device), the layers added or removed
-                     and the macros added, changed or removed. JSON: an array of {zone, layer, key, old, new,
-                     origin}; layer rows have zone "layer" and an empty key, macro rows zone "macro" and the
-                     macro's name as key.
+            diff     lists the keys whose action the draft changes against the base (origin draft), the layers
+                     added or removed and the macros added, changed or removed. When the keyboard is connected and
+                     speaks ZMK Studio or VIA (read as 'push --dry-run' does), each key shows three columns, BASE,
+                     DRAFT and KEYBOARD, and the keys the keyboard changed by itself are listed too (origin
+                     keyboard: a push keeps them), those both changed as origin conflict. JSON: an array of {zone,
+                     layer, key, old (the base), new (the draft), keyboard (null when not read), origin}; layer rows
+                     have zone "layer" and an empty key, macro rows zone "macro" and the macro's name as key.
             push     writes the user's edits to the keyboard's firmware (ZMK Studio or VIA). The draft is the
                      base (what kblinkd last read from or wrote to the keyboard; 'show' says which and when) plus
                      the edits; the push reads the keyboard and writes only the keys the draft changed. Keys the
@@ -157,7 +158,10 @@ extension Commands {
                     ("layer", .integer(Int64(layer))), ("layers", .integer(Int64(state.layers))),
                     ("zones", .array(state.zones.map { .string($0) })), ("currentZone", .string(state.currentZone)),
                     ("dirty", .bool(state.dirty)), ("baseOrigin", .string(state.baseOrigin)),
-                    ("baseSince", state.baseSince > 0 ? .string(WallClockTime(secondsSince1970: state.baseSince).iso8601) : .null),
+                    (
+                        "baseSince",
+                        state.baseSince > 0 ? .string(WallClockTime(secondsSince1970: state.baseSince).iso8601) : .null
+                    ),
                     (
                         "keys",
                         .array(
@@ -251,39 +255,61 @@ extension Commands {
         return .success
     }
 
+    /// `kblink keymap diff`: the draft's changes against the base and, when the keyboard can be read (as
+    /// `push --dry-run` reads it), what the keyboard holds: the three columns BASE, DRAFT and KEYBOARD where they
+    /// differ, with the keys the keyboard changed by itself (origin keyboard) and those both changed (conflict).
     static func showDiff(_ target: KeymapTarget, _ context: CommandContext) async throws -> ExitStatus {
         var rows = try await target.keymap.diff()
         let output = context.output
-        // What the keyboard holds now, when it can be read: the bindings a push would write that the draft does
-        // not change (the keyboard was changed or reset elsewhere), origin device.
+        var holding: [String: String]?
         var unread: String?
         if target.keyboard.connected, ["zmk-studio", "via"].contains(target.keyboard.driver) {
             do {
                 // A keyboard that does not answer within seconds is reported, not waited for.
                 let plan = try await target.keymap.push(dryRun: true, unlockTimeout: 0, callTimeout: .seconds(5))
-                let staged = Set(rows.filter { $0.origin == "draft" }.map { "\($0.layer)/\($0.key)" })
                 let zones = try await Dictionary(
                     target.keymap.keys().map { ($0.key, $0.zone) }, uniquingKeysWith: { first, _ in first })
                 rows.removeAll { $0.origin == "device" }
-                for change in plan.changes where !staged.contains("\(change.layer)/\(change.key)") {
+                var held: [String: String] = [:]
+                for change in plan.changes { held["\(change.layer)/\(change.key)"] = change.old }
+                var conflicts = Set<String>()
+                for row in plan.conflicts {
+                    held["\(row.layer)/\(row.key)"] = row.keyboard
+                    conflicts.insert("\(row.layer)/\(row.key)")
+                }
+                rows = rows.map { row in
+                    var row = row
+                    if conflicts.contains("\(row.layer)/\(row.key)") { row.origin = "conflict" }
+                    return row
+                }
+                for row in plan.kept {
+                    held["\(row.layer)/\(row.key)"] = row.keyboard
                     rows.append(
                         KeymapDiffRow(
-                            zone: zones[change.key] ?? "", layer: change.layer, key: change.key, old: change.old,
-                            new: change.new, origin: "device"))
+                            zone: zones[row.key] ?? "", layer: row.layer, key: row.key, old: row.base, new: row.draft,
+                            origin: "keyboard"))
                 }
+                holding = held
             } catch let error as DBusError {
                 unread = error.message.isEmpty ? error.name.rawValue : error.message
             } catch {
                 unread = "\(error)"
             }
         }
+        /// What the keyboard holds for a binding row: what the push plan saw, else (not written) the draft's.
+        func keyboard(_ row: KeymapDiffRow) -> String? {
+            guard let holding, row.zone != "layer", row.zone != "macro" else { return nil }
+            return holding["\(row.layer)/\(row.key)"] ?? row.new
+        }
         if output.json {
             output.json(
                 .array(
-                    rows.map {
+                    rows.map { row in
                         .object([
-                            ("zone", .string($0.zone)), ("layer", .integer(Int64($0.layer))), ("key", .string($0.key)),
-                            ("old", .string($0.old)), ("new", .string($0.new)), ("origin", .string($0.origin)),
+                            ("zone", .string(row.zone)), ("layer", .integer(Int64(row.layer))),
+                            ("key", .string(row.key)),
+                            ("old", .string(row.old)), ("new", .string(row.new)),
+                            ("keyboard", keyboard(row).map(JSONValue.string) ?? .null), ("origin", .string(row.origin)),
                         ])
                     }))
             return .success
@@ -293,15 +319,20 @@ extension Commands {
         if rows.isEmpty {
             output.line(
                 "\(name): no changes; the draft equals "
-                    + (unread == nil && target.keyboard.connected && target.keyboard.driver != "none"
-                        ? "what the keyboard holds" : "the keymap last pushed or pulled"))
+                    + (holding != nil ? "what the keyboard holds" : "the keymap last pushed or pulled"))
             return .success
         }
         let bindings = rows.filter { $0.zone != "layer" && $0.zone != "macro" }
         if !bindings.isEmpty {
-            output.table(
-                ["ZONE", "LAYER", "KEY", "OLD", "NEW", "ORIGIN"],
-                bindings.map { [$0.zone, String($0.layer), $0.key, $0.old, $0.new, $0.origin] })
+            if holding != nil {
+                output.table(
+                    ["ZONE", "LAYER", "KEY", "BASE", "DRAFT", "KEYBOARD", "ORIGIN"],
+                    bindings.map { [$0.zone, String($0.layer), $0.key, $0.old, $0.new, keyboard($0) ?? "", $0.origin] })
+            } else {
+                output.table(
+                    ["ZONE", "LAYER", "KEY", "OLD", "NEW", "ORIGIN"],
+                    bindings.map { [$0.zone, String($0.layer), $0.key, $0.old, $0.new, $0.origin] })
+            }
         }
         for row in rows where row.zone == "layer" {
             output.line(row.new.isEmpty ? "layer \(row.layer) removed" : "layer \(row.layer) added")
@@ -312,8 +343,19 @@ extension Commands {
                 ? "added: \(row.new)" : row.new.isEmpty ? "removed (was \(row.old))" : "\(row.old) -> \(row.new)"
             output.line("macro \(row.key) \(change)")
         }
-        if bindings.contains(where: { $0.origin == "device" }) {
-            output.line("origin device: the keyboard holds OLD; 'kblink keymap push' writes NEW back")
+        let origins = Set(bindings.map(\.origin))
+        if origins.contains("keyboard") {
+            output.line(
+                "origin keyboard: the keyboard changed it by itself; a push keeps it ('push --overwrite' writes the "
+                    + "draft's)")
+        }
+        if origins.contains("conflict") {
+            output.line(
+                "origin conflict: changed in the draft and on the keyboard; a push stops ('push --keep-keyboard' "
+                    + "keeps the keyboard's, 'push --overwrite' writes the draft's)")
+        }
+        if origins.contains("device") {
+            output.line("origin device: the keyboard was last read to hold OLD")
         }
         return .success
     }

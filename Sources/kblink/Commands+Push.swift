@@ -144,7 +144,8 @@ extension Commands {
                 "\(name): \(result.dryRun ? "would keep" : "kept") \(result.kept.count) binding(s) the keyboard changed "
                     + "by itself\(result.dryRun ? "" : " (now part of the base)"):")
             output.table(
-                ["LAYER", "KEY", "WAS", "KEYBOARD"], result.kept.map { [String($0.layer), $0.key, $0.base, $0.keyboard] })
+                ["LAYER", "KEY", "WAS", "KEYBOARD"],
+                result.kept.map { [String($0.layer), $0.key, $0.base, $0.keyboard] })
         }
         if result.uneditedWrites > 0 {
             output.line(

@@ -510,15 +510,20 @@ def key_action(name, key):
 def zmk_studio():
     status, events, err = pair('studio')
     check(status == 0 and finished(events).get('ok'), 'pairing failed: %s %s' % (finished(events).get('message'), err))
-    pulled = kblink_json('keymap', 'pull', ADDR['studio'], timeout=300)
-    check(pulled.get('ok'), 'pull failed: %s' % pulled)
-    check(pulled.get('driver') == 'zmk-studio', 'driver is %s' % pulled.get('driver'))
-    # Position 51 is A on the F87 layout; the keyboard's layer 0 holds usage 0x04 + position (51: 0x37 '.').
+    # The keyboard holds its own keymap (layer 0: usage 0x04 + position, not kblink's default), read into the base
+    # when it connected (or by the push first): one edit writes exactly one binding. Position 51 is A.
     kblink('keymap', 'set', ADDR['studio'], 'A', 'KC_B', check_ok=True)
     pushed = kblink_json('keymap', 'push', ADDR['studio'], timeout=300)
     check(pushed.get('ok'), 'push failed: %s' % pushed)
+    check(pushed.get('driver') == 'zmk-studio', 'driver is %s' % pushed.get('driver'))
+    check(pushed.get('written') == 1 and [c['key'] for c in pushed.get('changes', [])] == ['A'],
+          'the push wrote %s binding(s), not only A: %s' % (pushed.get('written'), pushed.get('changes')))
     saved = kb.do('studio-get', 0, 51)
     check(saved == '11 %d' % 0x070005, 'the keyboard saved %r at A, not Key Press B (11 %d)' % (saved, 0x070005))
+    check(kb.do('studio-get', 0, 50) == '11 %d' % (0x070000 | (0x04 + 50)), 'the key next to A was overwritten: %s'
+          % kb.do('studio-get', 0, 50))
+    pulled = kblink_json('keymap', 'pull', ADDR['studio'], timeout=300)
+    check(pulled.get('ok') and pulled.get('changed') == 0, 'a pull after the push changed the draft: %s' % pulled)
     # Behind kblink's back (another Studio client): S (position 52) becomes Z; pull must bring it in.
     kb.do('studio-set', 0, 52, 11, 0x07001D)
     kblink_json('keymap', 'pull', ADDR['studio'], timeout=300)
@@ -531,15 +536,19 @@ def via():
     status, events, err = pair('via')
     check(status == 0 and finished(events).get('ok'), 'pairing failed: %s %s' % (finished(events).get('message'), err))
     wait_for('a hidraw node for the VIA keyboard', lambda: hidraw_nodes(ADDR['via']), 30)
-    code, out, err = kblink('keymap', 'pull', ADDR['via'], '--json', timeout=300)
-    check(code == 0, 'pull failed (exit %d): %s %s; keyboard: %s' % (code, out.strip()[-300:], err.strip()[-300:],
-                                                                       via_kb.do('log')))
-    # A sits at row 3, column 1 of the 98Pro's matrix.
+    # The keyboard holds its own keymap (0x04 + matrix index, not kblink's default), read into the base when it
+    # connected (or by the push first): one edit writes exactly one binding. A sits at row 3, column 1.
     kblink('keymap', 'set', ADDR['via'], 'A', 'KC_B', check_ok=True)
-    pushed = kblink_json('keymap', 'push', ADDR['via'], timeout=300)
-    check(pushed.get('ok'), 'push failed: %s' % pushed)
+    code, out, err = kblink('keymap', 'push', ADDR['via'], '--json', timeout=300)
+    check(code == 0, 'push failed (exit %d): %s %s; keyboard: %s' % (code, out.strip()[-300:], err.strip()[-300:],
+                                                                       via_kb.do('log')))
+    pushed = json.loads(out)
+    check(pushed.get('written') == 1 and [c['key'] for c in pushed.get('changes', [])] == ['A'],
+          'the push wrote %s binding(s), not only A: %s' % (pushed.get('written'), pushed.get('changes')))
     check(via_kb.do('via-get', 0, 3, 1) == '0x0005', 'the keyboard holds %s at A, not KC_B' % via_kb.do(
         'via-get', 0, 3, 1))
+    pulled = kblink_json('keymap', 'pull', ADDR['via'], timeout=300)
+    check(pulled.get('ok') and pulled.get('changed') == 0, 'a pull after the push changed the draft: %s' % pulled)
     via_kb.do('via-set', 0, 3, 2, 0x001D)  # S becomes Z behind kblink's back
     kblink_json('keymap', 'pull', ADDR['via'], timeout=300)
     action = key_action('via', 'S')

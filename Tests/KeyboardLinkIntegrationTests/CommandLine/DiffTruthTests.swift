@@ -1,5 +1,6 @@
 import Foundation
 import KeyboardLink
+import KeyboardLinkTestSupport
 import Testing
 
 /// `kblink keymap diff` tells the truth: staged macros and layers count, and so does what the keyboard itself holds
@@ -11,7 +12,7 @@ struct DiffTruthTests {
         try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [[String: Any]])
     }
 
-    @Test("a keyboard changed outside kblink: diff lists the key push --dry-run would write, origin device")
+    @Test("a keyboard changed outside kblink: diff shows base, draft and keyboard, origin keyboard (a push keeps it)")
     func keyboardReset() async throws {
         try await StudioPushFixture.run { fixture, _ in
             let address = fixture.address.description
@@ -22,22 +23,33 @@ struct DiffTruthTests {
             let clean = try await KeymapCommandRunner.run(harness, ["keymap", "diff", address])
             #expect(clean.standardOutput.contains("no changes; the draft equals what the keyboard holds"))
 
-            // The keyboard's CAPS goes back to Caps Lock, as after a reset.
+            // The keyboard's CAPS goes back to Caps Lock, as after a reset; the user edits ESC.
             #expect(
                 await fixture.keyboard.overwrite(
                     layer: 0, position: try fixture.position("CAPS"), with: await fixture.keyPress(usage: 0x39)))
+            #expect(
+                try await KeymapCommandRunner.run(harness, ["keymap", "set", address, "ESC", "KC_GRV"]).status == 0)
             let diff = try Self.rows(
                 try await KeymapCommandRunner.run(harness, ["keymap", "diff", address, "--json"]).standardOutput)
-            #expect(diff.count == 1, "\(diff)")
-            #expect(diff.first?["key"] as? String == "CAPS")
-            #expect(diff.first?["old"] as? String == "KC_CAPS")
-            #expect(diff.first?["new"] as? String == "KC_F13")
-            #expect(diff.first?["origin"] as? String == "device")
+            #expect(diff.count == 2, "\(diff)")
+            let caps = try #require(diff.first { $0["key"] as? String == "CAPS" })
+            #expect(caps["old"] as? String == "KC_F13")
+            #expect(caps["keyboard"] as? String == "KC_CAPS")
+            #expect(caps["origin"] as? String == "keyboard")
+            let escape = try #require(diff.first { $0["key"] as? String == "ESC" })
+            #expect(escape["new"] as? String == "KC_GRV" && escape["origin"] as? String == "draft")
+            let owners = SimulatedOwnerKeymap.keymap(for: fixture.layout, layerCount: 4)
+            #expect(escape["keyboard"] as? String == owners.action(layer: 0, key: try KeyName("ESC"))?.description)
+            let text = try await KeymapCommandRunner.run(harness, ["keymap", "diff", address])
+            #expect(text.standardOutput.contains("BASE") && text.standardOutput.contains("KEYBOARD"))
+            #expect(text.standardOutput.contains("a push keeps it"), "\(text.standardOutput)")
             let dry = try await KeymapCommandRunner.run(harness, ["keymap", "push", address, "--dry-run", "--json"])
             let plan = try #require(
                 try JSONSerialization.jsonObject(with: Data(dry.standardOutput.utf8)) as? [String: Any])
             let changes = try #require(plan["changes"] as? [[String: Any]])
-            #expect(changes.map { $0["key"] as? String } == ["CAPS"])
+            #expect(changes.map { $0["key"] as? String } == ["ESC"])
+            let kept = try #require(plan["kept"] as? [[String: Any]])
+            #expect(kept.map { $0["key"] as? String } == ["CAPS"])
         }
     }
 

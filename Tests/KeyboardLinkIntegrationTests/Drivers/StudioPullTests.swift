@@ -99,9 +99,10 @@ struct StudioPullTests {
             held.setAction(try KeyAction(parsing: "KC_LCTL"), layer: 0, key: try KeyName("CAPS"))
             let defaults = Keymap(defaultsFor: fixture.layout, layerCount: 4)
             let differing = (0..<4).reduce(0) { count, layer in
-                count + fixture.layout.keys.count {
-                    held.action(layer: layer, key: $0.name) != defaults.action(layer: layer, key: $0.name)
-                }
+                count
+                    + fixture.layout.keys.count {
+                        held.action(layer: layer, key: $0.name) != defaults.action(layer: layer, key: $0.name)
+                    }
             }
             #expect(result.changed == differing)
             #expect(try await keymap.diff().isEmpty)

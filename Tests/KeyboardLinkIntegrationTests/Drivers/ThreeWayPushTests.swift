@@ -37,7 +37,8 @@ struct ThreeWayPushTests {
             #expect(result.written == 1 && result.saved && result.verified)
             #expect(result.changes.map(\.key) == ["CAPS"] && result.kept.isEmpty)
             let firmware = await fixture.keyboard.firmware
-            #expect(StudioPushFixture.differences(original, firmware.savedKeymap) == [[0, try fixture.position("CAPS")]])
+            #expect(
+                StudioPushFixture.differences(original, firmware.savedKeymap) == [[0, try fixture.position("CAPS")]])
             let state = try await keymap.state()
             #expect(state.baseOrigin == "pushed" && state.baseSince > 0 && !state.dirty)
             let before = try await keymap.exportProfile()
@@ -165,14 +166,16 @@ struct ThreeWayPushTests {
             let dry = try await KeymapCommandRunner.run(fixture.harness, ["keymap", "push", address, "--dry-run"])
             #expect(dry.status == 1)
             #expect(dry.standardError.contains("CAPS on layer 0"), "\(dry.standardError)")
-            #expect(dry.standardOutput.contains("would keep 1 binding(s) the keyboard changed"), "\(dry.standardOutput)")
+            #expect(
+                dry.standardOutput.contains("would keep 1 binding(s) the keyboard changed"), "\(dry.standardOutput)")
             let refused = try await KeymapCommandRunner.run(fixture.harness, ["keymap", "push", address])
             #expect(refused.status == 1)
             #expect(refused.standardError.contains("--keep-keyboard"), "\(refused.standardError)")
             let both = try await KeymapCommandRunner.run(
                 fixture.harness, ["keymap", "push", address, "--overwrite", "--keep-keyboard"])
             #expect(both.status == 2)
-            let overwrite = try await KeymapCommandRunner.run(fixture.harness, ["keymap", "push", address, "--overwrite"])
+            let overwrite = try await KeymapCommandRunner.run(
+                fixture.harness, ["keymap", "push", address, "--overwrite"])
             #expect(overwrite.status == 0, "\(overwrite.standardError)")
             #expect(
                 overwrite.standardOutput.contains("--overwrite changed 1 binding(s) the draft had not edited"),

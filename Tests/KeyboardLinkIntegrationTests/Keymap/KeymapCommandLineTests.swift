@@ -14,7 +14,8 @@ struct KeymapCommandLineTests {
             let lines = plain.lines
             #expect(lines.first == "Aula F87 — layout aula-f87, layer 0 of 0-3; no changes in the draft")
             // No firmware answers here: the base is still kblink's default keymap, and show says so.
-            #expect(lines.dropFirst().first?.hasPrefix("the draft's base: kblink's default keymap for aula-f87") == true)
+            #expect(
+                lines.dropFirst().first?.hasPrefix("the draft's base: kblink's default keymap for aula-f87") == true)
             #expect(lines.dropFirst(2).first?.hasPrefix("┌f────┐     ┌f────┬f────┬") == true)
             #expect(lines.dropFirst(3).first?.hasPrefix("│ ESC │     │ F1  │ F2  │") == true)
             #expect(lines.contains { $0.hasPrefix("│ LCTL  │ LGUI │ LALT  │                SPC") })
@@ -92,7 +93,8 @@ struct KeymapCommandLineTests {
             let diffJSON = try await KeymapCommandRunner.run(harness, ["keymap", "diff", "aula", "--json"])
             #expect(
                 diffJSON.standardOutput.contains(
-                    "{\"zone\":\"function\",\"layer\":1,\"key\":\"F1\",\"old\":\"KC_TRNS\",\"new\":\"KC_MUTE\",\"origin\":\"draft\"}"
+                    "{\"zone\":\"function\",\"layer\":1,\"key\":\"F1\",\"old\":\"KC_TRNS\",\"new\":\"KC_MUTE\","
+                        + "\"keyboard\":null,\"origin\":\"draft\"}"
                 ))
             let discard = try await KeymapCommandRunner.run(harness, ["keymap", "discard", "aula"])
             #expect(discard.standardOutput.contains("draft discarded; can undo: yes, can redo: no, draft: clean"))

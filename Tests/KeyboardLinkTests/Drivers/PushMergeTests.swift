@@ -37,7 +37,8 @@ struct PushMergeTests {
         let defaults = Keymap(defaultsFor: layout, layerCount: 2)
         let owners = SimulatedOwnerKeymap.keymap(for: layout, layerCount: 2)
         // Every layer-0 key of the owner's keymap differs from kblink's default.
-        #expect(layout.keys.allSatisfy { owners.action(layer: 0, key: $0.name) != defaults.action(layer: 0, key: $0.name) })
+        #expect(
+            layout.keys.allSatisfy { owners.action(layer: 0, key: $0.name) != defaults.action(layer: 0, key: $0.name) })
         // After the base is read from the keyboard, one edit writes one key.
         var draft = owners
         draft.setAction(try KeyAction(parsing: "KC_F13"), layer: 0, key: try Self.key("A"))
@@ -112,7 +113,8 @@ struct PushMergeTests {
         #expect(writes.keys.map(\.key) == [esc])
     }
 
-    @Test("a macro the draft edited is written even though no key's binding changed; one the keyboard changed conflicts")
+    @Test(
+        "a macro the draft edited is written even though no key's binding changed; one the keyboard changed conflicts")
     func macros() throws {
         let layout = try Self.layout()
         let name = try MacroName("sig")
@@ -124,14 +126,16 @@ struct PushMergeTests {
         // The keyboard holds the base's macro in slot 0, played by F1.
         var device = Self.device(base)
         device.layers[0][try Self.key("A")] = .macroSlot(0)
-        device.macros = DeviceMacros(slots: [.macro(try Macro(parsing: "text 'old'").normalized()), .empty], capacity: 1_024, storage: [])
+        device.macros = DeviceMacros(
+            slots: [.macro(try Macro(parsing: "text 'old'").normalized()), .empty], capacity: 1_024, storage: [])
         let merge = PushMerge(base: base, draft: draft, device: device, layout: layout)
         #expect(merge.conflicts.isEmpty)
         #expect(merge.edited == [PushMerge.KeyPosition(layer: 0, key: try Self.key("A"))])
         let plan = try DriverPush.changes(desired: merge.desired, device: device, layout: layout, only: merge.edited)
         #expect(plan.macros?.changed == [0])
         // Another tool changed the slot's text meanwhile: both changed the macro.
-        device.macros = DeviceMacros(slots: [.macro(try Macro(parsing: "text 'theirs'").normalized()), .empty], capacity: 1_024, storage: [])
+        device.macros = DeviceMacros(
+            slots: [.macro(try Macro(parsing: "text 'theirs'").normalized()), .empty], capacity: 1_024, storage: [])
         let clash = PushMerge(base: base, draft: draft, device: device, layout: layout)
         #expect(clash.conflicts.map(\.key) == [try Self.key("A")])
     }

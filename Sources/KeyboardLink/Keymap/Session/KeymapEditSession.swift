@@ -287,7 +287,8 @@ public struct KeymapEditSession: Sendable {
                 }
             }
         }
-        for name in Set(current.macros.keys).union(pushed.macros.keys) where current.macros[name] != pushed.macros[name] {
+        for name in Set(current.macros.keys).union(pushed.macros.keys) where current.macros[name] != pushed.macros[name]
+        {
             later.macros[name] = current.macros[name]
         }
         try fresh.apply(.replaceKeymap(later))
