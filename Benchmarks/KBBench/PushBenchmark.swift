@@ -93,8 +93,8 @@ struct PushBenchmark: Sendable {
         var allReports = 0
         var times: [Double] = []
         try await withDaemon(devices: [device], viaLinks: links) { service, _, keymap in
-            // Put the layout's defaults on the keyboard first (not measured).
-            _ = try await keymap.push()
+            // Read the keyboard's keymap into the base first (not measured).
+            await service.readKeymapBases()
             for round in 0..<rounds {
                 try await importFullLayer(round: round, layout: layout, service: service, address: address, keymap)
                 let before = server.keyboard
@@ -160,6 +160,7 @@ struct PushBenchmark: Sendable {
             await keyboard.attach()
             await keyboard.unlock()
             await keyboard.setAnswerDelay(roundTrip)
+            await service.readKeymapBases()
             for round in 0..<rounds {
                 try await importFullLayer(round: round, layout: layout, service: service, address: address, keymap)
                 let requestsBefore = await keyboard.firmware.requestLog.count
@@ -255,8 +256,11 @@ struct PushBenchmark: Sendable {
         let bluez = SimulatedBlueZ(bus: .address(bus.address), devices: devices)
         try await bluez.start()
         let connection = try await BusConnection.connect(to: .address(bus.address))
-        let service = KeyboardLinkService(
-            connection: connection, options: .init(stateDirectory: state.path), log: { _, _ in })
+        var options = KeyboardLinkService.Options(stateDirectory: state.path)
+        // The simulated Studio firmware attaches after the keyboard connected: its keymap is read into the base
+        // once it is there (readKeymapBases), not on connection.
+        options.readsKeymapOnConnect = false
+        let service = KeyboardLinkService(connection: connection, options: options, log: { _, _ in })
         if let viaLinks { await service.pushes.setVIALinks(viaLinks) }
         try await service.start()
         let client = try await BusConnection.connect(to: .address(bus.address))

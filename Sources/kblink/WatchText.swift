@@ -108,6 +108,12 @@ struct WatchText: Sendable {
         case ("Layers", let count): return "the keymap has \(count.integerValue ?? 0) layer(s)"
         case ("CurrentZone", .string(let zone)): return "showing the \(zone) zone"
         case ("ApplyOnConnect", .boolean(let on)): return on ? "auto-apply on" : "auto-apply off"
+        case ("BaseOrigin", .string(let origin)):
+            switch origin {
+            case "keyboard": return "the keymap's base was read from the keyboard"
+            case "pushed": return "the keymap's base is what the last push left on the keyboard"
+            default: return "the keymap's base is kblink's default keymap"
+            }
         case ("Macros", .dictionary(_, _, let entries)):
             let names = entries.compactMap { $0.key.stringValue }.sorted()
             return names.isEmpty ? "no macros" : "macros " + names.joined(separator: ", ")
