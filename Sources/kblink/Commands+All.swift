@@ -42,7 +42,9 @@ enum Commands {
             output.line("BlueZ:              running, adapter powered" + (status.discovering ? ", discovering" : ""))
         }
         if status.hardwareKeyboardAttached {
-            let names = status.hardwareKeyboards.map { "\($0.name) (\($0.source) \($0.id))" }.joined(separator: ", ")
+            let names = status.hardwareKeyboards.map {
+                "\($0.name.escapedForTerminalLine) (\($0.source) \($0.id.escapedForTerminalLine))"
+            }.joined(separator: ", ")
             output.line("Hardware keyboard:  " + output.green("attached") + " — \(names)")
         } else {
             output.line("Hardware keyboard:  none attached")
@@ -76,7 +78,7 @@ enum Commands {
             ["ADDRESS", "NAME", "CONNECTED", "PAIRED", "TRUSTED", "BATTERY", "DRIVER"],
             keyboards.map { keyboard in
                 [
-                    keyboard.address, keyboard.alias, keyboard.connected ? output.green("yes") : "no",
+                    keyboard.address, keyboard.forDisplay.alias, keyboard.connected ? output.green("yes") : "no",
                     keyboard.paired ? "yes" : "no", keyboard.trusted ? "yes" : "no", keyboard.batteryText,
                     keyboard.driver,
                 ]
@@ -98,7 +100,7 @@ enum Commands {
             if context.output.json {
                 context.output.json(.object([("ok", .bool(true)), ("address", .string(keyboard.address))]))
             } else {
-                context.output.line("\(keyboard.alias): \(done)")
+                context.output.line("\(keyboard.forDisplay.alias): \(done)")
             }
             return .success
         }
@@ -156,7 +158,7 @@ enum Commands {
             if output.json {
                 output.json(keyboard.json)
             } else {
-                output.line("  found  \(keyboard.address)  \(keyboard.alias)")
+                output.line("  found  \(keyboard.address)  \(keyboard.forDisplay.alias)")
             }
         }
         let interrupted: Bool
@@ -197,7 +199,8 @@ enum Commands {
                         output.json(keyboard.json)
                     } else {
                         output.line(
-                            "  found  \(keyboard.address)  \(keyboard.alias)\(keyboard.paired ? " (paired)" : "")")
+                            "  found  \(keyboard.address)  \(keyboard.forDisplay.alias)"
+                                + (keyboard.paired ? " (paired)" : ""))
                     }
                 }
                 // The stream ends when the bus connection does.
@@ -261,7 +264,7 @@ enum Commands {
                             ("event", .string("added")), ("path", .string(object.rawValue)),
                             ("keyboard", keyboard.json),
                         ]))
-                    : output.line("+ keyboard \(keyboard.alias) (\(keyboard.address))")
+                    : output.line("+ keyboard \(keyboard.forDisplay.alias) (\(keyboard.address))")
             }
         case "InterfacesRemoved":
             guard case .objectPath(let object)? = message.body.first else { return }

@@ -54,6 +54,9 @@ extension Commands {
             output.json(infoJSON(keyboard, summary, refresh: refresh, now: now))
             return status
         }
+        // From here on, text: what the device chose is shown escaped (the JSON above carries it as it is).
+        keyboard = keyboard.forDisplay
+        let shownSummary = FirmwareSummary(exportedProperty: keyboard.firmware)
         output.line(output.bold(keyboard.alias) + (keyboard.alias == keyboard.name ? "" : " (\(keyboard.name))"))
         func field(_ label: String, _ value: String?) {
             guard let value else { return }
@@ -68,19 +71,19 @@ extension Commands {
         )
         field("Battery", keyboard.batteryText)
         field("Driver", keyboard.driver)
-        field("Vendor", summary.vendorText)
-        field("Product", summary.productText)
-        field("Maker", summary.strings[.manufacturer])
-        field("Model", summary.strings[.model])
-        field("Serial", summary.strings[.serial])
-        field("Firmware", summary.strings[.firmwareRevision])
-        field("Hardware", summary.strings[.hardwareRevision])
-        field("Software", summary.strings[.softwareRevision])
+        field("Vendor", shownSummary.vendorText)
+        field("Product", shownSummary.productText)
+        field("Maker", shownSummary.strings[.manufacturer])
+        field("Model", shownSummary.strings[.model])
+        field("Serial", shownSummary.strings[.serial])
+        field("Firmware", shownSummary.strings[.firmwareRevision])
+        field("Hardware", shownSummary.strings[.hardwareRevision])
+        field("Software", shownSummary.strings[.softwareRevision])
         field(
             "Read",
-            summary.readText(now: now)
+            shownSummary.readText(now: now)
                 ?? "never (wake the keyboard, then run 'kblink info \(keyboard.address) --refresh')")
-        for note in summary.notes {
+        for note in shownSummary.notes {
             field("Note", output.yellow(note))
         }
         return status

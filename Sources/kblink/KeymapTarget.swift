@@ -28,9 +28,10 @@ struct KeymapTarget: Sendable {
                 state = try await keymap.state()
             } catch let error as DBusError where error.name == .unknownInterface {
                 throw KBlinkError.notSupported(
-                    "\(keyboard.alias) has no keymap: kblinkd does not know its layout")
+                    "\(keyboard.forDisplay.alias) has no keymap: kblinkd does not know its layout")
             }
-            return KeymapTarget(client: client, keyboard: keyboard, keymap: keymap, state: state)
+            // The target's keyboard is for messages: its name as the device chose it, escaped for the terminal.
+            return KeymapTarget(client: client, keyboard: keyboard.forDisplay, keymap: keymap, state: state)
         } catch {
             await client.close()
             throw error

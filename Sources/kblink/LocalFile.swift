@@ -68,13 +68,14 @@ enum LocalFile {
     /// Writes a file atomically: a new temporary file beside it, synced, renamed over it, then the directory synced
     /// so that the rename survives a crash. The temporary file is created exclusively under an unpredictable name
     /// and never through a symbolic link, so a link planted beside the file cannot redirect the write. A replaced
-    /// file keeps its permission bits; a new one is created 0644 (less the umask).
+    /// file keeps its permission bits (never widened); a new one is created 0600: an exported profile holds the
+    /// macros' text, which may type a password.
     /// - Throws: ``Failure``; the previous file is then untouched, unless only the final directory sync failed
     ///   (the message says so).
     static func write(_ text: String, to path: String) throws {
         let warning: FileError?
         do {
-            warning = try FileStore().writeAtomically(Array(text.utf8), to: path, mode: 0o644, keepingMode: true)
+            warning = try FileStore().writeAtomically(Array(text.utf8), to: path, mode: 0o600, keepingMode: true)
         } catch {
             throw Failure(description: "cannot write \(path): \(errorText(error.errno))")
         }

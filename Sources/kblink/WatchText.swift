@@ -2,6 +2,7 @@ import KBlinkAPI
 import KeyboardLinkClient
 import KeyboardLinkCommandLine
 import KeyboardLinkDBus
+import KeyboardLinkSupport
 
 /// `kblink watch` in words: each event of kblinkd as a line a person reads (`Aula F87: connected`,
 /// `hardware keyboard attached: Aula F87`), keyboards named by their alias.
@@ -12,7 +13,8 @@ struct WatchText: Sendable {
     private var hardwareKeyboards: [String] = []
 
     init(keyboards: [KeyboardInfo]) {
-        names = Dictionary(keyboards.map { ($0.path, $0.alias) }, uniquingKeysWith: { first, _ in first })
+        names = Dictionary(
+            keyboards.map { ($0.path, $0.alias.escapedForTerminalLine) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// The lines an event reads as (none for changes people need not see, such as undo availability).
@@ -25,8 +27,9 @@ struct WatchText: Sendable {
                 let properties = interfaces[KBlink.keyboardInterface.rawValue]
             else { return [] }
             let keyboard = KeyboardInfo(path: object, properties: properties)
-            names[object] = keyboard.alias
-            return ["\(keyboard.alias) (\(keyboard.address)): new keyboard"]
+            let alias = keyboard.alias.escapedForTerminalLine
+            names[object] = alias
+            return ["\(alias) (\(keyboard.address)): new keyboard"]
         case "InterfacesRemoved":
             guard case .objectPath(let object)? = message.body.first else { return [] }
             defer { names[object] = nil }
@@ -78,9 +81,9 @@ struct WatchText: Sendable {
         case ("Paired", .boolean(let on)): return on ? "paired" : "no longer paired"
         case ("Trusted", .boolean(let on)): return on ? "trusted" : "no longer trusted"
         case ("Alias", .string(let alias)):
-            names[path] = alias
-            return "now called \(alias)"
-        case ("Name", .string(let name)): return "reports the name \(name)"
+            names[path] = alias.escapedForTerminalLine
+            return "now called \(alias.escapedForTerminalLine)"
+        case ("Name", .string(let name)): return "reports the name \(name.escapedForTerminalLine)"
         case ("Driver", .string(let driver)):
             return driver == "none" ? "no firmware driver" : "firmware driver \(driver)"
         case ("Battery", .array(_, let parts)):

@@ -1,5 +1,6 @@
 import KBlinkAPI
 import KeyboardLinkDBus
+import KeyboardLinkSupport
 
 /// One keyboard object of the daemon, as a client reads it.
 public struct KeyboardInfo: Sendable, Equatable {
@@ -14,6 +15,18 @@ public struct KeyboardInfo: Sendable, Equatable {
     public var battery: [BatteryPart]
     public var firmware: [String: String]
     public var driver: String
+
+    /// This keyboard with the text its device chose (name, alias, firmware strings) made safe for one line of a
+    /// terminal (`String.escapedForTerminalLine`): no escape sequence, newline, bidi control or zero-width
+    /// character from a device reaches the terminal. For text output; `--json` carries the text as it is, escaped
+    /// by JSON.
+    public var forDisplay: KeyboardInfo {
+        var shown = self
+        shown.name = name.escapedForTerminalLine
+        shown.alias = alias.escapedForTerminalLine
+        shown.firmware = firmware.mapValues(\.escapedForTerminalLine)
+        return shown
+    }
 
     /// A battery level of one part of a keyboard (`main`, `left`, `right`).
     public struct BatteryPart: Sendable, Equatable {

@@ -65,17 +65,25 @@ public indirect enum JSONValue: Sendable, Equatable {
         }
     }
 
-    /// Writes a JSON string: text that needs no escaping (the usual case) is copied in one go.
+    /// Writes a JSON string: text that needs no escaping (the usual case) is copied in one go. DEL, C1, bidi controls
+    /// and zero-width characters are escaped too (a device's name may carry them); the lead bytes that can start one
+    /// (0xC2, 0xD8, 0xE2, 0xEF) send the text the slow way.
     private static func writeString(_ text: String, to output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
         let copied =
             text.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
-                guard !bytes.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") })
+                guard
+                    !bytes.contains(where: {
+                        $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") || $0 == 0x7F || $0 == 0xC2
+                            || $0 == 0xD8 || $0 == 0xE2 || $0 == 0xEF
+                    })
                 else { return false }
                 output.append(contentsOf: bytes)
                 return true
             } ?? false
-        if !copied { JSONStringEscaping.appendEscaped(text, to: &output, escapingSlashes: false) }
+        if !copied {
+            JSONStringEscaping.appendEscaped(text, to: &output, escapingSlashes: false, escapingInvisibles: true)
+        }
         output.append(UInt8(ascii: "\""))
     }
 }

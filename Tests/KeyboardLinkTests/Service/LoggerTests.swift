@@ -78,15 +78,18 @@ struct LoggerTests {
         #expect(collector.output == "<7>shown\n")
     }
 
-    @Test("every line of a multi-line message gets the prefix")
-    func multiLine() {
-        #expect(Logger.format("first\nsecond\n\nfourth", level: .warning) == "<4>first\n<4>second\n<4>\n<4>fourth\n")
+    @Test("a message is one journal entry: a newline inside it, as a device name may carry, is escaped")
+    func oneEntry() {
+        #expect(Logger.format("first\nsecond", level: .warning) == "<4>first\\nsecond\n")
+        #expect(
+            Logger.format("Evil\u{1B}[8mHidden\n<3>FAKE LINE\u{202E}\u{85}", level: .info)
+                == "<6>Evil\\x1b[8mHidden\\n<3>FAKE LINE\\u{202E}\\x85\n")
     }
 
     @Test("one trailing newline and CRLF line ends do not make extra or dirty lines")
     func lineEnds() {
         #expect(Logger.format("done\n", level: .info) == "<6>done\n")
-        #expect(Logger.format("a\r\nb\r\n", level: .info) == "<6>a\n<6>b\n")
+        #expect(Logger.format("a\r\n", level: .info) == "<6>a\n")
         #expect(Logger.format("", level: .error) == "<3>\n")
     }
 
@@ -103,7 +106,7 @@ struct LoggerTests {
         var buffer = [UInt8](repeating: 0, count: 256)
         let count = buffer.withUnsafeMutableBytes { read(ends[0], $0.baseAddress, $0.count) }
         try #require(count > 0)
-        #expect(String(decoding: buffer[..<count], as: UTF8.self) == "<3>BlueZ went away\n<3>resyncing\n")
+        #expect(String(decoding: buffer[..<count], as: UTF8.self) == "<3>BlueZ went away\\nresyncing\n")
     }
 
     @Test("one message is one write, so lines from threads never interleave")
@@ -120,10 +123,10 @@ struct LoggerTests {
         let writes = collector.writes
         #expect(writes.count == 400)
         for write in writes {
+            // One message, one line: its newline is escaped.
             let lines = write.split(separator: "\n")
-            #expect(lines.count == 2)
-            #expect(lines.first?.hasPrefix("<6>task ") == true)
-            #expect(lines.last?.hasPrefix("<6>line ") == true)
+            #expect(lines.count == 1)
+            #expect(lines.first?.hasPrefix("<6>task ") == true && lines.first?.contains("\\nline ") == true)
         }
     }
 }

@@ -62,7 +62,7 @@ public struct PairingView: Sendable, Equatable {
         let spin = Self.spinner[spinnerFrame % Self.spinner.count]
         let title = target.name == target.address.description ? "" : " (\(target.address))"
         // The name comes over the air: escape any control characters before it reaches the terminal.
-        let name = target.name.escapingTerminalControls
+        let name = target.name.escapedForTerminalLine
         var lines = ["Pairing with " + paint("1", name) + title, ""]
         switch phase {
         case .waiting:

@@ -50,27 +50,19 @@ public final class Logger: Sendable {
     /// Logs at `debug` (`<7>`).
     public func debug(_ message: @autoclosure () -> String) { log(.debug, message()) }
 
-    /// Prefixes every line of `message` with the level's `<N>` and ends each with a newline.
+    /// One journal entry: the level's `<N>`, the message on one line and a newline.
     ///
-    /// journald reads the priority per line, so a continuation line without its own prefix would be logged at
-    /// the default priority. One trailing newline is dropped (it would otherwise make an empty line), and a
-    /// carriage return before a newline is removed.
+    /// Log lines quote what Bluetooth devices chose (names, aliases, firmware strings, error texts) and every device
+    /// in radio range chooses its own: a newline in a name would start a line of its own, which journald reads as
+    /// another entry, at the priority the name claims. So every control character (newlines too), DEL, C1 and
+    /// the bidi and zero-width characters are escaped (`String.escapedForLog`); one trailing newline is dropped.
     static func format(_ message: String, level: LogLevel) -> String {
-        var lines = message.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
-        if lines.count > 1, lines.last?.isEmpty == true {
-            lines.removeLast()
+        var text = message
+        if text.hasSuffix("\r\n") {
+            text.removeLast()
+        } else if text.hasSuffix("\n") {
+            text.removeLast()
         }
-        var text = ""
-        text.reserveCapacity(message.utf8.count + lines.count * 4)
-        for line in lines {
-            var bytes = line
-            if bytes.last == UInt8(ascii: "\r") {
-                bytes = bytes.dropLast()
-            }
-            text += level.journalPrefix
-            text += String(decoding: bytes, as: UTF8.self)
-            text += "\n"
-        }
-        return text
+        return level.journalPrefix + text.escapedForLog + "\n"
     }
 }

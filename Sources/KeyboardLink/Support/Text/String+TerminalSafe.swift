@@ -4,7 +4,7 @@
 /// the user's arguments. Written raw, an escape sequence in them could retitle the terminal, move the cursor, clear
 /// lines or fake output. These functions show every control character as a visible escape instead: `^[` for ESC,
 /// `^G` for BEL, `^M` for a carriage return, `^?` for DEL (caret notation, as `cat -v` prints them), and `\u{9B}`
-/// for the C1 controls U+0080 to U+009F.
+/// for the C1 controls U+0080 to U+009F, bidi controls and zero-width characters (`String.isHidden`).
 extension String {
     /// The text with every control character escaped; newlines and tabs are kept.
     public var escapingTerminalControls: String {
@@ -41,7 +41,7 @@ extension String {
         switch scalar.value {
         case 0x0A, 0x09: false
         case 0x00...0x1F, 0x7F...0x9F: true
-        default: false
+        default: isHidden(scalar)
         }
     }
 
