@@ -77,7 +77,7 @@ struct ServiceAuthorizationTests {
             let clock = ContinuousClock()
             let started = clock.now
             let hanging = Task { try await caller.run([push], on: fixture.harness.bus) }
-            #expect(try await eventually(timeout: .seconds(30)) { try await polkit.hasHangingChecks() })
+            #expect(try await eventually { try await polkit.hasHangingChecks() })
             // While polkit sits on that check, kblinkd answers: a read, and another caller's allowed edit.
             let before = clock.now
             let answered = try await keymap.state()
@@ -137,7 +137,7 @@ struct ServiceAuthorizationTests {
                     ]),
             ]
             let stranger = Task { try await caller.run(reads, on: fixture.harness.bus, listen: 0.5, ready: ready) }
-            #expect(await eventually(timeout: .seconds(30)) { FileManager.default.fileExists(atPath: ready) })
+            #expect(await eventually { FileManager.default.fileExists(atPath: ready) })
             try await keymap.setMacro(name: "login", definition: "text '\(Self.secret)', enter")
             try await keymap.setBinding(layer: 0, key: "F1", action: "MACRO(login)")
             let outcome = try await stranger.value

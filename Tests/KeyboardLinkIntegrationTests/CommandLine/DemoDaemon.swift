@@ -38,7 +38,7 @@ struct DemoDaemon: Sendable {
             })
         try await body(demo)
         daemon.signal(SIGTERM)
-        _ = await daemon.wait(timeout: .seconds(10))
+        _ = await daemon.wait()
     }
 
     /// Runs `kblink ARGUMENTS --bus ADDRESS`.

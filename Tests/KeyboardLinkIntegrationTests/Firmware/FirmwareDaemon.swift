@@ -25,7 +25,7 @@ final class FirmwareDaemon: RestartableDaemon, Sendable {
     }
 
     /// Runs the real `kblink` binary against this bus.
-    func kblink(_ arguments: [String], timeout: Duration = .seconds(30)) async throws -> ProcessResult {
+    func kblink(_ arguments: [String], timeout: Duration = waitDeadline) async throws -> ProcessResult {
         try await runProcess(DaemonHarness.binary("kblink"), arguments + ["--bus", bus.address], timeout: timeout)
     }
 
@@ -44,7 +44,7 @@ final class FirmwareDaemon: RestartableDaemon, Sendable {
     }
 
     /// Waits until a refresh of `address` (read after `after`, when given) is over and its result is exported.
-    func waitForRead(_ address: BluetoothAddress, after: WallClockTime? = nil, timeout: Duration = .seconds(10))
+    func waitForRead(_ address: BluetoothAddress, after: WallClockTime? = nil, timeout: Duration = waitDeadline)
         async throws
         -> Bool
     {
