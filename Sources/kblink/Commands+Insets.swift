@@ -99,12 +99,19 @@ extension Commands {
             }
         }
 
+        // With --watch, subscribed before the first answer: a change between that answer and the subscription
+        // would otherwise go unseen until the next one.
+        let watched: SignalStream?
+        if context.arguments.has("--watch"), let client {
+            watched = try await client.connection.subscribe(
+                to: MatchRule(
+                    sender: KBlink.service, path: KBlink.managerPath, interface: .properties,
+                    member: MemberName("PropertiesChanged"), arg0: KBlink.managerInterface.rawValue))
+        } else {
+            watched = nil
+        }
         try show(try await answer())
-        guard context.arguments.has("--watch"), let client else { return .success }
-        let changes = try await client.connection.subscribe(
-            to: MatchRule(
-                sender: KBlink.service, path: KBlink.managerPath, interface: .properties,
-                member: MemberName("PropertiesChanged"), arg0: KBlink.managerInterface.rawValue))
+        guard let changes = watched, let client else { return .success }
         do {
             _ = try await untilInterrupted {
                 try await whileDaemonRuns(client) {

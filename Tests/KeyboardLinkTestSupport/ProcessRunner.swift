@@ -26,6 +26,8 @@ package final class ChildProcess: @unchecked Sendable {
     private let lock = NSLock()
     private var output = Data()
     private var errors = Data()
+    /// The pipes (standard output, standard error) still open: each reader counts itself out at end of file.
+    private var openPipes = 2
 
     /// Starts the program.
     /// - Parameter input: written to the child's standard input, which is then closed; nil: `/dev/null`.
@@ -55,6 +57,7 @@ package final class ChildProcess: @unchecked Sendable {
                         if isOutput { self.output.append(data) } else { self.errors.append(data) }
                     }
                 }
+                self?.lock.withLock { self?.openPipes -= 1 }
             }
             thread.start()
         }
@@ -73,7 +76,7 @@ package final class ChildProcess: @unchecked Sendable {
     package func signal(_ number: Int32) { kill(process.processIdentifier, number) }
 
     /// Waits for the exit, up to `timeout`; kills the child after that.
-    package func wait(timeout: Duration) async -> ProcessResult {
+    package func wait(timeout: Duration = waitDeadline) async -> ProcessResult {
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: timeout)
         while process.isRunning && clock.now < deadline {
@@ -83,17 +86,19 @@ package final class ChildProcess: @unchecked Sendable {
             signal(SIGKILL)
             while process.isRunning { try? await Task.sleep(for: .milliseconds(10)) }
         }
-        // Let the reader threads take what was written last.
-        try? await Task.sleep(for: .milliseconds(30))
+        // Everything the child wrote is read once both pipes are at end of file (a loaded machine can leave the
+        // reader threads behind the exit: a fixed pause here lost the last lines now and then). A process the child
+        // left behind may hold the pipes open; then what was read within 10 s is the answer.
+        _ = await eventually(timeout: .seconds(10)) { self.lock.withLock { self.openPipes == 0 } }
         return ProcessResult(
             status: process.terminationStatus, standardOutput: standardOutput, standardError: standardError)
     }
 }
 
-/// Runs a program to completion (killed after `timeout`).
+/// Runs a program to completion (killed after `timeout`: a deadline for a hung program, not a measure of speed).
 package func runProcess(
     _ executable: String, _ arguments: [String], environment: [String: String]? = nil, input: String? = nil,
-    timeout: Duration = .seconds(20)
+    timeout: Duration = waitDeadline
 )
     async throws -> ProcessResult
 {

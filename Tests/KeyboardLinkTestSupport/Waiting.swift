@@ -1,22 +1,65 @@
-/// Waits until `condition` holds, checking every 10 ms, up to `timeout`; returns whether it held.
+import Testing
+
+/// How long a test waits for state before it gives up: generous, because the suite runs hundreds of tests at once
+/// on a machine that may be busy with other work too (`scripts/test --stress` beside another suite saw a hundred
+/// keymap edits, each saved with its fsyncs, take over a minute). Only a failing test waits this long.
+package let waitDeadline: Duration = .seconds(120)
+
+/// The one way a test waits: until `condition` holds, checking every 10 ms, up to `timeout`; returns whether it
+/// held.
 ///
-/// For waiting on asynchronous effects (a signal arriving, a process noticing a change); never used to
-/// assert speed.
+/// Wait on state (a property published, an interface exported, a line printed), never on time, and never to prove
+/// that something does not happen. An error thrown by `condition` means "not yet" (an object not exported yet, a
+/// daemon not on the bus yet); the last check runs at the deadline, and its error, if any, is the one thrown, so a
+/// test that gives up says what it last saw. Use `eventually(_:satisfies:)` when the value itself is worth
+/// reporting.
 package func eventually(
-    timeout: Duration = .seconds(20), _ condition: @Sendable () async throws -> Bool
+    timeout: Duration = waitDeadline, _ condition: @Sendable () async throws -> Bool
 ) async rethrows -> Bool {
     let clock = ContinuousClock()
     let deadline = clock.now.advanced(by: timeout)
     while clock.now < deadline {
-        if try await condition() { return true }
+        do {
+            if try await condition() { return true }
+        } catch {
+            // Not yet: checked again, and at the deadline the error is thrown.
+        }
         try? await Task.sleep(for: .milliseconds(10))
     }
     return try await condition()
 }
 
+/// Waits until `observe()` gives a value that satisfies `condition` (checking every 10 ms, up to `timeout`) and
+/// returns it; at the deadline records an issue that names what was expected and the last value or error seen, and
+/// returns nil.
+@discardableResult
+package func eventually<Value: Sendable>(
+    _ what: String = "", timeout: Duration = waitDeadline, sourceLocation: SourceLocation = #_sourceLocation,
+    _ observe: @Sendable () async throws -> Value, satisfies condition: @Sendable (Value) -> Bool
+) async -> Value? {
+    let clock = ContinuousClock()
+    let start = clock.now
+    var lastSeen = "nothing yet"
+    while true {
+        do {
+            let value = try await observe()
+            if condition(value) { return value }
+            lastSeen = String(describing: value)
+        } catch {
+            lastSeen = "error: \(error)"
+        }
+        if clock.now - start >= timeout { break }
+        try? await Task.sleep(for: .milliseconds(10))
+    }
+    Issue.record(
+        "waited \(timeout) for \(what.isEmpty ? "the condition" : what); last saw \(lastSeen)",
+        sourceLocation: sourceLocation)
+    return nil
+}
+
 /// Takes the first element of an async sequence, or nil after `timeout`.
 package func first<S: AsyncSequence & Sendable>(
-    of sequence: S, timeout: Duration = .seconds(20),
+    of sequence: S, timeout: Duration = waitDeadline,
     where predicate: @escaping @Sendable (S.Element) -> Bool = { _ in true }
 ) async -> S.Element? where S.Element: Sendable {
     await withTaskGroup(of: S.Element?.self) { group in

@@ -16,11 +16,21 @@ public struct FirmwareReader: Sendable {
     public var client: GATTClient
     /// How long to wait for BlueZ to resolve the keyboard's services before reading.
     public var servicesTimeout: Duration
+    /// How long the keyboard's GATT objects must stay unchanged before they count as settled, and how long to
+    /// wait past that for a Device Information or Battery Service the keyboard lists in its `UUIDs` but BlueZ has
+    /// not exported yet (`GATTClient.waitForGATTObjectsToSettle`).
+    public var settleQuiet: Duration
+    public var listedServiceWait: Duration
 
     /// A reader over `client`.
-    public init(client: GATTClient, servicesTimeout: Duration = .seconds(10)) {
+    public init(
+        client: GATTClient, servicesTimeout: Duration = .seconds(10), settleQuiet: Duration = .milliseconds(400),
+        listedServiceWait: Duration = .seconds(2)
+    ) {
         self.client = client
         self.servicesTimeout = servicesTimeout
+        self.settleQuiet = settleQuiet
+        self.listedServiceWait = listedServiceWait
     }
 
     /// One value to read.
@@ -95,7 +105,9 @@ public struct FirmwareReader: Sendable {
         } catch {
             throw FirmwareReadError(.notConnected, cause: error)
         }
-        await client.waitForGATTObjectsToSettle(expected: [.deviceInformation, .batteryService])
+        await client.waitForGATTObjectsToSettle(
+            quiet: settleQuiet, limit: max(.seconds(5), settleQuiet + listedServiceWait + .seconds(3)),
+            expected: [.deviceInformation, .batteryService], listedWait: listedServiceWait)
         let (jobs, batteries) = Self.jobs(await client.database())
         let client = self.client
         let results = await withTaskGroup(of: (Job, Result<[UInt8], GATTError>).self) { group in

@@ -45,6 +45,12 @@ public actor KeyboardLinkService {
         /// (otherwise at its first push or pull, or by `readKeymapBases()`). Tests whose simulated firmware attaches
         /// after the keyboard connected turn it off and call `readKeymapBases()` once it is there.
         public var readsKeymapOnConnect = true
+        /// How long a keyboard's GATT objects must stay unchanged before a firmware read starts (BlueZ announces
+        /// them one by one after `ServicesResolved`).
+        public var firmwareSettleQuiet: Duration = .milliseconds(400)
+        /// How long a firmware read waits, past that quiet spell, for a Device Information or Battery Service the
+        /// keyboard lists but BlueZ has not exported yet (a BlueZ that keeps a service to itself never exports it).
+        public var firmwareListedServiceWait: Duration = .seconds(2)
         /// Who may pair, edit keymaps, write firmware and read macros (polkit, with the group fallback).
         public var authorization = AuthorizationPolicy.polkit()
 
@@ -100,7 +106,8 @@ public actor KeyboardLinkService {
             presence: options.presence, discoveryTimeout: options.discoveryTimeout, log: log)
         self.registry = registry
         self.firmware = FirmwareRefresher(
-            connection: connection, bluez: model, registry: registry, stateDirectory: options.stateDirectory, log: log)
+            connection: connection, bluez: model, registry: registry, stateDirectory: options.stateDirectory,
+            settleQuiet: options.firmwareSettleQuiet, listedServiceWait: options.firmwareListedServiceWait, log: log)
         self.batteryProvider = BatteryProviderPublisher(connection: connection, log: log)
         self.writer = KeymapWriter(
             connection: connection, bluez: model, registry: registry, keymaps: keymaps, pushes: pushes,

@@ -77,7 +77,7 @@ final class AuthorizationFixture: Sendable {
                 environment: ["DBUS_SYSTEM_BUS_ADDRESS": bus.address, "PATH": "/usr/bin:/bin"])
             polkit = mock
             let control = control
-            let started = try await eventually(timeout: .seconds(15)) {
+            let started = try await eventually {
                 try await control.nameOwner(of: BusName("org.freedesktop.PolicyKit1")) != nil
             }
             try #require(started, "python-dbusmock's polkitd template did not start")

@@ -16,7 +16,7 @@ final class PolkitMock: Sendable {
             environment: ["DBUS_SYSTEM_BUS_ADDRESS": bus.address, "PATH": "/usr/bin:/bin"])
         control = try await bus.connect()
         let control = control
-        let started = try await eventually(timeout: .seconds(15)) {
+        let started = try await eventually {
             try await control.nameOwner(of: BusName("org.freedesktop.PolicyKit1")) != nil
         }
         try #require(started, "python-dbusmock's polkitd template did not start: \(process.standardError)")
@@ -118,15 +118,20 @@ struct OutsideCaller {
     }
 
     /// Runs the calls in order as `nobody`, then listens `listen` seconds more.
-    /// - Parameter ready: a file the caller creates once it listens for signals, before the first call.
-    func run(_ calls: [Call], on bus: TestBus, listen: Double = 0, ready: String? = nil) async throws -> Outcome {
+    /// - Parameters:
+    ///   - ready: a file the caller creates once it listens for signals, before the first call.
+    ///   - go: a file the caller waits for (listening meanwhile) before its first call: the test creates it once
+    ///     what the caller should see has happened.
+    func run(_ calls: [Call], on bus: TestBus, listen: Double = 0, ready: String? = nil, go: String? = nil)
+        async throws -> Outcome
+    {
         let specification = String(decoding: try JSONEncoder().encode(calls), as: UTF8.self)
         let result = try await runProcess(
             "/usr/bin/setpriv",
             [
                 "--reuid=nobody", "--regid=nogroup", "--clear-groups", "/usr/bin/python3", "-I",
-                directory.path + "/caller.py", bus.address, specification, String(listen), ready ?? "",
-            ], environment: ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"], timeout: .seconds(90))
+                directory.path + "/caller.py", bus.address, specification, String(listen), ready ?? "", go ?? "",
+            ], environment: ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"], timeout: .seconds(240))
         try #require(result.status == 0, "the caller failed: \(result.standardError)")
         return try JSONDecoder().decode(Outcome.self, from: Data(result.standardOutput.utf8))
     }
@@ -135,6 +140,7 @@ struct OutsideCaller {
         import json, os, sys, time
         from gi.repository import Gio, GLib
         address, specification, listen, ready = sys.argv[1], json.loads(sys.argv[2]), float(sys.argv[3]), sys.argv[4]
+        go = sys.argv[5]
         connection = Gio.DBusConnection.new_for_address_sync(
             address,
             Gio.DBusConnectionFlags.AUTHENTICATION_CLIENT | Gio.DBusConnectionFlags.MESSAGE_BUS_CONNECTION,
@@ -157,6 +163,10 @@ struct OutsideCaller {
         pump(0.2)
         if ready:
             open(ready, "w").close()
+        if go:
+            end = time.monotonic() + 180
+            while not os.path.exists(go) and time.monotonic() < end:
+                pump(0.01)
         for call in specification:
             pump(call["delay"])
             answer = {}

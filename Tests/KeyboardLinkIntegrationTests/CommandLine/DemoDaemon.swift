@@ -45,7 +45,7 @@ struct DemoDaemon: Sendable {
             }, "the Aula F87's keymap was not read into the base: \(daemon.standardError)")
         try await body(demo)
         daemon.signal(SIGTERM)
-        _ = await daemon.wait(timeout: .seconds(10))
+        _ = await daemon.wait()
     }
 
     /// Runs `kblink ARGUMENTS --bus ADDRESS`.

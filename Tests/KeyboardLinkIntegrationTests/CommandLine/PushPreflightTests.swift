@@ -69,7 +69,7 @@ struct WatchStreamTests {
                 "\(watch.standardOutput)")
             #expect(!watch.standardOutput.contains("dev_F8_70"), "\(watch.standardOutput)")
             demo.stop()
-            let result = await watch.wait(timeout: .seconds(20))
+            let result = await watch.wait()
             #expect(result.status == 3, "\(result.standardError)")
             #expect(result.standardError.contains("kblinkd went away"), "\(result.standardError)")
         }
@@ -84,15 +84,18 @@ struct WatchStreamTests {
                 DaemonHarness.binary("kblink"), ["scan", "--timeout", "60", "--bus", demo.address])
             defer { scan.signal(SIGKILL) }
             #expect(await eventually { scan.standardOutput.contains("Scanning") })
+            // watch --json prints nothing until an event: act once it has subscribed to kblinkd's signals.
+            try await waitForSubscription(
+                onBus: demo.address, process: watch.process.processIdentifier, containing: "path_namespace")
             _ = try await demo.ok(["disconnect", "aula"])
             #expect(
                 await eventually { watch.standardOutput.contains("\"Connected\":false") }, "\(watch.standardOutput)")
             #expect(watch.standardOutput.contains("\"event\":\"changed\""))
             demo.stop()
-            let scanned = await scan.wait(timeout: .seconds(20))
+            let scanned = await scan.wait()
             #expect(scanned.status == 3, "\(scanned.standardError)")
             #expect(scanned.standardError.contains("kblinkd went away"))
-            #expect(await watch.wait(timeout: .seconds(20)).status == 3)
+            #expect(await watch.wait().status == 3)
         }
     }
 }

@@ -21,7 +21,7 @@ extension CrossImplementation {
                     ["-m", "dbusmock", Self.busName.rawValue, Self.path.rawValue, Self.interface.rawValue],
                     environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address, "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"])
                 defer { mock.kill() }
-                let appeared = try await eventually(timeout: .seconds(15)) {
+                let appeared = try await eventually {
                     try await client.nameOwner(of: Self.busName) != nil
                 }
                 #expect(appeared, "dbusmock did not take its name: \(mock.standardError)")

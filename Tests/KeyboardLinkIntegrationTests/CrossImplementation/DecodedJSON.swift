@@ -1,4 +1,5 @@
 import Foundation
+import KeyboardLinkTestSupport
 
 /// One JSON value printed by a Python helper script, decoded for assertions.
 enum DecodedJSON: Equatable, Sendable, Decodable, CustomStringConvertible {
@@ -85,7 +86,7 @@ extension DecodedJSON: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, 
 
 extension ToolProcess {
     /// The next standard-output line, parsed as JSON.
-    func nextJSON(timeout: Duration = .seconds(15)) async throws -> DecodedJSON {
+    func nextJSON(timeout: Duration = waitDeadline) async throws -> DecodedJSON {
         try DecodedJSON(line: try await nextLine(timeout: timeout))
     }
 }

@@ -131,7 +131,7 @@ final class ToolProcess: Sendable {
 
     /// The next line of standard output not handed out before, waiting up to `timeout`.
     /// - Throws: ``Failure`` (with the child's standard error) when none arrives in time or the output ends.
-    func nextLine(timeout: Duration = .seconds(15)) async throws -> String {
+    func nextLine(timeout: Duration = waitDeadline) async throws -> String {
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: timeout)
         while true {
@@ -155,7 +155,7 @@ final class ToolProcess: Sendable {
     /// - Returns: the exit status, once standard output and standard error have been read to their end.
     /// - Throws: ``Failure`` when the child had to be killed.
     @discardableResult
-    func waitForExit(timeout: Duration = .seconds(15)) async throws -> Int32 {
+    func waitForExit(timeout: Duration = waitDeadline) async throws -> Int32 {
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: timeout)
         while process.isRunning || !output.withLock({ $0.outputClosed && $0.errorClosed }) {
@@ -186,7 +186,7 @@ final class ToolProcess: Sendable {
 
     /// Runs a command to its end, whatever its exit status.
     /// - Throws: ``Failure`` when it cannot start or runs longer than `timeout` (it is then killed).
-    static func outcome(_ executable: String, _ arguments: [String], timeout: Duration = .seconds(15)) async throws
+    static func outcome(_ executable: String, _ arguments: [String], timeout: Duration = waitDeadline) async throws
         -> Outcome
     {
         let child = try ToolProcess(executable, arguments)
@@ -197,7 +197,7 @@ final class ToolProcess: Sendable {
     /// Runs a command to its end.
     /// - Returns: the child's standard output.
     /// - Throws: ``Failure`` when it cannot start, exits with a non-zero status, or runs longer than `timeout`.
-    static func run(_ executable: String, _ arguments: [String], timeout: Duration = .seconds(15)) async throws
+    static func run(_ executable: String, _ arguments: [String], timeout: Duration = waitDeadline) async throws
         -> String
     {
         let result = try await outcome(executable, arguments, timeout: timeout)

@@ -20,7 +20,7 @@ struct ConcurrencyTests {
     func cancellation() async throws {
         try await withBus { _, server, client in
             let proxy = try await EchoService.export(on: server, proxyFrom: client)
-            let slow = Task { try await proxy.call(MemberName("Slow"), [.uint32(5_000)]) }
+            let slow = Task { try await proxy.call(MemberName("Slow"), [.uint32(60_000)], timeout: .seconds(120)) }
             #expect(await eventually { await client.pendingCallCount == 1 })
             slow.cancel()
             await #expect(throws: CancellationError.self) { try await slow.value }
@@ -59,7 +59,7 @@ struct ConcurrencyTests {
         try await withBus { _, server, client in
             let proxy = try await EchoService.export(on: server, proxyFrom: client)
             await expectDBusError(.noReply) {
-                try await proxy.call(MemberName("Slow"), [.uint32(2_000)], timeout: .milliseconds(100))
+                try await proxy.call(MemberName("Slow"), [.uint32(60_000)], timeout: .milliseconds(100))
             }
             #expect(await client.pendingCallCount == 0)
         }
@@ -72,12 +72,16 @@ struct ConcurrencyTests {
             await #expect(throws: DBusError.self) {
                 try await proxy.call(MemberName("Slow"), [.uint32(300)], timeout: .milliseconds(50))
             }
-            // The late reply arrives while these calls are in flight: each must get its own answer.
-            try await Task.sleep(for: .milliseconds(200))
-            for index in Int32(0)..<50 {
+            // The late reply arrives while these calls are in flight (they go on until well after it is due, however
+            // slow the machine): each must get its own answer.
+            let clock = ContinuousClock()
+            let lateReplyDue = clock.now.advanced(by: .milliseconds(600))
+            var index: Int32 = 0
+            while index < 50 || clock.now < lateReplyDue {
                 #expect(
                     try await proxy.call(MemberName("Add"), [.int32(index), .int32(1)], returning: Int32.self)
                         == index + 1)
+                index += 1
             }
             #expect(await client.pendingCallCount == 0)
         }
@@ -96,7 +100,7 @@ struct ConcurrencyTests {
             // The loop now sleeps with that deadline pending; a later call must still be answered.
             #expect(try await proxy.call(MemberName("Add"), [.int32(2), .int32(2)], returning: Int32.self) == 4)
             await expectDBusError(.noReply) {
-                try await proxy.call(MemberName("Slow"), [.uint32(2_000)], timeout: .seconds(-1))
+                try await proxy.call(MemberName("Slow"), [.uint32(60_000)], timeout: .seconds(-1))
             }
         }
     }
@@ -144,7 +148,7 @@ struct ConcurrencyTests {
         try await withBus { _, server, client in
             let proxy = try await EchoService.export(on: server, proxyFrom: client)
             let stream = try await client.subscribe(to: MatchRule(interface: EchoService.interface))
-            let pending = Task { try await proxy.call(MemberName("Slow"), [.uint32(5_000)]) }
+            let pending = Task { try await proxy.call(MemberName("Slow"), [.uint32(60_000)], timeout: .seconds(120)) }
             #expect(await eventually { await client.pendingCallCount == 1 })
             await client.close()
             await #expect(throws: DBusError.self) { try await pending.value }
@@ -161,7 +165,7 @@ struct ConcurrencyTests {
         try await withBus { bus, _, client in
             let leaving = try await bus.connect()
             let proxy = try await EchoService.export(on: leaving, proxyFrom: client)
-            let pending = Task { try await proxy.call(MemberName("Slow"), [.uint32(5_000)]) }
+            let pending = Task { try await proxy.call(MemberName("Slow"), [.uint32(60_000)], timeout: .seconds(120)) }
             #expect(await eventually { await client.pendingCallCount == 1 })
             await leaving.close()
             await #expect(throws: DBusError.self) { try await pending.value }

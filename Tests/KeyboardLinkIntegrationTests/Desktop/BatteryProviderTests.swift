@@ -140,7 +140,7 @@ struct BatteryProviderTests {
                     await daemon.bluez.gatt.isNotifying(.batteryLevel, occurrence: 1, for: vendor.address)
                 })
             await daemon.bluez.gatt.setValue([30], of: .batteryLevel, occurrence: 1, for: vendor.address)
-            #expect(await eventually(timeout: .seconds(30)) { await Self.battery(observer, vendorPath).0 == 30 })
+            #expect(await eventually { await Self.battery(observer, vendorPath).0 == 30 })
             await observer.close()
         }
     }

@@ -31,7 +31,7 @@ final class DesktopSession: Sendable {
         bus = try TestBus()
         dconf = try ChildProcess("/usr/libexec/dconf-service", [], environment: Self.environment(home, bus))
         let connection = try await bus.connect()
-        let owned = try await eventually(timeout: .seconds(20)) {
+        let owned = try await eventually {
             try await connection.nameOwner(of: BusName("ca.desrt.dconf")) != nil
         }
         await connection.close()
@@ -83,7 +83,7 @@ final class DesktopSession: Sendable {
             DaemonHarness.binary("kblink"),
             ["osk-agent", "--bus", kblinkBus, "--session-bus", bus.address] + arguments, environment: environment)
         mocks.add(agent)
-        let started = await eventually(timeout: .seconds(20)) { agent.standardOutput.contains("kblinkd says") }
+        let started = await eventually { agent.standardOutput.contains("kblinkd says") }
         try #require(started, "the agent did not start: \(agent.standardOutput) \(agent.standardError)")
         return agent
     }
@@ -96,7 +96,7 @@ final class DesktopSession: Sendable {
             "/usr/bin/python3", ["-m", "dbusmock", "--session", "--template", path], environment: environment)
         mocks.add(mock)
         let connection = try await bus.connect()
-        let owned = try await eventually(timeout: .seconds(20)) {
+        let owned = try await eventually {
             try await connection.nameOwner(of: BusName(name)) != nil
         }
         await connection.close()

@@ -13,19 +13,25 @@ final class FirmwareDaemon: RestartableDaemon, Sendable {
 
     /// Starts the bus and the simulated BlueZ with `devices`, and the service on `stateDirectory` (a fresh one
     /// when nil).
-    init(devices: [SimulatedDevice], stateDirectory: String? = nil, experimental: Bool = false) async throws {
+    init(
+        devices: [SimulatedDevice], stateDirectory: String? = nil, experimental: Bool = false,
+        configure: @escaping @Sendable (inout KeyboardLinkService.Options) -> Void = { _ in }
+    ) async throws {
         bus = try TestBus()
         bluez = SimulatedBlueZ(bus: bus.busAddress, devices: devices)
         await bluez.setExperimental(experimental)
         try await bluez.start()
         runner = try RestartableService(
             bus: bus, stateDirectory: stateDirectory ?? NSTemporaryDirectory() + "kblink-fw-" + UUID().uuidString,
-            configure: { $0.batteryProvider = experimental })
+            configure: {
+                $0.batteryProvider = experimental
+                configure(&$0)
+            })
         try await runner.start()
     }
 
     /// Runs the real `kblink` binary against this bus.
-    func kblink(_ arguments: [String], timeout: Duration = .seconds(30)) async throws -> ProcessResult {
+    func kblink(_ arguments: [String], timeout: Duration = waitDeadline) async throws -> ProcessResult {
         try await runProcess(DaemonHarness.binary("kblink"), arguments + ["--bus", bus.address], timeout: timeout)
     }
 
@@ -44,7 +50,7 @@ final class FirmwareDaemon: RestartableDaemon, Sendable {
     }
 
     /// Waits until a refresh of `address` (read after `after`, when given) is over and its result is exported.
-    func waitForRead(_ address: BluetoothAddress, after: WallClockTime? = nil, timeout: Duration = .seconds(10))
+    func waitForRead(_ address: BluetoothAddress, after: WallClockTime? = nil, timeout: Duration = waitDeadline)
         async throws
         -> Bool
     {
@@ -70,9 +76,11 @@ final class FirmwareDaemon: RestartableDaemon, Sendable {
 /// Runs `body` with a ``FirmwareDaemon``, shutting it down afterwards.
 func withFirmwareDaemon<T>(
     devices: [SimulatedDevice], stateDirectory: String? = nil, experimental: Bool = false,
+    configure: @escaping @Sendable (inout KeyboardLinkService.Options) -> Void = { _ in },
     _ body: (FirmwareDaemon) async throws -> T
 ) async throws -> T {
-    let daemon = try await FirmwareDaemon(devices: devices, stateDirectory: stateDirectory, experimental: experimental)
+    let daemon = try await FirmwareDaemon(
+        devices: devices, stateDirectory: stateDirectory, experimental: experimental, configure: configure)
     do {
         let result = try await body(daemon)
         await daemon.shutDown()

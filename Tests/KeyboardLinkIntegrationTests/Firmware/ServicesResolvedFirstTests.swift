@@ -11,7 +11,17 @@ struct ServicesResolvedFirstTests {
     func readOnConnectSeesEveryService() async throws {
         var corne = SimulatedDevice.corneSplit
         corne.connected = false
-        try await withFirmwareDaemon(devices: [corne]) { daemon in
+        // The reader starts once the GATT objects have not changed for 400 ms (and a listed service is waited for 2 s
+        // more). The simulated BlueZ exports them one by one from this test process; starved, it left more than
+        // 400 ms between the two Battery Services, and the read saw only the left half. What is checked here is the
+        // order of the announcements, not those budgets: generous ones.
+        try await withFirmwareDaemon(
+            devices: [corne],
+            configure: {
+                $0.firmwareSettleQuiet = .seconds(3)
+                $0.firmwareListedServiceWait = .seconds(60)
+            }
+        ) { daemon in
             await daemon.bluez.setAnnouncesServicesResolvedFirst(true)
             let start = WallClockTime.now()
             try await daemon.bluez.setConnected(corne.address, true)

@@ -50,7 +50,7 @@ struct KeymapCrashTests {
             }
             return nil
         }
-        #expect(await eventually(timeout: .seconds(60)) { acknowledged.withLock { $0.count } >= killAfter })
+        #expect(await eventually { acknowledged.withLock { $0.count } >= killAfter })
         first.signal(SIGKILL)
         let streamError: (any Error)? = await stream.value
         #expect(streamError != nil, "the stream stops when the daemon dies")

@@ -57,6 +57,9 @@ struct KeymapPersistenceTests {
     @Test("a keyboard that goes away and comes back gets its draft back")
     func keyboardComesBack() async throws {
         try await withDaemon { harness in
+            // The session opens a moment before the Keymap interface is exported: wait for the interface.
+            let path = KBlink.keyboardPath(KeymapFixture.vgn)
+            try await harness.waitForInterface(KBlink.keymapInterface, at: path)
             try await KeymapFixture.withKeymap(harness, KeymapFixture.vgn) { keymap in
                 try await keymap.setBinding(zone: "number", layer: 0, key: "KP_0", action: "KC_INS")
             }
@@ -64,7 +67,7 @@ struct KeymapPersistenceTests {
             await harness.bluez.remove(KeymapFixture.vgn)
             #expect(await eventually { await harness.service.keymaps.session(for: KeymapFixture.vgn) == nil })
             try await harness.bluez.add(device)
-            #expect(await eventually { await harness.service.keymaps.session(for: KeymapFixture.vgn) != nil })
+            try await harness.waitForInterface(KBlink.keymapInterface, at: path)
             let diff = try await KeymapFixture.withKeymap(harness, KeymapFixture.vgn) { try await $0.diff() }
             #expect(diff.map(\.new) == ["KC_INS"])
         }

@@ -18,7 +18,7 @@ struct PairingDBusMockTests {
         defer { mock.signal(SIGKILL) }
         let connection = try await bus.connect()
         #expect(
-            try await eventually(timeout: .seconds(15)) { try await connection.nameOwner(of: BlueZ.service) != nil })
+            try await eventually { try await connection.nameOwner(of: BlueZ.service) != nil })
         let mockInterface = InterfaceName("org.bluez.Mock")
         try await connection.call(
             destination: BlueZ.service, path: .root, interface: mockInterface, member: MemberName("AddAdapter"),

@@ -20,7 +20,7 @@ struct PairingQuestionTests {
             let bystander = try OutsideCaller()
             let ready = bystander.directory.path + "/listening"
             let listening = Task { try await bystander.run([], on: harness.bus, listen: 6, ready: ready) }
-            #expect(await eventually(timeout: .seconds(30)) { FileManager.default.fileExists(atPath: ready) })
+            #expect(await eventually { FileManager.default.fileExists(atPath: ready) })
             let result = try await runProcess(
                 DaemonHarness.binary("kblink"), ["pair", device.address.description, "--bus", harness.bus.address],
                 input: answer, timeout: .seconds(60))

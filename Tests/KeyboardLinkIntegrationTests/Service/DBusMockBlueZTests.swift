@@ -20,7 +20,7 @@ struct DBusMockBlueZTests {
         defer { mock.signal(SIGKILL) }
         let connection = try await bus.connect()
         #expect(
-            try await eventually(timeout: .seconds(15)) { try await connection.nameOwner(of: BlueZ.service) != nil })
+            try await eventually { try await connection.nameOwner(of: BlueZ.service) != nil })
 
         func callMock(_ member: String, _ arguments: [DBusValue]) async throws {
             try await connection.call(
@@ -37,7 +37,9 @@ struct DBusMockBlueZTests {
         let harnessArguments = ["--bus", bus.address]
         let watch = try ChildProcess(DaemonHarness.binary("kblink"), ["watch", "--json"] + harnessArguments)
         defer { watch.signal(SIGKILL) }
-        try await Task.sleep(for: .milliseconds(300))
+        // watch --json prints nothing until an event: act once it has subscribed to kblinkd's signals.
+        try await waitForSubscription(
+            onBus: bus.address, process: watch.process.processIdentifier, containing: "path_namespace")
 
         try await callMock("AddDevice", [.string("hci0"), .string(Self.address), .string("Mock Keyboard")])
         // A device with no keyboard traits is not a keyboard yet.
@@ -66,13 +68,13 @@ struct DBusMockBlueZTests {
         #expect(list.standardOutput.contains("\"connected\":false"))
 
         try await callMock("ConnectDevice", [.string("hci0"), .string(Self.address)])
-        #expect(try await eventually(timeout: .seconds(20)) { try await client.status().hardwareKeyboardAttached })
+        #expect(try await eventually { try await client.status().hardwareKeyboardAttached })
         let status = try await runProcess(DaemonHarness.binary("kblink"), ["status", "--json"] + harnessArguments)
         #expect(status.standardOutput.contains("\"hardwareKeyboardAttached\":true"))
         #expect(status.standardOutput.contains("\"id\":\"\(Self.address)\""))
 
         try await callMock("DisconnectDevice", [.string("hci0"), .string(Self.address)])
-        #expect(try await eventually(timeout: .seconds(20)) { try await !client.status().hardwareKeyboardAttached })
+        #expect(try await eventually { try await !client.status().hardwareKeyboardAttached })
 
         // kblink watch saw the keyboard appear, connect and disconnect.
         #expect(await eventually { watch.standardOutput.contains("\"Connected\":false") })

@@ -88,27 +88,27 @@ struct DaemonProcessTests {
         // A USB keyboard appears: the kernel adds a node and the devices file changes.
         try (Self.laptop + Self.usbKeyboard).write(toFile: devices, atomically: true, encoding: .utf8)
         _ = FileManager.default.createFile(atPath: inputDirectory + "/event12", contents: nil)
-        #expect(try await eventually(timeout: .seconds(20)) { try await client.status().hardwareKeyboardAttached })
+        #expect(try await eventually { try await client.status().hardwareKeyboardAttached })
         #expect(try await client.status().hardwareKeyboards.map(\.id) == ["/dev/input/event12"])
 
         // It goes away again.
         try Self.laptop.write(toFile: devices, atomically: true, encoding: .utf8)
         try FileManager.default.removeItem(atPath: inputDirectory + "/event12")
-        #expect(try await eventually(timeout: .seconds(20)) { try await !client.status().hardwareKeyboardAttached })
+        #expect(try await eventually { try await !client.status().hardwareKeyboardAttached })
 
         // SIGHUP with policy `any`: the laptop's own keyboard now counts (the power button and keyd never do).
         try writeConfig(policy: "any")
         daemon.signal(SIGHUP)
         #expect(await notify.waitFor("RELOADING=1") != nil)
         #expect(
-            try await eventually(timeout: .seconds(20)) {
+            try await eventually {
                 try await client.status().hardwareKeyboards.map(\.id) == ["/dev/input/event3"]
             })
 
         // SIGTERM: STOPPING=1, the name is released and the process exits 0.
         daemon.signal(SIGTERM)
         #expect(await notify.waitFor("STOPPING=1") != nil)
-        let result = await daemon.wait(timeout: .seconds(10))
+        let result = await daemon.wait()
         #expect(result.status == 0, "\(result.standardError)")
         #expect(try await client.connection.nameOwner(of: KBlink.service) == nil)
         #expect(result.standardError.contains("<5>stopping on signal"))
@@ -153,7 +153,7 @@ struct DaemonProcessTests {
             #expect(again.standardOutput.contains("\"written\":0"), "\(again.standardOutput)")
         }
         daemon.signal(SIGTERM)
-        #expect(await daemon.wait(timeout: .seconds(10)).status == 0)
+        #expect(await daemon.wait().status == 0)
     }
 
     @Test("bad command lines and configuration files give clear errors and exit codes")

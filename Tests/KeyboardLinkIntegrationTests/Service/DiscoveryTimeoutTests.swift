@@ -1,5 +1,6 @@
 import KeyboardLink
 import KeyboardLinkTestSupport
+import Synchronization
 import Testing
 
 /// kblinkd stops the discovery it started once `[Pairing] DiscoveryTimeout` passes. The real-stack rig
@@ -12,17 +13,29 @@ struct DiscoveryTimeoutTests {
         try await withDaemon(devices: [.aulaF87], options: { $0.discoveryTimeout = .milliseconds(300) }) { harness in
             let client = try await harness.client()
             try await client.manager.call(MemberName("StartDiscovery"))
-            #expect(
-                await eventually(timeout: .seconds(10)) {
-                    await harness.bluez.adapterList.allSatisfy { !$0.discovering }
-                })
-            // Nothing is left of the old session: the next scan starts and stops again.
+            #expect(await eventually { await harness.bluez.adapterList.allSatisfy { !$0.discovering } })
+            // Nothing is left of the old session: the next scan starts and stops again. BlueZ's Discovering
+            // announcements say so in order (checking the adapter right after StartDiscovery raced the 300 ms timer on
+            // a loaded machine).
+            let adapter = try #require(await harness.bluez.adapterList.first?.path)
+            let announced = Mutex<[Bool]>([])
+            let changes = try await client.connection.subscribe(
+                to: MatchRule(
+                    path: adapter, interface: .properties, member: MemberName("PropertiesChanged"),
+                    arg0: BlueZ.adapterInterface.rawValue))
+            let watcher = Task {
+                for await message in changes {
+                    if let flag = message.body[1].stringDictionary?["Discovering"]?.boolValue {
+                        announced.withLock { $0.append(flag) }
+                    }
+                }
+            }
+            defer { watcher.cancel() }
             try await client.manager.call(MemberName("StartDiscovery"))
-            #expect(await harness.bluez.adapterList.allSatisfy(\.discovering))
-            #expect(
-                await eventually(timeout: .seconds(10)) {
-                    await harness.bluez.adapterList.allSatisfy { !$0.discovering }
-                })
+            await eventually(
+                "Discovering true, then false", { announced.withLock { $0 } },
+                satisfies: { seen in seen.firstIndex(of: true).map { seen[$0...].contains(false) } ?? false })
+            #expect(await harness.bluez.adapterList.allSatisfy { !$0.discovering })
             await client.close()
         }
     }

@@ -31,19 +31,19 @@ struct ServiceModelTests {
             let client = try await harness.client()
             #expect(try await client.keyboards().count == 2)
             await harness.bluez.kill()
-            #expect(try await eventually(timeout: .seconds(20)) { try await client.keyboards().isEmpty })
+            #expect(try await eventually { try await client.keyboards().isEmpty })
             #expect(
-                try await eventually(timeout: .seconds(20)) {
+                try await eventually {
                     let down = try await client.status()
                     return !down.blueZRunning && !down.bluetoothAvailable && !down.hardwareKeyboardAttached
                 })
             try await harness.bluez.start()
-            #expect(try await eventually(timeout: .seconds(20)) { try await client.keyboards().count == 2 })
-            #expect(try await eventually(timeout: .seconds(20)) { try await client.status().hardwareKeyboardAttached })
+            #expect(try await eventually { try await client.keyboards().count == 2 })
+            #expect(try await eventually { try await client.status().hardwareKeyboardAttached })
             // And again, to be sure nothing accumulates.
             try await harness.bluez.restart()
             #expect(
-                try await eventually(timeout: .seconds(20)) {
+                try await eventually {
                     try await client.keyboards().map(\.alias) == ["Aula F87", "VGN 98Pro"]
                 })
             await client.close()
@@ -58,14 +58,14 @@ struct ServiceModelTests {
             let client = try await harness.client()
             #expect(try await client.status().hardwareKeyboardAttached == false)
             try await harness.bluez.setConnected(aula.address, true)
-            #expect(try await eventually(timeout: .seconds(20)) { try await client.status().hardwareKeyboardAttached })
+            #expect(try await eventually { try await client.status().hardwareKeyboardAttached })
             let attached = try await client.status().hardwareKeyboards
             #expect(
                 attached == [
                     ManagerStatus.AttachedKeyboard(source: "bluetooth", id: "F8:70:00:00:00:87", name: "Aula F87")
                 ])
             try await harness.bluez.setConnected(aula.address, false)
-            #expect(try await eventually(timeout: .seconds(20)) { try await !client.status().hardwareKeyboardAttached })
+            #expect(try await eventually { try await !client.status().hardwareKeyboardAttached })
             try await harness.bluez.setConnected(SimulatedDevice.mouse.address, false)
             try await harness.bluez.setConnected(SimulatedDevice.mouse.address, true)
             try await harness.bluez.setConnected(SimulatedDevice.phone.address, false)

@@ -64,7 +64,7 @@ final class DaemonHarness: Sendable {
     }
 
     /// Runs the built `kblink` binary with `--bus` set to this bus.
-    func kblink(_ arguments: [String], timeout: Duration = .seconds(20)) async throws -> ProcessResult {
+    func kblink(_ arguments: [String], timeout: Duration = waitDeadline) async throws -> ProcessResult {
         try await runProcess(Self.binary("kblink"), arguments + ["--bus", bus.address], timeout: timeout)
     }
 

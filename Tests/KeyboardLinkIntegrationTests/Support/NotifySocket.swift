@@ -1,4 +1,6 @@
 import Glibc
+import KeyboardLinkTestSupport
+import Synchronization
 import Testing
 
 /// A datagram socket standing in for systemd's `NOTIFY_SOCKET`, to watch what a kblinkd process announces.
@@ -7,6 +9,8 @@ final class NotifySocket: @unchecked Sendable {
     // system calls, which are thread-safe.
     let descriptor: Int32
     let path: String
+    /// Every datagram received so far, for the failure message.
+    private let received = Mutex<[String]>([])
 
     init() throws {
         descriptor = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
@@ -26,11 +30,14 @@ final class NotifySocket: @unchecked Sendable {
         try #require(result == 0, "bind \(path): errno \(errno)")
     }
 
-    /// Datagrams until one contains `text` (within `seconds`: generous, since a debug kblinkd starting among hundreds
-    /// of parallel tests on 2 cores can take several seconds); returns that one.
-    func waitFor(_ text: String, seconds: Int = 30) async -> String? {
+    /// Datagrams until one contains `text` (within `timeout`: generous, since a debug kblinkd starting among hundreds
+    /// of parallel tests on a busy machine can take many seconds); returns that one, or records an issue naming every
+    /// datagram received and returns nil.
+    func waitFor(
+        _ text: String, timeout: Duration = waitDeadline, sourceLocation: SourceLocation = #_sourceLocation
+    ) async -> String? {
         let clock = ContinuousClock()
-        let deadline = clock.now.advanced(by: .seconds(seconds))
+        let deadline = clock.now.advanced(by: timeout)
         while clock.now < deadline {
             var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
             if poll(&poller, 1, 0) == 1 {
@@ -38,12 +45,15 @@ final class NotifySocket: @unchecked Sendable {
                 let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
                 if count > 0 {
                     let message = String(decoding: buffer[..<count], as: UTF8.self)
+                    received.withLock { $0.append(message) }
                     if message.contains(text) { return message }
                 }
                 continue
             }
             try? await Task.sleep(for: .milliseconds(20))
         }
+        Issue.record(
+            "no \(text) within \(timeout); received \(received.withLock { $0 })", sourceLocation: sourceLocation)
         return nil
     }
 

@@ -24,11 +24,18 @@ actor FirmwareRefresher {
     private var batteryWatchers: [BluetoothAddress: Task<Void, Never>] = [:]
     /// How long a refresh waits for BlueZ to resolve services.
     var servicesTimeout: Duration = .seconds(10)
+    /// How long the GATT objects must stay unchanged before a refresh reads, and how long it waits past that for
+    /// a listed service BlueZ has not exported yet.
+    let settleQuiet: Duration
+    let listedServiceWait: Duration
 
     init(
         connection: BusConnection, bluez: BlueZModel, registry: KeyboardRegistry, stateDirectory: String,
+        settleQuiet: Duration = .milliseconds(400), listedServiceWait: Duration = .seconds(2),
         log: @escaping @Sendable (LogLevel, String) -> Void
     ) {
+        self.settleQuiet = settleQuiet
+        self.listedServiceWait = listedServiceWait
         self.connection = connection
         self.bluez = bluez
         self.registry = registry
@@ -107,7 +114,9 @@ actor FirmwareRefresher {
         }
         let name = "\(state.alias) (\(address))"
         let client = GATTClient(connection: connection, model: bluez, device: state.devicePath)
-        let reader = FirmwareReader(client: client, servicesTimeout: servicesTimeout)
+        let reader = FirmwareReader(
+            client: client, servicesTimeout: servicesTimeout, settleQuiet: settleQuiet,
+            listedServiceWait: listedServiceWait)
         let outcome: FirmwareReadOutcome
         do {
             outcome = try await reader.read(modalias: device.modalias, battery1Percentage: device.batteryPercentage)
