@@ -25,6 +25,12 @@ public struct KeyboardInfo: Sendable, Equatable {
         shown.name = name.escapedForTerminalLine
         shown.alias = alias.escapedForTerminalLine
         shown.firmware = firmware.mapValues(\.escapedForTerminalLine)
+        // kblinkd's notes on what it read are one a line (the key `FirmwareInfo.notesKey`): each line escaped, the
+        // lines kept.
+        if let notes = firmware["Notes"] {
+            shown.firmware["Notes"] = notes.split(separator: "\n", omittingEmptySubsequences: false)
+                .map { String($0).escapedForTerminalLine }.joined(separator: "\n")
+        }
         return shown
     }
 

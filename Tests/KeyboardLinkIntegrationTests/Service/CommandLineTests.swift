@@ -69,7 +69,9 @@ struct CommandLineTests {
             #expect(try await harness.kblink(["trust", "vgn"]).status == 0)
             #expect(await harness.bluez.device(SimulatedDevice.vgn98Pro.address)?.trusted == true)
             #expect(try await harness.kblink(["disconnect", "vgn"]).status == 0)
-            #expect(await harness.bluez.device(SimulatedDevice.vgn98Pro.address)?.connected == false)
+            // BlueZ announces the disconnection once the link is down: wait for that state.
+            #expect(
+                await eventually { await harness.bluez.device(SimulatedDevice.vgn98Pro.address)?.connected == false })
             let forget = try await harness.kblink(["forget", "vgn", "--json"])
             #expect(forget.status == 0)
             #expect(forget.standardOutput.contains("\"ok\":true"))

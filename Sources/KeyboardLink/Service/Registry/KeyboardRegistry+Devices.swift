@@ -52,10 +52,13 @@ extension KeyboardRegistry {
     /// `dev_disconnect`); a trusted one that keeps advertising is connected again within seconds. So a trusted
     /// keyboard is untrusted for the call and trusted again right after: BlueZ has then turned its
     /// auto-connection off until the next `Device1.Connect` (or until bluetoothd restarts).
+    ///
+    /// BlueZ is asked whatever kblinkd's copy of `Connected` says: right after a `Connect` the announcement of the
+    /// connection may not have reached kblinkd yet, and a disconnect skipped then would leave the keyboard connected.
+    /// BlueZ's `NotConnected` answer counts as done.
     func disconnect(_ address: BluetoothAddress) async throws {
         let state = try keyboard(matching: address.description)
         try requireBlueZ("disconnect")
-        guard state.connected else { return }
         let proxy = deviceProxy(state)
         let wasTrusted = snapshot.devices[state.devicePath]?.trusted ?? state.trusted
         if wasTrusted {
@@ -68,6 +71,8 @@ extension KeyboardRegistry {
         var failure: (any Error)?
         do {
             try await proxy.call(BlueZ.Method.disconnect)
+        } catch let error as DBusError where error.name == BlueZ.Error.notConnected {
+            // Already down: what was asked for.
         } catch {
             failure = error
         }
