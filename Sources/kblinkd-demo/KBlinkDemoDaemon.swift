@@ -25,7 +25,7 @@ struct KBlinkDemoDaemon {
           --state-dir PATH where profiles and caches live (default $STATE_DIRECTORY, else /var/lib/kblink)
           --print-address  print the bus address on the first line of standard output, then run
           --log-level L    override the configuration's LogLevel
-          --studio-layers N  the layers the Aula F87's ZMK Studio firmware holds (1 to 32, default 4)
+          --studio-layers N  the layers the Aula F87's ZMK Studio firmware holds (1 to 32, default 5)
           --studio-available-layers N  how many more layers that firmware can add (ZMK's available_layers; 0 to
                            32, default 0)
           --polkit         decide who may pair, edit keymaps, write firmware and read macros as kblinkd does
@@ -44,7 +44,8 @@ struct KBlinkDemoDaemon {
     static func main() async {
         DaemonRunner.takeOverSignals()
         let options: DaemonRunner.Options
-        var studioLayers = 4
+        // The owner's layer count, not kblink's default of 4: as a real keyboard's.
+        var studioLayers = 5
         var studioAvailableLayers = 0
         do {
             let parsed = try ParsedArguments(

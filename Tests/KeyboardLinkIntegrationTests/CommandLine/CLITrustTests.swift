@@ -286,7 +286,8 @@ struct CLITrustTests {
             let added = try #require(
                 try DemoDaemon.json(try await demo.ok(["keymap", "layer", "add", "aula", "1", "--json"]))
                     as? [String: Any])
-            #expect(added["layers"] as? Int == 5)
+            // The demo's Aula holds its owner's 5 layers (read into the base): one more makes 6.
+            #expect(added["layers"] as? Int == 6)
             #expect(try await Self.layer(demo, 0)["CAPS"] == "MO(3)")
             #expect(try await Self.layer(demo, 3)["A"] == "KC_B")
             #expect(try await Self.layer(demo, 1).values.allSatisfy { $0 == "KC_TRNS" })
@@ -303,7 +304,7 @@ struct CLITrustTests {
             _ = try await demo.ok(["keymap", "undo", "aula"])
             let shown = try #require(
                 try DemoDaemon.json(try await demo.ok(["keymap", "show", "aula", "--json"])) as? [String: Any])
-            #expect(shown["layers"] as? Int == 4)
+            #expect(shown["layers"] as? Int == 5)
             #expect(try await Self.layer(demo, 2)["A"] == "KC_B")
         }
     }

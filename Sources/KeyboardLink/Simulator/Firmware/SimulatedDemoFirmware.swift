@@ -20,7 +20,7 @@ public struct SimulatedDemoFirmware: Sendable {
     ///   - studioLayers: the layers the Aula F87's ZMK Studio firmware holds.
     ///   - studioAvailableLayers: how many more layers it can add (`add_layer`).
     public static func start(
-        on bluez: SimulatedBlueZ, studioLayers: Int = 4, studioAvailableLayers: Int = 0,
+        on bluez: SimulatedBlueZ, studioLayers: Int = 5, studioAvailableLayers: Int = 0,
         timeout: Duration = .seconds(5)
     ) async throws -> SimulatedDemoFirmware {
         let aula = SimulatedStudioKeyboard.aulaF87Device.address
