@@ -153,6 +153,22 @@ struct ThreeWayPushTests {
         }
     }
 
+    @Test("a push right after a CheckAction (kblink keymap set's warning) waits for the check, not Busy")
+    func pushWaitsForCheck() async throws {
+        try await StudioPushFixture.run { fixture, keymap in
+            // The check holds the keyboard until its notification session ends, which takes 2 s here.
+            await fixture.keyboard.gatt.setFaults(
+                SimulatedGATTFaults(stopNotifyDelay: .seconds(2)), for: fixture.address)
+            try await keymap.setBinding(layer: 0, key: "CAPS", action: "KC_F13")
+            let check = Task { try await keymap.check(action: "KC_F13") }
+            let service = fixture.harness.service
+            #expect(await eventually { await service.pushes.isPushing(fixture.address) })
+            let result = try await keymap.push()
+            #expect(result.written == 1 && result.saved)
+            #expect(try await check.value == nil)
+        }
+    }
+
     @Test("kblink keymap push: a conflict exits 1 naming the key; --overwrite says how many unedited keys it changed")
     func commandLine() async throws {
         try await StudioPushFixture.run { fixture, keymap in

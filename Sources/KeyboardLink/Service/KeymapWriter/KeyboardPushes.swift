@@ -3,9 +3,10 @@ import KeyboardLinkDrivers
 
 /// Who is talking to each keyboard's firmware: one push, pull, re-apply or first-contact read at a time.
 ///
-/// A first-contact read (kblinkd reading a keyboard's keymap into the base when it connects) is queued, not
-/// exclusive: a push or pull that arrives meanwhile waits for it to end, then goes on. A push that arrives while
-/// another push, pull or re-apply runs is refused (`Busy`): two writers would interleave.
+/// A first-contact read (kblinkd reading a keyboard's keymap into the base when it connects) and a firmware check
+/// (`CheckAction`, which `kblink keymap set` makes and may stop waiting for) are queued, not exclusive: a push or
+/// pull that arrives meanwhile waits for them to end, then goes on. A push that arrives while another push, pull or
+/// re-apply runs is refused (`Busy`): two writers would interleave.
 public actor KeyboardPushes {
     /// What holds a keyboard.
     enum Claim: Sendable, Equatable {
@@ -13,6 +14,11 @@ public actor KeyboardPushes {
         case writer
         /// The read of the keyboard's keymap into the base on first contact.
         case firstContactRead
+        /// `CheckAction`: whether the firmware can hold an action; nothing is written.
+        case check
+
+        /// Whether a writer waits for this claim to end instead of being refused.
+        var isQueued: Bool { self != .writer }
     }
 
     private var running: [BluetoothAddress: Claim] = [:]
@@ -23,13 +29,16 @@ public actor KeyboardPushes {
     /// Creates an empty registry.
     public init() {}
 
-    /// Claims a keyboard for a push, pull or re-apply. While a first-contact read holds it, waits for that read to
-    /// end (`waitingForRead` is called once, first); false when another writer holds it.
-    func begin(_ address: BluetoothAddress, waitingForRead: @Sendable () async -> Void = {}) async -> Bool {
+    /// Claims a keyboard for a push, pull, re-apply (`.writer`) or check. While a first-contact read or a check holds
+    /// it, waits for that to end (`waitingForRead` is called once, first, when it is a first-contact read); false
+    /// when a writer holds it.
+    func begin(
+        _ address: BluetoothAddress, as claim: Claim = .writer, waitingForRead: @Sendable () async -> Void = {}
+    ) async -> Bool {
         var told = false
-        while let claim = running[address] {
-            guard claim == .firstContactRead else { return false }
-            if !told {
+        while let holder = running[address] {
+            guard holder.isQueued else { return false }
+            if !told && holder == .firstContactRead {
                 told = true
                 await waitingForRead()
                 continue
@@ -38,7 +47,7 @@ public actor KeyboardPushes {
                 waiting[address, default: []].append(continuation)
             }
         }
-        running[address] = .writer
+        running[address] = claim
         return true
     }
 

@@ -11,7 +11,8 @@ extension KeymapWriter {
     /// Pushes the keyboard's draft and answers the result dictionary.
     ///
     /// While kblinkd reads the keyboard's keymap on first contact, the push waits for that read (announced with
-    /// `PushProgress(0, 0)`) instead of answering `Busy`.
+    /// `PushProgress(0, 0)`) instead of answering `Busy`; so it does behind a `CheckAction`, which holds the keyboard
+    /// as a check (a check a client stopped waiting for must not make the next push `Busy`).
     /// - Throws: `DBusError`: `NotConnected`, `NotSupported` (no driver, an action the firmware cannot hold, a base
     ///   that could not be read from the keyboard without `overwrite`), `Locked` (not unlocked in time), `Busy` (a
     ///   push, pull or re-apply is running), `Conflict` (keys both sides changed; nothing written), `Failed` (the
@@ -26,7 +27,7 @@ extension KeymapWriter {
         }
         let connection = self.connection
         let path = KBlink.keyboardPath(address)
-        let claimed = await pushes.begin(address) {
+        let claimed = await pushes.begin(address, as: options.check == nil ? .writer : .check) {
             try? await connection.emit(
                 KBlinkContract.Keymap.pushProgressSignal, at: path, [.uint32(0), .uint32(0)])
         }
