@@ -18,9 +18,12 @@ struct DiffTruthTests {
             let harness = fixture.harness
             #expect(
                 try await KeymapCommandRunner.run(harness, ["keymap", "set", address, "CAPS", "KC_F13"]).status == 0)
-            #expect(try await KeymapCommandRunner.run(harness, ["keymap", "push", address]).status == 0)
+            let push = try await KeymapCommandRunner.run(harness, ["keymap", "push", address])
+            #expect(push.status == 0, "\(push.standardError)")
             let clean = try await KeymapCommandRunner.run(harness, ["keymap", "diff", address])
-            #expect(clean.standardOutput.contains("no changes; the draft equals what the keyboard holds"))
+            #expect(
+                clean.standardOutput.contains("no changes; the draft equals what the keyboard holds"),
+                "\(clean.standardError)")
 
             // The keyboard's CAPS goes back to Caps Lock, as after a reset.
             #expect(
