@@ -1,5 +1,6 @@
 import Foundation
 import KeyboardLink
+import KeyboardLinkTestSupport
 import Testing
 
 /// `kblink keymap diff` tells the truth: staged macros and layers count, and so does what the keyboard itself holds
@@ -18,7 +19,12 @@ struct DiffTruthTests {
             let harness = fixture.harness
             #expect(
                 try await KeymapCommandRunner.run(harness, ["keymap", "set", address, "CAPS", "KC_F13"]).status == 0)
-            let push = try await KeymapCommandRunner.run(harness, ["keymap", "push", address])
+            // keymap set's pre-flight CheckAction holds the keyboard on the daemon after kblink stopped waiting for it
+            // (10 s): on a loaded machine the push then found it busy. Pushed again until the check is over.
+            let push = try #require(
+                await eventually(
+                    "the push", { try await KeymapCommandRunner.run(harness, ["keymap", "push", address]) },
+                    satisfies: { !$0.standardError.contains("is already running") }))
             #expect(push.status == 0, "\(push.standardError)")
             let clean = try await KeymapCommandRunner.run(harness, ["keymap", "diff", address])
             #expect(
