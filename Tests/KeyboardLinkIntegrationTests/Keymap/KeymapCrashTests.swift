@@ -54,7 +54,7 @@ struct KeymapCrashTests {
         first.signal(SIGKILL)
         let streamError: (any Error)? = await stream.value
         #expect(streamError != nil, "the stream stops when the daemon dies")
-        let killed = await first.wait(timeout: .seconds(10))
+        let killed = await first.wait(timeout: waitDeadline)
         #expect(killed.status == SIGKILL, "killed by the signal")
         let edits = acknowledged.withLock { $0 }
         #expect(edits.count >= killAfter && edits.count < plan.count, "killed in the middle of the stream")
@@ -78,13 +78,13 @@ struct KeymapCrashTests {
         #expect(try await keymap.state().canUndo)
         #expect(!second.standardError.contains("corrupt"), "\(second.standardError)")
         second.signal(SIGTERM)
-        let stopped = await second.wait(timeout: .seconds(30))
+        let stopped = await second.wait(timeout: waitDeadline)
         #expect(stopped.status == 0, "kblinkd did not stop cleanly: \(stopped.standardError.suffix(2000))")
         await connection.close()
     }
 
     /// Waits until kblinkd serves the Aula's keymap.
     static func ready(_ keymap: KeymapClient) async -> Bool {
-        await eventually(timeout: .seconds(30)) { (try? await keymap.state()) != nil }
+        await eventually { (try? await keymap.state()) != nil }
     }
 }

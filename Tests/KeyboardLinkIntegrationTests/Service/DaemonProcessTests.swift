@@ -146,13 +146,9 @@ struct DaemonProcessTests {
             }
             #expect(
                 try await runProcess(kblink, ["keymap", "set", device, key, "KC_LCTL", "--bus", address]).status == 0)
-            // keymap set's pre-flight CheckAction holds the keyboard on the daemon after kblink stopped waiting for it
-            // (10 s): on a loaded machine the push then found it busy. Pushed again until the check is over.
-            let push = try #require(
-                await eventually(
-                    "the push",
-                    { try await runProcess(kblink, ["keymap", "push", device, "--json", "--bus", address]) },
-                    satisfies: { !$0.standardError.contains("is already running") }))
+            // keymap set's pre-flight CheckAction may still hold the keyboard on a loaded machine: the push waits for
+            // it (a queued claim), it is never Busy.
+            let push = try await runProcess(kblink, ["keymap", "push", device, "--json", "--bus", address])
             #expect(push.status == 0, "\(push.standardError)")
             #expect(push.standardOutput.contains("\"written\":1"), "\(push.standardOutput)")
             let again = try await runProcess(kblink, ["keymap", "push", device, "--json", "--bus", address])
