@@ -69,10 +69,11 @@ extension Commands {
                      --apply-on-connect (or --no-apply-on-connect) also turns auto-apply on (off) once the push
                      succeeded.
             pull     reads the keyboard's keymap (and VIA macro slots) through its firmware protocol into the base and
-                     the draft, as one edit: 'kblink keymap undo' brings the draft's edits back on the new base. Bindings kblink cannot express are pulled as
-                     cleared (counted as unknown). A following push writes nothing. A locked keyboard asks for its
-                     unlock key. JSON: {ok, address, driver, changed, bindings, layers, deviceLayers, macros, unknown,
-                     dirty, canUndo}.
+                     the draft, as one edit: 'kblink keymap undo' brings the draft's edits back on the new base.
+                     Bindings kblink cannot express are pulled as cleared (counted as unknown); a push leaves them
+                     on the keyboard unless you edit them. A following push writes nothing. A locked keyboard asks
+                     for its unlock key. JSON: {ok, address, driver, changed, bindings, layers, deviceLayers, macros,
+                     unknown, dirty, canUndo, undoable, baseOrigin}.
             auto-apply  shows, or turns on or off, re-applying on connect: each time the keyboard connects,
                      kblinkd reads it and writes back the bindings that differ from the keymap last pushed (not the
                      unpushed draft), logging what had drifted. Needs a pushed keymap. JSON: {address, applyOnConnect}.
