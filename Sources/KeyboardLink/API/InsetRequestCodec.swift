@@ -24,18 +24,6 @@ public enum InsetRequestCodec {
     /// every call short for everyone else.
     public static let maximumFields = 256
 
-    /// The largest request body, in bytes, `ResolveInsets` reads: a request of every key and 256 fields fits in a
-    /// fraction of it.
-    public static let maximumRequestSize = 64 << 10
-
-    /// Refuses a `ResolveInsets` call whose body is larger than ``maximumRequestSize`` before any of it is decoded.
-    /// - Throws: ``DBusError`` (`org.kblink1.Error.InvalidArgs`) giving the size and the limit.
-    public static func checkSize(of call: Message) throws {
-        guard let size = call.receivedBodySize, size > maximumRequestSize else { return }
-        throw KBlinkError.invalidArgs(
-            "the ResolveInsets request is \(size) bytes; at most \(maximumRequestSize) (64 KiB) are allowed")
-    }
-
     /// Event names accepted in `event` (CLI spellings and the iOS names).
     public static func eventKind(_ text: String) -> KeyboardEventKind? {
         switch text {

@@ -1,5 +1,6 @@
 import KeyboardLinkAuthorization
 import KeyboardLinkDBus
+import KeyboardLinkSupport
 
 /// The `org.kblink1` API, written once: every method, property and signal with its interface, name and the
 /// names and D-Bus types of its arguments. The daemon declares its objects from these values and the client calls
@@ -181,7 +182,7 @@ public enum KBlinkContract {
                 DBusArgument("json", .string), DBusArgument("options", .dictionary(key: .string, value: .variant)),
             ],
             outputs: [DBusArgument("result", .dictionary(key: .string, value: .variant))],
-            access: .requires(.editKeymap))
+            access: .requires(.editKeymap), maximumBodySize: FileStore.maximumReadSize + (64 << 10))
         /// `AddLayer(u layer)`.
         public static let addLayer = KBlinkMethod(
             interface, "AddLayer", inputs: [DBusArgument("layer", .uint32)], access: .requires(.editKeymap))

@@ -14,18 +14,26 @@ public struct KBlinkMethod: Sendable, Equatable, CustomStringConvertible {
     public let outputs: [DBusArgument]
     /// Who may call it: kblinkd checks this before the handler runs (docs/dbus-api.md, "Authorization").
     public let access: KBlinkAccess
+    /// The largest call, in bytes of arguments on the wire, kblinkd reads; larger ones are refused with
+    /// `org.freedesktop.DBus.Error.LimitsExceeded` before anything is decoded.
+    public let maximumBodySize: Int
+
+    /// The limit of a method that does not say otherwise: far above any call of the API (a request of
+    /// `ResolveInsets`, a macro's text), far below what would cost kblinkd memory.
+    public static let defaultMaximumBodySize = 64 << 10
 
     /// Describes a method; `name` is a constant of the contract, checked once. Every method says who may call it:
     /// there is no default, so a new method cannot be left open by omission.
     public init(
         _ interface: InterfaceName, _ name: String, inputs: [DBusArgument] = [], outputs: [DBusArgument] = [],
-        access: KBlinkAccess
+        access: KBlinkAccess, maximumBodySize: Int = defaultMaximumBodySize
     ) {
         self.interface = interface
         self.name = MemberName(trusted: name)
         self.inputs = inputs
         self.outputs = outputs
         self.access = access
+        self.maximumBodySize = maximumBodySize
     }
 
     /// The signature of the arguments (`ssus`).

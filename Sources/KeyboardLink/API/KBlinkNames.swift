@@ -10,6 +10,11 @@ public enum KBlink {
     public static let managerInterface = KBlinkContract.Manager.interface
     public static let keyboardInterface = KBlinkContract.Keyboard.interface
     public static let keymapInterface = KBlinkContract.Keymap.interface
+    /// What kblinkd accepts from any caller before it decides anything (docs/dbus-api.md, "Authorization"): a call's
+    /// arguments up to ``KBlinkMethod/defaultMaximumBodySize`` (standard interfaces included: `Properties.Set` of a
+    /// 16 MB value is refused from its length), and 32 calls waiting for an answer per caller.
+    public static let callLimits = CallLimits(
+        maximumBodySize: KBlinkMethod.defaultMaximumBodySize, maximumCallsInFlightPerCaller: 32)
     /// The daemon's version.
     public static let version = "0.1.0"
 

@@ -31,10 +31,18 @@ public actor Authorizer {
     private var knownCallers: [BusName: CallerCredentials] = [:]
     static let knownCallerLimit = 256
 
+    /// What a grant answered: polkit's yes holds for this caller, this action and these details (the object) only.
     private struct GrantKey: Hashable {
         let sender: BusName
         let action: PolkitAction
+        let details: [String: String]
     }
+
+    /// polkit checks waiting for an answer, per caller's uid.
+    private var pendingChecks: [UInt32: Int] = [:]
+    /// How many polkit checks one user's calls may have waiting at once; beyond, calls are refused with
+    /// `org.freedesktop.DBus.Error.LimitsExceeded` (a caller whose agent never answers holds at most this many).
+    public static let maximumPendingChecksPerUser = 8
 
     /// Creates an authorizer for calls arriving on `connection`.
     public init(connection: BusConnection, policy: AuthorizationPolicy, log: AuthorizationLog) {
@@ -68,8 +76,8 @@ public actor Authorizer {
 
     /// Whether `sender` may perform `action` without being asked anything: for reads that withhold what the caller
     /// may not see (macro text) instead of failing.
-    public func isAuthorized(_ action: PolkitAction, sender: BusName?) async -> Bool {
-        await decide(action, sender: sender, interactive: false).isAllowed
+    public func isAuthorized(_ action: PolkitAction, sender: BusName?, details: [String: String] = [:]) async -> Bool {
+        await decide(action, sender: sender, interactive: false, details: details).isAllowed
     }
 
     /// The decision for `sender` and `action`; refusals are logged with the caller.
@@ -132,7 +140,7 @@ public actor Authorizer {
         case .polkit:
             break
         }
-        let key = GrantKey(sender: caller.busName, action: action)
+        let key = GrantKey(sender: caller.busName, action: action, details: details)
         let now = ContinuousClock.now
         if let expiry = grants[key] {
             if now < expiry {
@@ -140,7 +148,17 @@ public actor Authorizer {
             }
             grants[key] = nil
         }
-        switch await askPolkit(action, caller: caller, interactive: interactive, details: details) {
+        let pending = pendingChecks[caller.uid, default: 0]
+        guard pending < Self.maximumPendingChecksPerUser else {
+            return .denied(
+                DBusError.limitsExceeded(
+                    "uid \(caller.uid) already has \(pending) authorization checks waiting for polkit; "
+                        + "answer or dismiss the authentication dialogs first"))
+        }
+        pendingChecks[caller.uid] = pending + 1
+        let answer = await askPolkit(action, caller: caller, interactive: interactive, details: details)
+        if let left = pendingChecks[caller.uid] { pendingChecks[caller.uid] = left > 1 ? left - 1 : nil }
+        switch answer {
         case .authorized:
             polkitAbsenceReported = false
             remember(key, now: ContinuousClock.now)
@@ -257,8 +275,7 @@ public actor Authorizer {
             switch error.name {
             case .serviceUnknown, .nameHasNoOwner:
                 return .absent
-            case _ where error.name.rawValue.hasPrefix("org.freedesktop.DBus.Error.Spawn."):
-                return .absent
+            // polkit is installed but could not be started: a refusal (.failed), never the group's fallback.
             case .noReply, .timedOut:
                 if interactive { await cancelCheck(cancellationID) }
                 return .failed(DBusError(error.name, "no answer within the time allowed"))

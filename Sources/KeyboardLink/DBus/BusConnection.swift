@@ -46,6 +46,10 @@ public final class BusConnection: @unchecked Sendable {
     /// Encoded `GetManagedObjects` replies by manager path, dropped on any change (BusConnection+ReplyTemplates).
     var replyTemplates: [ObjectPath: ReplyTemplate] = [:]
     lazy var objectServer = ObjectServer(connection: self)
+    /// What callers may send (CallBudget.swift).
+    var callLimits = CallLimits.none
+    /// Calls answered later, per caller, while ``callLimits`` bounds them.
+    var callsInFlight: [BusName: Int] = [:]
     /// Header names of the last received message, reused by the next (loop-confined, like the vars above).
     let headerStrings = HeaderStringCache()
     /// Headers of method calls and returns built once and copied for each message (loop-confined).
@@ -149,6 +153,13 @@ public final class BusConnection: @unchecked Sendable {
         await withCheckedContinuation { continuation in
             loop.async { continuation.resume(returning: body()) }
         }
+    }
+
+    /// Runs `body` on the loop: at once when already there, otherwise after a hop.
+    func onLoop<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        if loop.isCurrent { return try body() }
+        let result: Result<T, any Error> = await onQueue { Result { try body() } }
+        return try result.get()
     }
 
     func assertOnQueue() {

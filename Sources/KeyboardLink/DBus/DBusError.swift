@@ -48,6 +48,7 @@ extension ErrorName {
     public static let accessDenied: ErrorName = "org.freedesktop.DBus.Error.AccessDenied"
     public static let serviceUnknown: ErrorName = "org.freedesktop.DBus.Error.ServiceUnknown"
     public static let nameHasNoOwner: ErrorName = "org.freedesktop.DBus.Error.NameHasNoOwner"
+    public static let limitsExceeded: ErrorName = "org.freedesktop.DBus.Error.LimitsExceeded"
 }
 
 /// Why a name, path or signature was refused before it could reach libdbus.

@@ -182,12 +182,21 @@ public struct MethodInvocation: Sendable {
 }
 
 /// Work put before a method's handler (``DBusMethod/guarded(by:)``), such as an authorization check. It runs in the
-/// call's task, after the arguments were read and checked and before the handler: to refuse the call it throws (the
+/// call's task, after the arguments' signature was checked and before they are read and the handler runs: to refuse the call it throws (the
 /// caller gets that error, the handler never runs); to let it through it returns what to run once the handler has
 /// succeeded (an audit line), which runs before the reply is sent.
 public typealias MethodGuard = @Sendable (MethodCallContext) async throws -> @Sendable () -> Void
 
 extension DBusMethod {
+    /// This method accepting calls whose arguments take at most `limit` bytes on the wire, instead of the connection's
+    /// ``CallLimits/maximumBodySize``; a larger call is answered `LimitsExceeded` before anything is decoded.
+    public func acceptingBodies(upTo limit: Int) -> DBusMethod {
+        DBusMethod(name: name, inputs: inputs, outputs: outputs, body: body.accepting(bodiesUpTo: limit))
+    }
+
+    /// The largest body this method accepts when it differs from its connection's limit.
+    public var maximumBodySize: Int? { body.maximumBodySize }
+
     /// This method with `check` run before its handler; see ``MethodGuard``.
     /// - Precondition: the method's handler is asynchronous (a synchronous one answers inside the dispatch, before a
     ///   check that may suspend could run): declaring a guard on one is a programming error, caught at start-up.

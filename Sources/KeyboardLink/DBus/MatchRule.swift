@@ -38,8 +38,9 @@ public struct MatchRule: Hashable, Sendable, CustomStringConvertible {
         return parts.joined(separator: ",")
     }
 
-    /// Whether `message` passes every field but the sender (which needs the bus's name owners).
-    func matchesIgnoringSender(_ message: Message) -> Bool {
+    /// Whether `message` passes the fields its header carries (all but the sender, which needs the bus's name owners,
+    /// and `arg0`, which needs the body).
+    func matchesHeader(_ message: Message) -> Bool {
         guard message.kind == .signal else { return false }
         if let path, message.path != path { return false }
         if let pathNamespace {
@@ -47,9 +48,12 @@ public struct MatchRule: Hashable, Sendable, CustomStringConvertible {
         }
         if let interface, message.interface != interface { return false }
         if let member, message.member != member { return false }
-        if let arg0 {
-            guard case .string(let first)? = message.body.first, first == arg0 else { return false }
-        }
         return true
+    }
+
+    /// Whether `message`'s first argument is what the rule asks for: read alone, without decoding the rest of the body.
+    func matchesArguments(_ message: Message) -> Bool {
+        guard let arg0 else { return true }
+        return message.firstStringArgument == arg0
     }
 }

@@ -75,6 +75,20 @@ public struct Message: Sendable {
         return wire.count - wire.bodyOffset
     }
 
+    /// The first argument when it is a string (`s`), read without decoding the rest of the body: what a match rule's
+    /// `arg0` compares. Nil when the body starts with another type or is empty.
+    public var firstStringArgument: String? {
+        switch storage {
+        case .values(let values):
+            guard case .string(let text)? = values.first else { return nil }
+            return text
+        case .wire(let wire):
+            guard wire.signature.rawValue.utf8.first == UInt8(ascii: "s") else { return nil }
+            var reader = wire.reader()
+            return try? reader.readText(lengthBytes: 4)
+        }
+    }
+
     init(kind: Kind, body: [DBusValue] = []) {
         self.kind = kind
         self.storage = .values(body)

@@ -224,7 +224,7 @@ final class ObjectServer {
     }
 
     /// What `Set` needs once the call is checked: the property's interface and name and its setter.
-    private func writable(_ nameText: String, of interfaceText: String, at path: ObjectPath, value: DBusValue)
+    private func writable(_ nameText: String, of interfaceText: String, at path: ObjectPath, valueType: DBusType)
         throws(DBusError) -> (
             InterfaceName, MemberName, @Sendable (DBusValue, MethodInvocation) async throws -> DBusValue
         )
@@ -235,25 +235,27 @@ final class ObjectServer {
         guard property.access != .read, let setter = property.setter else {
             throw .propertyReadOnly("\(nameText) is read-only")
         }
-        guard value.conforms(to: property.type) else {
-            throw .invalidArgs("\(nameText) has type '\(property.type)', not '\(value.type)'")
+        guard valueType == property.type else {
+            throw .invalidArgs("\(nameText) has type '\(property.type)', not '\(valueType)'")
         }
         return (exported.declaration.name, name, setter)
     }
 
-    /// `Set`: checks the call on the connection's loop, runs the property's setter and stores what it returns (which
-    /// emits `PropertiesChanged` as the declaration says) before the call is answered.
+    /// `Set`: checks the call on the connection's loop (the property exists, is writable, and the variant holds its
+    /// type) before the value is decoded, runs the property's setter and stores what it returns (which emits
+    /// `PropertiesChanged` as the declaration says) before the call is answered.
     static func set(_ call: MethodInvocation) async throws {
-        let (interfaceText, nameText, value) = try call.decode(String.self, String.self, DBusValue.self)
+        let assignment = try PropertyAssignment(call.message)
+        let (interfaceText, nameText, valueType) = (assignment.interface, assignment.property, assignment.valueType)
         let connection = call.connection
         let path = call.message.path ?? .root
         let checked = await connection.onQueue {
             Result { () throws(DBusError) in
-                try connection.objectServer.writable(nameText, of: interfaceText, at: path, value: value)
+                try connection.objectServer.writable(nameText, of: interfaceText, at: path, valueType: valueType)
             }
         }
         let (interface, name, setter) = try checked.get()
-        let accepted = try await setter(value, call)
+        let accepted = try await setter(try assignment.value(), call)
         try await connection.setProperty(name, of: interface, at: path, to: accepted)
     }
 

@@ -113,16 +113,31 @@ extension BusConnection {
         }
     }
 
-    func deliverSignal(_ message: Message) {
+    /// Delivers a received signal to the subscriptions that match it. `header` is the signal without its body; who
+    /// gets it is decided from the header and the sender first, so a signal nobody subscribed to, or one from a sender
+    /// a rule does not name, is dropped without its body being copied or decoded; `arg0` is then read alone.
+    func deliverSignal(_ header: Message, from raw: OpaquePointer) {
         assertOnQueue()
-        if message.path == Self.localPath, message.member?.rawValue == "Disconnected" {
+        if header.path == Self.localPath, header.member?.rawValue == "Disconnected" {
             failPendingCalls(.disconnected("the connection to the bus was lost (did dbus-daemon stop?)"))
             for (_, subscriber) in subscriptions { subscriber.continuation.finish() }
             subscriptions.removeAll()
             return
         }
-        if message.sender == .messageBus, message.member?.rawValue == "NameOwnerChanged",
-            message.body.count == 3, let name = message.body[0].stringValue.flatMap(BusName.init(validating:)),
+        // Only the bus itself can send as org.freedesktop.DBus: another peer's NameOwnerChanged is just a signal.
+        let isOwnerChange = header.sender == .messageBus && header.member?.rawValue == "NameOwnerChanged"
+        let receivers = subscriptions.values.filter { subscriber in
+            senderMatches(subscriber.rule, header.sender) && subscriber.rule.matchesHeader(header)
+        }
+        guard isOwnerChange || !receivers.isEmpty else { return }
+        var message = header
+        do {
+            try MessageCodec.attachBody(of: raw, to: &message, strings: headerStrings)
+        } catch {
+            return
+        }
+        if isOwnerChange, message.body.count == 3,
+            let name = message.body[0].stringValue.flatMap(BusName.init(validating:)),
             nameOwners[name] != nil || ownerTrackers[name] != nil
         {
             let newOwner = message.body[2].stringValue.flatMap(BusName.init(validating:))
@@ -130,16 +145,17 @@ extension BusConnection {
                 nameOwners[name] = (newOwner, message.serial)
             }
         }
-        for (_, subscriber) in subscriptions where subscriber.rule.matchesIgnoringSender(message) {
-            if let sender = subscriber.rule.sender {
-                if sender.isUnique || sender == .messageBus {
-                    guard message.sender == sender else { continue }
-                } else {
-                    guard message.sender == sender || nameOwners[sender]?.owner == message.sender else { continue }
-                }
-            }
+        for subscriber in receivers where subscriber.rule.matchesArguments(message) {
             subscriber.continuation.yield(message)
         }
+    }
+
+    /// Whether a signal from `sender` may reach a subscription with `rule`: any sender when the rule names none, else
+    /// the named unique name, or the current owner of the named well-known name.
+    private func senderMatches(_ rule: MatchRule, _ sender: BusName?) -> Bool {
+        guard let expected = rule.sender else { return true }
+        if expected.isUnique || expected == .messageBus { return sender == expected }
+        return sender == expected || (sender != nil && nameOwners[expected]?.owner == sender)
     }
 
     /// Follows the owner of a well-known name: yields the current owner (nil when none) and then every change.

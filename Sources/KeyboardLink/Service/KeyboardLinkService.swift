@@ -136,6 +136,7 @@ public actor KeyboardLinkService {
     /// Returns when the daemon is ready to answer.
     /// - Throws: ``DBusError`` when the name cannot be owned (another kblinkd, or the bus policy).
     public func start() async throws {
+        await connection.limitCalls(KBlink.callLimits)
         let access = AccessControl(authorizer: authorizer)
         let objects = KeyboardObjects(
             keyboard: KeyboardObject(registry: registry, firmware: firmware, access: access),

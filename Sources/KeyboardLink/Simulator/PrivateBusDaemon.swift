@@ -61,6 +61,13 @@ public final class PrivateBusDaemon: Sendable {
         posix_spawn_file_actions_addclose(&actions, readEnd)
         // The daemon's own warnings (fd limits when not root, ...) would drown test output.
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        // Nothing else of this process goes with it: a pipe another thread has open at this moment would otherwise
+        // stay open in the daemon for its whole life, and that pipe's reader would never see its end.
+        guard addCloseFrom(&actions, 3) == 0 else {
+            close(readEnd)
+            close(writeEnd)
+            throw DBusError.failed("posix_spawn_file_actions_addclosefrom_np failed")
+        }
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -145,3 +152,7 @@ public final class PrivateBusDaemon: Sendable {
         return String(decoding: bytes, as: UTF8.self)
     }
 }
+
+/// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34 and later), which the Glibc module does not import.
+@_silgen_name("posix_spawn_file_actions_addclosefrom_np")
+private func addCloseFrom(_ actions: UnsafeMutablePointer<posix_spawn_file_actions_t>, _ from: Int32) -> Int32

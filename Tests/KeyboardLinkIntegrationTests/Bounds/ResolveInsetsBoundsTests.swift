@@ -41,8 +41,8 @@ struct ResolveInsetsBoundsTests {
                 try await resolve(connection, Self.request(fields: 100_000))
             } throws: { error in
                 guard let error = error as? DBusError else { return false }
-                return error.name.rawValue == "org.kblink1.Error.InvalidArgs"
-                    && error.message.contains("at most 65536 (64 KiB)")
+                // Refused from its length, before any of it is decoded (KBlink.callLimits).
+                return error.name == .limitsExceeded && error.message.contains("at most 65536")
             }
             // The daemon goes on answering.
             _ = try await resolve(connection, Self.request(fields: 1))

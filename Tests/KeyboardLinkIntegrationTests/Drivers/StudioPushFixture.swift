@@ -3,7 +3,7 @@ import KeyboardLink
 import KeyboardLinkTestSupport
 import Testing
 
-/// A daemon whose only keyboard is an Aula F87 running ZMK with Studio, answered by a simulated firmware that holds
+/// A daemon whose keyboard (beside `otherDevices`) is an Aula F87 running ZMK with Studio, answered by a simulated firmware that holds
 /// its owner's keymap (`SimulatedOwnerKeymap`, not kblink's default). Once the firmware is attached (and unlocked),
 /// kblinkd has read it into the base, as it does when a keyboard connects.
 struct StudioPushFixture {
@@ -16,13 +16,13 @@ struct StudioPushFixture {
     /// holds `layerCount` layers and can add `availableLayers` more.
     static func run<T>(
         unlocked: Bool = true, faults: Set<SimulatedStudioFirmware.Fault> = [], layerCount: Int = 4,
-        availableLayers: Int = 0,
+        availableLayers: Int = 0, otherDevices: [SimulatedDevice] = [],
         options: (inout KeyboardLinkService.Options) -> Void = { _ in }, log: DaemonHarness.Log? = nil,
         _ body: (StudioPushFixture, KeymapClient) async throws -> T
     ) async throws -> T {
         // The firmware attaches after the keyboard connected: the base is read once it is there, not on connection.
         try await withDaemon(
-            devices: [SimulatedStudioKeyboard.aulaF87Device],
+            devices: [SimulatedStudioKeyboard.aulaF87Device] + otherDevices,
             options: { given in
                 given.readsKeymapOnConnect = false
                 options(&given)

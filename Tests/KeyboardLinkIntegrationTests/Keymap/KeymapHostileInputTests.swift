@@ -6,7 +6,10 @@ import Testing
 /// or changes the draft.
 @Suite("Hostile input to org.kblink1.Keymap")
 struct KeymapHostileInputTests {
-    static let big = String(repeating: "A", count: 1 << 20)
+    /// Longer than any name or text the API takes, and within the 64 KiB kblinkd reads of a call.
+    static let big = String(repeating: "A", count: 40_000)
+    /// Longer than kblinkd reads of any call but ImportProfile.
+    static let huge = String(repeating: "A", count: 1 << 20)
 
     @Test("unknown keys, keys of another zone, bad layers, bad actions and bad macros give InvalidArgs")
     func badArguments() async throws {
@@ -67,27 +70,37 @@ struct KeymapHostileInputTests {
         }
     }
 
-    @Test("huge strings are refused at the edge with their length")
+    @Test("long strings are refused at the edge with their length; calls over 64 KiB before anything is read")
     func hugeStrings() async throws {
         try await withDaemon { harness in
             try await KeymapFixture.withKeymap(harness) { keymap async throws in
+                let limits = ErrorName.limitsExceeded
+                await KeymapFixture.expectError(limits, containing: ["1048603 bytes", "at most 65536"]) {
+                    try await keymap.setBinding(layer: 0, key: Self.huge, action: "KC_A")
+                }
+                await KeymapFixture.expectError(limits, containing: ["Set's arguments are", "at most 65536"]) {
+                    try await keymap.selectZone(Self.huge)
+                }
+                await KeymapFixture.expectError(limits, containing: ["SetMacro's arguments are", "at most 65536"]) {
+                    try await keymap.setMacro(name: "m", definition: Self.huge)
+                }
                 let invalid = KBlinkError.invalidArgs
-                await KeymapFixture.expectError(invalid, containing: ["key is 1048576 bytes long", "at most 32"]) {
+                await KeymapFixture.expectError(invalid, containing: ["key is 40000 bytes long", "at most 32"]) {
                     try await keymap.setBinding(layer: 0, key: Self.big, action: "KC_A")
                 }
-                await KeymapFixture.expectError(invalid, containing: ["action is 1048576 bytes long"]) {
+                await KeymapFixture.expectError(invalid, containing: ["action is 40000 bytes long"]) {
                     try await keymap.setBinding(layer: 0, key: "A", action: Self.big)
                 }
-                await KeymapFixture.expectError(invalid, containing: ["zone is 1048576 bytes long"]) {
+                await KeymapFixture.expectError(invalid, containing: ["zone is 40000 bytes long"]) {
                     _ = try await keymap.bindings(zone: Self.big, layer: 0)
                 }
-                await KeymapFixture.expectError(invalid, containing: ["CurrentZone is 1048576 bytes long"]) {
+                await KeymapFixture.expectError(invalid, containing: ["CurrentZone is 40000 bytes long"]) {
                     try await keymap.selectZone(Self.big)
                 }
-                await KeymapFixture.expectError(invalid, containing: ["macro definition is 1048576 bytes long"]) {
+                await KeymapFixture.expectError(invalid, containing: ["macro definition is 40000 bytes long"]) {
                     try await keymap.setMacro(name: "m", definition: Self.big)
                 }
-                await KeymapFixture.expectError(invalid, containing: ["macro name is 1048576 bytes long"]) {
+                await KeymapFixture.expectError(invalid, containing: ["macro name is 40000 bytes long"]) {
                     try await keymap.removeMacro(name: Self.big)
                 }
                 let oversized = String(repeating: " ", count: (16 << 20) + 1)

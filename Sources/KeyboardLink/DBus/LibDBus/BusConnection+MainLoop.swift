@@ -154,9 +154,9 @@ extension BusConnection {
             dispatchCall(rawMessage)
             return DBUS_HANDLER_RESULT_HANDLED
         }
-        let message: Message
+        var message: Message
         do {
-            message = try MessageCodec.decode(rawMessage, strings: headerStrings)
+            message = try MessageCodec.decodeHeader(rawMessage, strings: headerStrings)
         } catch {
             return DBUS_HANDLER_RESULT_HANDLED
         }
@@ -164,9 +164,15 @@ extension BusConnection {
         case .methodCall:
             return DBUS_HANDLER_RESULT_HANDLED  // Dispatched above.
         case .signal:
-            deliverSignal(message)
+            // Its body is read only when a subscription wants the signal.
+            deliverSignal(message, from: rawMessage)
             return DBUS_HANDLER_RESULT_NOT_YET_HANDLED
         case .methodReturn, .error:
+            do {
+                try MessageCodec.attachBody(of: rawMessage, to: &message, strings: headerStrings)
+            } catch {
+                return DBUS_HANDLER_RESULT_HANDLED
+            }
             return completeCall(with: message) ? DBUS_HANDLER_RESULT_HANDLED : DBUS_HANDLER_RESULT_NOT_YET_HANDLED
         }
     }

@@ -22,18 +22,29 @@ extension BusConnection {
             sendError(error, to: origin)
             return
         }
+        // What the caller sent is measured from its lengths before anything of it is decoded.
+        if let error = bodyLimitError(call, of: body) {
+            sendError(error, to: origin)
+            return
+        }
         #if DEBUG
             if body.readsArgumentsInPlace { typedCallsAnswered += 1 }
         #endif
+        if body.isAsynchronous, let error = reserveCallInFlight(of: origin.sender) {
+            sendError(error, to: origin)
+            return
+        }
         let work: MethodBody.Work
         do {
             work = try body.prepare(call, self)
         } catch {
+            if body.isAsynchronous { releaseCallInFlight(of: origin.sender) }
             sendAnswer(.failure(error), of: body, to: origin)
             return
         }
         switch work {
         case .answered(let result):
+            if body.isAsynchronous { releaseCallInFlight(of: origin.sender) }
             sendAnswer(.success(result), of: body, to: origin)
         case .later(let operation):
             // It starts here, inside the dispatch: a handler that never suspends runs and replies without a job, a
@@ -47,9 +58,13 @@ extension BusConnection {
                     result = .failure(error)
                 }
                 if loop.isCurrent {
+                    releaseCallInFlight(of: origin.sender)
                     sendAnswer(result, of: body, to: origin)
                 } else {
-                    loop.async { self.sendAnswer(result, of: body, to: origin) }
+                    loop.async {
+                        self.releaseCallInFlight(of: origin.sender)
+                        self.sendAnswer(result, of: body, to: origin)
+                    }
                 }
             }
         }

@@ -335,6 +335,13 @@ enum MessageCodec {
     /// - Parameter strings: the receiving connection's cache of header names (on its loop thread), or nil.
     /// - Throws: ``DBusError`` when libdbus hands us something the D-Bus specification does not allow.
     static func decode(_ raw: OpaquePointer, strings: HeaderStringCache? = nil) throws -> Message {
+        var message = try decodeHeader(raw, strings: strings)
+        try attachBody(of: raw, to: &message, strings: strings)
+        return message
+    }
+
+    /// Decodes a libdbus message's header fields only: its body stays empty (see ``attachBody(of:to:strings:)``).
+    static func decodeHeader(_ raw: OpaquePointer, strings: HeaderStringCache? = nil) throws -> Message {
         let kind: Message.Kind
         switch dbus_message_get_type(raw) {
         case messageTypeMethodCall: kind = .methodCall
@@ -373,18 +380,23 @@ enum MessageCodec {
         }
         message.noReplyExpected = dbus_message_get_no_reply(raw) != 0
         message.allowsInteractiveAuthorization = dbus_message_get_allow_interactive_authorization(raw) != 0
+        return message
+    }
 
-        guard let signatureText = dbus_message_get_signature(raw), signatureText.pointee != 0 else { return message }
+    /// Gives `message`, decoded from `raw` by ``decodeHeader(_:strings:)``, its body: kept in wire form (one copy of
+    /// the bytes, decoded when read) or, when it carries file descriptors, read through libdbus.
+    static func attachBody(of raw: OpaquePointer, to message: inout Message, strings: HeaderStringCache? = nil) throws {
+        guard let signatureText = dbus_message_get_signature(raw), signatureText.pointee != 0 else { return }
         let signature = try strings?.signature(signatureText) ?? signatureCache.signature(signatureText)
         // File descriptors travel beside the bytes (anywhere in the body, variants included): such a body is read
         // through libdbus's iterator, which hands them out. The wire reader refuses them.
         let carriesDescriptors = dbus_message_contains_unix_fds(raw) != 0
         if !carriesDescriptors, let wire = wireBody(raw, signature) {
             message.storage = .wire(wire)
-            return message
+            return
         }
         var iterator = DBusMessageIter()
-        guard dbus_message_iter_init(raw, &iterator) != 0 else { return message }
+        guard dbus_message_iter_init(raw, &iterator) != 0 else { return }
         // Owns the descriptors read below from the start, so that a failed read closes those read before it.
         let descriptors = carriesDescriptors ? ReceivedDescriptors() : nil
         var body: [DBusValue] = []
@@ -395,7 +407,6 @@ enum MessageCodec {
         }
         message.body = body
         message.descriptors = descriptors
-        return message
     }
 
     /// Parsed body signatures by their text: a connection sees the same few signatures over and over.

@@ -46,34 +46,51 @@ final class MethodBody: Sendable {
         self.outputTypes = outputs
         self.readsArgumentsInPlace = readsArgumentsInPlace
         self.isAsynchronous = isAsynchronous
+        self.maximumBodySize = nil
         self.prepare = prepare
     }
 
+    /// The largest body, in bytes, a call of this method may carry, when it differs from the connection's
+    /// ``CallLimits/maximumBodySize``.
+    let maximumBodySize: Int?
+
     /// This body with `check` run first in the call's task: when it throws, the call is answered with its error and
-    /// the handler never runs; otherwise the handler runs and, once it has succeeded, what `check` returned.
+    /// the handler never runs; otherwise the arguments are read, the handler runs and, once it has succeeded, what
+    /// `check` returned. Nothing of the arguments is decoded before the check has let the caller through.
     /// - Precondition: the body is asynchronous (a synchronous handler runs before any task could check).
     func guarded(by check: @escaping MethodGuard) -> MethodBody {
         precondition(isAsynchronous, "\(name) answers synchronously, so nothing can run before its handler")
         return MethodBody(
             name: name, outputs: outputTypes, inputSignature: inputSignature,
-            readsArgumentsInPlace: readsArgumentsInPlace, isAsynchronous: true
+            readsArgumentsInPlace: readsArgumentsInPlace, isAsynchronous: true, maximumBodySize: maximumBodySize
         ) { [prepare] call, connection in
             let context = MethodCallContext(call, on: connection)
-            guard case .later(let work) = try prepare(call, connection) else {
-                preconditionFailure("an asynchronous method body answered at once")
-            }
+            let held = HeldMessage(call)
             return .later {
                 let succeeded = try await check(context)
-                let result = try await work()
+                // Read on the connection's loop, as every libdbus call on it.
+                let work = try await connection.onLoop { try prepare(held.message, connection) }
+                guard case .later(let operation) = work else {
+                    preconditionFailure("an asynchronous method body answered at once")
+                }
+                let result = try await operation()
                 succeeded()
                 return result
             }
         }
     }
 
+    /// This body accepting calls whose body is at most `limit` bytes, whatever the connection's limit.
+    func accepting(bodiesUpTo limit: Int?) -> MethodBody {
+        MethodBody(
+            name: name, outputs: outputTypes, inputSignature: inputSignature,
+            readsArgumentsInPlace: readsArgumentsInPlace, isAsynchronous: isAsynchronous, maximumBodySize: limit,
+            prepare: prepare)
+    }
+
     private init(
         name: MemberName, outputs: [DBusType], inputSignature: [CChar], readsArgumentsInPlace: Bool,
-        isAsynchronous: Bool,
+        isAsynchronous: Bool, maximumBodySize: Int?,
         prepare: @escaping @Sendable (_ call: OpaquePointer, _ connection: BusConnection) throws -> Work
     ) {
         self.name = name
@@ -81,6 +98,7 @@ final class MethodBody: Sendable {
         self.outputTypes = outputs
         self.readsArgumentsInPlace = readsArgumentsInPlace
         self.isAsynchronous = isAsynchronous
+        self.maximumBodySize = maximumBodySize
         self.prepare = prepare
     }
 
@@ -230,6 +248,21 @@ extension MethodCallContext {
             connection: connection,
             allowsInteractiveAuthorization: dbus_message_get_allow_interactive_authorization(call) != 0)
     }
+}
+
+/// A received libdbus message kept alive while a call's task waits (a reference libdbus counts atomically).
+final class HeldMessage: @unchecked Sendable {
+    // Why @unchecked Sendable is safe: `message` never changes; libdbus's reference count is atomic, so taking and
+    // dropping the reference from any thread is safe, and the message itself is only read through ``MethodBody``'s
+    // `prepare`, which runs on the connection's loop (``BusConnection/onLoop(_:)``).
+    let message: OpaquePointer
+
+    init(_ message: OpaquePointer) {
+        self.message = message
+        dbus_message_ref(message)
+    }
+
+    deinit { dbus_message_unref(message) }
 }
 
 /// The D-Bus types of a list of Swift types, in order.

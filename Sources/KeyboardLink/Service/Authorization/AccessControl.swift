@@ -3,8 +3,9 @@ import KeyboardLinkAuthorization
 import KeyboardLinkDBus
 
 /// Puts the ``Authorizer`` in front of every `org.kblink1` handler that needs it, as the contract says
-/// (``KBlinkMethod/access``, ``KBlinkProperty/writeAction``): the check runs after the arguments were read and before
-/// the handler, so a refused call changes nothing; an allowed write is followed by its audit line in the journal.
+/// (``KBlinkMethod/access``, ``KBlinkProperty/writeAction``): the check runs before the arguments are read and before
+/// the handler, so a refused call changes nothing and costs no more than its header; an allowed write is followed by its
+/// audit line in the journal. A method whose contract allows larger calls than ``KBlink/callLimits`` gets its limit.
 ///
 /// Every declared method must be in the contract: one that is not stops the daemon at start-up, so no method can be
 /// served without a decision about who may call it.
@@ -18,7 +19,9 @@ struct AccessControl: Sendable {
             guard let declared = contract.first(where: { $0.name == method.name }) else {
                 preconditionFailure("\(method.name) is served but not in the contract: say who may call it")
             }
-            return guarded(method, access: declared.access)
+            let served = guarded(method, access: declared.access)
+            guard declared.maximumBodySize != KBlinkMethod.defaultMaximumBodySize else { return served }
+            return served.acceptingBodies(upTo: declared.maximumBodySize)
         }
     }
 
@@ -56,7 +59,7 @@ struct AccessControl: Sendable {
     /// Whether the caller may read macro text (`org.kblink1.read-macros`), asked without interaction: for answers
     /// open to everyone that withhold the text from others (`Diff`, the `ImportProfile` answer).
     func mayReadMacros(_ call: MethodCallContext) async -> Bool {
-        await authorizer.isAuthorized(.readMacros, sender: call.sender)
+        await authorizer.isAuthorized(.readMacros, sender: call.sender, details: Self.details(call))
     }
 
     /// What polkit's dialog and rules are told: the object the call is about.

@@ -24,7 +24,6 @@ enum ManagerObject {
                 [await registry?.keyboardList(cache: listCache) ?? .array(KeyboardState.listEntryType, [])]
             },
             DBusMethod(Manager.resolveInsets) { [weak registry] (call: MethodInvocation) in
-                try InsetRequestCodec.checkSize(of: call.message)
                 let dictionary = try call.decode([String: DBusValue].self)
                 let attached = await registry?.presence().attached ?? false
                 let request = try InsetRequestCodec.request(from: dictionary, hardwareKeyboard: attached)
