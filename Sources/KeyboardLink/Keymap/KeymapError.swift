@@ -128,7 +128,9 @@ public enum KeymapError: Error, Equatable, Sendable, CustomStringConvertible {
         case .invalidMacroName(let name):
             return "'\(Self.printable(name))' is not a valid macro name: use 1 to 32 letters, digits, '_' or '-'"
         case .macroSyntax(let text, let offset, let reason):
-            return "cannot read the macro '\(Self.printable(text))' at character \(offset + 1): \(reason)"
+            // Never the macro's text: a macro may type a secret, and an error may reach a log.
+            _ = text
+            return "cannot read the macro at character \(offset + 1): \(reason)"
         case .invalidMacro(let reason):
             return "invalid macro: \(reason)"
         case .macroNotFound(let name):

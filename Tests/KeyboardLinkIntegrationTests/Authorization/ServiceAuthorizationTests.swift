@@ -160,11 +160,17 @@ struct ServiceAuthorizationTests {
             #expect(outcome.answers[3].error == Self.notAuthorized)
             #expect(outcome.answers[3].message?.contains("org.kblink1.read-macros") == true)
             #expect(outcome.answers[4].error == Self.notAuthorized)
-            // Diff and the import answer say which macro changed, its text withheld.
-            #expect(outcome.answers[6].result?.contains("(withheld)") == true, "\(outcome.answers[6])")
+            // Diff leaves out the macro's row entirely (the key bound to it stays); the import answer says which
+            // macro it replaced, its old text withheld.
+            #expect(outcome.answers[6].error == nil, "\(outcome.answers[6])")
+            #expect(outcome.answers[6].result?.contains("MACRO(login)") == true, "\(outcome.answers[6])")
+            #expect(outcome.answers[6].result?.contains("\"macro\"") == false, "\(outcome.answers[6])")
+            #expect(outcome.answers[6].result?.contains("(withheld)") == false, "\(outcome.answers[6])")
             #expect(outcome.answers[7].error == nil, "\(outcome.answers[7])")
             #expect(outcome.answers[7].result?.contains("(withheld)") == true, "\(outcome.answers[7])")
 
+            // Root, who may read macros, sees the macro's row.
+            #expect(try await keymap.diff().contains { $0.zone == "macro" && $0.key == "login" })
             // Control: with read-macros, the same caller gets the text (the import above made it ctrl+c).
             try await polkit.allow([.readMacros])
             let allowed = try await caller.run([Self.keymapCall(fixture, "GetMacros")], on: fixture.harness.bus)

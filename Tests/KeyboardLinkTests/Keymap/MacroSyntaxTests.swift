@@ -105,6 +105,14 @@ struct MacroSyntaxTests {
         }
     }
 
+    @Test("a syntax error names the character and the reason, never the macro's text")
+    func errorsWithholdTheText() throws {
+        let secret = "text 'correct-horse-battery', enter, ctrl+"
+        let error = try #require(throws: KeymapError.self) { try Macro(parsing: secret) }
+        #expect(error.description.contains("at character"))
+        #expect(!error.description.contains("correct-horse"), "\(error.description)")
+    }
+
     @Test(
         "well-formed steps that break a rule are refused",
         arguments: [

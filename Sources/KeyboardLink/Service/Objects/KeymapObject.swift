@@ -161,18 +161,18 @@ struct KeymapObject: Sendable {
             },
             DBusMethod(Keymap.diff) { (call: MethodInvocation) in
                 let address = try call.keyboardAddress()
-                let rows = try await sessions.get().read(address) { session in session.diffTexts() }
-                // Diff is open to everyone; a macro's text goes only to callers allowed to read it.
+                let all = try await sessions.get().read(address) { session in session.diffTexts() }
+                // Diff is open to everyone; the rows of macros go only to callers allowed to read them: not even
+                // that a macro changed, so that SetMacro followed by Diff cannot tell whether a guess was right.
                 let revealsMacros = await access.mayReadMacros(MethodCallContext(call))
+                let rows = revealsMacros ? all : all.filter { $0.zone != "macro" }
                 return [
                     .array(
                         Self.diffEntryType,
                         rows.map {
                             .structure([
                                 .string($0.zone), .uint32(UInt32(clamping: $0.layer)), .string($0.key),
-                                .string($0.zone == "macro" && !revealsMacros ? MacroText.withholding($0.old) : $0.old),
-                                .string($0.zone == "macro" && !revealsMacros ? MacroText.withholding($0.new) : $0.new),
-                                .string($0.origin),
+                                .string($0.old), .string($0.new), .string($0.origin),
                             ])
                         })
                 ]
