@@ -12,11 +12,19 @@ public struct AuthorizationLog: Sendable {
     }
 
     let write: @Sendable (Level, String) -> Void
+    let recordAudit: @Sendable (AuditRecord) -> Void
 
-    /// Creates a log from a function that receives each report.
-    public init(_ write: @escaping @Sendable (Level, String) -> Void) {
+    /// Creates a log from a function that receives each report; audit records arrive as their text at level notice,
+    /// unless `audit` takes them (the daemon's journal writer, which keeps their fields).
+    public init(
+        _ write: @escaping @Sendable (Level, String) -> Void, audit: (@Sendable (AuditRecord) -> Void)? = nil
+    ) {
         self.write = write
+        self.recordAudit = audit ?? { record in write(.notice, record.line) }
     }
+
+    /// Writes one audit record.
+    func audit(_ record: AuditRecord) { recordAudit(record) }
 
     /// Reports nothing.
     public static var silent: AuthorizationLog { AuthorizationLog { _, _ in } }

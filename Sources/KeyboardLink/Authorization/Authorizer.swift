@@ -100,24 +100,68 @@ public actor Authorizer {
         case .allowed(let grant):
             log.write(.debug, "allowed \(action.id) to \(caller) (\(grant.basis))")
         case .denied(let error):
-            log.write(.notice, "refused \(action.id) to \(caller): \(error.name.rawValue)")
+            recordRefusal(action, caller: caller, details: details, error: error)
         }
         return decision
     }
 
-    /// Writes the audit line of a write that was authorized and done: the action, the object, and who asked
-    /// (uid, pid and command name), at notice level.
+    /// Writes the audit record of a call that was authorized: done (`failure` nil) or failed, possibly half-way (a push
+    /// that wrote part of a keymap). The action, the object, who asked (uid, pid and command name) and the result.
     /// - Parameters:
-    ///   - object: the object the write changed (a keyboard's path).
+    ///   - object: the object the call was about (a keyboard's path).
     ///   - operation: what was done, such as the method's name (`Push`, `Set CurrentZone`).
-    public nonisolated func audit(_ grant: AuthorizationGrant, object: ObjectPath, operation: String) {
-        log.write(.notice, Self.auditLine(grant, object: object, operation: operation))
+    public nonisolated func audit(
+        _ grant: AuthorizationGrant, object: ObjectPath, operation: String, failure: (any Error)? = nil
+    ) {
+        let result: AuditRecord.Result =
+            failure.map { .failed(grant.basis, ($0 as? DBusError)?.name ?? .failed) } ?? .allowed(grant.basis)
+        log.audit(
+            AuditRecord(
+                action: grant.action, operation: operation, object: object.rawValue, caller: grant.caller,
+                result: result))
     }
 
-    /// The audit line: `audit: org.kblink1.write-firmware Push on /org/kblink1/... by uid 1000 pid 42 (kblink) :1.7,
-    /// allowed by polkit`.
+    /// The audit line of an allowed call: `audit: org.kblink1.write-firmware Push on /org/kblink1/... by uid 1000
+    /// pid 42 (kblink) :1.7, allowed by polkit`.
     public static func auditLine(_ grant: AuthorizationGrant, object: ObjectPath, operation: String) -> String {
-        "audit: \(grant.action.id) \(operation) on \(object.rawValue) by \(grant.caller), allowed by \(grant.basis)"
+        AuditRecord(
+            action: grant.action, operation: operation, object: object.rawValue, caller: grant.caller,
+            result: .allowed(grant.basis)
+        ).line
+    }
+
+    // MARK: - Refusals, once per user and action and minute
+
+    /// How long refusals of one user and action are gathered into one audit record.
+    public static let refusalWindow: Duration = .seconds(60)
+
+    private struct RefusalKey: Hashable {
+        let uid: UInt32
+        let action: PolkitAction
+    }
+
+    /// Per user and action: when the window of the last written refusal ends, and how many refusals came since.
+    private var refusals: [RefusalKey: (ends: ContinuousClock.Instant, since: Int)] = [:]
+
+    /// Writes a refusal's audit record, unless one of the same user and action was written within the window: then it
+    /// is counted, and the count goes into the next record written for them.
+    private func recordRefusal(
+        _ action: PolkitAction, caller: CallerCredentials, details: [String: String], error: DBusError
+    ) {
+        let key = RefusalKey(uid: caller.uid, action: action)
+        let now = ContinuousClock.now
+        if let window = refusals[key], now < window.ends {
+            refusals[key] = (window.ends, window.since + 1)
+            return
+        }
+        let count = 1 + (refusals[key]?.since ?? 0)
+        // Bounded like the callers' table: windows that ran out are dropped first.
+        if refusals.count >= Self.knownCallerLimit { refusals = refusals.filter { now < $0.value.ends } }
+        refusals[key] = (now + Self.refusalWindow, 0)
+        log.audit(
+            AuditRecord(
+                action: action, operation: nil, object: details["object"], caller: caller,
+                result: .refused(error.name, count: count)))
     }
 
     // MARK: - Deciding

@@ -182,10 +182,11 @@ public struct MethodInvocation: Sendable {
 }
 
 /// Work put before a method's handler (``DBusMethod/guarded(by:)``), such as an authorization check. It runs in the
-/// call's task, after the arguments' signature was checked and before they are read and the handler runs: to refuse the call it throws (the
-/// caller gets that error, the handler never runs); to let it through it returns what to run once the handler has
-/// succeeded (an audit line), which runs before the reply is sent.
-public typealias MethodGuard = @Sendable (MethodCallContext) async throws -> @Sendable () -> Void
+/// call's task, after the arguments' signature was checked and before they are read and the handler runs: to refuse
+/// the call it throws (the caller gets that error, the handler never runs); to let it through it returns what to run
+/// once the handler has ended (an audit record), given nil when the handler succeeded or the error it threw; that runs
+/// before the reply is sent.
+public typealias MethodGuard = @Sendable (MethodCallContext) async throws -> @Sendable ((any Error)?) -> Void
 
 extension DBusMethod {
     /// This method accepting calls whose arguments take at most `limit` bytes on the wire, instead of the connection's

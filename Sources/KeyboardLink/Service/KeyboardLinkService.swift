@@ -53,6 +53,9 @@ public actor KeyboardLinkService {
         public var firmwareListedServiceWait: Duration = .seconds(2)
         /// Who may pair, edit keymaps, write firmware and read macros (polkit, with the group fallback).
         public var authorization = AuthorizationPolicy.polkit()
+        /// Where audit records go as structured journal entries (``JournalWriter``); nil writes them as text lines to
+        /// the log like everything else.
+        public var auditJournal: JournalWriter?
 
         public init(stateDirectory: String) {
             self.stateDirectory = stateDirectory
@@ -114,13 +117,27 @@ public actor KeyboardLinkService {
             timeouts: options.writerTimeouts, log: log)
         self.authorizer = Authorizer(
             connection: connection, policy: options.authorization,
-            log: AuthorizationLog { level, line in
-                switch level {
-                case .debug: log(.debug, line)
-                case .notice: log(.notice, line)
-                case .warning: log(.warning, line)
-                }
-            })
+            log: Self.authorizationLog(log, journal: options.auditJournal))
+    }
+
+    /// Where the authorizer reports: decisions to the log at their levels, audit records to the journal as fields when
+    /// `journal` is given (their text to the log when it cannot be reached), else as text to the log.
+    private static func authorizationLog(
+        _ log: @escaping @Sendable (LogLevel, String) -> Void, journal: JournalWriter?
+    ) -> AuthorizationLog {
+        let write: @Sendable (AuthorizationLog.Level, String) -> Void = { level, line in
+            switch level {
+            case .debug: log(.debug, line)
+            case .notice: log(.notice, line)
+            case .warning: log(.warning, line)
+            }
+        }
+        guard let journal else { return AuthorizationLog(write) }
+        return AuthorizationLog(write) { record in
+            let entry: [(name: String, value: String)] =
+                [("MESSAGE", record.line), ("PRIORITY", "5"), ("SYSLOG_IDENTIFIER", "kblinkd")] + record.fields
+            if !journal.send(entry) { log(.notice, record.line) }
+        }
     }
 
     /// Reads every connected keyboard whose base is still kblink's default keymap into its base (as on first

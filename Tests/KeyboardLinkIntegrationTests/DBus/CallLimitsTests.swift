@@ -141,7 +141,7 @@ struct CallLimitsTests {
             }
             let check: MethodGuard = { _ in
                 if refuse.withLock({ $0 }) { throw DBusError(ErrorName("org.example.Error.Refused"), "no") }
-                return {}
+                return { _ in }
             }
             try await server.export(DBusInterface(Self.interface, methods: [method.guarded(by: check)]), at: Self.path)
             let before = RecordedText.decoded.withLock { $0 }

@@ -31,7 +31,7 @@ struct GuardedMethodTests {
         let check: MethodGuard = { call in
             events.add("guard \(call.path.rawValue) from \(call.sender?.rawValue.prefix(1) ?? "-")")
             if refuse { throw DBusError(ErrorName("org.example.Error.Refused"), "no") }
-            return { events.add("succeeded") }
+            return { failure in events.add(failure == nil ? "succeeded" : "failed") }
         }
         try await server.export(
             DBusInterface(Self.interface, methods: [typed.guarded(by: check), untyped.guarded(by: check)]),
@@ -64,7 +64,7 @@ struct GuardedMethodTests {
         }
     }
 
-    @Test("a failing handler: its error is the answer and the success hook does not run")
+    @Test("a failing handler: its error is the answer and the hook learns it failed")
     func handlerFails() async throws {
         try await withBus { _, server, client in
             let events = Events()
@@ -74,7 +74,7 @@ struct GuardedMethodTests {
                     destination: server.uniqueName, path: Self.path, interface: Self.interface,
                     member: MemberName("Typed"), [.string("hi")])
             }
-            #expect(events.all == ["guard /org/example/guarded from :", "handler hi"])
+            #expect(events.all == ["guard /org/example/guarded from :", "handler hi", "failed"])
         }
     }
 

@@ -55,8 +55,8 @@ final class MethodBody: Sendable {
     let maximumBodySize: Int?
 
     /// This body with `check` run first in the call's task: when it throws, the call is answered with its error and
-    /// the handler never runs; otherwise the arguments are read, the handler runs and, once it has succeeded, what
-    /// `check` returned. Nothing of the arguments is decoded before the check has let the caller through.
+    /// the handler never runs; otherwise the arguments are read, the handler runs and then what `check` returned, told
+    /// how the handler ended. Nothing of the arguments is decoded before the check has let the caller through.
     /// - Precondition: the body is asynchronous (a synchronous handler runs before any task could check).
     func guarded(by check: @escaping MethodGuard) -> MethodBody {
         precondition(isAsynchronous, "\(name) answers synchronously, so nothing can run before its handler")
@@ -67,15 +67,20 @@ final class MethodBody: Sendable {
             let context = MethodCallContext(call, on: connection)
             let held = HeldMessage(call)
             return .later {
-                let succeeded = try await check(context)
-                // Read on the connection's loop, as every libdbus call on it.
-                let work = try await connection.onLoop { try prepare(held.message, connection) }
-                guard case .later(let operation) = work else {
-                    preconditionFailure("an asynchronous method body answered at once")
+                let ended = try await check(context)
+                do {
+                    // Read on the connection's loop, as every libdbus call on it.
+                    let work = try await connection.onLoop { try prepare(held.message, connection) }
+                    guard case .later(let operation) = work else {
+                        preconditionFailure("an asynchronous method body answered at once")
+                    }
+                    let result = try await operation()
+                    ended(nil)
+                    return result
+                } catch {
+                    ended(error)
+                    throw error
                 }
-                let result = try await operation()
-                succeeded()
-                return result
             }
         }
     }

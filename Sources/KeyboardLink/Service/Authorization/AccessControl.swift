@@ -4,8 +4,8 @@ import KeyboardLinkDBus
 
 /// Puts the ``Authorizer`` in front of every `org.kblink1` handler that needs it, as the contract says
 /// (``KBlinkMethod/access``, ``KBlinkProperty/writeAction``): the check runs before the arguments are read and before
-/// the handler, so a refused call changes nothing and costs no more than its header; an allowed write is followed by its
-/// audit line in the journal. A method whose contract allows larger calls than ``KBlink/callLimits`` gets its limit.
+/// the handler, so a refused call changes nothing and costs no more than its header; an allowed write or read of macros
+/// is followed by its audit record in the journal, done or failed. A method whose contract allows larger calls than ``KBlink/callLimits`` gets its limit.
 ///
 /// Every declared method must be in the contract: one that is not stops the daemon at start-up, so no method can be
 /// served without a decision about who may call it.
@@ -32,8 +32,8 @@ struct AccessControl: Sendable {
         let operation = method.name.rawValue
         return method.guarded { call in
             let grant = try await authorizer.authorize(action, for: call, details: Self.details(call))
-            guard action.changesState else { return {} }
-            return { authorizer.audit(grant, object: call.path, operation: operation) }
+            // Every write and every read of secrets is audited, done or failed (a push may fail half-way).
+            return { failure in authorizer.audit(grant, object: call.path, operation: operation, failure: failure) }
         }
     }
 
@@ -50,9 +50,14 @@ struct AccessControl: Sendable {
         return { value, invocation in
             let call = MethodCallContext(invocation)
             let grant = try await authorizer.authorize(action, for: call, details: Self.details(call))
-            let stored = try await setter(value, invocation)
-            authorizer.audit(grant, object: call.path, operation: operation)
-            return stored
+            do {
+                let stored = try await setter(value, invocation)
+                authorizer.audit(grant, object: call.path, operation: operation)
+                return stored
+            } catch {
+                authorizer.audit(grant, object: call.path, operation: operation, failure: error)
+                throw error
+            }
         }
     }
 

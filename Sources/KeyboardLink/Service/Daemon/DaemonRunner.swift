@@ -167,6 +167,10 @@ public enum DaemonRunner {
         serviceOptions.pairing.requestDefaultAgent = configuration.defaultAgent
         serviceOptions.authorization =
             options.authorization ?? .polkit(fallbackGroup: configuration.fallbackGroup)
+        // Under systemd, the audit trail goes to the journal as fields of its own.
+        if environmentValue("JOURNAL_STREAM") != nil, access(JournalWriter.defaultSocket, W_OK) == 0 {
+            serviceOptions.auditJournal = JournalWriter()
+        }
         let service = KeyboardLinkService(
             connection: connection, options: serviceOptions, log: { level, message in logger.log(level, message) })
         do {
