@@ -270,7 +270,10 @@ extension VIADriverLinks {
     ///   - alias: the keyboard's name.
     ///   - cause: what opening it threw.
     static func openFailure(alias: String, cause: any Error) -> DBusError {
-        KBlinkError.failed(
+        if let refusal = cause as? HIDRawRefusal {
+            return KBlinkError.failed("will not use the VIA interface of \(alias): \(refusal)")
+        }
+        return KBlinkError.failed(
             "cannot open the VIA interface of \(alias): \(cause); check the permissions of /dev/hidraw*")
     }
 }
