@@ -90,6 +90,10 @@ extension PairingFailure {
             DBusError(
                 KBlinkError.accessDenied,
                 "only the program that called Pair for \(address) may answer its questions")
+        case .notThePairCallerToCancel(let address):
+            DBusError(
+                KBlinkError.accessDenied,
+                "only the program that called Pair for \(address), or root, may cancel its pairing")
         case .blueZNotRunning(let action?):
             KBlinkError.failed("cannot \(action): BlueZ is not running; start it with 'systemctl start bluetooth'")
         case .blueZNotRunning(nil):
