@@ -46,7 +46,7 @@ struct UnpairedKeyboardsTests {
         }
     }
 
-    @Test("An unpaired keyboard gets its Keymap once it is paired")
+    @Test("An unpaired keyboard gets its Keymap once it is paired; before, kblink keymap says to pair it")
     func keymapAfterPairing() async throws {
         try await withDaemon(devices: [PairingFixtures.justWorks]) { harness in
             await harness.bluez.setPairingTimings(.fast)
@@ -57,7 +57,13 @@ struct UnpairedKeyboardsTests {
             let path = KBlink.keyboardPath(PairingFixtures.justWorks.address)
             #expect(try await eventually { try await exportedInterfaces(connection)[path] != nil })
             #expect(try await exportedInterfaces(connection)[path]?.contains(KBlink.keymapInterface.rawValue) == false)
-            _ = try await client.pair(PairingFixtures.justWorks.address.description)
+            let address = PairingFixtures.justWorks.address.description
+            let unpaired = try await KeymapCommandRunner.run(harness, ["keymap", "show", address])
+            #expect(unpaired.status != 0)
+            #expect(
+                unpaired.standardError.contains("it is not paired; pair it first with 'kblink pair \(address)'"),
+                "\(unpaired.standardError)")
+            _ = try await client.pair(address)
             try await harness.waitForInterface(KBlink.keymapInterface, at: path)
         }
     }
