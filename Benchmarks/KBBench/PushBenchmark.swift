@@ -87,7 +87,8 @@ struct PushBenchmark: Sendable {
             transport.close()
         }
         let address = device.address
-        let links = VIADriverLinks { wanted in wanted == address ? .init(transport: transport, close: {}) : nil }
+        let links = VIADriverLinks { wanted in wanted.address == address ? .init(transport: transport, close: {}) : nil
+        }
         let changed = layout.keys.count
         var writes = 0
         var allReports = 0

@@ -27,6 +27,12 @@ struct KeymapTarget: Sendable {
             do {
                 state = try await keymap.state()
             } catch let error as DBusError where error.name == .unknownInterface {
+                // kblinkd keeps keymaps for paired keyboards only.
+                guard keyboard.paired else {
+                    throw KBlinkError.notSupported(
+                        "\(keyboard.forDisplay.alias) has no keymap: it is not paired; pair it first with "
+                            + "'kblink pair \(keyboard.address)'")
+                }
                 throw KBlinkError.notSupported(
                     "\(keyboard.forDisplay.alias) has no keymap: kblinkd does not know its layout")
             }

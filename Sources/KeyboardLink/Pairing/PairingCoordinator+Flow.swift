@@ -56,10 +56,26 @@ extension PairingCoordinator {
     }
 
     /// Cancels the pairing of `address` at whatever step it is, and returns once it has ended and been undone.
-    /// - Throws: ``PairingFailure/notPairing(_:)`` when no pairing of that device is running.
-    public func cancel(_ address: BluetoothAddress) async throws {
+    ///
+    /// Only the connection that called `Pair` may cancel its pairing, or one that `isPrivileged` accepts (root):
+    /// being allowed to pair (polkit's `org.kblink1.pair`) is not being allowed to end someone else's pairing.
+    /// - Parameters:
+    ///   - sender: who asks.
+    ///   - isPrivileged: whether a sender that is not the `Pair` caller may cancel anyway; asked only then.
+    /// - Throws: ``PairingFailure/notPairing(_:)`` when no pairing of that device is running (or it ended while
+    ///   `isPrivileged` was asked), ``PairingFailure/notThePairCallerToCancel(_:)`` when `sender` may not cancel it.
+    public func cancel(
+        _ address: BluetoothAddress, from sender: BusName?, isPrivileged: @Sendable (BusName) async -> Bool
+    ) async throws {
         guard let session = sessions[address] else {
             throw PairingFailure.notPairing(address)
+        }
+        if sender != session.caller {
+            guard let sender, await isPrivileged(sender) else {
+                throw PairingFailure.notThePairCallerToCancel(address)
+            }
+            // The actor ran other work while the question was out: this must still be the same pairing.
+            guard sessions[address]?.id == session.id else { throw PairingFailure.notPairing(address) }
         }
         requestEnd(address, reason: .canceledByUser)
         _ = await session.task?.result

@@ -34,6 +34,8 @@ public enum PairingFailure: Error, Sendable {
     case noQuestion(BluetoothAddress)
     /// Someone other than the `Pair` caller tried to answer its question.
     case notThePairCaller(BluetoothAddress)
+    /// Someone other than the `Pair` caller (and not root) tried to cancel the pairing.
+    case notThePairCallerToCancel(BluetoothAddress)
     /// BlueZ is not on the bus; `action` is what could not be done, nil for registering the agent.
     case blueZNotRunning(action: String?)
     /// No Bluetooth adapter is present to look for the device with.

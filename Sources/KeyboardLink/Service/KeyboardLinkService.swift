@@ -30,6 +30,8 @@ public actor KeyboardLinkService {
         public var presence = PresenceSettings()
         /// How long `StartDiscovery` keeps looking when nobody stops it.
         public var discoveryTimeout: Duration = .seconds(20)
+        /// How many unpaired keyboards that are not connected are exported at most (the ones seen last).
+        public var unpairedKeyboardLimit = 32
         /// Whether kblinkd registers as a BlueZ battery provider (`[Battery] Provider`; off by default).
         public var batteryProvider = false
         /// How keyboards are paired (`[Pairing] DefaultAgent` sets `pairing.requestDefaultAgent`).
@@ -106,7 +108,8 @@ public actor KeyboardLinkService {
         self.keymaps = keymaps
         let registry = KeyboardRegistry(
             connection: connection, bluez: model, keymaps: keymaps, presencePolicy: options.presencePolicy,
-            presence: options.presence, discoveryTimeout: options.discoveryTimeout, log: log)
+            presence: options.presence, discoveryTimeout: options.discoveryTimeout,
+            unpairedLimit: options.unpairedKeyboardLimit, log: log)
         self.registry = registry
         self.firmware = FirmwareRefresher(
             connection: connection, bluez: model, registry: registry, stateDirectory: options.stateDirectory,

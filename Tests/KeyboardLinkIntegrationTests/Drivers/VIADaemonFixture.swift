@@ -35,7 +35,7 @@ enum VIADaemonFixture {
         try await withDaemon(devices: [device]) { harness in
             await harness.service.pushes.setVIALinks(
                 VIADriverLinks { wanted in
-                    wanted == address ? .init(transport: transport, close: {}) : nil
+                    wanted.address == address ? .init(transport: transport, close: {}) : nil
                 })
             // The links were set after the keyboard connected: read its keymap into the base now, as kblinkd does
             // when a keyboard with a driver connects.

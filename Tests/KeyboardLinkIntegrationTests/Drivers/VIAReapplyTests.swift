@@ -18,7 +18,8 @@ struct VIAReapplyTests {
         }
         defer { transport.close() }
         let address = Self.address
-        let links = VIADriverLinks { wanted in wanted == address ? .init(transport: transport, close: {}) : nil }
+        let links = VIADriverLinks { wanted in wanted.address == address ? .init(transport: transport, close: {}) : nil
+        }
         try await withReapplyDaemon(devices: [device], viaLinks: links, keymapOf: address) { daemon, keymap in
             try await body(daemon, keymap, server, VIAClient(transport: transport), layout)
         }

@@ -1,7 +1,7 @@
-/// One `/sys/class/hidraw/hidrawN` entry: its device node and what its `device/uevent` and
+/// One `/sys/class/hidraw/hidrawN` entry: its device node and what its `dev`, `device/uevent` and
 /// `device/report_descriptor` say.
 public struct HIDRawNode: Hashable, Sendable {
-    /// The entry name, such as `hidraw3`.
+    /// The entry name, such as `hidraw3` (always `hidraw` then digits: discovery skips any other name).
     public var name: String
     /// The device node to open, such as `/dev/hidraw3`.
     public var devicePath: String
@@ -15,6 +15,12 @@ public struct HIDRawNode: Hashable, Sendable {
     public var hidName: String
     /// `HID_UNIQ`: the Bluetooth address for Bluetooth devices, often a serial number or empty for USB.
     public var uniqueID: String
+    /// `HID_PHYS`: the adapter's address for Bluetooth devices (a USB path such as `usb-0000:00:14.0-1/input2`
+    /// for USB ones).
+    public var physicalPath: String = ""
+    /// The major and minor number in the entry's `dev` file: what `devicePath` must be when it is opened. nil
+    /// when `dev` is missing or not `major:minor`; such a node is never opened.
+    public var deviceNumber: DeviceNumber?
     /// The top-level application collections of the report descriptor.
     public var applicationCollections: [HIDReportDescriptor.Usage?]
     /// Why the report descriptor could not be read or parsed, if it could not.
@@ -23,9 +29,56 @@ public struct HIDRawNode: Hashable, Sendable {
     /// prefixes every report written to and read from the node (a Bluetooth LE keyboard).
     public var viaReportID: UInt8 = 0
 
+    /// The bus number of Bluetooth in `HID_ID` (the kernel's `BUS_BLUETOOTH`).
+    public static let bluetoothBus: UInt16 = 0x0005
+
+    /// A character device's major and minor number.
+    public struct DeviceNumber: Hashable, Sendable, CustomStringConvertible {
+        /// The major number (the driver: hidraw's is assigned at boot).
+        public var major: UInt32
+        /// The minor number (the node).
+        public var minor: UInt32
+
+        /// Creates a device number.
+        public init(major: UInt32, minor: UInt32) {
+            self.major = major
+            self.minor = minor
+        }
+
+        /// Splits a `dev_t` as glibc's `gnu_dev_major` and `gnu_dev_minor` do.
+        public init(deviceID: UInt64) {
+            major = UInt32(truncatingIfNeeded: ((deviceID >> 8) & 0xFFF) | ((deviceID >> 32) & ~0xFFF))
+            minor = UInt32(truncatingIfNeeded: (deviceID & 0xFF) | ((deviceID >> 12) & ~0xFF))
+        }
+
+        /// Parses a sysfs `dev` file, `major:minor` in decimal and a newline; nil for anything else.
+        public init?(sysfsText text: String) {
+            var line = Substring(text)
+            if line.last == "\n" { line = line.dropLast() }
+            let parts = line.split(separator: ":", omittingEmptySubsequences: false)
+            guard parts.count == 2,
+                parts.allSatisfy({ !$0.isEmpty && $0.count <= 10 && $0.allSatisfy(\.isASCIIDigit) }),
+                let major = UInt32(parts[0]), let minor = UInt32(parts[1])
+            else { return nil }
+            self.init(major: major, minor: minor)
+        }
+
+        /// `major:minor`.
+        public var description: String { "\(major):\(minor)" }
+    }
+
     /// Whether the node is a VIA raw HID interface (usage page 0xFF60, usage 0x61).
     public var isVIAInterface: Bool {
         applicationCollections.contains(HIDReportDescriptor.Usage.viaRawHID)
+    }
+
+    /// Whether `name` is a hidraw entry name, `hidraw` then 1 to 9 decimal digits: the only names discovery turns
+    /// into a path under `/dev`.
+    public static func isNodeName(_ name: String) -> Bool {
+        guard name.hasPrefix("hidraw") else { return false }
+        let digits = name.utf8.dropFirst(6)
+        return (1...9).contains(digits.count)
+            && digits.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
     }
 
     /// The `KEY=value` lines of a uevent file.
@@ -46,4 +99,8 @@ public struct HIDRawNode: Hashable, Sendable {
         else { return nil }
         return (bus, vendor, product)
     }
+}
+
+extension Character {
+    fileprivate var isASCIIDigit: Bool { isASCII && isWholeNumber }
 }

@@ -1,7 +1,9 @@
 import KeyboardLinkBlueZ
 
-/// Opens the VIA link of a keyboard: by default the hidraw node whose `HID_UNIQ` is the keyboard's address and
-/// whose report descriptor has VIA's usage page; tests swap in a socketpair to a simulated keyboard.
+/// Opens the VIA link of a keyboard: by default its one hidraw node on the Bluetooth bus whose `HID_UNIQ` is the
+/// keyboard's address, `HID_PHYS` its adapter's and `HID_ID` its vendor and product, whose report descriptor has
+/// VIA's usage page, and which is, once open, the character device sysfs named; tests swap in a socketpair to a
+/// simulated keyboard.
 public struct VIADriverLinks: Sendable {
     /// An open link and how to close it.
     public struct Link: Sendable {
@@ -18,20 +20,20 @@ public struct VIADriverLinks: Sendable {
     }
 
     /// Opens a keyboard's link; nil when it has none.
-    public var open: @Sendable (BluetoothAddress) throws -> Link?
+    public var open: @Sendable (BluetoothHIDKeyboard) throws -> Link?
 
     /// Creates a provider.
-    public init(open: @escaping @Sendable (BluetoothAddress) throws -> Link?) {
+    public init(open: @escaping @Sendable (BluetoothHIDKeyboard) throws -> Link?) {
         self.open = open
     }
 
     /// The hidraw nodes under `sysfsRoot` (real systems: `/sys/class/hidraw`).
+    /// - Throws (from `open`): ``HIDRawRefusal`` when more than one node matches or the opened node is not the
+    ///   discovered one; what discovery and `open()` throw.
     public static func hidraw(_ discovery: HIDRawDiscovery = HIDRawDiscovery()) -> VIADriverLinks {
-        VIADriverLinks { address in
-            guard let node = try discovery.viaNodes(matching: .uniqueID(address.description)).first else {
-                return nil
-            }
-            let transport = try VIAHIDRawTransport(path: node.devicePath, reportID: node.viaReportID)
+        VIADriverLinks { keyboard in
+            guard let node = try discovery.viaNode(of: keyboard) else { return nil }
+            let transport = try VIAHIDRawTransport(node: node)
             return Link(transport: transport, close: { transport.close() })
         }
     }

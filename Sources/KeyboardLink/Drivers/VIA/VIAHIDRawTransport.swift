@@ -19,13 +19,44 @@ public final class VIAHIDRawTransport: VIATransport {
     public let reportID: UInt8
     private let channel: VIADescriptorChannel
 
-    /// Opens a hidraw node for reading and writing.
+    /// Opens a discovered hidraw node for reading and writing, after checking that what opened is the node
+    /// discovery found: the character device whose number the node's sysfs `dev` file gives. Between discovery
+    /// and `open()` the node can go and its name be taken by another device (or a path be something else
+    /// altogether); nothing is written to what fails the check.
     /// - Parameter timeoutMilliseconds: how long `receive()` waits for a reply.
-    /// - Throws: VIATransportError.systemCall when the node cannot be opened (EACCES: the user needs a udev rule).
-    public init(path: String, reportID: UInt8 = 0, timeoutMilliseconds: Int = 2_000) throws {
+    /// - Throws: ``HIDRawRefusal/unverifiable(path:)`` when discovery read no device number,
+    ///   ``HIDRawRefusal/substituted(path:expected:found:)`` when the opened file is another (it is closed);
+    ///   VIATransportError.systemCall when the node cannot be opened (EACCES: the user needs a udev rule).
+    public convenience init(node: HIDRawNode, timeoutMilliseconds: Int = 2_000) throws {
+        guard let expected = node.deviceNumber else { throw HIDRawRefusal.unverifiable(path: node.devicePath) }
+        try self.init(
+            path: node.devicePath, reportID: node.viaReportID, expectedDevice: expected,
+            timeoutMilliseconds: timeoutMilliseconds)
+    }
+
+    /// Opens `path` for reading and writing when it is the character device `expectedDevice`.
+    /// - Parameter timeoutMilliseconds: how long `receive()` waits for a reply.
+    /// - Throws: ``HIDRawRefusal/substituted(path:expected:found:)`` when the opened file is not `expectedDevice`
+    ///   (it is closed); VIATransportError.systemCall when the node cannot be opened or checked.
+    public init(
+        path: String, reportID: UInt8 = 0, expectedDevice: HIDRawNode.DeviceNumber, timeoutMilliseconds: Int = 2_000
+    ) throws {
         self.path = path
         self.reportID = reportID
         let descriptor = try VIAPosix.open(path, flags: O_RDWR)
+        let found: HIDRawNode.DeviceNumber?
+        do {
+            found = try VIAPosix.characterDevice(descriptor, path: path)
+        } catch {
+            _ = Glibc.close(descriptor)
+            throw error
+        }
+        guard found == expectedDevice else {
+            _ = Glibc.close(descriptor)
+            throw HIDRawRefusal.substituted(
+                path: path, expected: expectedDevice,
+                found: found.map { "character device \($0)" } ?? "not a character device")
+        }
         channel = VIADescriptorChannel(
             descriptor: descriptor, path: path, isSocket: false, timeoutMilliseconds: timeoutMilliseconds)
     }

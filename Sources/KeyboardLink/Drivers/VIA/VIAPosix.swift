@@ -11,6 +11,17 @@ package enum VIAPosix {
         return descriptor
     }
 
+    /// The device number of the character device open on `descriptor` (`fstat(2)`'s `st_rdev`); nil when it is
+    /// not a character device.
+    static func characterDevice(_ descriptor: Int32, path: String) throws(VIATransportError)
+        -> HIDRawNode.DeviceNumber?
+    {
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { throw .systemCall(name: "fstat", path: path, errno: errno) }
+        guard status.st_mode & S_IFMT == S_IFCHR else { return nil }
+        return HIDRawNode.DeviceNumber(deviceID: UInt64(status.st_rdev))
+    }
+
     /// `socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0)`: two connected ends that keep message boundaries,
     /// like a hidraw node keeps report boundaries.
     static func seqpacketPair() throws(VIATransportError) -> (Int32, Int32) {

@@ -90,6 +90,10 @@ extension PairingFailure {
             DBusError(
                 KBlinkError.accessDenied,
                 "only the program that called Pair for \(address) may answer its questions")
+        case .notThePairCallerToCancel(let address):
+            DBusError(
+                KBlinkError.accessDenied,
+                "only the program that called Pair for \(address), or root, may cancel its pairing")
         case .blueZNotRunning(let action?):
             KBlinkError.failed("cannot \(action): BlueZ is not running; start it with 'systemctl start bluetooth'")
         case .blueZNotRunning(nil):
@@ -270,7 +274,10 @@ extension VIADriverLinks {
     ///   - alias: the keyboard's name.
     ///   - cause: what opening it threw.
     static func openFailure(alias: String, cause: any Error) -> DBusError {
-        KBlinkError.failed(
+        if let refusal = cause as? HIDRawRefusal {
+            return KBlinkError.failed("will not use the VIA interface of \(alias): \(refusal)")
+        }
+        return KBlinkError.failed(
             "cannot open the VIA interface of \(alias): \(cause); check the permissions of /dev/hidraw*")
     }
 }

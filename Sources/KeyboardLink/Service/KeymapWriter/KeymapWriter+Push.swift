@@ -2,6 +2,7 @@ import KBlinkAPI
 import KeyboardLinkBlueZ
 import KeyboardLinkDBus
 import KeyboardLinkDrivers
+import KeyboardLinkFirmware
 import KeyboardLinkKeymap
 import KeyboardLinkSupport
 
@@ -212,11 +213,25 @@ extension KeymapWriter {
     /// The keyboard's VIA link, nil when it has none.
     private func openVIALink(_ state: KeyboardState) async throws -> VIADriverLinks.Link? {
         let links = await pushes.viaLinks
+        let keyboard = Self.hidKeyboard(state, in: await bluez.current())
         do {
-            return try links.open(state.address)
+            return try links.open(keyboard)
         } catch {
             throw VIADriverLinks.openFailure(alias: state.alias, cause: error)
         }
+    }
+
+    /// What BlueZ says of a keyboard that its hidraw node must match: its address, its adapter's address, and the
+    /// vendor and product of its `Modalias` (nil when BlueZ has none, or one that does not parse).
+    static func hidKeyboard(_ state: KeyboardState, in snapshot: BlueZModel.Snapshot) -> BluetoothHIDKeyboard {
+        let device = snapshot.devices[state.devicePath]
+        let adapter = device?.adapter.flatMap { snapshot.adapters[$0] }.flatMap {
+            BluetoothAddress(validating: $0.address)
+        }
+        let identity = device?.modalias.flatMap { try? DeviceIdentity(modalias: $0) }
+        return BluetoothHIDKeyboard(
+            address: state.address, adapter: adapter,
+            productIDs: identity.map { .init(vendor: $0.vendorID, product: $0.productID) })
     }
 
     /// After a keyboard connected with its services resolved: fills `Driver` from its GATT database, or from

@@ -32,8 +32,8 @@ enum ManagerObject {
             DBusMethod(Manager.pair) { (call: MethodCallContext, device: String) -> ObjectPath in
                 try await pairing.pair(try KeyboardPairing.deviceArgument(device), caller: call.sender)
             },
-            DBusMethod(Manager.cancelPairing) { (_: MethodCallContext, device: String) in
-                try await pairing.cancel(try KeyboardPairing.deviceArgument(device))
+            DBusMethod(Manager.cancelPairing) { (call: MethodCallContext, device: String) in
+                try await pairing.cancel(try KeyboardPairing.deviceArgument(device), caller: call.sender)
             },
             DBusMethod(Manager.confirmPairing) { (call: MethodCallContext, device: String, accept: Bool) in
                 try await pairing.confirm(

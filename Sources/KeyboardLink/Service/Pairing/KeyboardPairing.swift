@@ -46,8 +46,9 @@ struct KeyboardPairing: Sendable {
         return path
     }
 
-    /// Cancels the running pairing of a keyboard given by address or name.
-    func cancel(_ text: String) async throws {
+    /// Cancels the running pairing of a keyboard given by address or name: for the connection that called `Pair`,
+    /// or root.
+    func cancel(_ text: String, caller: BusName?) async throws {
         guard let registry, let coordinator else { throw KBlinkError.failed("kblinkd is stopping") }
         let address: BluetoothAddress
         if let given = BluetoothAddress(validating: text) {
@@ -56,10 +57,24 @@ struct KeyboardPairing: Sendable {
             address = try await registry.keyboard(matching: text).address
         }
         do {
-            try await coordinator.cancel(address)
+            let connection = connection
+            try await coordinator.cancel(address, from: caller) { sender in
+                await Self.isRoot(sender, on: connection)
+            }
         } catch let failure as PairingFailure {
             throw failure.dbusError
         }
+    }
+
+    /// Whether the bus says `sender` runs as uid 0 (`GetConnectionUnixUser`); false when it cannot say.
+    static func isRoot(_ sender: BusName, on connection: BusConnection) async -> Bool {
+        guard
+            let reply = try? await connection.call(
+                destination: .messageBus, path: "/org/freedesktop/DBus", interface: .dbus,
+                member: "GetConnectionUnixUser", [.string(sender.rawValue)], timeout: .seconds(5)),
+            case .uint32(let uid)? = reply.body.first
+        else { return false }
+        return uid == 0
     }
 
     /// `ConfirmPairing`: the `Pair` caller's answer to the question about the keyboard given by address or name.

@@ -7,7 +7,9 @@ import KeyboardLinkPresence
 import KeyboardLinkSupport
 
 /// The keyboards kblinkd exports, kept in step with the live BlueZ model: one `org.kblink1.Keyboard` object (and,
-/// when its layout is known, `org.kblink1.Keymap` on it) per Bluetooth keyboard BlueZ knows, the Manager's
+/// for a paired keyboard, `org.kblink1.Keymap` on it) per Bluetooth keyboard BlueZ knows (of the unpaired ones not
+/// connected, only the ``unpairedLimit`` seen last: anyone in radio range can claim to be a keyboard, under as many
+/// addresses as they like), the Manager's
 /// Bluetooth and presence properties, and what other jobs learn about each keyboard (firmware information, the
 /// driver) merged into its exported state.
 ///
@@ -32,6 +34,14 @@ actor KeyboardRegistry {
     var batteryProvider: BatteryProviderPublisher?
     /// How long `StartDiscovery` keeps looking when nobody stops it.
     var discoveryTimeout: Duration
+    /// How many unpaired, unconnected keyboards are exported at most; past it, the ones first seen earliest are
+    /// left out (they stay in BlueZ, and `Pair` by address still finds them).
+    let unpairedLimit: Int
+    /// When each unpaired, unconnected keyboard BlueZ lists now was first seen (an increasing serial).
+    private var unpairedFirstSeen: [BluetoothAddress: UInt64] = [:]
+    private var unpairedSerial: UInt64 = 0
+    /// Whether unpaired keyboards are being left out now (logged when that starts and ends, not per update).
+    private var isCappingUnpaired = false
     var keyboards: [BluetoothAddress: KeyboardState] = [:]
     var snapshot = BlueZModel.Snapshot()
     var evdevDevices: [InputDevice] = []
@@ -52,9 +62,10 @@ actor KeyboardRegistry {
 
     init(
         connection: BusConnection, bluez: BlueZModel, keymaps: KeymapSessions, presencePolicy: PresencePolicy,
-        presence: PresenceSettings = PresenceSettings(), discoveryTimeout: Duration,
+        presence: PresenceSettings = PresenceSettings(), discoveryTimeout: Duration, unpairedLimit: Int = 32,
         log: @escaping @Sendable (LogLevel, String) -> Void
     ) {
+        self.unpairedLimit = max(0, unpairedLimit)
         presenceSettings = presence
         presenceGrace = PresenceGrace(period: presence.gracePeriod)
         self.connection = connection
@@ -156,7 +167,10 @@ actor KeyboardRegistry {
             applyFirmware(to: &state, device: device)
             wanted[state.address] = state
         }
-        var keymapChanges: (removed: [BluetoothAddress], added: [KeyboardState]) = ([], [])
+        capUnpaired(&wanted)
+        var keymapChanges: (removed: [BluetoothAddress], added: [KeyboardState], detached: [BluetoothAddress]) = (
+            [], [], []
+        )
         for (address, _) in keyboards where wanted[address] == nil {
             keyboards[address] = nil
             await connection.unexport(at: KBlink.keyboardPath(address))
@@ -167,12 +181,15 @@ actor KeyboardRegistry {
                 guard known != state else { continue }
                 keyboards[address] = state
                 await updateProperties(of: state)
+                // A keymap session is a paired keyboard's: opened when it pairs, closed when it is unpaired.
+                if state.paired && !known.paired { keymapChanges.added.append(state) }
+                if !state.paired && known.paired { keymapChanges.detached.append(address) }
             } else {
                 keyboards[address] = state
                 guard let objects else { continue }
                 do {
                     try await connection.export(objects.keyboard.interface(state), at: KBlink.keyboardPath(address))
-                    keymapChanges.added.append(state)
+                    if state.paired { keymapChanges.added.append(state) }
                 } catch {
                     log(.error, "cannot export keyboard \(address): \(error)")
                 }
@@ -185,7 +202,8 @@ actor KeyboardRegistry {
         ])
         await publishPresence()
         offerBatteries()
-        await updateKeymaps(removed: keymapChanges.removed, added: keymapChanges.added)
+        await updateKeymaps(
+            removed: keymapChanges.removed, detached: keymapChanges.detached, added: keymapChanges.added)
         await readinessObserver?(readyKeyboards())
     }
 
@@ -229,10 +247,43 @@ actor KeyboardRegistry {
     // MARK: Keymap objects
 
     /// After keyboard objects were unexported and exported (and the Manager's properties published, so that
-    /// opening profiles never delays them): closes and opens the keyboards' keymap sessions.
-    private func updateKeymaps(removed: [BluetoothAddress], added: [KeyboardState]) async {
+    /// opening profiles never delays them): closes and opens the keyboards' keymap sessions. `detached` are
+    /// keyboards that stay but are no longer paired: their `Keymap` interface goes, their session closes (the
+    /// saved draft stays on disk for when they pair again).
+    private func updateKeymaps(removed: [BluetoothAddress], detached: [BluetoothAddress], added: [KeyboardState])
+        async
+    {
         for address in removed { await keymaps.close(address) }
+        for address in detached {
+            await connection.unexport(KBlink.keymapInterface, at: KBlink.keyboardPath(address))
+            await keymaps.close(address)
+        }
         for state in added { await attachKeymap(state) }
+    }
+
+    /// Leaves out of `wanted` the unpaired, unconnected keyboards past ``unpairedLimit``, first seen earliest
+    /// first. Such keyboards are whatever answers a scan claiming a keyboard's class or appearance; a device can
+    /// advertise under a new random address every second, and each would otherwise cost an exported object.
+    private func capUnpaired(_ wanted: inout [BluetoothAddress: KeyboardState]) {
+        let unpaired = wanted.values.filter { !$0.paired && !$0.connected }.map(\.address).sorted()
+        let listed = Set(unpaired)
+        unpairedFirstSeen = unpairedFirstSeen.filter { listed.contains($0.key) }
+        for address in unpaired where unpairedFirstSeen[address] == nil {
+            unpairedSerial += 1
+            unpairedFirstSeen[address] = unpairedSerial
+        }
+        let excess = unpaired.count - unpairedLimit
+        if (excess > 0) != isCappingUnpaired {
+            isCappingUnpaired = excess > 0
+            log(
+                .notice,
+                isCappingUnpaired
+                    ? "\(unpaired.count) unpaired keyboards in range: listing the \(unpairedLimit) seen last"
+                    : "unpaired keyboards in range back within \(unpairedLimit): listing all")
+        }
+        guard excess > 0 else { return }
+        let oldest = unpaired.sorted { (unpairedFirstSeen[$0] ?? 0) < (unpairedFirstSeen[$1] ?? 0) }.prefix(excess)
+        for address in oldest { wanted[address] = nil }
     }
 
     /// After a keyboard's object is exported: opens its session (restoring the saved draft) and exports the

@@ -44,7 +44,7 @@ public struct SimulatedDemoFirmware: Sendable {
         let links = VIADriverLinks { wanted in
             // The daemon closes a link after each push; the socketpair lives as long as the demo, so closing is a
             // no-op here.
-            wanted == vgn ? VIADriverLinks.Link(transport: transport, close: {}) : nil
+            wanted.address == vgn ? VIADriverLinks.Link(transport: transport, close: {}) : nil
         }
         return SimulatedDemoFirmware(studio: studio, via: server, viaLinks: links)
     }

@@ -16,48 +16,67 @@ import Testing
 @testable import KeyboardLinkSimulator
 @testable import KeyboardLinkSupport
 
-@Suite("hidraw discovery in sysfs")
-struct HIDRawDiscoveryTests {
-    /// A fake `/sys/class/hidraw` under a temporary directory.
-    private final class FakeSysfs {
-        let root: String
+/// A fake `/sys/class/hidraw` under a temporary directory, and beside it a fake `/dev` whose entries are symbolic
+/// links to real files (`/dev/null` stands in for a hidraw node: a character device anyone may open for writing).
+final class FakeHIDRawSysfs {
+    let root: String
+    let devices: String
 
-        init() throws {
-            root = FileManager.default.temporaryDirectory.path + "/kblink-hidraw-\(UInt64.random(in: 0 ... .max))"
-            try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+    init() throws {
+        let base = FileManager.default.temporaryDirectory.path + "/kblink-hidraw-\(UInt64.random(in: 0 ... .max))"
+        root = base + "/sys"
+        devices = base + "/dev"
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: devices, withIntermediateDirectories: true)
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(atPath: String(root.dropLast(4)))
+    }
+
+    /// A discovery over this tree.
+    var discovery: HIDRawDiscovery { HIDRawDiscovery(sysfsRoot: root, deviceDirectory: devices) }
+
+    /// Adds `/sys/class/hidraw/<name>` with its `device/uevent`, `device/report_descriptor` and `dev` files
+    /// (each only when given).
+    func add(_ name: String, uevent: String?, descriptor: [UInt8]?, dev: String? = nil) throws {
+        let entry = root + "/" + name
+        let device = entry + "/device"
+        try FileManager.default.createDirectory(atPath: device, withIntermediateDirectories: true)
+        if let uevent {
+            #expect(FileManager.default.createFile(atPath: device + "/uevent", contents: Data(uevent.utf8)))
         }
-
-        deinit {
-            try? FileManager.default.removeItem(atPath: root)
+        if let descriptor {
+            #expect(
+                FileManager.default.createFile(atPath: device + "/report_descriptor", contents: Data(descriptor)))
         }
-
-        func add(_ name: String, uevent: String?, descriptor: [UInt8]?) throws {
-            let device = root + "/" + name + "/device"
-            try FileManager.default.createDirectory(atPath: device, withIntermediateDirectories: true)
-            if let uevent {
-                #expect(FileManager.default.createFile(atPath: device + "/uevent", contents: Data(uevent.utf8)))
-            }
-            if let descriptor {
-                #expect(
-                    FileManager.default.createFile(atPath: device + "/report_descriptor", contents: Data(descriptor)))
-            }
+        if let dev {
+            #expect(FileManager.default.createFile(atPath: entry + "/dev", contents: Data(dev.utf8)))
         }
     }
 
+    /// Makes `<devices>/<name>` a symbolic link to `target`.
+    func link(_ name: String, to target: String) throws {
+        try FileManager.default.createSymbolicLink(atPath: devices + "/" + name, withDestinationPath: target)
+    }
+}
+
+@Suite("hidraw discovery in sysfs")
+struct HIDRawDiscoveryTests {
     private func uevent(id: String, name: String, uniq: String) -> String {
         "DRIVER=hid-generic\nHID_ID=\(id)\nHID_NAME=\(name)\nHID_PHYS=00:11:22:33:44:55\nHID_UNIQ=\(uniq)\n"
             + "MODALIAS=hid:b0005g0001v0000320Fp00005088\n"
     }
 
-    private func makeTree() throws -> FakeSysfs {
-        let sysfs = try FakeSysfs()
+    private func makeTree() throws -> FakeHIDRawSysfs {
+        let sysfs = try FakeHIDRawSysfs()
         let bluetooth = "0005:0000320F:00005088"
         try sysfs.add(
             "hidraw0", uevent: uevent(id: "0003:0000046D:0000C52B", name: "Logitech Receiver", uniq: ""),
             descriptor: HIDReportDescriptorTests.keyboard)
         try sysfs.add(
             "hidraw1", uevent: uevent(id: bluetooth, name: "VGN 98Pro", uniq: "aa:bb:cc:dd:ee:ff"),
-            descriptor: HIDReportDescriptorTests.qmkRawHID)
+            descriptor: HIDReportDescriptorTests.qmkRawHID, dev: "247:1\n")
         try sysfs.add(
             "hidraw2", uevent: uevent(id: bluetooth, name: "VGN 98Pro", uniq: "aa:bb:cc:dd:ee:ff"),
             descriptor: HIDReportDescriptorTests.keyboard)
@@ -79,6 +98,9 @@ struct HIDRawDiscoveryTests {
         #expect(nodes.map(\.name) == ["hidraw0", "hidraw1", "hidraw2", "hidraw4", "hidraw10"])
         let vgn = nodes[1]
         #expect(vgn.devicePath == "/dev/hidraw1")
+        #expect(vgn.physicalPath == "00:11:22:33:44:55")
+        #expect(vgn.deviceNumber == .init(major: 247, minor: 1))
+        #expect(nodes[0].deviceNumber == nil)
         #expect(vgn.busType == 0x0005)
         #expect(vgn.vendorID == 0x320F)
         #expect(vgn.productID == 0x5088)
@@ -90,13 +112,25 @@ struct HIDRawDiscoveryTests {
         #expect(!nodes[3].isVIAInterface)
     }
 
-    @Test("A Bluetooth keyboard's VIA node is found by its address, in any case")
+    @Test("A Bluetooth keyboard's VIA node is found by its address, adapter and IDs, in any case")
     func byAddress() throws {
         let sysfs = try makeTree()
         let discovery = HIDRawDiscovery(sysfsRoot: sysfs.root)
-        #expect(try discovery.viaNodes(matching: .uniqueID("AA:BB:CC:DD:EE:FF")).map(\.name) == ["hidraw1"])
-        #expect(try discovery.viaNodes(matching: .uniqueID("aa:bb:cc:dd:ee:00")).isEmpty)
-        #expect(try discovery.viaNodes(matching: .uniqueID("")).isEmpty)
+        let address = try BluetoothAddress("AA:BB:CC:DD:EE:FF")
+        let adapter = try BluetoothAddress("00:11:22:33:44:55")
+        let ids = BluetoothHIDKeyboard.ProductIDs(vendor: 0x320F, product: 0x5088)
+        let keyboard = BluetoothHIDKeyboard(address: address, adapter: adapter, productIDs: ids)
+        #expect(try discovery.viaNodes(matching: .bluetooth(keyboard)).map(\.name) == ["hidraw1"])
+        #expect(try discovery.viaNode(of: keyboard)?.name == "hidraw1")
+        var unknownIDs = keyboard
+        unknownIDs.productIDs = nil
+        #expect(try discovery.viaNode(of: unknownIDs)?.name == "hidraw1")
+        var other = keyboard
+        other.address = try BluetoothAddress("aa:bb:cc:dd:ee:00")
+        #expect(try discovery.viaNode(of: other) == nil)
+        var noAdapter = keyboard
+        noAdapter.adapter = nil
+        #expect(try discovery.viaNode(of: noAdapter) == nil)
     }
 
     @Test("A keyboard's VIA node is found by vendor and product, optionally on one bus")
@@ -130,5 +164,33 @@ struct HIDRawDiscoveryTests {
         #expect(id?.product == 0x5088)
         #expect(HIDRawNode.parseHIDID("0005:320F") == nil)
         #expect(HIDRawNode.parseHIDID("zz:0:0") == nil)
+    }
+
+    @Test("Only hidraw followed by digits is a node name: nothing else becomes a path under /dev")
+    func nodeNames() {
+        #expect(HIDRawNode.isNodeName("hidraw0"))
+        #expect(HIDRawNode.isNodeName("hidraw123"))
+        #expect(!HIDRawNode.isNodeName("hidraw"))
+        #expect(!HIDRawNode.isNodeName("hidrawx"))
+        #expect(!HIDRawNode.isNodeName("hidraw1/../../tty0"))
+        #expect(!HIDRawNode.isNodeName("hidraw1 "))
+        #expect(!HIDRawNode.isNodeName("hidraw١"))
+        #expect(!HIDRawNode.isNodeName("hidraw1234567890"))
+    }
+
+    @Test("A sysfs dev file is major:minor in decimal; dev_t splits as glibc's major() and minor()")
+    func deviceNumbers() {
+        #expect(HIDRawNode.DeviceNumber(sysfsText: "247:3\n") == .init(major: 247, minor: 3))
+        #expect(HIDRawNode.DeviceNumber(sysfsText: "0:0") == .init(major: 0, minor: 0))
+        for bad in [
+            "", "\n", "247", "247:", ":3", "247:3:1", "+247:3", "247:-3", "a:b", "247 :3", "247:3\n\n",
+            "99999999999:1", "２:3",
+        ] {
+            #expect(HIDRawNode.DeviceNumber(sysfsText: bad) == nil, "\(bad.debugDescription)")
+        }
+        // makedev(247, 3) and makedev(0x1234, 0x12345) in glibc's encoding.
+        #expect(HIDRawNode.DeviceNumber(deviceID: 0xF703) == .init(major: 247, minor: 3))
+        let wide: UInt64 = 0x45 | (0x234 << 8) | (0x12300 << 12) | (0x1000 << 32)
+        #expect(HIDRawNode.DeviceNumber(deviceID: wide) == .init(major: 0x1234, minor: 0x12345))
     }
 }
