@@ -128,6 +128,12 @@ public struct MethodCallContext: Sendable {
     public let connection: BusConnection
     /// Whether the caller set `ALLOW_INTERACTIVE_AUTHORIZATION`: it will wait while polkit asks the person.
     public let allowsInteractiveAuthorization: Bool
+    /// For a guard (``MethodGuard``): the call's first argument when it is a string of at most
+    /// ``leadingTextLimit`` bytes, read in place with nothing else decoded, so that a check can name it in polkit's
+    /// details (`Pair`'s device); nil otherwise, and always nil for a handler.
+    public internal(set) var leadingText: String?
+    /// The longest first argument ``leadingText`` carries.
+    public static let leadingTextLimit = 256
 
     init(path: ObjectPath, sender: BusName?, connection: BusConnection, allowsInteractiveAuthorization: Bool = false) {
         self.path = path

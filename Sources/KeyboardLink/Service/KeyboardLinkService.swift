@@ -157,7 +157,10 @@ public actor KeyboardLinkService {
     /// - Throws: ``DBusError`` when the name cannot be owned (another kblinkd, or the bus policy).
     public func start() async throws {
         await connection.limitCalls(KBlink.callLimits)
-        let access = AccessControl(authorizer: authorizer)
+        var access = AccessControl(authorizer: authorizer)
+        access.pairingAddress = { [weak registry] text in
+            try? await registry?.pairingAddress(text).description
+        }
         let objects = KeyboardObjects(
             keyboard: KeyboardObject(registry: registry, firmware: firmware, access: access),
             keymap: KeymapObject(keymaps: keymaps, writer: writer, access: access))

@@ -97,6 +97,24 @@ struct BoundedBeforeDecidedTests {
         }
     }
 
+    @Test("Pair's polkit check names the device's address, read from the call's first argument alone")
+    func pairNamesTheDevice() async throws {
+        try await withDaemon(options: { $0.authorization = .polkit(fallbackGroup: "nogroup") }) { harness in
+            let polkit = try await ObjectPolkitMock(bus: harness.bus, allowing: .pair, on: "/nowhere")
+            defer { Task { await polkit.stop() } }
+            let address = SimulatedDevice.aulaF87.address
+            let pair = OutsideCaller.Call(
+                path: KBlink.managerPath.rawValue, interface: KBlink.managerInterface.rawValue, method: "Pair",
+                signature: "(s)", arguments: [.string(address.description.lowercased())])
+            let outcome = try await OutsideCaller().run([pair], on: harness.bus)
+            #expect(outcome.answers.first?.error == "org.kblink1.Error.NotAuthorized", "\(outcome.answers)")
+            let details = try await polkit.checkedDetails()
+            #expect(details.count == 1)
+            #expect(details.first?["address"] == address.description, "\(details)")
+            #expect(details.first?["object"] == KBlink.managerPath.rawValue)
+        }
+    }
+
     @Test("a user's polkit checks waiting at once are capped: the next call is LimitsExceeded, not another wait")
     func pendingChecksAreCapped() async throws {
         let fixture = try await AuthorizationFixture(
@@ -162,12 +180,23 @@ final class ObjectPolkitMock: Sendable {
 
     /// The `object` detail of every `CheckAuthorization` asked, in order.
     func checkedObjects() async throws -> [String] {
+        try await checkedDetails().compactMap { $0["object"] }
+    }
+
+    /// The details of every `CheckAuthorization` asked, in order.
+    func checkedDetails() async throws -> [[String: String]] {
         let reply = try await mock("GetMethodCalls", [.string("CheckAuthorization")])
         return (reply.body.first?.arrayValue ?? []).compactMap { call in
             guard case .structure(let fields) = call, fields.count == 2, let arguments = fields[1].arrayValue,
                 arguments.count == 5, case .dictionary(_, _, let details) = arguments[2].unwrapped
             else { return nil }
-            return details.first { $0.key.stringValue == "object" }?.value.unwrapped.stringValue
+            var result: [String: String] = [:]
+            for entry in details {
+                if let key = entry.key.stringValue, let value = entry.value.unwrapped.stringValue {
+                    result[key] = value
+                }
+            }
+            return result
         }
     }
 

@@ -76,6 +76,19 @@ extension MessageCodec {
         return sizeOfValues(&iterator)
     }
 
+    /// The message's first argument when it is a string of at most `limit` bytes (libdbus validated its UTF-8); nil
+    /// otherwise. Nothing else of the body is read.
+    static func leadingString(of message: OpaquePointer, limit: Int) -> String? {
+        var iterator = DBusMessageIter()
+        guard dbus_message_iter_init(message, &iterator) != 0,
+            dbus_message_iter_get_arg_type(&iterator) == typeString
+        else { return nil }
+        var text: UnsafePointer<CChar>?
+        withUnsafeMutablePointer(to: &text) { dbus_message_iter_get_basic(&iterator, $0) }
+        guard let text, strnlen(text, limit + 1) <= limit else { return nil }
+        return String(cString: text)
+    }
+
     /// The sizes of the values from the iterator's position to the end of its container.
     private static func sizeOfValues(_ iterator: inout DBusMessageIter) -> Int {
         var total = 0

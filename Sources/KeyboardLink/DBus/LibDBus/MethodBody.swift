@@ -64,7 +64,9 @@ final class MethodBody: Sendable {
             name: name, outputs: outputTypes, inputSignature: inputSignature,
             readsArgumentsInPlace: readsArgumentsInPlace, isAsynchronous: true, maximumBodySize: maximumBodySize
         ) { [prepare] call, connection in
-            let context = MethodCallContext(call, on: connection)
+            var prepared = MethodCallContext(call, on: connection)
+            prepared.leadingText = MessageCodec.leadingString(of: call, limit: MethodCallContext.leadingTextLimit)
+            let context = prepared
             let held = HeldMessage(call)
             return .later {
                 let ended = try await check(context)

@@ -11,6 +11,9 @@ import KeyboardLinkDBus
 /// served without a decision about who may call it.
 struct AccessControl: Sendable {
     let authorizer: Authorizer
+    /// The address of the keyboard `Pair` names (an address, or a known keyboard's name), for polkit's details; nil
+    /// when it names none.
+    var pairingAddress: @Sendable (String) async -> String? = { _ in nil }
 
     /// The methods with their checks put in front, matched to the contract by name.
     /// - Precondition: each method is one of `contract`'s.
@@ -30,8 +33,15 @@ struct AccessControl: Sendable {
         guard let action = access.action else { return method }
         let authorizer = authorizer
         let operation = method.name.rawValue
+        let pairs = method.name == KBlinkContract.Manager.pair.name
+        let pairingAddress = pairingAddress
         return method.guarded { call in
-            let grant = try await authorizer.authorize(action, for: call, details: Self.details(call))
+            var details = Self.details(call)
+            // Pair's polkit check names the device (a rule can allow one keyboard; the dialog can say which).
+            if pairs, let device = call.leadingText, let address = await pairingAddress(device) {
+                details["address"] = address
+            }
+            let grant = try await authorizer.authorize(action, for: call, details: details)
             // Every write and every read of secrets is audited, done or failed (a push may fail half-way).
             return { failure in authorizer.audit(grant, object: call.path, operation: operation, failure: failure) }
         }
