@@ -353,7 +353,7 @@ public actor Authorizer {
     }
 
     /// The caller's uid, pid and groups (`GetConnectionCredentials`) and its command name, asked once per caller.
-    func credentials(of sender: BusName) async throws -> CallerCredentials {
+    public func credentials(of sender: BusName) async throws -> CallerCredentials {
         if let known = knownCallers[sender] { return known }
         let credentials = try await askBusForCredentials(of: sender)
         if knownCallers.count >= Self.knownCallerLimit { knownCallers.removeAll(keepingCapacity: true) }

@@ -10,6 +10,8 @@ public enum PolkitAction: String, Sendable, CaseIterable, CustomStringConvertibl
     case writeFirmware = "org.kblink1.write-firmware"
     /// Read the text of macros (which may type passwords), by any path, profile exports included.
     case readMacros = "org.kblink1.read-macros"
+    /// Read the text of macros another user set (``readMacros`` covers one's own and those without an owner).
+    case readOthersMacros = "org.kblink1.read-others-macros"
 
     /// The action id polkit knows, such as `org.kblink1.pair`.
     public var id: String { rawValue }
@@ -21,11 +23,12 @@ public enum PolkitAction: String, Sendable, CaseIterable, CustomStringConvertibl
         case .editKeymap: "edit keymaps and macros"
         case .writeFirmware: "write to a keyboard's firmware"
         case .readMacros: "read the text of macros"
+        case .readOthersMacros: "read the text of macros another user set"
         }
     }
 
     /// Whether the action changes something (and is audited when allowed); reading macros changes nothing.
-    public var changesState: Bool { self != .readMacros }
+    public var changesState: Bool { self != .readMacros && self != .readOthersMacros }
 
     public var description: String { rawValue }
 }

@@ -161,6 +161,10 @@ public actor KeyboardLinkService {
         access.pairingAddress = { [weak registry] text in
             try? await registry?.pairingAddress(text).description
         }
+        access.macroOwners = { [weak keymaps] path in
+            guard let address = try? BluetoothAddress(devicePath: path) else { return [] }
+            return await keymaps?.macroOwners(for: address) ?? []
+        }
         let objects = KeyboardObjects(
             keyboard: KeyboardObject(registry: registry, firmware: firmware, access: access),
             keymap: KeymapObject(keymaps: keymaps, writer: writer, access: access))

@@ -122,14 +122,17 @@ struct OutsideCaller {
     ///   - ready: a file the caller creates once it listens for signals, before the first call.
     ///   - go: a file the caller waits for (listening meanwhile) before its first call: the test creates it once
     ///     what the caller should see has happened.
-    func run(_ calls: [Call], on bus: TestBus, listen: Double = 0, ready: String? = nil, go: String? = nil)
-        async throws -> Outcome
-    {
+    /// - Parameter user: the user (and group of the same name) to run as, who must exist; nil for `nobody`.
+    func run(
+        _ calls: [Call], on bus: TestBus, listen: Double = 0, ready: String? = nil, go: String? = nil,
+        user: String? = nil
+    ) async throws -> Outcome {
         let specification = String(decoding: try JSONEncoder().encode(calls), as: UTF8.self)
+        let identity = user.map { ["--reuid=\($0)", "--regid=\($0)"] } ?? ["--reuid=nobody", "--regid=nogroup"]
         let result = try await runProcess(
             "/usr/bin/setpriv",
-            [
-                "--reuid=nobody", "--regid=nogroup", "--clear-groups", "/usr/bin/python3", "-I",
+            identity + [
+                "--clear-groups", "/usr/bin/python3", "-I",
                 directory.path + "/caller.py", bus.address, specification, String(listen), ready ?? "", go ?? "",
             ], environment: ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"], timeout: .seconds(240))
         try #require(result.status == 0, "the caller failed: \(result.standardError)")

@@ -178,6 +178,40 @@ struct ServiceAuthorizationTests {
         }
     }
 
+    @Test("another user in the active session cannot read the first user's macro text without authentication")
+    func macrosHaveOwners() async throws {
+        try await StudioPushFixture.run(options: { $0.authorization = .polkit(fallbackGroup: "nogroup") }) {
+            fixture, keymap in
+            let polkit = try await PolkitMock(bus: fixture.harness.bus)
+            defer { Task { await polkit.stop() } }
+            // What an active session gets by default: edit-keymap and read-macros yes, read-others-macros asks.
+            try await polkit.allow([.editKeymap, .readMacros])
+            let caller = try OutsideCaller()
+            // A second local user besides nobody, who exists on every Debian system.
+            let first = "daemon"
+            let set = Self.keymapCall(
+                fixture, "SetMacro", signature: "(ss)", [.string("login"), .string("text '\(Self.secret)', enter")])
+            let setting = try await caller.run([set], on: fixture.harness.bus, user: first)
+            #expect(setting.answers.first?.error == nil, "\(setting.answers)")
+
+            let reads = [Self.keymapCall(fixture, "GetMacros"), Self.keymapCall(fixture, "Diff")]
+            let other = try await caller.run(reads, on: fixture.harness.bus)
+            #expect(!other.everything.contains(Self.secret), "another user read the macro")
+            #expect(other.answers[0].error == Self.notAuthorized, "\(other.answers)")
+            #expect(other.answers[0].message?.contains("org.kblink1.read-others-macros") == true)
+            #expect(other.answers[1].result?.contains("login") == false, "\(other.answers)")
+
+            // The user who set it reads it; so does root; and another user once polkit allows it.
+            let own = try await caller.run(reads, on: fixture.harness.bus, user: first)
+            #expect(own.answers[0].result?.contains(Self.secret) == true, "\(own.answers)")
+            #expect(own.answers[1].result?.contains(Self.secret) == true, "\(own.answers)")
+            #expect(try await keymap.macros()["login"]?.contains(Self.secret) == true)
+            try await polkit.allow([.editKeymap, .readMacros, .readOthersMacros])
+            let allowed = try await caller.run(reads, on: fixture.harness.bus)
+            #expect(allowed.answers[0].result?.contains(Self.secret) == true, "\(allowed.answers)")
+        }
+    }
+
     @Test("every write of the contract is refused to a stranger polkit says no to, and nothing changes")
     func everyWriteIsGuarded() async throws {
         try await StudioPushFixture.run(options: { $0.authorization = .polkit(fallbackGroup: "nogroup") }) {
@@ -261,8 +295,8 @@ struct ServiceAuthorizationTests {
             for result in [list, json, export] {
                 #expect(!(result.standardOutput + result.standardError).contains(Self.secret))
             }
-            // Control: allowed to read macros, the same command shows the text.
-            try await polkit.allow([.readMacros])
+            // Control: allowed to read macros (root set this one: another user's), the same command shows the text.
+            try await polkit.allow([.readMacros, .readOthersMacros])
             let allowed = try await kblinkAsStranger(["macro", "list", device])
             #expect(allowed.standardOutput.contains(Self.secret), "\(allowed.standardOutput)")
         }

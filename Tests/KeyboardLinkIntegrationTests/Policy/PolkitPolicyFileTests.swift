@@ -69,6 +69,10 @@ struct PolkitPolicyFileTests {
                 "allow_any": "auth_admin", "allow_inactive": "auth_admin", "allow_active": "auth_admin_keep",
             ],
             .readMacros: ["allow_any": "no", "allow_inactive": "no", "allow_active": "yes"],
+            .readOthersMacros: [
+                "allow_any": "auth_admin_keep", "allow_inactive": "auth_admin_keep",
+                "allow_active": "auth_admin_keep",
+            ],
         ]
         for action in PolkitAction.allCases {
             let declared = try #require(reader.actions[action.id])

@@ -22,6 +22,10 @@ public struct ProfileSettings: Hashable, Sendable {
     /// When the base was read or pushed, in seconds since 1970 (UTC); nil when not known (the built-in default,
     /// or a profile of an older kblink).
     public var baseSince: Int64?
+    /// Who set each macro: the uid of the user whose call last set its text (`SetMacro`, `ImportProfile`), by name.
+    /// A macro without an entry came from the keyboard or from a kblink that did not record owners. Reading another
+    /// user's macro needs `org.kblink1.read-others-macros` (docs/dbus-api.md, "Authorization").
+    public var macroOwners: [String: UInt32] = [:]
 
     /// Creates settings; all off by default (as in profiles written before they existed), the base kblink's own.
     public init(

@@ -18,7 +18,8 @@
 ///   "baseOnDevice": true,
 ///   "baseOrigin": "pushed",
 ///   "baseSince": 1796183820,
-///   "applyOnConnect": true
+///   "applyOnConnect": true,
+///   "macroOwners": { "login": 1000 }
 /// }
 /// ```
 ///
@@ -28,6 +29,7 @@
 /// default keymap for the layout, `keyboard`: read from the keyboard, `pushed`) and `baseSince` when (seconds
 /// since 1970); without them (older kblink) the base is `pushed` when `baseOnDevice` says so, else `default`, and
 /// an origin this kblink does not know reads as `default` (the keyboard is read again, nothing is lost).
+/// `macroOwners` names the uid of the user who set each macro (written only when one has an owner).
 ///
 /// Operations: `setBinding` (layer, key, action), `clearZone` (zone, layer), `copyZone` (zone, from, to),
 /// `swapZones` (first and second: {zone, layer}), `setMacro` and `recordMacro` (name, definition), `removeMacro`
@@ -85,6 +87,8 @@ public struct StoredProfile: Hashable, Sendable {
         var applyOnConnect: Bool?
         var baseOrigin: String?
         var baseSince: Int64?
+        /// Written only when a macro has an owner.
+        var macroOwners: [String: UInt32]?
     }
 
     struct RawDraft: Codable {
@@ -122,6 +126,7 @@ public struct StoredProfile: Hashable, Sendable {
             baseOnDevice: raw.baseOnDevice ?? false, applyOnConnect: raw.applyOnConnect ?? false,
             baseOrigin: raw.baseOrigin.flatMap(ProfileSettings.BaseOrigin.init(rawValue:)),
             baseSince: raw.baseSince)
+        settings.macroOwners = raw.macroOwners ?? [:]
     }
 
     /// The stored form, keys sorted.
@@ -136,6 +141,7 @@ public struct StoredProfile: Hashable, Sendable {
                 baseOnDevice: settings.baseOnDevice ? true : nil,
                 applyOnConnect: settings.applyOnConnect ? true : nil,
                 baseOrigin: settings.baseOrigin == .builtInDefault ? nil : settings.baseOrigin.rawValue,
-                baseSince: settings.baseSince))
+                baseSince: settings.baseSince,
+                macroOwners: settings.macroOwners.isEmpty ? nil : settings.macroOwners))
     }
 }

@@ -14,6 +14,8 @@ struct AccessControl: Sendable {
     /// The address of the keyboard `Pair` names (an address, or a known keyboard's name), for polkit's details; nil
     /// when it names none.
     var pairingAddress: @Sendable (String) async -> String? = { _ in nil }
+    /// The owners of the current macros of the keyboard at a path (nil for a macro without one).
+    var macroOwners: @Sendable (ObjectPath) async -> [UInt32?] = { _ in [] }
 
     /// The methods with their checks put in front, matched to the contract by name.
     /// - Precondition: each method is one of `contract`'s.
@@ -42,6 +44,9 @@ struct AccessControl: Sendable {
                 details["address"] = address
             }
             let grant = try await authorizer.authorize(action, for: call, details: details)
+            if action == .readMacros, await readsOthersMacros(call.path, uid: grant.caller.uid) {
+                _ = try await authorizer.authorize(.readOthersMacros, for: call, details: details)
+            }
             // Every write and every read of secrets is audited, done or failed (a push may fail half-way).
             return { failure in authorizer.audit(grant, object: call.path, operation: operation, failure: failure) }
         }
@@ -74,7 +79,23 @@ struct AccessControl: Sendable {
     /// Whether the caller may read macro text (`org.kblink1.read-macros`), asked without interaction: for answers
     /// open to everyone that withhold the text from others (`Diff`, the `ImportProfile` answer).
     func mayReadMacros(_ call: MethodCallContext) async -> Bool {
-        await authorizer.isAuthorized(.readMacros, sender: call.sender, details: Self.details(call))
+        guard await authorizer.isAuthorized(.readMacros, sender: call.sender, details: Self.details(call)),
+            let uid = await callerUID(call)
+        else { return false }
+        guard await readsOthersMacros(call.path, uid: uid) else { return true }
+        return await authorizer.isAuthorized(.readOthersMacros, sender: call.sender, details: Self.details(call))
+    }
+
+    /// The caller's uid, nil when the bus no longer knows it.
+    func callerUID(_ call: MethodCallContext) async -> UInt32? {
+        guard let sender = call.sender else { return nil }
+        return try? await authorizer.credentials(of: sender).uid
+    }
+
+    /// Whether reading the macros of the keyboard at `path` reads some another user set (root reads everyone's).
+    private func readsOthersMacros(_ path: ObjectPath, uid: UInt32) async -> Bool {
+        guard uid != 0 else { return false }
+        return await macroOwners(path).contains { $0 != nil && $0 != uid }
     }
 
     /// What polkit's dialog and rules are told: the object the call is about.

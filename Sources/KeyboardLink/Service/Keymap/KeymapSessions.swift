@@ -70,6 +70,12 @@ public actor KeymapSessions {
         (try? entry(address))?.settings
     }
 
+    /// Who set each of the keyboard's current macros (nil for one without an owner); empty without a session.
+    public func macroOwners(for address: BluetoothAddress) -> [UInt32?] {
+        guard let entry = try? entry(address) else { return [] }
+        return entry.session.macros.keys.map { entry.settings.macroOwners[$0.rawValue] }
+    }
+
     /// The keyboards that have a session.
     public var addresses: [BluetoothAddress] { entries.keys.sorted() }
 

@@ -187,8 +187,12 @@ struct KeymapObject: Sendable {
                 try KeymapArgument.check(name, "the macro name", limit: KeymapArgument.macroNameLimit)
                 try KeymapArgument.check(
                     definition, "the macro definition", limit: KeymapArgument.macroDefinitionLimit)
-                try await sessions.get().edit(address) { session throws(KeymapError) in
-                    try session.setMacro(name: name, definition: definition)
+                // The macro belongs to whoever set it: others need read-others-macros to read it.
+                let owner = await access.callerUID(call)
+                try await sessions.get().editProfile(address) { session, settings throws(KeymapError) in
+                    if try session.setMacro(name: name, definition: definition) {
+                        settings.macroOwners[name] = owner
+                    }
                 }
             },
             DBusMethod(Keymap.removeMacro) { (call: MethodCallContext, name: String) in
@@ -211,8 +215,13 @@ struct KeymapObject: Sendable {
                 let (json, values) = try call.decode(String.self, [String: DBusValue].self)
                 try KeymapArgument.check(json, "the profile", limit: KeymapArgument.profileLimit)
                 let options = try ImportOptions(values)
-                let summary = try await sessions.get().edit(address) { session throws(KeymapError) in
-                    try session.importProfile(json: json, replace: options.replace)
+                let owner = await access.callerUID(MethodCallContext(call))
+                let summary = try await sessions.get().editProfile(address) { session, settings throws(KeymapError) in
+                    let summary = try session.importProfile(json: json, replace: options.replace)
+                    for macro in summary.macros where macro.new != nil {
+                        settings.macroOwners[macro.name.rawValue] = owner
+                    }
+                    return summary
                 }
                 // The answer lists macros' old text too: only for callers allowed to read it.
                 let revealsMacros = await access.mayReadMacros(MethodCallContext(call))
