@@ -1,3 +1,4 @@
+import CReference
 import Glibc
 import KeyboardLink
 import Synchronization
@@ -101,12 +102,12 @@ struct FairnessBenchmark: Sendable {
                 name: "ImportProfile, 120 macros (\(Self.megabytes(.string(acceptedProfile))), accepted)",
                 path: keyboard,
                 interface: KBlink.keymapInterface, member: try MemberName("ImportProfile"),
-                arguments: [.string(acceptedProfile)],
+                arguments: [.string(acceptedProfile), .dictionary(key: .string, value: .variant, [])],
                 cleanup: (keyboard, KBlink.keymapInterface, try MemberName("Discard"))),
             Hostile(
                 name: "ImportProfile, 1,024 macros (\(Self.megabytes(.string(bigProfile))))", path: keyboard,
                 interface: KBlink.keymapInterface, member: try MemberName("ImportProfile"),
-                arguments: [.string(bigProfile)],
+                arguments: [.string(bigProfile), .dictionary(key: .string, value: .variant, [])],
                 cleanup: (keyboard, KBlink.keymapInterface, try MemberName("Discard"))),
         ]
 
@@ -140,6 +141,7 @@ struct FairnessBenchmark: Sendable {
             }
             outcomes.append(outcome)
         }
+        let oversized = try await oversizedComparison(bus: bus, victim: victim, attacker: attacker)
         guard !child.hasExited() else { throw BenchError("kblinkd-demo exited during the benchmark") }
 
         var report = "Fairness: another connection's Properties.Get during the worst single calls (kblinkd-demo, "
@@ -159,8 +161,81 @@ struct FairnessBenchmark: Sendable {
         }
         report += Format.table(
             ["hostile call", "answer", "call median ms", "Gets", "Get median ms", "Get p99 ms", "Get worst ms"], rows)
+        report += "\n\n" + oversized
         report += "\n\n" + fieldTable()
         return report
+    }
+
+    /// Issue 27's bound: one 16 MiB `Properties.Set` (an `av` of 4 Mi `v(y)`) sent to kblinkd-demo, and the same
+    /// message sent to the plain libdbus server of `CReference` on the same bus: how long another connection's call to
+    /// each waits meanwhile. dbus-daemon and libdbus carry and check the 16 MiB either way; the difference is what
+    /// kblinkd adds before it refuses the call.
+    private func oversizedComparison(bus: PrivateBusDaemon, victim: BusConnection, attacker: BusConnection)
+        async throws -> String
+    {
+        let (server, serverName) = try await RoundTripBenchmark.startCServer(bus.address)
+        defer { kbref_server_stop(server.pointer) }
+        let variants = DBusValue.array(.variant, Array(repeating: .variant(.byte(7)), count: 4 << 20))
+        let clock = ContinuousClock()
+        var rows: [[String]] = []
+        for target in ["kblinkd-demo", "plain libdbus (CReference)"] {
+            let toKBlink = target == "kblinkd-demo"
+            var answers: Set<String> = []
+            var callSeconds: [Double] = []
+            var waits: [Double] = []
+            for _ in 0..<rounds {
+                let done = Done()
+                async let victimCalls =
+                    toKBlink
+                    ? Self.getUntilDone(victim, done) : Self.addUntilDone(victim, serverName, done)
+                let began = clock.now
+                do {
+                    try await attacker.call(
+                        destination: toKBlink ? KBlink.service : serverName,
+                        path: toKBlink ? KBlink.managerPath : ObjectPath(KBREF_BENCH_PATH), interface: .properties,
+                        member: MemberName("Set"),
+                        [
+                            .string(toKBlink ? KBlink.keymapInterface.rawValue : KBREF_BENCH_INTERFACE),
+                            .string("CurrentZone"), .variant(variants),
+                        ], timeout: .seconds(120))
+                    answers.insert("reply")
+                } catch let error as DBusError {
+                    answers.insert(error.name.rawValue.split(separator: ".").last.map(String.init) ?? "error")
+                }
+                callSeconds.append((clock.now - began).seconds)
+                done.flag.store(true, ordering: .releasing)
+                waits += try await victimCalls
+            }
+            waits.sort()
+            callSeconds.sort()
+            rows.append([
+                target, answers.sorted().joined(separator: ", "),
+                Format.milliseconds(callSeconds[callSeconds.count / 2]),
+                String(waits.count), Format.milliseconds(waits[waits.count / 2]),
+                waits.last.map(Format.milliseconds) ?? "",
+            ])
+        }
+        return "One 16 MiB Properties.Set (av of 4 Mi v(y)), \(rounds) times, and another connection's calls meanwhile "
+            + "(Get of Version to kblinkd-demo, Add(ii) to the plain libdbus server)\n\n"
+            + Format.table(
+                ["receiver", "answer", "Set median ms", "calls", "call median ms", "call worst ms"], rows)
+    }
+
+    /// Calls the C server's `Add` until `done`, one after the other; returns each one's seconds.
+    private static func addUntilDone(_ connection: BusConnection, _ server: BusName, _ done: Done) async throws
+        -> [Double]
+    {
+        let clock = ContinuousClock()
+        var latencies: [Double] = []
+        repeat {
+            let began = clock.now
+            try await connection.call(
+                destination: server, path: ObjectPath(KBREF_BENCH_PATH),
+                interface: InterfaceName(KBREF_BENCH_INTERFACE),
+                member: MemberName(KBREF_BENCH_MEMBER), [.int32(1), .int32(2)], timeout: .seconds(60))
+            latencies.append((clock.now - began).seconds)
+        } while !done.flag.load(ordering: .acquiring)
+        return latencies
     }
 
     /// Registering fields one by one into one state: constant time per field (an index by id).

@@ -100,4 +100,29 @@ struct ServiceUnitTests {
         #expect(status == 0, "systemd-analyze verify failed: \(verify.errorOutput)")
         #expect(complaints == [])
     }
+
+    @Test(
+        "systemd-analyze security: the unit's exposure stays at or below 0.7",
+        .enabled(
+            if: FileManager.default.isExecutableFile(atPath: "/usr/bin/systemd-analyze"),
+            "systemd-analyze is not installed (Debian package systemd)"))
+    func securityExposure() throws {
+        let directory = NSTemporaryDirectory() + "kblink-unit-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let text = try String(contentsOfFile: RepositoryFiles.unit, encoding: .utf8)
+            .replacingOccurrences(of: "/usr/local/bin/kblinkd", with: "/usr/bin/true")
+        let copy = directory + "/kblinkd.service"
+        try text.write(toFile: copy, atomically: false, encoding: .utf8)
+        // --threshold takes tenths: the analysis fails when the exposure is above 0.7, today's figure. Lower it when
+        // the unit is tightened; never raise it.
+        let security = try PolicyChildProcess(
+            "/usr/bin/systemd-analyze", ["security", "--offline=true", "--threshold=7", copy],
+            errorPath: directory + "/security.err")
+        let report = try #require(security.readToEnd(), "systemd-analyze did not finish")
+        let status = security.exitStatus()
+        let overall = report.split(separator: "\n").first { $0.contains("Overall exposure level") } ?? ""
+        #expect(status == 0, "the unit's exposure rose above 0.7: \(overall) \(security.errorOutput)")
+        #expect(overall.contains("kblinkd.service: 0."), "\(report)")
+    }
 }
