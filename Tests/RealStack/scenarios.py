@@ -261,6 +261,46 @@ def settled(name):
              120, interval=2)
 
 
+def reconnects_by_itself(name, what, timeout, again_every=20):
+    """Waits until the host connects the advertising keyboard `name` by itself (BlueZ's auto-connect: the device is
+    on the host adapter's kernel connect list, the kernel scans passively and connects when it hears the keyboard);
+    nobody calls Connect. A real keyboard repeats its advertising every few milliseconds until it is connected;
+    btvirt's controllers (BlueZ 5.66, emulator/btdev.c) send a scanning controller one advertising report per
+    event only: when the keyboard's advertising is enabled (to the controllers scanning at that moment) and when the
+    host enables scanning (for the sets advertising at that moment). The kernel can drop the report that comes right
+    around its scan enable, and then it never hears the keyboard again: on a loaded machine bluetoothd-restart waited
+    120 s with the plain keyboard advertising and its address on hci1's connect list, and neither side saw a
+    connection (BlueZ 5.80 made btdev repeat its reports at the advertising interval for that reason, commit
+    fa4d477ab "btdev: Broadcast EXT_ADV packets based on its interval"). So while it is not connected the keyboard
+    advertises again every `again_every` seconds (a new advertising event), as a real keyboard keeps advertising."""
+    address = ADDR[name]
+    deadline = time.monotonic() + timeout
+    again_at = time.monotonic() + again_every
+    times = 0
+    while True:
+        try:
+            if connected(address):
+                if times:
+                    log('%s: connected after advertising again %d time(s)' % (name, times))
+                return
+        except dbus.DBusException:
+            pass  # BlueZ settling (just restarted): asked again
+        now = time.monotonic()
+        if now > deadline:
+            raise Failure('%s (waited %ds; the keyboard advertised again %d time(s))' % (what, timeout, times))
+        if now >= again_at:
+            kb.do('adv', name, 'off')
+            try:
+                still_away = not connected(address)
+            except dbus.DBusException:
+                still_away = True
+            if still_away:
+                kb.do('adv', name, 'on')
+                times += 1
+            again_at = time.monotonic() + again_every
+        time.sleep(0.5)
+
+
 def pair(name, expect_prompt=False, typed=None, timeout=90):
     """kblink pair --json; returns (exit status, events). `typed(code)` answers a display-passkey prompt."""
     alone(name)
@@ -408,7 +448,7 @@ def switched_off():
     wait_for('BlueZ shows the switched-off keyboard disconnected', lambda: not connected(address), 60)
     expect_presence(address, False, 'the flag turns false when the keyboard is switched off')
     kb.do('power', 'plain', 'on')
-    wait_for('the trusted keyboard reconnects by itself once switched on', lambda: connected(address), 90)
+    reconnects_by_itself('plain', 'the trusted keyboard reconnects by itself once switched on', 90)
     expect_presence(address, True, 'attached again after switching on')
 
 
@@ -591,7 +631,8 @@ def bluetoothd_restart():
     bluetoothd.start()
     wait_for('kblinkd notices BlueZ is back', lambda: manager_property('BlueZRunning'), 60)
     kb.do('restart', 'plain')  # the keyboards register their GATT services and agent again; plain advertises
-    wait_for('the plain keyboard reconnects after the restart', lambda: connected(address), 120)
+    # bluetoothd put it on hci1's kernel connect list again when it started (it is paired and trusted).
+    reconnects_by_itself('plain', 'the plain keyboard reconnects after the restart', 120)
     expect_presence(address, True, 'attached again after bluetoothd restarted', timeout=60)
     listed = {k['address'].upper() for k in kblink_json('list')}
     check(set(ADDR[n] for n in ('plain', 'split', 'studio', 'via')) <= listed,
@@ -728,6 +769,9 @@ def main():
         log(line, '(%.0fs)' % (time.monotonic() - t0))
         with open(os.path.join(OUT, 'results.txt'), 'a') as f:
             f.write(line.replace('\n', ' ') + '\n')
+        if not line.startswith('PASS'):  # the kernel's Bluetooth errors (the console shows only critical ones)
+            with open(os.path.join(OUT, 'dmesg.log'), 'w') as f:
+                subprocess.run(['dmesg'], stdout=f, stderr=subprocess.STDOUT)
     passed = sum(1 for r in results if r.startswith('PASS'))
     log('%d passed, %d failed' % (passed, len(results) - passed))
     kblinkd.kill(signal.SIGTERM)
