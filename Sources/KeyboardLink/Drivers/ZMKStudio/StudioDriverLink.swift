@@ -19,8 +19,11 @@ public actor StudioDriverLink {
     /// Whether the keyboard last said it holds unsaved changes.
     public private(set) var hasUnsavedChanges = false
 
-    /// How long a request may go unanswered.
+    /// How long a request may wait while the keyboard sends nothing: an answer still arriving (a keymap comes in
+    /// notifications of 20 bytes or so, slower on a busy radio or a loaded host) keeps it waiting.
     public let timeout: Duration
+    /// When the keyboard last sent bytes.
+    private var lastHeard = ContinuousClock.now
 
     /// Creates a link that writes frames with `send`.
     public init(timeout: Duration = .seconds(5), send: @escaping Send) {
@@ -29,7 +32,7 @@ public actor StudioDriverLink {
     }
 
     /// Sends a request and waits for its answer.
-    /// - Throws: `DriverError.notConnected` when the link is closed or closes, `.failed` after `timeout`.
+    /// - Throws: `DriverError.notConnected` when the link is closed or closes, `.failed` after `timeout` of silence.
     public func call(_ subsystem: StudioRequest.Subsystem) async throws(DriverError) -> StudioRequestResponse.Payload {
         guard !closed else { throw .notConnected("the keyboard's ZMK Studio link is closed; reconnect and retry") }
         let (id, frame) = core.makeRequest(subsystem)
@@ -43,12 +46,18 @@ public actor StudioDriverLink {
                     self.fail(id, error)
                     return
                 }
-                do {
-                    try await Task.sleep(for: timeout)
-                } catch {
-                    return  // Answered: the timer was cancelled.
+                var deadline = ContinuousClock.now.advanced(by: timeout)
+                while true {
+                    do {
+                        try await Task.sleep(until: deadline)
+                    } catch {
+                        return  // Answered: the timer was cancelled.
+                    }
+                    // Bytes arrived meanwhile: the answer may still be coming in.
+                    guard let later = await self.silenceEnds(after: deadline) else { break }
+                    deadline = later
                 }
-                self.fail(id, .failed("the keyboard did not answer within \(timeout); wake it and retry"))
+                self.fail(id, .failed("the keyboard sent nothing for \(timeout); wake it and retry"))
             }
         }
         return try result.get()
@@ -56,6 +65,7 @@ public actor StudioDriverLink {
 
     /// Feeds bytes the keyboard indicated (any chunking).
     public func receive(_ chunk: [UInt8]) {
+        if !chunk.isEmpty { lastHeard = ContinuousClock.now }
         for event in core.receive(chunk) {
             switch event {
             case .response(let id, _, let payload):
@@ -122,6 +132,13 @@ public actor StudioDriverLink {
         guard let continuation = waiters.removeValue(forKey: id) else { return }
         core.cancel(requestID: id)
         continuation.resume(returning: .failure(error))
+    }
+
+    /// When `timeout` of silence ends, counted from the last bytes heard, if that is after `deadline`; nil when the
+    /// keyboard has been silent since `deadline - timeout`.
+    private func silenceEnds(after deadline: ContinuousClock.Instant) -> ContinuousClock.Instant? {
+        let end = lastHeard.advanced(by: timeout)
+        return end > deadline ? end : nil
     }
 
     private func endUnlockWait(_ token: Int) {

@@ -52,6 +52,34 @@ private actor StudioLoopback {
 struct StudioDriverTests {
     static func layout() throws -> PhysicalLayout { try PhysicalLayout.builtIn("aula-f87") }
 
+    @Test("a request waits while the answer is still arriving, longer than the timeout in all; silence fails it")
+    func timeoutCountsSilence() async throws {
+        let layout = try Self.layout()
+        var firmware = SimulatedStudioKeyboard.firmware(matching: layout)
+        // The answer to the first request (get_device_info), held back and then fed in small pieces.
+        var probeClient = StudioRPCClientCore()
+        let (_, probe) = probeClient.makeRequest(.core(.getDeviceInfo))
+        let answer = firmware.receive(bytes: probe)
+        try #require(answer.count >= 20)
+        let link = StudioDriverLink(timeout: .seconds(1)) { _ in }
+        let pieces = stride(from: 0, to: answer.count, by: max(1, answer.count / 20)).map {
+            Array(answer[$0..<min(answer.count, $0 + max(1, answer.count / 20))])
+        }
+        let dribble = Task {
+            // About 2 s in all, 100 ms between pieces: never a second of silence.
+            for piece in pieces {
+                try await Task.sleep(for: .milliseconds(100))
+                await link.receive(piece)
+            }
+        }
+        let began = ContinuousClock.now
+        _ = try await link.call(.core(.getDeviceInfo))
+        #expect(ContinuousClock.now - began > .seconds(1), "the answer came faster than the timeout; nothing tested")
+        try await dribble.value
+        // Nothing at all: the request fails once a second passed in silence.
+        await #expect(throws: DriverError.self) { _ = try await link.call(.core(.getDeviceInfo)) }
+    }
+
     @Test("a locked keyboard answers .locked; after lock_state_changed(unlocked) the keymap reads as the owner's")
     func lockedThenUnlocked() async throws {
         let layout = try Self.layout()
