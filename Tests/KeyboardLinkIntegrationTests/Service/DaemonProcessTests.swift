@@ -63,9 +63,20 @@ struct DaemonProcessTests {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let devices = directory + "/devices"
         try Self.laptop.write(toFile: devices, atomically: true, encoding: .utf8)
+        // sysfs, as kblinkd checks each block of the devices file against it.
+        let sys = directory + "/sys"
+        try FileManager.default.createDirectory(atPath: sys + "/class/input", withIntermediateDirectories: true)
+        for block in (Self.laptop + Self.usbKeyboard).split(separator: "\n") where block.hasPrefix("S: Sysfs=") {
+            let path = String(block.dropFirst("S: Sysfs=".count))
+            try FileManager.default.createDirectory(atPath: sys + path, withIntermediateDirectories: true)
+            try FileManager.default.createSymbolicLink(
+                atPath: sys + "/class/input/" + (path.split(separator: "/").last ?? ""),
+                withDestinationPath: "../.." + path)
+        }
         let config = directory + "/kblinkd.conf"
         func writeConfig(policy: String) throws {
-            try "[Presence]\nPolicy = \(policy)\nInputDevices = \(devices)\nInputDirectory = \(inputDirectory)\n"
+            try
+                "[Presence]\nPolicy = \(policy)\nInputDevices = \(devices)\nInputDirectory = \(inputDirectory)\nSysfsRoot = \(sys)\n"
                 .write(toFile: config, atomically: true, encoding: .utf8)
         }
         try writeConfig(policy: "external")

@@ -22,6 +22,9 @@ public struct DaemonConfiguration: Sendable, Equatable {
     public var inputDevicesPath: String
     /// `[Presence] InputDirectory`: watched for devices coming and going. Default `/dev/input`.
     public var inputDirectory: String
+    /// `[Presence] SysfsRoot`: where sysfs is; a block of `InputDevices` counts only for a device listed under its
+    /// `class/input`. Default `/sys`.
+    public var sysfsRoot: String
     /// `[Presence] GracePeriod`: how long `HardwareKeyboardAttached` stays true after the last keyboard left, so
     /// that a keyboard that sleeps or drops for a moment does not make on-screen keyboards flicker. Default 5 s.
     public var gracePeriod: Duration
@@ -46,6 +49,7 @@ public struct DaemonConfiguration: Sendable, Equatable {
         presencePolicy: PresencePolicy = .external,
         inputDevicesPath: String = "/proc/bus/input/devices",
         inputDirectory: String = "/dev/input",
+        sysfsRoot: String = "/sys",
         gracePeriod: Duration = .seconds(5),
         countsVirtualDevices: Bool = false,
         batteryProvider: Bool = false,
@@ -57,6 +61,7 @@ public struct DaemonConfiguration: Sendable, Equatable {
         self.presencePolicy = presencePolicy
         self.inputDevicesPath = inputDevicesPath
         self.inputDirectory = inputDirectory
+        self.sysfsRoot = sysfsRoot
         self.gracePeriod = gracePeriod
         self.countsVirtualDevices = countsVirtualDevices
         self.batteryProvider = batteryProvider

@@ -183,7 +183,7 @@ public enum DaemonRunner {
         await companion?.serviceStarted(service, logger)
         let presence = EvdevPresenceFeed(
             devicesPath: configuration.inputDevicesPath, directory: configuration.inputDirectory,
-            udev: UdevDatabase())
+            udev: UdevDatabase(), sysfsRoot: configuration.sysfsRoot)
         let presenceTask = Task {
             await presence.run(into: service, logger: logger)
         }
