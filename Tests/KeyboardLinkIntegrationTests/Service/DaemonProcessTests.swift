@@ -74,9 +74,10 @@ struct DaemonProcessTests {
                 withDestinationPath: "../.." + path)
         }
         let config = directory + "/kblinkd.conf"
-        func writeConfig(policy: String) throws {
+        func writeConfig(policy: String, more: String = "") throws {
             try
-                "[Presence]\nPolicy = \(policy)\nInputDevices = \(devices)\nInputDirectory = \(inputDirectory)\nSysfsRoot = \(sys)\n"
+                ("[Presence]\nPolicy = \(policy)\nInputDevices = \(devices)\nInputDirectory = \(inputDirectory)\nSysfsRoot = \(sys)\n"
+                + more)
                 .write(toFile: config, atomically: true, encoding: .utf8)
         }
         try writeConfig(policy: "external")
@@ -115,6 +116,18 @@ struct DaemonProcessTests {
             try await eventually {
                 try await client.status().hardwareKeyboards.map(\.id) == ["/dev/input/event3"]
             })
+        #expect(await eventually { daemon.standardError.contains("<5>configuration reloaded") })
+        #expect(!daemon.standardError.contains("read only when kblinkd starts"), "the policy applies at once")
+
+        // SIGHUP with settings read only at start changed: kblinkd says which, and keeps serving.
+        try writeConfig(policy: "any", more: "[Pairing]\nDefaultAgent = true\n[Battery]\nProvider = yes\n")
+        daemon.signal(SIGHUP)
+        #expect(
+            await eventually {
+                daemon.standardError.contains(
+                    "<5>changed, but read only when kblinkd starts: [Battery] Provider, [Pairing] DefaultAgent; ")
+            }, "\(daemon.standardError)")
+        #expect(try await client.status().hardwareKeyboards.map(\.id) == ["/dev/input/event3"])
 
         // SIGTERM: STOPPING=1, the name is released and the process exits 0.
         daemon.signal(SIGTERM)

@@ -70,3 +70,26 @@ public struct DaemonConfiguration: Sendable, Equatable {
         self.fallbackGroup = fallbackGroup
     }
 }
+
+extension DaemonConfiguration {
+    /// The keys a reload (SIGHUP) does not apply, as `[Section] Key`, with the value each has in a configuration:
+    /// they are read once, when kblinkd starts (the watched paths, the battery provider's registration, the agent's,
+    /// the authorization fallback). A reload applies `LogLevel`, `Policy`, `GracePeriod`, `CountVirtualDevices`
+    /// and `DiscoveryTimeout`.
+    static let restartOnlyKeys: [(key: String, value: @Sendable (DaemonConfiguration) -> String)] = [
+        ("[Presence] InputDevices", { $0.inputDevicesPath }),
+        ("[Presence] InputDirectory", { $0.inputDirectory }),
+        ("[Presence] SysfsRoot", { $0.sysfsRoot }),
+        ("[Battery] Provider", { "\($0.batteryProvider)" }),
+        ("[Pairing] DefaultAgent", { "\($0.defaultAgent)" }),
+        ("[Authorization] FallbackGroup", { $0.fallbackGroup }),
+    ]
+
+    /// The keys read only at start whose value differs between the running configuration and a reloaded one, in
+    /// documentation order.
+    public static func restartOnlyChanges(from running: DaemonConfiguration, to reloaded: DaemonConfiguration)
+        -> [String]
+    {
+        restartOnlyKeys.filter { $0.value(running) != $0.value(reloaded) }.map(\.key)
+    }
+}
