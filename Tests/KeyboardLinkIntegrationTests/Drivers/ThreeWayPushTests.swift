@@ -163,7 +163,8 @@ struct ThreeWayPushTests {
             await fixture.keyboard.gatt.setFaults(
                 SimulatedGATTFaults(stopNotifyDelay: .seconds(2)), for: fixture.address)
             try await keymap.setBinding(layer: 0, key: "CAPS", action: "KC_F13")
-            let check = Task { try await keymap.check(action: "KC_F13") }
+            // Generous: under load the check (every behaviour listed, then a 2 s StopNotify) takes a while.
+            let check = Task { try await keymap.check(action: "KC_F13", callTimeout: .seconds(120)) }
             let service = fixture.harness.service
             #expect(await eventually { await service.pushes.isPushing(fixture.address) })
             let result = try await keymap.push()
