@@ -19,8 +19,10 @@ struct FirmwareBenchmark: Sendable {
         let bluez = SimulatedBlueZ(bus: .address(bus.address), devices: [.aulaF87, .corneSplit])
         try await bluez.start()
         let connection = try await BusConnection.connect(to: .address(bus.address))
-        let service = KeyboardLinkService(
-            connection: connection, options: .init(stateDirectory: state.path), log: { _, _ in })
+        var options = KeyboardLinkService.Options(stateDirectory: state.path)
+        // Cold refreshes are measured: every RefreshInfo reads the keyboard.
+        options.firmwareRefreshWindow = .zero
+        let service = KeyboardLinkService(connection: connection, options: options, log: { _, _ in })
         try await service.start()
         let client = try await KBlinkClient.connect(to: .address(bus.address))
         defer {

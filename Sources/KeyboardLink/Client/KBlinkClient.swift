@@ -91,7 +91,7 @@ public struct KBlinkClient: Sendable {
     /// Matching rule of ``keyboard(matching:)`` (the daemon's, ``KeyboardMatcher``), on a given list.
     public static func match(_ text: String, in keyboards: [KeyboardInfo]) throws -> KeyboardInfo {
         let matcher = KeyboardMatcher<KeyboardInfo>(
-            address: { BluetoothAddress(validating: $0.address) }, alias: \.alias, name: \.name)
+            address: { BluetoothAddress(validating: $0.address) }, alias: \.alias, name: \.name, paired: \.paired)
         do {
             return try matcher.match(text, in: keyboards)
         } catch .empty {
@@ -104,6 +104,11 @@ public struct KBlinkClient: Sendable {
         } catch .ambiguous(let text, let matches) {
             let names = matches.map { "\($0.alias) (\($0.address))" }.joined(separator: ", ")
             throw Failure.ambiguous("\"\(text)\" matches \(names): give more of the name or the address")
+        } catch .unpairedExact(let text, let matches) {
+            let listed = matches.map { "\($0.address) (\($0.alias))" }.joined(separator: ", ")
+            throw Failure.ambiguous(
+                "\"\(text)\" is the name of an unpaired keyboard, and other keyboards' names start with it; a device "
+                    + "nearby can choose any name: give the address of the one you mean: \(listed)")
         }
     }
 

@@ -20,6 +20,10 @@ public protocol KeyboardDriver: Sendable {
     /// - Throws: `DriverError.notSupported` naming what cannot be encoded.
     func check(_ action: KeyAction) async throws(DriverError)
 
+    /// What the driver learned of the actions the firmware can hold, to check actions once it is closed; nil when
+    /// it has not learned it yet (ZMK Studio lists its behaviours on the first read, write or check).
+    func actionSupport() async -> DriverActionSupport?
+
     /// Writes one binding (staged where the protocol stages).
     /// - Throws: `DriverError`.
     func write(_ write: DriverKeyWrite, layout: PhysicalLayout) async throws(DriverError)

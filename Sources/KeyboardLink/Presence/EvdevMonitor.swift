@@ -14,10 +14,15 @@ import Synchronization
 /// Given a ``UdevDatabase``, each device is marked ``InputDevice/ignoredByUdev`` from it, and the database directory
 /// is watched too (udev writes a device's entry after it made the node, so a rule's property can arrive later).
 ///
+/// Given a sysfs root, a device counts only when sysfs confirms it (``isInSysfs(_:root:)``): the devices file is a
+/// path in the configuration, and a block it lists is believed only for a device the kernel has.
+///
 /// Keep the monitor alive while you read ``keyboards``: releasing it (or calling ``cancel()``) ends the stream.
 public final class EvdevMonitor: Sendable {
     /// The directory the kernel's input nodes live in.
     public static let defaultDirectory = "/dev/input"
+    /// Where sysfs is mounted.
+    public static let defaultSysfsRoot = "/sys"
 
     /// The watched directory.
     public let directory: String
@@ -32,6 +37,7 @@ public final class EvdevMonitor: Sendable {
     private let log: (@Sendable (String) -> Void)?
     private let includeVirtual: Bool
     private let udev: UdevDatabase?
+    private let sysfsRoot: String?
     private let state: Mutex<State>
 
     private struct State {
@@ -57,11 +63,13 @@ public final class EvdevMonitor: Sendable {
     ///   - log: receives a line for each problem (an unreadable devices file, a malformed block); nothing by default.
     ///   - includeVirtual: whether virtual keyboards (uinput remappers) are listed too; false by default.
     ///   - udev: the udev database to mark devices `KBLINK_IGNORE=1` from, and to watch; none by default.
+    ///   - sysfsRoot: where sysfs is (`/sys`): a device counts only when ``isInSysfs(_:root:)``; none by default (every
+    ///     block of the devices file counts).
     /// - Throws: ``EvdevMonitorError`` when inotify is unavailable or the directory cannot be watched.
     public init(
         directory: String = EvdevMonitor.defaultDirectory, devicesFile: String = InputDevicesFile.defaultPath,
         queue: DispatchQueue? = nil, log: (@Sendable (String) -> Void)? = nil, includeVirtual: Bool = false,
-        udev: UdevDatabase? = nil
+        udev: UdevDatabase? = nil, sysfsRoot: String? = nil
     ) throws(EvdevMonitorError) {
         let fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         guard fd >= 0 else { throw .inotifyUnavailable(errno: errno) }
@@ -76,13 +84,15 @@ public final class EvdevMonitor: Sendable {
         }
         self.includeVirtual = includeVirtual
         self.udev = udev
+        self.sysfsRoot = sysfsRoot
         self.directory = directory
         self.devicesFile = devicesFile
         self.log = log
         (keyboards, continuation) = AsyncStream.makeStream(of: [InputDevice].self, bufferingPolicy: .bufferingNewest(1))
 
         // The watch exists before this first read, so a change that races with it still produces an event.
-        let initial = Self.readKeyboards(devicesFile, log: log, includeVirtual: includeVirtual, udev: udev)
+        let initial = Self.readKeyboards(
+            devicesFile, log: log, includeVirtual: includeVirtual, udev: udev, sysfsRoot: sysfsRoot)
         state = Mutex(State(source: nil, last: initial))
         continuation.yield(initial)
 
@@ -122,7 +132,8 @@ public final class EvdevMonitor: Sendable {
     /// - Returns: whether a new list was published.
     @discardableResult
     public func refresh() -> Bool {
-        let keyboards = Self.readKeyboards(devicesFile, log: log, includeVirtual: includeVirtual, udev: udev)
+        let keyboards = Self.readKeyboards(
+            devicesFile, log: log, includeVirtual: includeVirtual, udev: udev, sysfsRoot: sysfsRoot)
         return state.withLock { state in
             guard state.source != nil, state.last != keyboards else { return false }
             state.last = keyboards
@@ -146,7 +157,8 @@ public final class EvdevMonitor: Sendable {
     /// The keyboards of the devices file (virtual ones only when `includeVirtual`), marked from the udev database;
     /// none when the file cannot be read.
     static func readKeyboards(
-        _ path: String, log: (@Sendable (String) -> Void)?, includeVirtual: Bool = false, udev: UdevDatabase? = nil
+        _ path: String, log: (@Sendable (String) -> Void)?, includeVirtual: Bool = false, udev: UdevDatabase? = nil,
+        sysfsRoot: String? = nil
     ) -> [InputDevice] {
         let bytes: [UInt8]
         do {
@@ -160,10 +172,34 @@ public final class EvdevMonitor: Sendable {
         }
         let parsed = InputDevicesFile.parseSkippingMalformed(String(decoding: bytes, as: UTF8.self))
         for error in parsed.errors { log?("\(path): \(error.description); that device is ignored") }
-        return parsed.devices.filter { $0.isKeyboard && (includeVirtual || !$0.isVirtual) }.map { device in
+        return parsed.devices.filter { device in
+            device.isKeyboard && (includeVirtual || !device.isVirtual)
+                && (sysfsRoot.map { isInSysfs(device, root: $0) } ?? true)
+        }.map { device in
             var marked = device
             marked.ignoredByUdev = udev?.isIgnored(device) ?? false
             return marked
         }
+    }
+
+    /// Whether sysfs under `root` confirms a block of the devices file: its `S: Sysfs=` path (`/devices/…/inputN`)
+    /// exists under `root`, and `root/class/input/inputN` is that same directory (sysfs links every input device
+    /// there).
+    public static func isInSysfs(_ device: InputDevice, root: String) -> Bool {
+        let path = device.sysfsPath
+        guard path.hasPrefix("/devices/"), !path.split(separator: "/").contains(where: { $0 == ".." || $0 == "." }),
+            let name = path.split(separator: "/").last, name.hasPrefix("input")
+        else { return false }
+        guard let device = resolved(root + path), let listed = resolved(root + "/class/input/" + name) else {
+            return false
+        }
+        return device == listed
+    }
+
+    /// The canonical path of an existing file, nil when there is none.
+    private static func resolved(_ path: String) -> String? {
+        guard let pointer = realpath(path, nil) else { return nil }
+        defer { free(pointer) }
+        return String(cString: pointer)
     }
 }

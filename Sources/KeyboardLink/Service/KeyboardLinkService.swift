@@ -53,11 +53,20 @@ public actor KeyboardLinkService {
         /// How long a firmware read waits, past that quiet spell, for a Device Information or Battery Service the
         /// keyboard lists but BlueZ has not exported yet (a BlueZ that keeps a service to itself never exports it).
         public var firmwareListedServiceWait: Duration = .seconds(2)
+        /// How long after a keyboard's firmware information was read `RefreshInfo()` answers from that read
+        /// instead of reading the keyboard again (`defaultFirmwareRefreshWindow`; zero reads on every call).
+        public var firmwareRefreshWindow = defaultFirmwareRefreshWindow
+        /// The monotonic clock that window is measured on (tests move it instead of sleeping).
+        public var monotonicNow: @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now }
         /// Who may pair, edit keymaps, write firmware and read macros (polkit, with the group fallback).
         public var authorization = AuthorizationPolicy.polkit()
         /// Where audit records go as structured journal entries (``JournalWriter``); nil writes them as text lines to
         /// the log like everything else.
         public var auditJournal: JournalWriter?
+
+        /// `RefreshInfo()` within 5 s of the last read answers from it: a read takes a dozen GATT round trips on a
+        /// radio shared with typing, and `kblink info --refresh` run twice, or by two programs, needs only one.
+        public static let defaultFirmwareRefreshWindow: Duration = .seconds(5)
 
         public init(stateDirectory: String) {
             self.stateDirectory = stateDirectory
@@ -113,7 +122,8 @@ public actor KeyboardLinkService {
         self.registry = registry
         self.firmware = FirmwareRefresher(
             connection: connection, bluez: model, registry: registry, stateDirectory: options.stateDirectory,
-            settleQuiet: options.firmwareSettleQuiet, listedServiceWait: options.firmwareListedServiceWait, log: log)
+            settleQuiet: options.firmwareSettleQuiet, listedServiceWait: options.firmwareListedServiceWait,
+            refreshWindow: options.firmwareRefreshWindow, now: options.monotonicNow, log: log)
         self.batteryProvider = BatteryProviderPublisher(connection: connection, log: log)
         self.writer = KeymapWriter(
             connection: connection, bluez: model, registry: registry, keymaps: keymaps, pushes: pushes,

@@ -153,19 +153,50 @@ struct ThreeWayPushTests {
         }
     }
 
-    @Test("a push right after a CheckAction (kblink keymap set's warning) waits for the check, not Busy")
+    @Test("a push right after a CheckAction that asks the keyboard (nothing learned yet) waits for it, not Busy")
     func pushWaitsForCheck() async throws {
-        try await StudioPushFixture.run { fixture, keymap in
+        // Not read on first contact: nothing on this connection learned the firmware's behaviours, so the check
+        // asks the keyboard.
+        try await StudioPushFixture.run(unlocked: false) { fixture, keymap in
+            await fixture.keyboard.unlock()
             // The check holds the keyboard until its notification session ends, which takes 2 s here.
             await fixture.keyboard.gatt.setFaults(
                 SimulatedGATTFaults(stopNotifyDelay: .seconds(2)), for: fixture.address)
             try await keymap.setBinding(layer: 0, key: "CAPS", action: "KC_F13")
-            let check = Task { try await keymap.check(action: "KC_F13") }
+            // Generous: under load the check (every behaviour listed, then a 2 s StopNotify) takes a while.
+            let check = Task { try await keymap.check(action: "KC_F13", callTimeout: .seconds(120)) }
             let service = fixture.harness.service
             #expect(await eventually { await service.pushes.isPushing(fixture.address) })
             let result = try await keymap.push()
             #expect(result.written == 1 && result.saved)
             #expect(try await check.value == nil)
+        }
+    }
+
+    @Test("CheckAction answers from what the first-contact read learned while a push holds the keyboard")
+    func checkWhilePushing() async throws {
+        try await StudioPushFixture.run { fixture, keymap in
+            let service = fixture.harness.service
+            // The push holds the keyboard until it is unlocked.
+            await fixture.keyboard.lock()
+            try await keymap.setBinding(layer: 0, key: "CAPS", action: "KC_F13")
+            let push = Task { try await keymap.push(unlockTimeout: 120, callTimeout: .seconds(180)) }
+            #expect(await eventually { await service.pushes.isPushing(fixture.address) })
+            let answers = CheckAnswers()
+            let checks = Task {
+                let supported = try await keymap.check(action: "KC_F14", callTimeout: .seconds(120))
+                let unsupported = try await keymap.check(action: "MT(MOD_LCTL, KC_A)", callTimeout: .seconds(120))
+                await answers.answered(pushing: await service.pushes.isPushing(fixture.address))
+                return (supported, unsupported)
+            }
+            let whilePushing = await eventually(timeout: .seconds(30)) { await answers.whilePushing == true }
+            #expect(whilePushing, "the checks were answered while the push held the keyboard")
+            await fixture.keyboard.unlock()
+            let (supported, unsupported) = try await checks.value
+            #expect(supported == nil)
+            #expect(unsupported?.contains("no ZMK Studio binding") == true, "\(unsupported ?? "nil")")
+            let result = try await push.value
+            #expect(result.written == 1 && result.saved)
         }
     }
 
@@ -200,4 +231,11 @@ struct ThreeWayPushTests {
             #expect(show.standardOutput.contains("the draft's base: what the last push left on the keyboard at "))
         }
     }
+}
+
+/// Whether `CheckAction`s were answered while a push still held the keyboard.
+private actor CheckAnswers {
+    var whilePushing: Bool?
+
+    func answered(pushing: Bool) { whilePushing = pushing }
 }

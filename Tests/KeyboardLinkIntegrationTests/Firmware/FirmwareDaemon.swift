@@ -25,6 +25,8 @@ final class FirmwareDaemon: RestartableDaemon, Sendable {
             bus: bus, stateDirectory: stateDirectory ?? NSTemporaryDirectory() + "kblink-fw-" + UUID().uuidString,
             configure: {
                 $0.batteryProvider = experimental
+                // These tests change what the keyboard serves and refresh at once: every RefreshInfo reads.
+                $0.firmwareRefreshWindow = .zero
                 configure(&$0)
             })
         try await runner.start()
@@ -70,6 +72,22 @@ final class FirmwareDaemon: RestartableDaemon, Sendable {
         await stopService()
         await bluez.kill()
         try? FileManager.default.removeItem(atPath: stateDirectory)
+    }
+}
+
+/// A monotonic clock that stands still until a test moves it (`KeyboardLinkService.Options.monotonicNow`).
+final class SteppedClock: Sendable {
+    private let start = ContinuousClock.now
+    private let offset = Mutex<Duration>(.zero)
+
+    /// The time now.
+    var now: @Sendable () -> ContinuousClock.Instant {
+        { [self] in start + offset.withLock { $0 } }
+    }
+
+    /// Moves the clock forward.
+    func advance(by duration: Duration) {
+        offset.withLock { $0 += duration }
     }
 }
 

@@ -169,6 +169,45 @@ struct FirmwareRefreshTests {
         }
     }
 
+    @Test("RefreshInfo twice in a row reads the keyboard once; once the last read is 5 s old, it reads again")
+    func refreshWindow() async throws {
+        let clock = SteppedClock()
+        let window = KeyboardLinkService.Options.defaultFirmwareRefreshWindow
+        try await withFirmwareDaemon(
+            devices: [.corneSplit],
+            configure: {
+                $0.firmwareRefreshWindow = window
+                $0.monotonicNow = clock.now
+            }
+        ) { daemon in
+            #expect(try await daemon.waitForRead(Self.corne))
+            let gatt = daemon.bluez.gatt
+            let client = try await KBlinkClient.connect(to: daemon.bus.busAddress)
+            let keyboard = try await client.keyboard(matching: "corne")
+            // 7 Device Information values, 2 battery levels and their 2 user descriptions.
+            let perRead = 11
+            let connected = await gatt.statistics(for: Self.corne).reads
+            #expect(connected == perRead)
+
+            // Within the window of the read on connection: answered from it.
+            try await client.call(KBlinkContract.Keyboard.refreshInfo, on: keyboard)
+            #expect(await gatt.statistics(for: Self.corne).reads == connected)
+
+            clock.advance(by: window)
+            try await client.call(KBlinkContract.Keyboard.refreshInfo, on: keyboard)
+            try await client.call(KBlinkContract.Keyboard.refreshInfo, on: keyboard)
+            #expect(await gatt.statistics(for: Self.corne).reads == connected + perRead, "two calls, one read")
+
+            clock.advance(by: window - .milliseconds(1))
+            try await client.call(KBlinkContract.Keyboard.refreshInfo, on: keyboard)
+            #expect(await gatt.statistics(for: Self.corne).reads == connected + perRead)
+            clock.advance(by: .milliseconds(1))
+            try await client.call(KBlinkContract.Keyboard.refreshInfo, on: keyboard)
+            #expect(await gatt.statistics(for: Self.corne).reads == connected + 2 * perRead, "read again after 5 s")
+            await client.close()
+        }
+    }
+
     @Test("battery notifications of a split keyboard update the Battery property")
     func batteryNotifications() async throws {
         try await withFirmwareDaemon(devices: [.corneSplit]) { daemon in

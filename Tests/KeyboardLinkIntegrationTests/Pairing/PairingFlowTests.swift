@@ -252,3 +252,34 @@ extension PairingFlowTests {
         }
     }
 }
+
+extension PairingFlowTests {
+    @Test("a name that is exactly an unpaired keyboard's and the start of another's is asked, by address")
+    func unpairedExactNameIsAsked() async throws {
+        // The user's keyboard, paired; a device in range (unpaired) took the start of its name.
+        var own = PairingFixtures.keyboard("C0:FF:EE:00:00:14", "Plain Board Pro", .justWorks)
+        own.paired = true
+        own.trusted = true
+        let neighbour = PairingFixtures.justWorks
+        try await withDaemon(devices: [own, neighbour]) { harness in
+            await harness.bluez.setPairingTimings(.fast)
+            let client = try await harness.client()
+            await KeymapFixture.expectError(
+                KBlinkError.invalidArgs, containing: [neighbour.address.description, own.address.description]
+            ) {
+                _ = try await client.pair("plain board")
+            }
+            let command = try await harness.kblink(["pair", "Plain Board"])
+            #expect(command.status == 2, "\(command.standardError)")
+            #expect(command.standardError.contains("give the address"), "\(command.standardError)")
+            #expect(command.standardError.contains(neighbour.address.description), "\(command.standardError)")
+            #expect(command.standardError.contains(own.address.description), "\(command.standardError)")
+            #expect(await harness.bluez.device(neighbour.address)?.paired == false, "nothing was paired")
+            // By address, it pairs.
+            let paired = try await harness.kblink(["pair", neighbour.address.description])
+            #expect(paired.status == 0, "\(paired.standardError)")
+            #expect(await harness.bluez.device(neighbour.address)?.paired == true)
+            await client.close()
+        }
+    }
+}

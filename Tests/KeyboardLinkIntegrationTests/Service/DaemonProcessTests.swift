@@ -63,9 +63,21 @@ struct DaemonProcessTests {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let devices = directory + "/devices"
         try Self.laptop.write(toFile: devices, atomically: true, encoding: .utf8)
+        // sysfs, as kblinkd checks each block of the devices file against it.
+        let sys = directory + "/sys"
+        try FileManager.default.createDirectory(atPath: sys + "/class/input", withIntermediateDirectories: true)
+        for block in (Self.laptop + Self.usbKeyboard).split(separator: "\n") where block.hasPrefix("S: Sysfs=") {
+            let path = String(block.dropFirst("S: Sysfs=".count))
+            try FileManager.default.createDirectory(atPath: sys + path, withIntermediateDirectories: true)
+            try FileManager.default.createSymbolicLink(
+                atPath: sys + "/class/input/" + (path.split(separator: "/").last ?? ""),
+                withDestinationPath: "../.." + path)
+        }
         let config = directory + "/kblinkd.conf"
-        func writeConfig(policy: String) throws {
-            try "[Presence]\nPolicy = \(policy)\nInputDevices = \(devices)\nInputDirectory = \(inputDirectory)\n"
+        func writeConfig(policy: String, more: String = "") throws {
+            try
+                ("[Presence]\nPolicy = \(policy)\nInputDevices = \(devices)\nInputDirectory = \(inputDirectory)\nSysfsRoot = \(sys)\n"
+                + more)
                 .write(toFile: config, atomically: true, encoding: .utf8)
         }
         try writeConfig(policy: "external")
@@ -104,6 +116,18 @@ struct DaemonProcessTests {
             try await eventually {
                 try await client.status().hardwareKeyboards.map(\.id) == ["/dev/input/event3"]
             })
+        #expect(await eventually { daemon.standardError.contains("<5>configuration reloaded") })
+        #expect(!daemon.standardError.contains("read only when kblinkd starts"), "the policy applies at once")
+
+        // SIGHUP with settings read only at start changed: kblinkd says which, and keeps serving.
+        try writeConfig(policy: "any", more: "[Pairing]\nDefaultAgent = true\n[Battery]\nProvider = yes\n")
+        daemon.signal(SIGHUP)
+        #expect(
+            await eventually {
+                daemon.standardError.contains(
+                    "<5>changed, but read only when kblinkd starts: [Battery] Provider, [Pairing] DefaultAgent; ")
+            }, "\(daemon.standardError)")
+        #expect(try await client.status().hardwareKeyboards.map(\.id) == ["/dev/input/event3"])
 
         // SIGTERM: STOPPING=1, the name is released and the process exits 0.
         daemon.signal(SIGTERM)

@@ -149,6 +149,53 @@ import Testing
             ])
     }
 
+    /// A fake sysfs: `devices` holds each device's directory at its `S: Sysfs=` path, `class/input` links to them.
+    static func sysfs(_ root: TemporaryDirectory, linking paths: [String]) throws {
+        let files = FileManager.default
+        try files.createDirectory(atPath: root.path + "/class/input", withIntermediateDirectories: true)
+        for path in paths {
+            try files.createDirectory(atPath: root.path + path, withIntermediateDirectories: true)
+            let name = String(path.split(separator: "/").last ?? "")
+            try files.createSymbolicLink(
+                atPath: root.path + "/class/input/" + name, withDestinationPath: "../.." + path)
+        }
+    }
+
+    @Test("a block of the devices file counts only when sysfs has the device at its Sysfs path")
+    func sysfsConfirmsEachKeyboard() async throws {
+        let laptop = "/devices/platform/i8042/serio0/input/input3"
+        let usb = "/devices/pci0000:00/0000:00:14.0/usb1/1-2/1-2:1.0/0003:046D:C31C.0001/input/input5"
+        let bluetooth = "/devices/virtual/misc/uhid/0005:05D6:0F87.0004/input/input21"
+        let sandbox = try Sandbox(Fixtures.laptop, Fixtures.usbKeyboard, Fixtures.bluetoothLEKeyboard)
+        defer { sandbox.remove() }
+        let sys = try TemporaryDirectory()
+        defer { sys.remove() }
+        // The laptop's keyboard and the BLE one are in sysfs; the USB keyboard's block names a device that is not.
+        try Self.sysfs(sys, linking: [laptop, bluetooth])
+        // class/input/input5 exists but is another device than the block's path.
+        try FileManager.default.createDirectory(
+            atPath: sys.path + "/devices/elsewhere/input/input5", withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(
+            atPath: sys.path + "/class/input/input5", withDestinationPath: "../../devices/elsewhere/input/input5")
+        let monitor = try EvdevMonitor(
+            directory: sandbox.watched.path, devicesFile: sandbox.devicesFile, sysfsRoot: sys.path)
+        defer { monitor.cancel() }
+        #expect(monitor.current.map(\.name) == ["AT Translated Set 2 keyboard", "Aula F87"])
+
+        // Once sysfs has it where the block says, the USB keyboard counts.
+        try FileManager.default.removeItem(atPath: sys.path + "/class/input/input5")
+        try Self.sysfs(sys, linking: [usb])
+        #expect(monitor.refresh())
+        #expect(monitor.current.map(\.name) == ["AT Translated Set 2 keyboard", "Logitech USB Keyboard", "Aula F87"])
+
+        // A path that climbs out of the sysfs root, or is not an input device's, never counts.
+        var climbing = try #require(try Fixtures.devices(Fixtures.usbKeyboard).first)
+        climbing.sysfsPath = "/devices/../devices/platform/i8042/serio0/input/input3"
+        #expect(!EvdevMonitor.isInSysfs(climbing, root: sys.path))
+        climbing.sysfsPath = ""
+        #expect(!EvdevMonitor.isInSysfs(climbing, root: sys.path))
+    }
+
     @Test func missingDirectoryIsAClearError() throws {
         let error = try #require(throws: EvdevMonitorError.self) {
             try EvdevMonitor(directory: "/nonexistent/kblink/input", devicesFile: "/dev/null")

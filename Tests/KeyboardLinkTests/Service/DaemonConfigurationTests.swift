@@ -29,6 +29,28 @@ struct DaemonConfigurationTests {
         #expect(configuration.discoveryTimeout == .seconds(20))
     }
 
+    @Test("a reload names the keys read only at start whose value changed, and only those")
+    func restartOnlyChanges() {
+        let running = DaemonConfiguration()
+        // Applied by a reload: nothing to say.
+        let reloadable = DaemonConfiguration(
+            logLevel: .debug, presencePolicy: .any, gracePeriod: .seconds(1), countsVirtualDevices: true,
+            discoveryTimeout: .seconds(60))
+        #expect(DaemonConfiguration.restartOnlyChanges(from: running, to: reloadable).isEmpty)
+        #expect(DaemonConfiguration.restartOnlyChanges(from: running, to: running).isEmpty)
+        let restart = DaemonConfiguration(
+            inputDevicesPath: "/tmp/devices", inputDirectory: "/tmp/input", sysfsRoot: "/tmp/sys",
+            batteryProvider: true, defaultAgent: true, fallbackGroup: "wheel")
+        #expect(
+            DaemonConfiguration.restartOnlyChanges(from: running, to: restart) == [
+                "[Presence] InputDevices", "[Presence] InputDirectory", "[Presence] SysfsRoot", "[Battery] Provider",
+                "[Pairing] DefaultAgent", "[Authorization] FallbackGroup",
+            ])
+        var one = running
+        one.fallbackGroup = "wheel"
+        #expect(DaemonConfiguration.restartOnlyChanges(from: running, to: one) == ["[Authorization] FallbackGroup"])
+    }
+
     @Test("every key sets its field")
     func everyKey() throws {
         let text = """

@@ -71,10 +71,17 @@ public actor VIADriver: KeyboardDriver {
     }
 
     public func check(_ action: KeyAction) async throws(DriverError) {
+        try Self.checkAction(action)
+    }
+
+    /// VIA's `check(_:)`, which needs nothing from the keyboard.
+    static func checkAction(_ action: KeyAction) throws(DriverError) {
         // A macro is written with the slot `DriverPush` gives it; `check(_:on:)` checks that the slots fit.
         if action.referencedMacro != nil { return }
         _ = try Self.keycode(action)
     }
+
+    public func actionSupport() async -> DriverActionSupport? { .via }
 
     public func write(_ write: DriverKeyWrite, layout: PhysicalLayout) async throws(DriverError) {
         let code: UInt16

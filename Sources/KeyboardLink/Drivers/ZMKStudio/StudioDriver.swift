@@ -68,6 +68,10 @@ public actor StudioDriver: KeyboardDriver {
         _ = try await behaviorTable().encode(action)
     }
 
+    public func actionSupport() async -> DriverActionSupport? {
+        bindings.map { .zmkStudio($0) }
+    }
+
     public func write(_ write: DriverKeyWrite, layout: PhysicalLayout) async throws(DriverError) {
         let binding = try await behaviorTable().encode(write.action)
         if layerIDs.isEmpty { _ = try await fetchKeymap() }

@@ -48,6 +48,12 @@ extension DaemonConfiguration {
             configuration.inputDirectory = value
             return ()
         },
+        Key(section: "Presence", name: "SysfsRoot", allowed: "an absolute path, such as /sys") {
+            configuration, value in
+            guard isAbsolutePath(value) else { return nil }
+            configuration.sysfsRoot = value
+            return ()
+        },
         Key(
             section: "Presence", name: "GracePeriod",
             allowed: "seconds from 0 to 300, up to 3 decimals (such as 5 or 0.5)"

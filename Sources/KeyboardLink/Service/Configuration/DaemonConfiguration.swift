@@ -22,6 +22,9 @@ public struct DaemonConfiguration: Sendable, Equatable {
     public var inputDevicesPath: String
     /// `[Presence] InputDirectory`: watched for devices coming and going. Default `/dev/input`.
     public var inputDirectory: String
+    /// `[Presence] SysfsRoot`: where sysfs is; a block of `InputDevices` counts only for a device listed under its
+    /// `class/input`. Default `/sys`.
+    public var sysfsRoot: String
     /// `[Presence] GracePeriod`: how long `HardwareKeyboardAttached` stays true after the last keyboard left, so
     /// that a keyboard that sleeps or drops for a moment does not make on-screen keyboards flicker. Default 5 s.
     public var gracePeriod: Duration
@@ -46,6 +49,7 @@ public struct DaemonConfiguration: Sendable, Equatable {
         presencePolicy: PresencePolicy = .external,
         inputDevicesPath: String = "/proc/bus/input/devices",
         inputDirectory: String = "/dev/input",
+        sysfsRoot: String = "/sys",
         gracePeriod: Duration = .seconds(5),
         countsVirtualDevices: Bool = false,
         batteryProvider: Bool = false,
@@ -57,11 +61,35 @@ public struct DaemonConfiguration: Sendable, Equatable {
         self.presencePolicy = presencePolicy
         self.inputDevicesPath = inputDevicesPath
         self.inputDirectory = inputDirectory
+        self.sysfsRoot = sysfsRoot
         self.gracePeriod = gracePeriod
         self.countsVirtualDevices = countsVirtualDevices
         self.batteryProvider = batteryProvider
         self.defaultAgent = defaultAgent
         self.discoveryTimeout = discoveryTimeout
         self.fallbackGroup = fallbackGroup
+    }
+}
+
+extension DaemonConfiguration {
+    /// The keys a reload (SIGHUP) does not apply, as `[Section] Key`, with the value each has in a configuration:
+    /// they are read once, when kblinkd starts (the watched paths, the battery provider's registration, the agent's,
+    /// the authorization fallback). A reload applies `LogLevel`, `Policy`, `GracePeriod`, `CountVirtualDevices`
+    /// and `DiscoveryTimeout`.
+    static let restartOnlyKeys: [(key: String, value: @Sendable (DaemonConfiguration) -> String)] = [
+        ("[Presence] InputDevices", { $0.inputDevicesPath }),
+        ("[Presence] InputDirectory", { $0.inputDirectory }),
+        ("[Presence] SysfsRoot", { $0.sysfsRoot }),
+        ("[Battery] Provider", { "\($0.batteryProvider)" }),
+        ("[Pairing] DefaultAgent", { "\($0.defaultAgent)" }),
+        ("[Authorization] FallbackGroup", { $0.fallbackGroup }),
+    ]
+
+    /// The keys read only at start whose value differs between the running configuration and a reloaded one, in
+    /// documentation order.
+    public static func restartOnlyChanges(from running: DaemonConfiguration, to reloaded: DaemonConfiguration)
+        -> [String]
+    {
+        restartOnlyKeys.filter { $0.value(running) != $0.value(reloaded) }.map(\.key)
     }
 }

@@ -183,7 +183,7 @@ public enum DaemonRunner {
         await companion?.serviceStarted(service, logger)
         let presence = EvdevPresenceFeed(
             devicesPath: configuration.inputDevicesPath, directory: configuration.inputDirectory,
-            udev: UdevDatabase())
+            udev: UdevDatabase(), sysfsRoot: configuration.sysfsRoot)
         let presenceTask = Task {
             await presence.run(into: service, logger: logger)
         }
@@ -195,6 +195,8 @@ public enum DaemonRunner {
             }
         }
 
+        // What runs: settings read only at start keep these values until kblinkd restarts.
+        let started = configuration
         for await number in signals.stream {
             if number == SIGHUP {
                 try? notifier.reloading(status: "reloading the configuration")
@@ -210,6 +212,12 @@ public enum DaemonRunner {
                     updated.presence = presenceSettings(configuration, options)
                     await service.reconfigure(updated)
                     logger.notice("configuration reloaded")
+                    let pending = DaemonConfiguration.restartOnlyChanges(from: started, to: configuration)
+                    if !pending.isEmpty {
+                        logger.notice(
+                            "changed, but read only when kblinkd starts: \(pending.joined(separator: ", ")); they "
+                                + "keep their previous values until kblinkd restarts ('systemctl restart kblinkd')")
+                    }
                 } catch {
                     logger.error("configuration not reloaded, keeping the previous one: \(error)")
                 }

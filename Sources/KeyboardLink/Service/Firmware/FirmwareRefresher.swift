@@ -28,14 +28,23 @@ actor FirmwareRefresher {
     /// a listed service BlueZ has not exported yet.
     let settleQuiet: Duration
     let listedServiceWait: Duration
+    /// How long after a read `RefreshInfo()` answers from it, on the clock `now` reads.
+    let refreshWindow: Duration
+    let now: @Sendable () -> ContinuousClock.Instant
+    /// When each keyboard's information was last read successfully.
+    private var lastRead: [BluetoothAddress: ContinuousClock.Instant] = [:]
 
     init(
         connection: BusConnection, bluez: BlueZModel, registry: KeyboardRegistry, stateDirectory: String,
         settleQuiet: Duration = .milliseconds(400), listedServiceWait: Duration = .seconds(2),
+        refreshWindow: Duration = KeyboardLinkService.Options.defaultFirmwareRefreshWindow,
+        now: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now },
         log: @escaping @Sendable (LogLevel, String) -> Void
     ) {
         self.settleQuiet = settleQuiet
         self.listedServiceWait = listedServiceWait
+        self.refreshWindow = refreshWindow
+        self.now = now
         self.connection = connection
         self.bluez = bluez
         self.registry = registry
@@ -83,7 +92,8 @@ actor FirmwareRefresher {
         batteryWatchers.removeAll()
     }
 
-    /// `RefreshInfo()`: reads the keyboard's information again and waits for the result.
+    /// `RefreshInfo()`: reads the keyboard's information again and waits for the result; joins a read in flight,
+    /// and answers from the last read when it is younger than `refreshWindow`.
     /// - Throws: `org.kblink1.Error.NotConnected` when the keyboard sleeps or disconnects during the reads (the
     ///   information read before stays), `NotFound` for an unknown keyboard.
     func refresh(_ address: BluetoothAddress) async throws {
@@ -93,6 +103,10 @@ actor FirmwareRefresher {
             throw KBlinkError.notConnected(
                 "\(state.alias) is not connected (asleep or out of range): \(await cachedText(state.address)); wake it by pressing a key, then refresh again"
             )
+        }
+        if refreshes[state.address] == nil, let last = lastRead[state.address], now() - last < refreshWindow {
+            log(.debug, "\(state.alias) (\(state.address)): information read \(now() - last) ago; not read again")
+            return
         }
         _ = try await startRefresh(state.address).value
     }
@@ -121,6 +135,7 @@ actor FirmwareRefresher {
         do {
             outcome = try await reader.read(modalias: device.modalias, battery1Percentage: device.batteryPercentage)
         } catch {
+            lastRead[address] = nil
             let cached = await cachedText(address)
             log(.notice, "\(name): firmware refresh failed: \(error); \(cached)")
             if error.kind == .disconnectedDuringRead {
@@ -140,6 +155,7 @@ actor FirmwareRefresher {
             log(.error, "\(name): \(error)")
         }
         await registry.setFirmwareInfo(info, for: address)
+        lastRead[address] = now()
         log(
             .info,
             "\(name): read firmware \(info.firmwareRevision ?? "unknown"), \(info.batteries.map(\.description).joined(separator: ", "))"

@@ -4,7 +4,8 @@ import KeyboardLinkDrivers
 /// Who is talking to each keyboard's firmware: one push, pull, re-apply or first-contact read at a time.
 ///
 /// A first-contact read (kblinkd reading a keyboard's keymap into the base when it connects) and a firmware check
-/// (`CheckAction`, which `kblink keymap set` makes and may stop waiting for) are queued, not exclusive: a push or
+/// (`CheckAction`, which `kblink keymap set` makes and may stop waiting for, when nothing on the keyboard's connection
+/// learned what its firmware holds yet: `KeymapWriter.actionSupport`) are queued, not exclusive: a push or
 /// pull that arrives meanwhile waits for them to end, then goes on. A push that arrives while another push, pull or
 /// re-apply runs is refused (`Busy`): two writers would interleave.
 public actor KeyboardPushes {

@@ -38,7 +38,7 @@ extension KeymapWriter {
                     .notice,
                     "\(label): could not read its keymap on connection (\(error)); the first push reads it")
             }
-            await driver.close()
+            await release(driver, of: state.address)
         } catch {
             log(.notice, "\(label): could not reach its firmware on connection (\(error)); the first push reads it")
         }

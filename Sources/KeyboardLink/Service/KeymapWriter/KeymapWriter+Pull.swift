@@ -53,11 +53,11 @@ extension KeymapWriter {
         do throws(DriverError) {
             device = try await readKeymap(driver, state, layout: session.layout, unlockTimeout: unlockTimeout)
         } catch {
-            await driver.close()
+            await release(driver, of: state.address)
             log(.notice, "pull from \(state.alias) (\(address)) failed: \(error)")
             throw error.pullDBusError(alias: state.alias)
         }
-        await driver.close()
+        await release(driver, of: state.address)
         let layout = session.layout
         let now = WallClockTime.now().secondsSince1970
         let pull = try await keymaps.editProfile(address) { session, settings throws(KeymapError) in

@@ -12,8 +12,9 @@ extension KeymapWriter {
     /// Pushes the keyboard's draft and answers the result dictionary.
     ///
     /// While kblinkd reads the keyboard's keymap on first contact, the push waits for that read (announced with
-    /// `PushProgress(0, 0)`) instead of answering `Busy`; so it does behind a `CheckAction`, which holds the keyboard
-    /// as a check (a check a client stopped waiting for must not make the next push `Busy`).
+    /// `PushProgress(0, 0)`) instead of answering `Busy`; so it does behind a `CheckAction` that asks the keyboard,
+    /// which holds it as a check (a check a client stopped waiting for must not make the next push `Busy`). A
+    /// `CheckAction` answered from `actionSupport` claims nothing.
     /// - Throws: `DBusError`: `NotConnected`, `NotSupported` (no driver, an action the firmware cannot hold, a base
     ///   that could not be read from the keyboard without `overwrite`), `Locked` (not unlocked in time), `Busy` (a
     ///   push, pull or re-apply is running), `Conflict` (keys both sides changed; nothing written), `Failed` (the
@@ -25,6 +26,10 @@ extension KeymapWriter {
         guard await registry.isConnected(state) else {
             throw KBlinkError.notConnected(
                 "\(state.alias) is not connected; wake it by pressing a key, then push again (the draft is kept)")
+        }
+        if let action = options.check, let support = actionSupport[address] {
+            // What the firmware can hold is known from this connection: no need to wait for the keyboard.
+            return try Self.checkAction(action, support: support)
         }
         let connection = self.connection
         let path = KBlink.keyboardPath(address)
@@ -69,13 +74,13 @@ extension KeymapWriter {
             do {
                 try await adoptKeyboardBase(state, driver: driver, unlockTimeout: options.unlockTimeout)
             } catch let error as DriverError {
-                await driver.close()
+                await release(driver, of: state.address)
                 log(.notice, "push to \(state.alias) (\(address)) failed reading its keymap first: \(error)")
                 throw error.dbusError(
                     message: error.message + "; nothing was written, the draft is kept (a push reads the keyboard's "
                         + "keymap first; 'kblink keymap push --overwrite' replaces it whole instead)")
             } catch {
-                await driver.close()
+                await release(driver, of: state.address)
                 throw KBlinkError.notSupported(
                     "kblinkd could not read the keymap \(state.alias) holds (\(error)), and its draft starts from "
                         + "kblink's default keymap, so a push would overwrite the keyboard's own keymap; try again once "
@@ -109,11 +114,11 @@ extension KeymapWriter {
                     target, dryRun: options.dryRun, verify: options.verify, progress: progress)
             }
         } catch {
-            await driver.close()
+            await release(driver, of: state.address)
             log(.notice, "push to \(state.alias) (\(address)) failed: \(error)")
             throw error.dbusError
         }
-        await driver.close()
+        await release(driver, of: state.address)
         if !outcome.dryRun {
             log(.info, "push to \(state.alias) (\(address)): " + Self.pushSummary(outcome))
         }
@@ -164,14 +169,11 @@ extension KeymapWriter {
     }
 
     /// The `check` option: whether the keyboard's firmware can hold one action; answered like a dry run that
-    /// writes nothing, with the problem (layer 0, no key) in `problems` when it cannot.
+    /// writes nothing, with the problem (layer 0, no key) in `problems` when it cannot. Asks the keyboard (claimed)
+    /// only when nothing on this connection has learned what its firmware holds (`actionSupport`).
     private func checkAction(_ state: KeyboardState, _ text: String) async throws -> DBusValue {
-        let action: KeyAction
-        do {
-            action = try KeyAction(parsing: text)
-        } catch {
-            throw KBlinkError.invalidArgs(error.description)
-        }
+        if let support = actionSupport[state.address] { return try Self.checkAction(text, support: support) }
+        let action = try Self.parseCheckedAction(text)
         guard let driver = try await makeDriver(state) else {
             throw KBlinkError.notSupported("\(state.alias) speaks no firmware protocol kblink can write")
         }
@@ -181,13 +183,41 @@ extension KeymapWriter {
         } catch .notSupported(let reason) {
             problems.append(DriverPush.Problem(layer: 0, key: nil, action: action, reason: reason))
         } catch {
-            await driver.close()
+            await release(driver, of: state.address)
             throw error.dbusError
         }
-        await driver.close()
+        await release(driver, of: state.address)
+        return Self.checkResult(action, problems: problems, driver: driver.kind)
+    }
+
+    /// The `check` option answered from what a driver learned earlier on this connection.
+    static func checkAction(_ text: String, support: DriverActionSupport) throws -> DBusValue {
+        let action = try parseCheckedAction(text)
+        var problems: [DriverPush.Problem] = []
+        do throws(DriverError) {
+            try support.check(action)
+        } catch .notSupported(let reason) {
+            problems.append(DriverPush.Problem(layer: 0, key: nil, action: action, reason: reason))
+        } catch {
+            throw error.dbusError
+        }
+        return checkResult(action, problems: problems, driver: support.kind)
+    }
+
+    private static func parseCheckedAction(_ text: String) throws -> KeyAction {
+        do {
+            return try KeyAction(parsing: text)
+        } catch {
+            throw KBlinkError.invalidArgs(error.description)
+        }
+    }
+
+    private static func checkResult(_ action: KeyAction, problems: [DriverPush.Problem], driver: DriverKind)
+        -> DBusValue
+    {
         let outcome = DriverPush.Outcome(
             writes: [], previous: [], macros: nil, verified: false, saved: false, dryRun: true, problems: problems)
-        return Self.pushResult(outcome, driver: driver.kind)
+        return pushResult(outcome, driver: driver)
     }
 
     /// The driver of a connected keyboard, nil when it speaks none: ZMK Studio when it has the Studio GATT
@@ -238,6 +268,8 @@ extension KeymapWriter {
     /// its VIA raw HID interface.
     func detectDriver(_ address: BluetoothAddress) async {
         guard let state = await registry.keyboard(address) else { return }
+        // A new connection: the firmware may have been flashed since a driver last learned what it holds.
+        actionSupport[address] = nil
         let connections = driverConnections[address, default: 0]
         let database = await GATTDatabase.load(from: bluez, device: state.devicePath)
         var driver = "none"
@@ -252,6 +284,7 @@ extension KeymapWriter {
         }
         // A push connected to the keyboard meanwhile: what it found is newer than this detection.
         guard driverConnections[address, default: 0] == connections else { return }
+        if driver == DriverKind.via.rawValue { actionSupport[address] = .via }
         await registry.setDriver(driver, of: address)
     }
 

@@ -94,10 +94,10 @@ extension KeymapWriter {
                 outcome = try await pusher.run(desired: base, dryRun: false, verify: true)
             }
         } catch {
-            await driver.close()
+            await release(driver, of: state.address)
             return .failed(error.description)
         }
-        await driver.close()
+        await release(driver, of: state.address)
         return outcome.writes.isEmpty ? .noDrift : .reapplied(outcome)
     }
 

@@ -31,6 +31,10 @@ actor KeymapWriter {
     /// Per keyboard, how many times a push or re-apply connected to its driver: a detection that started before
     /// the latest connection does not overwrite what that connection found.
     var driverConnections: [BluetoothAddress: Int] = [:]
+    /// Per keyboard, which actions its firmware can hold, as its driver last learned it on this connection (the
+    /// first-contact read, a push, pull, re-apply or check): `CheckAction` answers from it without claiming the
+    /// keyboard. Dropped when the keyboard connects again (its firmware may have been flashed meanwhile).
+    var actionSupport: [BluetoothAddress: DriverActionSupport] = [:]
 
     init(
         connection: BusConnection, bluez: BlueZModel, registry: KeyboardRegistry, keymaps: KeymapSessions,
@@ -48,6 +52,12 @@ actor KeymapWriter {
     /// Applies new timeouts (SIGHUP).
     func reconfigure(_ timeouts: Timeouts) {
         self.timeouts = timeouts
+    }
+
+    /// Closes a driver, keeping what it learned of the actions the firmware can hold (`actionSupport`).
+    func release(_ driver: any KeyboardDriver, of address: BluetoothAddress) async {
+        if let support = await driver.actionSupport() { actionSupport[address] = support }
+        await driver.close()
     }
 
     /// Asks the user to unlock a locked keyboard: `PairingPrompt` with the `unlock` kind.

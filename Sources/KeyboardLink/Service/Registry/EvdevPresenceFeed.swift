@@ -6,11 +6,17 @@ public struct EvdevPresenceFeed: Sendable {
     public let directory: String
     /// Where udev's `KBLINK_IGNORE=1` is read; none: no device is ignored.
     public let udev: UdevDatabase?
+    /// Where sysfs is: a block of the devices file counts only for a device sysfs has (`EvdevMonitor.isInSysfs`).
+    public let sysfsRoot: String
 
-    public init(devicesPath: String, directory: String, udev: UdevDatabase? = nil) {
+    public init(
+        devicesPath: String, directory: String, udev: UdevDatabase? = nil,
+        sysfsRoot: String = EvdevMonitor.defaultSysfsRoot
+    ) {
         self.devicesPath = devicesPath
         self.directory = directory
         self.udev = udev
+        self.sysfsRoot = sysfsRoot
     }
 
     /// Watches until the task is cancelled. When the directory cannot be watched (a container without
@@ -20,7 +26,7 @@ public struct EvdevPresenceFeed: Sendable {
         do {
             monitor = try EvdevMonitor(
                 directory: directory, devicesFile: devicesPath, log: { line in logger.warning("presence: \(line)") },
-                includeVirtual: true, udev: udev)
+                includeVirtual: true, udev: udev, sysfsRoot: sysfsRoot)
         } catch {
             logger.warning("evdev keyboards are not watched (\(error)); only Bluetooth keyboards count")
             return

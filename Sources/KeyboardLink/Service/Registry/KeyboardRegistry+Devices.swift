@@ -8,7 +8,8 @@ extension KeyboardRegistry {
 
     /// Finds a keyboard by address or unique name prefix (case-insensitive).
     func keyboard(matching text: String) throws -> KeyboardState {
-        let matcher = KeyboardMatcher<KeyboardState>(address: \.address, alias: \.alias, name: \.name)
+        let matcher = KeyboardMatcher<KeyboardState>(
+            address: \.address, alias: \.alias, name: \.name, paired: \.paired)
         do {
             return try matcher.match(text, in: keyboards.values.sorted { $0.address < $1.address })
         } catch .empty {
@@ -20,7 +21,17 @@ extension KeyboardRegistry {
         } catch .ambiguous(let text, let matches) {
             let names = matches.map { "\($0.alias) (\($0.address))" }.sorted().joined(separator: ", ")
             throw KBlinkError.invalidArgs("\"\(text)\" matches several keyboards: \(names); give the address")
+        } catch .unpairedExact(let text, let matches) {
+            throw KBlinkError.invalidArgs(Self.unpairedExactMessage(text, matches.map { ($0.alias, $0.address) }))
         }
+    }
+
+    /// Why a name that is exactly an unpaired keyboard's, and the start of others', designates none of them.
+    static func unpairedExactMessage(_ text: String, _ matches: [(alias: String, address: BluetoothAddress)]) -> String
+    {
+        let listed = matches.map { "\($0.address) (\($0.alias))" }.joined(separator: ", ")
+        return "\"\(text)\" is the name of an unpaired keyboard, and other keyboards' names start with it; a device "
+            + "nearby can choose any name: give the address of the one you mean: \(listed)"
     }
 
     func requireBlueZ(_ action: String) throws {
