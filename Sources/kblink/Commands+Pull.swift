@@ -14,7 +14,7 @@ extension Commands {
         let output = context.output
         // A locked ZMK keyboard: the daemon asks for the unlock key with a PairingPrompt and waits.
         let prompts = try await target.client.connection.subscribe(
-            to: MatchRule(interface: KBlink.managerInterface, member: PairingSignals.prompt))
+            to: MatchRule(sender: KBlink.service, interface: KBlink.managerInterface, member: PairingSignals.prompt))
         let path = target.keyboard.path
         let alias = target.keyboard.alias
         let unlockNotice = Task {

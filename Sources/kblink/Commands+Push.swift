@@ -37,7 +37,7 @@ extension Commands {
         if output.isTerminal && !output.json && !dryRun {
             let signals = try await target.client.connection.subscribe(
                 to: MatchRule(
-                    path: target.keyboard.path, interface: KBlink.keymapInterface,
+                    sender: KBlink.service, path: target.keyboard.path, interface: KBlink.keymapInterface,
                     member: MemberName("PushProgress")))
             progress = Task {
                 for await message in signals {
@@ -57,7 +57,7 @@ extension Commands {
         }
         // A locked ZMK keyboard: the daemon asks for the unlock key with a PairingPrompt and waits.
         let prompts = try await target.client.connection.subscribe(
-            to: MatchRule(interface: KBlink.managerInterface, member: PairingSignals.prompt))
+            to: MatchRule(sender: KBlink.service, interface: KBlink.managerInterface, member: PairingSignals.prompt))
         let path = target.keyboard.path
         let unlockNotice = Task {
             for await message in prompts {

@@ -15,6 +15,14 @@ public struct DBusWireReader {
     @usableFromInline let bigEndian: Bool
     /// Parsed variant signatures other than single basic types, by their text.
     @usableFromInline var variantTypes: [String: DBusType] = [:]
+    /// How many more dynamic values (``DBusValue``s, containers and their elements each count) this reader builds
+    /// before it refuses the message: a budget per message, so that no message, from whatever peer, can make the
+    /// reader build a tree of more than ``maximumValues`` values (about 50 bytes of memory each).
+    @usableFromInline var remainingValues = DBusWireReader.maximumValues
+
+    /// The most dynamic values one message may decode to: far above a `GetManagedObjects` of a thousand BlueZ devices
+    /// (about 100,000), far below what would exhaust a daemon's memory.
+    public static let maximumValues = 1 << 20
 
     init(owner: WireBody, bodyOffset: Int, bigEndian: Bool) {
         self.owner = owner
@@ -154,6 +162,10 @@ public struct DBusWireReader {
     mutating func value(_ type: DBusType, depth: Int) throws -> DBusValue {
         // libdbus refuses messages nesting deeper than 64; this bound only protects the stack.
         guard depth < 128 else { throw Self.malformed("values nest deeper than 128") }
+        remainingValues -= 1
+        guard remainingValues >= 0 else {
+            throw DBusError.limitsExceeded("the message holds more than \(Self.maximumValues) values")
+        }
         switch type {
         case .byte: return .byte(try read(UInt8.self))
         case .boolean: return .boolean(try read(UInt32.self) != 0)

@@ -132,6 +132,23 @@ struct DBusWireDecodingTests {
         #expect(a == 1 && b == 2)
     }
 
+    @Test("a message decodes to at most DBusWireReader.maximumValues dynamic values; one more is LimitsExceeded")
+    func valueBudget() throws {
+        // An `av` of v(y): the array, then each variant counts one.
+        func message(elements: Int) throws -> Message {
+            try Message(
+                marshalled: try Self.signal([.array(.variant, Array(repeating: .variant(.byte(1)), count: elements))])
+                    .marshalled())
+        }
+        guard case .wire(let fits) = try message(elements: DBusWireReader.maximumValues - 1).storage else {
+            Issue.record("a received message keeps its wire form")
+            return
+        }
+        #expect(try fits.decodeValues().first?.arrayValue?.count == DBusWireReader.maximumValues - 1)
+        guard case .wire(let over) = try message(elements: DBusWireReader.maximumValues).storage else { return }
+        #expect { try over.decodeValues() } throws: { ($0 as? DBusError)?.name == .limitsExceeded }
+    }
+
     @Test("a message built in Swift still decodes typed from its values")
     func valuesStorage() throws {
         let local = try Self.signal([.string("kb"), .uint32(3)])
