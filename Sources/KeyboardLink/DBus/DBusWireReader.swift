@@ -16,13 +16,9 @@ public struct DBusWireReader {
     /// Parsed variant signatures other than single basic types, by their text.
     @usableFromInline var variantTypes: [String: DBusType] = [:]
     /// How many more dynamic values (``DBusValue``s, containers and their elements each count) this reader builds
-    /// before it refuses the message: a budget per message, so that no message, from whatever peer, can make the
-    /// reader build a tree of more than ``maximumValues`` values (about 50 bytes of memory each).
-    @usableFromInline var remainingValues = DBusWireReader.maximumValues
-
-    /// The most dynamic values one message may decode to: far above a `GetManagedObjects` of a thousand BlueZ devices
-    /// (about 100,000), far below what would exhaust a daemon's memory.
-    public static let maximumValues = 1 << 20
+    /// before it refuses the message: the receiving connection's budget per message
+    /// (``CallLimits/maximumValuesPerMessage``), so that no message, from whatever peer, makes it build a larger tree.
+    @usableFromInline var remainingValues: Int
 
     init(owner: WireBody, bodyOffset: Int, bigEndian: Bool) {
         self.owner = owner
@@ -30,6 +26,7 @@ public struct DBusWireReader {
         self.count = owner.count
         self.offset = bodyOffset
         self.bigEndian = bigEndian
+        self.remainingValues = owner.valueBudget
     }
 
     @usableFromInline
@@ -164,7 +161,7 @@ public struct DBusWireReader {
         guard depth < 128 else { throw Self.malformed("values nest deeper than 128") }
         remainingValues -= 1
         guard remainingValues >= 0 else {
-            throw DBusError.limitsExceeded("the message holds more than \(Self.maximumValues) values")
+            throw DBusError.limitsExceeded("the message holds more than \(owner.valueBudget) values")
         }
         switch type {
         case .byte: return .byte(try read(UInt8.self))

@@ -132,7 +132,8 @@ extension BusConnection {
         guard isOwnerChange || !receivers.isEmpty else { return }
         var message = header
         do {
-            try MessageCodec.attachBody(of: raw, to: &message, strings: headerStrings)
+            try MessageCodec.attachBody(
+                of: raw, to: &message, strings: headerStrings, valueBudget: callLimits.valuesPerMessage)
         } catch {
             return
         }

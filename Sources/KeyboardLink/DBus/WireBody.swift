@@ -16,13 +16,15 @@ final class WireBody: @unchecked Sendable {
     let bodyOffset: Int
     let bigEndian: Bool
     @usableFromInline let signature: Signature
+    /// The most dynamic values a reader of this body builds (``DBusWireReader``).
+    let valueBudget: Int
     private let decoded = Mutex<[DBusValue]?>(nil)
 
     /// Takes ownership of `count` bytes at `base`, released with `free` (also when this initialiser fails).
     /// - Throws: ``DBusError`` when the bytes do not start with a message header.
     init(
         taking base: UnsafeMutableRawPointer, count: Int, free: @escaping (UnsafeMutableRawPointer) -> Void,
-        signature: Signature
+        signature: Signature, valueBudget: Int = .max
     ) throws {
         let layout: (offset: Int, bigEndian: Bool)
         do {
@@ -37,9 +39,15 @@ final class WireBody: @unchecked Sendable {
         self.bodyOffset = layout.offset
         self.bigEndian = layout.bigEndian
         self.signature = signature
+        self.valueBudget = valueBudget
     }
 
     deinit { free(UnsafeMutableRawPointer(mutating: base)) }
+
+    /// Runs `body` with the whole marshalled message's bytes.
+    func bytes<T>(_ body: (UnsafeRawBufferPointer) throws -> T) rethrows -> T {
+        try body(UnsafeRawBufferPointer(start: base, count: count))
+    }
 
     /// A reader positioned at the body's first value.
     @usableFromInline

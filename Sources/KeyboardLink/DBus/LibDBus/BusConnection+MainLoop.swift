@@ -169,7 +169,8 @@ extension BusConnection {
             return DBUS_HANDLER_RESULT_NOT_YET_HANDLED
         case .methodReturn, .error:
             do {
-                try MessageCodec.attachBody(of: rawMessage, to: &message, strings: headerStrings)
+                try MessageCodec.attachBody(
+                    of: rawMessage, to: &message, strings: headerStrings, valueBudget: callLimits.valuesPerMessage)
             } catch {
                 return DBUS_HANDLER_RESULT_HANDLED
             }

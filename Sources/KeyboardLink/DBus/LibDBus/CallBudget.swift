@@ -11,11 +11,21 @@ public struct CallLimits: Sendable, Equatable {
     /// How many calls one caller (one unique bus name) may have waiting for an answer at once; nil for no limit.
     /// Only calls answered later count (a handler that suspends): one answered at once never waits.
     public var maximumCallsInFlightPerCaller: Int?
+    /// The most dynamic values (``DBusValue``s; a container and each element count one) any received message,
+    /// call, reply or signal, from whatever peer, is decoded to; a larger one is refused with `LimitsExceeded`.
+    /// nil for no limit.
+    public var maximumValuesPerMessage: Int?
 
-    public init(maximumBodySize: Int? = nil, maximumCallsInFlightPerCaller: Int? = nil) {
+    public init(
+        maximumBodySize: Int? = nil, maximumCallsInFlightPerCaller: Int? = nil, maximumValuesPerMessage: Int? = nil
+    ) {
         self.maximumBodySize = maximumBodySize
         self.maximumCallsInFlightPerCaller = maximumCallsInFlightPerCaller
+        self.maximumValuesPerMessage = maximumValuesPerMessage
     }
+
+    /// ``maximumValuesPerMessage``, or no limit.
+    var valuesPerMessage: Int { maximumValuesPerMessage ?? .max }
 
     /// No limits: what a connection starts with.
     public static let none = CallLimits()

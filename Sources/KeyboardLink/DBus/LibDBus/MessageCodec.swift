@@ -334,9 +334,12 @@ enum MessageCodec {
     /// Decodes a libdbus message (borrowed, not consumed).
     /// - Parameter strings: the receiving connection's cache of header names (on its loop thread), or nil.
     /// - Throws: ``DBusError`` when libdbus hands us something the D-Bus specification does not allow.
-    static func decode(_ raw: OpaquePointer, strings: HeaderStringCache? = nil) throws -> Message {
+    /// - Parameter valueBudget: the most dynamic values the body may decode to (``CallLimits/maximumValuesPerMessage``).
+    static func decode(_ raw: OpaquePointer, strings: HeaderStringCache? = nil, valueBudget: Int = .max) throws
+        -> Message
+    {
         var message = try decodeHeader(raw, strings: strings)
-        try attachBody(of: raw, to: &message, strings: strings)
+        try attachBody(of: raw, to: &message, strings: strings, valueBudget: valueBudget)
         return message
     }
 
@@ -385,13 +388,15 @@ enum MessageCodec {
 
     /// Gives `message`, decoded from `raw` by ``decodeHeader(_:strings:)``, its body: kept in wire form (one copy of
     /// the bytes, decoded when read) or, when it carries file descriptors, read through libdbus.
-    static func attachBody(of raw: OpaquePointer, to message: inout Message, strings: HeaderStringCache? = nil) throws {
+    static func attachBody(
+        of raw: OpaquePointer, to message: inout Message, strings: HeaderStringCache? = nil, valueBudget: Int = .max
+    ) throws {
         guard let signatureText = dbus_message_get_signature(raw), signatureText.pointee != 0 else { return }
         let signature = try strings?.signature(signatureText) ?? signatureCache.signature(signatureText)
         // File descriptors travel beside the bytes (anywhere in the body, variants included): such a body is read
         // through libdbus's iterator, which hands them out. The wire reader refuses them.
         let carriesDescriptors = dbus_message_contains_unix_fds(raw) != 0
-        if !carriesDescriptors, let wire = wireBody(raw, signature) {
+        if !carriesDescriptors, let wire = wireBody(raw, signature, valueBudget: valueBudget) {
             message.storage = .wire(wire)
             return
         }
@@ -416,13 +421,14 @@ enum MessageCodec {
     /// is not possible (a top-level `h`: file descriptors travel outside the bytes), and the iterator path decodes
     /// instead. A message that carries descriptors anywhere never gets here: ``decode(_:strings:)`` reads it with the
     /// iterator.
-    private static func wireBody(_ raw: OpaquePointer, _ signature: Signature) -> WireBody? {
+    private static func wireBody(_ raw: OpaquePointer, _ signature: Signature, valueBudget: Int) -> WireBody? {
         if signature.rawValue.utf8.contains(UInt8(ascii: "h")) { return nil }
         var buffer: UnsafeMutablePointer<CChar>?
         var length: Int32 = 0
         guard dbus_message_marshal(raw, &buffer, &length) != 0, let buffer else { return nil }
         return try? WireBody(
-            taking: UnsafeMutableRawPointer(buffer), count: Int(length), free: { dbus_free($0) }, signature: signature)
+            taking: UnsafeMutableRawPointer(buffer), count: Int(length), free: { dbus_free($0) }, signature: signature,
+            valueBudget: valueBudget)
     }
 
     @inline(__always)

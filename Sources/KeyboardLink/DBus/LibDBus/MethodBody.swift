@@ -136,7 +136,8 @@ final class MethodBody: Sendable {
     private static func invocation(_ call: OpaquePointer, _ connection: BusConnection) throws -> MethodInvocation {
         let message: Message
         do {
-            message = try MessageCodec.decode(call, strings: connection.headerStrings)
+            message = try MessageCodec.decode(
+                call, strings: connection.headerStrings, valueBudget: connection.callLimits.valuesPerMessage)
         } catch {
             throw DBusError.invalidArgs("the message body could not be read")
         }
