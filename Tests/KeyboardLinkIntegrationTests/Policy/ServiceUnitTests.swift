@@ -77,20 +77,26 @@ struct ServiceUnitTests {
                 == unit.entry(section: "Service", key: "BusName")?.value)
     }
 
+    /// A directory holding a copy of the unit as `kblinkd.service`, its ExecStart pointed at a binary that exists
+    /// (systemd-analyze insists on one), everything else kept.
+    static func unitCopy() throws -> String {
+        let directory = NSTemporaryDirectory() + "kblink-unit-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let text = try String(contentsOfFile: RepositoryFiles.unit, encoding: .utf8)
+            .replacingOccurrences(of: "/usr/local/bin/kblinkd", with: "/usr/bin/true")
+        try text.write(toFile: directory + "/kblinkd.service", atomically: false, encoding: .utf8)
+        return directory
+    }
+
     @Test(
         "systemd-analyze verify accepts the unit without warnings",
         .enabled(
             if: FileManager.default.isExecutableFile(atPath: "/usr/bin/systemd-analyze"),
             "systemd-analyze is not installed (Debian package systemd): only the key checks above ran"))
     func analyzeVerify() throws {
-        // verify insists the ExecStart binary exists; point it at one that does, keeping everything else.
-        let directory = NSTemporaryDirectory() + "kblink-unit-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let directory = try Self.unitCopy()
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let text = try String(contentsOfFile: RepositoryFiles.unit, encoding: .utf8)
-            .replacingOccurrences(of: "/usr/local/bin/kblinkd", with: "/usr/bin/true")
         let copy = directory + "/kblinkd.service"
-        try text.write(toFile: copy, atomically: false, encoding: .utf8)
 
         let verify = try PolicyChildProcess(
             "/usr/bin/systemd-analyze", ["verify", copy], errorPath: directory + "/verify.err")
@@ -107,13 +113,9 @@ struct ServiceUnitTests {
             if: FileManager.default.isExecutableFile(atPath: "/usr/bin/systemd-analyze"),
             "systemd-analyze is not installed (Debian package systemd)"))
     func securityExposure() throws {
-        let directory = NSTemporaryDirectory() + "kblink-unit-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let directory = try Self.unitCopy()
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let text = try String(contentsOfFile: RepositoryFiles.unit, encoding: .utf8)
-            .replacingOccurrences(of: "/usr/local/bin/kblinkd", with: "/usr/bin/true")
         let copy = directory + "/kblinkd.service"
-        try text.write(toFile: copy, atomically: false, encoding: .utf8)
         // --threshold takes tenths: the analysis fails when the exposure is above 0.7, today's figure. Lower it when
         // the unit is tightened; never raise it.
         let security = try PolicyChildProcess(
