@@ -142,13 +142,14 @@ public enum KBlinkContract {
         public static let getBindings = KBlinkMethod(
             interface, "GetBindings", inputs: [DBusArgument("zone", .string), DBusArgument("layer", .uint32)],
             outputs: [DBusArgument("bindings", .array(.structure([.string, .string])))], access: .anyone)
-        /// `SetBinding(s zone, u layer, s key, s action)`.
+        /// `SetBinding(s zone, u layer, s key, s action) -> (sussbs) stored`: the binding as stored
+        /// (``StoredBinding``), so that an edit is one call.
         public static let setBinding = KBlinkMethod(
             interface, "SetBinding",
             inputs: [
                 DBusArgument("zone", .string), DBusArgument("layer", .uint32), DBusArgument("key", .string),
                 DBusArgument("action", .string),
-            ], access: .requires(.editKeymap))
+            ], outputs: [DBusArgument("stored", StoredBinding.dbusType)], access: .requires(.editKeymap))
         /// `Undo()`.
         public static let undo = KBlinkMethod(interface, "Undo", access: .requires(.editKeymap))
         /// `Redo()`.

@@ -102,9 +102,10 @@ enum PolicyScripts {
             def GetBindings(self, zone, layer):
                 return sorted(self.bindings.items())
 
-            @dbus.service.method(KEYMAP, in_signature='suss', out_signature='')
+            @dbus.service.method(KEYMAP, in_signature='suss', out_signature='(sussbs)')
             def SetBinding(self, zone, layer, key, action):
                 self.bindings[key] = action
+                return ('standard', layer, key, action, True, '')
 
             @dbus.service.method(KEYMAP, in_signature='', out_signature='a(sussss)')
             def Diff(self):

@@ -57,9 +57,12 @@ public struct KeymapClient: Sendable {
     }
 
     /// `SetBinding`: stages a key's new action; an empty zone accepts a key of any zone.
-    public func setBinding(zone: String = "", layer: Int, key: String, action: String) async throws {
-        _ = try await proxy.call(
-            Contract.setBinding, [.string(zone), .uint32(UInt32(clamping: layer)), .string(key), .string(action)])
+    /// - Returns: the binding as kblinkd stored it: the key and action as it resolved them.
+    @discardableResult
+    public func setBinding(zone: String = "", layer: Int, key: String, action: String) async throws -> StoredBinding {
+        try await proxy.call(
+            Contract.setBinding, [.string(zone), .uint32(UInt32(clamping: layer)), .string(key), .string(action)]
+        ).decode(StoredBinding.self)
     }
 
     /// `Undo`.

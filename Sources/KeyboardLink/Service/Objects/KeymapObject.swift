@@ -23,7 +23,7 @@ struct KeymapObject: Sendable {
         typealias Keymap = KBlinkContract.Keymap
         let setters = Self.setters(keymaps)
         methods = access.guarded(
-            Self.methods(keymaps, access)
+            Self.methods(keymaps, writer, access)
                 + [Self.pushMethod(writer), Self.pullMethod(writer)] + Self.layerMethods(keymaps)
                 + [Self.checkActionMethod(writer)],
             contract: Keymap.methods)
@@ -61,6 +61,31 @@ struct KeymapObject: Sendable {
                 DBusProperty(Keymap.baseSinceProperty, initial: initial(Keymap.baseSinceProperty)),
             ],
             signals: signals)
+    }
+
+    /// `SetBinding(s zone, u layer, s key, s action) -> (sussbs)`: stages the binding and answers it as stored, with
+    /// what is known without asking the keyboard of whether its firmware can hold the action.
+    private static func setBindingMethod(_ keymaps: KeymapSessions, _ writer: KeymapWriter) -> DBusMethod {
+        let sessions = WeakSessions(keymaps)
+        let knownSupport: @Sendable (String, BluetoothAddress) async -> (checked: Bool, problem: String) = {
+            [weak writer] action, address in
+            await writer?.knownSupport(of: action, on: address) ?? (true, "")
+        }
+        return DBusMethod(KBlinkContract.Keymap.setBinding) {
+            (call: MethodCallContext, zone: String, layerValue: UInt32, key: String, action: String) -> StoredBinding in
+            let address = try call.keyboardAddress()
+            try KeymapArgument.check(zone, "zone", limit: KeymapArgument.zoneLimit, allowsEmpty: true)
+            try KeymapArgument.check(key, "key", limit: KeymapArgument.keyLimit)
+            try KeymapArgument.check(action, "action", limit: KeymapArgument.actionLimit)
+            let layer = try KeymapArgument.layer(layerValue)
+            let stored = try await sessions.get().edit(address) { session throws(KeymapError) in
+                try session.setBindingResolved(zone: zone, layer: layer, key: key, action: action)
+            }
+            let firmware = await knownSupport(stored.action, address)
+            return StoredBinding(
+                zone: stored.zone, layer: layerValue, key: stored.key, action: stored.action,
+                firmwareChecked: firmware.checked, firmwareProblem: firmware.problem)
+        }
     }
 
     /// `Push(a{sv} options) -> a{sv}`.
@@ -122,7 +147,9 @@ struct KeymapObject: Sendable {
 
     /// The methods of `org.kblink1.Keymap` but `Push` and `Pull`; each handler finds its keyboard from the object
     /// path it was called on.
-    private static func methods(_ keymaps: KeymapSessions, _ access: AccessControl) -> [DBusMethod] {
+    private static func methods(_ keymaps: KeymapSessions, _ writer: KeymapWriter, _ access: AccessControl)
+        -> [DBusMethod]
+    {
         typealias Keymap = KBlinkContract.Keymap
         let sessions = WeakSessions(keymaps)
         return [
@@ -140,17 +167,7 @@ struct KeymapObject: Sendable {
                         rows.map { .structure([.string($0.key), .string($0.action)]) })
                 ]
             },
-            DBusMethod(Keymap.setBinding) {
-                (call: MethodCallContext, zone: String, layerValue: UInt32, key: String, action: String) in
-                let address = try call.keyboardAddress()
-                try KeymapArgument.check(zone, "zone", limit: KeymapArgument.zoneLimit, allowsEmpty: true)
-                try KeymapArgument.check(key, "key", limit: KeymapArgument.keyLimit)
-                try KeymapArgument.check(action, "action", limit: KeymapArgument.actionLimit)
-                let layer = try KeymapArgument.layer(layerValue)
-                try await sessions.get().edit(address) { session throws(KeymapError) in
-                    try session.setBinding(zone: zone, layer: layer, key: key, action: action)
-                }
-            },
+            Self.setBindingMethod(keymaps, writer),
             DBusMethod(Keymap.undo) { (call: MethodCallContext) in
                 let address = try call.keyboardAddress()
                 try await sessions.get().edit(address) { session throws(KeymapError) in try session.undo() }
