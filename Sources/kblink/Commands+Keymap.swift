@@ -255,8 +255,8 @@ extension Commands {
         if output.json {
             output.json(
                 .object([
-                    ("ok", .bool(true)), ("key", .string(stored.key)), ("zone", .string(stored.zone)),
-                    ("layer", .integer(Int64(stored.layer))), ("action", .string(stored.action)),
+                    ("ok", .bool(true)), ("key", .string(stored.key)), ("layer", .integer(Int64(stored.layer))),
+                    ("action", .string(stored.action)),
                 ]))
         } else {
             output.line(
