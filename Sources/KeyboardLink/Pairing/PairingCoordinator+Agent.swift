@@ -39,7 +39,7 @@ extension PairingCoordinator {
             update(address) { $0.lastPrompt = prompt.kind }
             let signal = PairingPromptSignal(keyboard: KBlink.keyboardPath(address), prompt: prompt)
             try? await connection.emit(
-                KBlinkContract.Manager.pairingPromptSignal, at: KBlink.managerPath, signal.body, to: session?.caller)
+                KBlinkContract.Manager.pairingPromptSignal, at: KBlink.managerPath, signal, to: session?.caller)
             return values
         case .ask(let prompt):
             guard let address, let session else { throw DBusError(BlueZ.Error.rejected, PairingAgentPolicy.notOurs) }

@@ -50,7 +50,7 @@ extension PairingCoordinator {
         // Sent before the session ends, so a new pairing of the same keyboard never sees this one's end.
         dropQuestion(about: address)
         try? await connection.emit(
-            KBlinkContract.Manager.pairingFinishedSignal, at: KBlink.managerPath, finished.body, to: caller)
+            KBlinkContract.Manager.pairingFinishedSignal, at: KBlink.managerPath, finished, to: caller)
         if sessions[address]?.id == id { sessions[address] = nil }
         return try result.get()
     }

@@ -17,7 +17,7 @@ extension PairingCoordinator {
             questions[address] = PairingQuestion(id: id, caller: caller, continuation: continuation)
             Task {
                 try? await connection.emit(
-                    KBlinkContract.Manager.pairingPromptSignal, at: KBlink.managerPath, signal.body, to: caller)
+                    KBlinkContract.Manager.pairingPromptSignal, at: KBlink.managerPath, signal, to: caller)
             }
             Task { [weak self] in
                 try? await Task.sleep(for: timeout)
