@@ -84,8 +84,7 @@ let package = Package(
         library(
             "KBlinkAPI", path: "API",
             dependencies: [
-                "InsetCore", "KeyboardLinkAuthorization", "KeyboardLinkDBus", "KeyboardLinkBlueZ",
-                "KeyboardLinkFirmware", "KeyboardLinkKeymap",
+                "InsetCore", "KeyboardLinkDBus", "KeyboardLinkBlueZ", "KeyboardLinkFirmware", "KeyboardLinkKeymap",
                 "KeyboardLinkPresence", "KeyboardLinkSupport",
             ]),
         library(
@@ -93,7 +92,7 @@ let package = Package(
             dependencies: ["KBlinkAPI", "KeyboardLinkBlueZ", "KeyboardLinkDBus", "KeyboardLinkSupport"]),
         library(
             "KeyboardLinkAuthorization", path: "Authorization",
-            dependencies: ["KeyboardLinkDBus", "KeyboardLinkSupport"]),
+            dependencies: ["KBlinkAPI", "KeyboardLinkDBus", "KeyboardLinkSupport"]),
         library(
             "KeyboardLinkService", path: "Service",
             dependencies: [

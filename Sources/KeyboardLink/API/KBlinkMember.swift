@@ -1,4 +1,3 @@
-import KeyboardLinkAuthorization
 import KeyboardLinkDBus
 
 /// One method of the `org.kblink1` API: its interface, name, and the names and D-Bus types of its arguments and
