@@ -89,7 +89,7 @@ let package = Package(
             ]),
         library(
             "KeyboardLinkPairing", path: "Pairing",
-            dependencies: ["KBlinkAPI", "KeyboardLinkBlueZ", "KeyboardLinkDBus", "KeyboardLinkSupport"]),
+            dependencies: ["KeyboardLinkBlueZ", "KeyboardLinkDBus", "KeyboardLinkSupport"]),
         library(
             "KeyboardLinkAuthorization", path: "Authorization",
             dependencies: ["KBlinkAPI", "KeyboardLinkDBus", "KeyboardLinkSupport"]),
