@@ -1,4 +1,3 @@
-import KeyboardLinkAuthorization
 import KeyboardLinkDBus
 import KeyboardLinkSupport
 

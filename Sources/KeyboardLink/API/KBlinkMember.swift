@@ -1,4 +1,3 @@
-import KeyboardLinkAuthorization
 import KeyboardLinkDBus
 
 /// A method's arguments as Swift types, for example `KBlinkArguments<String, UInt32>` for `(s zone, u layer)`: the
