@@ -85,8 +85,9 @@ enum Commands {
         return .success
     }
 
-    static func keyboardAction(
-        _ name: String, _ summary: String, method: KBlinkMethod, arguments: [DBusValue] = [], done: String
+    static func keyboardAction<Input>(
+        _ name: String, _ summary: String, method: KBlinkMethod<Input, NoReply>, arguments: [DBusValue] = [],
+        done: String
     )
         -> Command
     {
@@ -95,7 +96,7 @@ enum Commands {
             let client = try await context.client()
             defer { Task { await client.close() } }
             let keyboard = try await client.keyboard(matching: device)
-            try await client.call(method, on: keyboard, arguments)
+            try await client.keyboardProxy(keyboard).call(method.declaration, arguments, timeout: .seconds(40))
             if context.output.json {
                 context.output.json(.object([("ok", .bool(true)), ("address", .string(keyboard.address))]))
             } else {
