@@ -58,25 +58,32 @@ let package = Package(
         .executable(name: "kblink-bench", targets: ["KBBench"]),
     ],
     targets: [
-        // The C fence: libdbus-1 and libbluetooth. Only DBus/ and the Bluetooth shims import it.
+        // The C fence, one module per library, so that what links one does not link the other: libdbus-1 (only
+        // DBus/LibDBus imports it) and libbluetooth (only Firmware/Internal, for the company names).
         .systemLibrary(
-            name: "CBlueZ",
-            path: "Sources/CBlueZ",
+            name: "CDBus",
+            path: "Sources/CDBus",
             pkgConfig: "dbus-1",
-            providers: [.apt(["libdbus-1-dev", "libbluetooth-dev"])]
+            providers: [.apt(["libdbus-1-dev"])]
+        ),
+        .systemLibrary(
+            name: "CBluetooth",
+            path: "Sources/CBluetooth",
+            providers: [.apt(["libbluetooth-dev"])]
         ),
         // The library, one target per domain under Sources/KeyboardLink (docs/architecture.md draws the graph).
         // Arrows point one way: the layout core and Support depend on nothing, the binding on the C fence only, the
-        // domains on the binding, the contract on the domains it carries, and only Service and Client on the
-        // contract's far side.
+        // domains and the org.kblink1 contract (KBlinkAPI) on the binding; the daemon's side (Authorization,
+        // Service) on the domains and the contract, the client's side (Client, Desktop, CommandLine) on the
+        // contract alone, so that kblink links no domain it does not print (ClientLinkageTests).
         library("KeyboardLinkSupport", path: "Support"),
         library("InsetCore", path: "InsetCore"),
-        library("KeyboardLinkDBus", path: "DBus", dependencies: ["CBlueZ", "KeyboardLinkSupport"]),
+        library("KeyboardLinkDBus", path: "DBus", dependencies: ["CDBus", "KeyboardLinkSupport"]),
         library("KeyboardLinkKeymap", path: "Keymap", dependencies: ["KeyboardLinkSupport"]),
         library("KeyboardLinkBlueZ", path: "BlueZ", dependencies: ["KeyboardLinkDBus"]),
         library(
             "KeyboardLinkFirmware", path: "Firmware",
-            dependencies: ["CBlueZ", "KeyboardLinkBlueZ", "KeyboardLinkSupport"]),
+            dependencies: ["CBluetooth", "KeyboardLinkBlueZ", "KeyboardLinkSupport"]),
         library("KeyboardLinkPresence", path: "Presence", dependencies: ["KeyboardLinkBlueZ", "KeyboardLinkSupport"]),
         library(
             "KeyboardLinkDrivers", path: "Drivers",
@@ -84,8 +91,7 @@ let package = Package(
         library(
             "KBlinkAPI", path: "API",
             dependencies: [
-                "InsetCore", "KeyboardLinkDBus", "KeyboardLinkBlueZ", "KeyboardLinkFirmware", "KeyboardLinkKeymap",
-                "KeyboardLinkPresence", "KeyboardLinkSupport",
+                "InsetCore", "KeyboardLinkDBus", "KeyboardLinkBlueZ", "KeyboardLinkKeymap", "KeyboardLinkSupport",
             ]),
         library(
             "KeyboardLinkPairing", path: "Pairing",
@@ -112,7 +118,7 @@ let package = Package(
         // The user-session agent that puts on-screen keyboards away (`kblink osk-agent`): dconf, squeekboard, KWin.
         library(
             "KeyboardLinkDesktop", path: "Desktop",
-            dependencies: ["KBlinkAPI", "KeyboardLinkDBus", "KeyboardLinkPresence", "KeyboardLinkSupport"]),
+            dependencies: ["KBlinkAPI", "KeyboardLinkDBus", "KeyboardLinkSupport"]),
         library(
             "KeyboardLinkSimulator", path: "Simulator",
             dependencies: [
@@ -144,14 +150,14 @@ let package = Package(
             name: "kblink",
             dependencies: [
                 "InsetCore", "KBlinkAPI", "KeyboardLinkBlueZ", "KeyboardLinkClient", "KeyboardLinkCommandLine",
-                "KeyboardLinkDBus", "KeyboardLinkDesktop", "KeyboardLinkFirmware", "KeyboardLinkKeymap",
+                "KeyboardLinkDBus", "KeyboardLinkDesktop", "KeyboardLinkKeymap",
                 "KeyboardLinkSupport",
             ],
             path: "Sources/kblink",
             linkerSettings: [.unsafeFlags(compactLinking, .when(platforms: [.linux]))]
         ),
         // A reference client/server pair written directly against libdbus, for side-by-side benchmarks.
-        .target(name: "CReference", dependencies: ["CBlueZ"], path: "Benchmarks/CReference"),
+        .target(name: "CReference", dependencies: ["CDBus"], path: "Benchmarks/CReference"),
         .executableTarget(
             name: "KBBench",
             dependencies: ["KeyboardLink", "CReference"],

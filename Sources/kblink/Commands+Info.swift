@@ -4,7 +4,6 @@ import KeyboardLinkBlueZ
 import KeyboardLinkClient
 import KeyboardLinkCommandLine
 import KeyboardLinkDBus
-import KeyboardLinkFirmware
 import KeyboardLinkKeymap
 import KeyboardLinkSupport
 
@@ -112,7 +111,7 @@ extension Commands {
                 summary.productID == nil
                     ? .null : .object([("id", text(summary.productID)), ("version", text(summary.productVersion))])
             ))
-        let keys: [(String, DeviceInformationField)] = [
+        let keys: [(String, FirmwareSummary.Field)] = [
             ("manufacturer", .manufacturer), ("model", .model), ("serial", .serial),
             ("firmwareRevision", .firmwareRevision), ("hardwareRevision", .hardwareRevision),
             ("softwareRevision", .softwareRevision),

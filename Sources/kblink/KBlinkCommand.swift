@@ -5,7 +5,6 @@ import KeyboardLinkBlueZ
 import KeyboardLinkClient
 import KeyboardLinkCommandLine
 import KeyboardLinkDBus
-import KeyboardLinkFirmware
 import KeyboardLinkKeymap
 import KeyboardLinkSupport
 

@@ -4,7 +4,6 @@ import KeyboardLinkBlueZ
 import KeyboardLinkClient
 import KeyboardLinkCommandLine
 import KeyboardLinkDBus
-import KeyboardLinkFirmware
 import KeyboardLinkKeymap
 import KeyboardLinkSupport
 

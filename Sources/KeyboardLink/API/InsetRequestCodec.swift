@@ -1,9 +1,7 @@
 import InsetCore
 import KeyboardLinkBlueZ
 import KeyboardLinkDBus
-import KeyboardLinkFirmware
 import KeyboardLinkKeymap
-import KeyboardLinkPresence
 import KeyboardLinkSupport
 
 /// The `a{sv}` forms of `org.kblink1.Manager.ResolveInsets`: request keys in, answer keys out

@@ -1,4 +1,4 @@
-internal import CBlueZ
+internal import CDBus
 import Dispatch
 import Synchronization
 

@@ -1,7 +1,6 @@
 import Glibc
 import KBlinkAPI
 import KeyboardLinkDBus
-import KeyboardLinkPresence
 
 /// What `kblink osk-agent --status` finds: kblinkd's state, which desktop parts are here and why, and what the
 /// agent did.
@@ -21,7 +20,7 @@ public struct OSKDesktop: Sendable {
     /// kblinkd's `HardwareKeyboardAttached` (false when unreachable).
     public var attached: Bool
     /// kblinkd's `HardwareKeyboardReasons`.
-    public var reasons: [HardwareKeyboardReason]
+    public var reasons: [HardwareKeyboardReasonEntry]
     /// `$XDG_CURRENT_DESKTOP`.
     public var currentDesktop: String?
     /// The parts, GSettings first.
@@ -51,7 +50,7 @@ public struct OSKDesktop: Sendable {
                     values[KBlinkContract.Manager.hardwareKeyboardAttachedProperty.name.rawValue]?.boolValue ?? false
                 status.reasons =
                     (values[KBlinkContract.Manager.hardwareKeyboardReasonsProperty.name.rawValue]?.arrayValue ?? [])
-                    .compactMap { try? HardwareKeyboardReason(dbusValue: $0) }
+                    .compactMap { try? HardwareKeyboardReasonEntry(dbusValue: $0) }
             }
             await system.close()
         }

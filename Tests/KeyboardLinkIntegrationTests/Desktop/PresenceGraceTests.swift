@@ -31,9 +31,9 @@ struct PresenceGraceTests {
         return value
     }
 
-    static func reasons(_ client: KBlinkClient) async throws -> [HardwareKeyboardReason] {
+    static func reasons(_ client: KBlinkClient) async throws -> [HardwareKeyboardReasonEntry] {
         let value = try await client.manager.property(MemberName("HardwareKeyboardReasons"))
-        return try [HardwareKeyboardReason](dbusValue: value)
+        return try [HardwareKeyboardReasonEntry](dbusValue: value)
     }
 
     @Test("detach is held for the grace period, with the reason, and ResolveInsets follows it")

@@ -64,7 +64,7 @@ final class FirmwareDaemon: RestartableDaemon, Sendable {
                 after.map({ info.readAt.seconds(since: $0) >= -1 }) ?? true,
                 let keyboard = try? await client.keyboard(matching: address.description)
             else { return false }
-            return keyboard.firmware[FirmwareInfo.readAtKey] == info.readAt.iso8601
+            return keyboard.firmware[FirmwareSummary.Key.readAt] == info.readAt.iso8601
         }
     }
 

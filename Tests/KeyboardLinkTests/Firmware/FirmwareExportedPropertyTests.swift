@@ -28,19 +28,19 @@ import Testing
                 "Model": "F87", "VendorSource": "usb", "VendorId": "0x258a", "ProductId": "0x010c",
                 "ProductVersion": "0x0002", "ReadAt": "2025-11-29T12:38:42Z", "Notes": "first note\nsecond note",
             ])
-        #expect(FirmwareInfo.readAt(inExportedProperty: info.exportedProperty) == Self.readAt)
-        #expect(FirmwareInfo.notes(inExportedProperty: info.exportedProperty) == ["first note", "second note"])
+        #expect(FirmwareSummary(exportedProperty: info.exportedProperty).readAt == Self.readAt)
+        #expect(FirmwareSummary(exportedProperty: info.exportedProperty).notes == ["first note", "second note"])
     }
 
     @Test func noNotesNoKey() {
         let info = FirmwareInfo(readAt: Self.readAt)
         #expect(info.exportedProperty == ["ReadAt": "2025-11-29T12:38:42Z"])
-        #expect(FirmwareInfo.notes(inExportedProperty: info.exportedProperty).isEmpty)
+        #expect(FirmwareSummary(exportedProperty: info.exportedProperty).notes.isEmpty)
     }
 
     @Test func malformedReadTimeIsNil() {
-        #expect(FirmwareInfo.readAt(inExportedProperty: ["ReadAt": "yesterday"]) == nil)
-        #expect(FirmwareInfo.readAt(inExportedProperty: [:]) == nil)
+        #expect(FirmwareSummary(exportedProperty: ["ReadAt": "yesterday"]).readAt == nil)
+        #expect(FirmwareSummary(exportedProperty: [:]).readAt == nil)
     }
 
     @Test func summaryOfACompleteKeyboard() {

@@ -39,7 +39,7 @@ import Testing
             // A comment that says import Nothing.
             /* and a block
                import AlsoNothing */
-            internal import CBlueZ
+            internal import CDBus
             @testable import KeyboardLinkDBus
             @preconcurrency import Dispatch
             import struct KeyboardLinkSupport.WallClockTime
@@ -54,7 +54,7 @@ import Testing
             """
         #expect(
             PackageTargets.imports(inSource: text)
-                == ["CBlueZ", "KeyboardLinkDBus", "Dispatch", "KeyboardLinkSupport", "Glibc"])
+                == ["CDBus", "KeyboardLinkDBus", "Dispatch", "KeyboardLinkSupport", "Glibc"])
     }
 }
 

@@ -114,13 +114,13 @@ import Testing
 
     @Test func hardwareKeyboardTravelsAsThreeStrings() throws {
         let keyboard = HardwareKeyboard(source: .evdev, id: "/dev/input/event5", name: "Logitech USB Keyboard")
-        #expect(HardwareKeyboard.dbusType == .structure([.string, .string, .string]))
+        #expect(HardwareKeyboardEntry.dbusType == .structure([.string, .string, .string]))
         #expect(
-            keyboard.dbusValue
+            keyboard.entry.dbusValue
                 == .structure([.string("evdev"), .string("/dev/input/event5"), .string("Logitech USB Keyboard")]))
-        #expect(try HardwareKeyboard(dbusValue: keyboard.dbusValue) == keyboard)
+        #expect(try HardwareKeyboardEntry(dbusValue: keyboard.entry.dbusValue) == keyboard.entry)
         #expect(throws: DBusError.self) {
-            try HardwareKeyboard(dbusValue: .structure([.string("usb"), .string("x"), .string("y")]))
+            try HardwareKeyboardEntry(dbusValue: .structure([.string("usb"), .string("x"), .string("y")]))
         }
     }
 }

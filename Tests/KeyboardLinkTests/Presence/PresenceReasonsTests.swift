@@ -50,10 +50,10 @@ import Testing
     @Test func reasonTravelsAsFiveFields() throws {
         let reason = HardwareKeyboardReason(
             source: .evdev, id: "/dev/input/event5", name: "Logitech", counts: true, reason: "usb keyboard")
-        #expect(reason.dbusValue.type.signature == "(sssbs)")
-        #expect(try HardwareKeyboardReason(dbusValue: reason.dbusValue) == reason)
+        #expect(reason.entry.dbusValue.type.signature == "(sssbs)")
+        #expect(try HardwareKeyboardReasonEntry(dbusValue: reason.entry.dbusValue) == reason.entry)
         #expect(throws: DBusError.self) {
-            try HardwareKeyboardReason(
+            try HardwareKeyboardReasonEntry(
                 dbusValue: .structure([.string("usb"), .string("x"), .string("y"), .boolean(true), .string("z")]))
         }
     }

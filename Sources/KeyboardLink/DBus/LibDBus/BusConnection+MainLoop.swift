@@ -1,4 +1,4 @@
-internal import CBlueZ
+internal import CDBus
 import Dispatch
 
 #if canImport(Glibc)
@@ -15,7 +15,7 @@ struct QueueConfinedPointer: @unchecked Sendable {
 extension BusConnection {
     /// Opens the raw connection; runs on the new connection's loop thread (it blocks for `Hello`).
     static func openRaw(_ address: BusAddress) throws -> OpaquePointer {
-        var error = CBlueZ.DBusError()
+        var error = CDBus.DBusError()
         dbus_error_init(&error)
         defer { dbus_error_free(&error) }
         func failure(_ what: String) -> DBusError {

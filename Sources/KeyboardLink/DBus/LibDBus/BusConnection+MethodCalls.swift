@@ -1,4 +1,4 @@
-internal import CBlueZ
+internal import CDBus
 
 extension BusConnection {
     /// Answers a received method call, during its dispatch on the loop: the one path from a call to a handler, for
@@ -145,7 +145,7 @@ extension BusConnection {
     /// This machine's D-Bus machine ID (`org.freedesktop.DBus.Peer.GetMachineId`).
     /// - Throws: ``DBusError`` when libdbus cannot read it (no `/etc/machine-id` or `/var/lib/dbus/machine-id`).
     static func localMachineID() throws(DBusError) -> String {
-        var error = CBlueZ.DBusError()
+        var error = CDBus.DBusError()
         dbus_error_init(&error)
         defer { dbus_error_free(&error) }
         guard let id = dbus_try_get_local_machine_id(&error) else {

@@ -1,4 +1,4 @@
-internal import CBlueZ
+internal import CDBus
 
 /// A marshalled reply kept to be copied: `GetManagedObjects` of a thousand keyboards costs milliseconds to build and
 /// encode, and a copy costs a `memcpy`.

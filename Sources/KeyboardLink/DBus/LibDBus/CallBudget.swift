@@ -1,4 +1,5 @@
-internal import CBlueZ
+internal import CDBus
+import Glibc
 
 /// The limits a serving connection puts on what callers send, checked from the header and the arguments' lengths as
 /// libdbus holds them, before any argument is decoded (``BusConnection/limitCalls(_:)``).

@@ -214,6 +214,7 @@ final class ConnectionLoop: TaskExecutor, @unchecked Sendable {
         // The wake-up pipe is drained into this buffer: no allocation per wake-up.
         var drain = [UInt8](repeating: 0, count: 64)
         var roundsWithoutPoll = 0
+        var pollBackoff = PollFailureBackoff()
         while !stopRequested {
             pendingJobs.withLock { queue in swap(&queue.jobs, &jobs) }
             for job in jobs { job() }
@@ -259,9 +260,17 @@ final class ConnectionLoop: TaskExecutor, @unchecked Sendable {
                 return !queue.jobs.isEmpty
             }
             if hasJobs { timeout = 0 }
-            let ready = poll(&pollDescriptors, nfds_t(pollDescriptors.count), timeout)
+            let ready = InterruptedCall.retry { poll(&pollDescriptors, nfds_t(pollDescriptors.count), timeout) }
             pendingJobs.withLock { $0.sleeping = false }
-            if ready < 0 && errno != EINTR { continue }
+            if ready < 0 {
+                let wait = pollBackoff.failed()
+                var pause = timespec(
+                    tv_sec: Int(wait.components.seconds),
+                    tv_nsec: Int(wait.components.attoseconds / 1_000_000_000))
+                _ = nanosleep(&pause, nil)
+                continue
+            }
+            pollBackoff.succeeded()
             if ready > 0 {
                 if pollDescriptors[0].revents != 0 {
                     _ = InterruptedCall.retry { read(wakeDescriptor, &drain, drain.count) }

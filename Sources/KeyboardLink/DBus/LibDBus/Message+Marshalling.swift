@@ -1,4 +1,4 @@
-internal import CBlueZ
+internal import CDBus
 
 extension Message {
     /// The message in the D-Bus wire format (header and body), as libdbus would send it.
@@ -16,7 +16,7 @@ extension Message {
 
     /// Reads a message from its wire format, reusing header names from `strings` as a connection does.
     init(marshalled bytes: [UInt8], strings: HeaderStringCache?) throws {
-        var error = CBlueZ.DBusError()
+        var error = CDBus.DBusError()
         dbus_error_init(&error)
         defer { dbus_error_free(&error) }
         let raw = bytes.withUnsafeBufferPointer { buffer in

@@ -1,4 +1,4 @@
-internal import CBlueZ
+internal import CDBus
 import Glibc
 
 /// Converts between ``Message`` and libdbus's `DBusMessage`, through `DBusMessageIter`.

@@ -1,4 +1,4 @@
-internal import CBlueZ
+internal import CDBus
 
 /// Headers of the messages a connection sends again and again, built once and copied for each message.
 ///

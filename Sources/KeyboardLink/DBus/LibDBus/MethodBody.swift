@@ -1,4 +1,4 @@
-internal import CBlueZ
+internal import CDBus
 
 /// How the object server answers one declared method. Every method has one (each of ``DBusMethod``'s initialisers
 /// makes it), and every call reaches its handler through it: the server routes the call from its header fields as

@@ -1,4 +1,4 @@
-internal import CBlueZ
+internal import CDBus
 
 #if canImport(Glibc)
     import Glibc

@@ -1,4 +1,4 @@
-internal import CBlueZ
+internal import CBluetooth
 
 /// Bluetooth SIG company identifiers named through libbluetooth's table.
 enum BluetoothCompanyNames {

@@ -19,25 +19,7 @@ extension KeyboardRegistry {
                 connection: connection, destination: BlueZ.service, path: adapter.path,
                 interface: BlueZ.adapterInterface)
             do {
-                // Keyboards only: HID (classic) and HOGP (LE).
-                try await proxy.call(
-                    BlueZ.Method.setDiscoveryFilter,
-                    [
-                        .dictionary(
-                            key: .string, value: .variant,
-                            [
-                                DBusDictionaryEntry(
-                                    key: .string("UUIDs"),
-                                    value: .variant(
-                                        .array(
-                                            .string,
-                                            [
-                                                .string("00001124-0000-1000-8000-00805f9b34fb"),
-                                                .string("00001812-0000-1000-8000-00805f9b34fb"),
-                                            ]))),
-                                DBusDictionaryEntry(key: .string("Transport"), value: .variant(.string("auto"))),
-                            ])
-                    ])
+                try await proxy.call(BlueZ.Method.setDiscoveryFilter, [DiscoveryFilter.keyboards.dbusValue])
                 try await proxy.call(BlueZ.Method.startDiscovery)
                 discoverySessions.insert(adapter.path)
                 log(.debug, "discovering on \(adapter.path.lastElement)")

@@ -65,8 +65,8 @@ extension KeyboardRegistry {
         // All at once, so that no reader sees the flag and the lists disagree.
         await setManagerProperties([
             (KBlinkContract.Manager.hardwareKeyboardAttachedProperty, .boolean(published.hardwareKeyboardAttached)),
-            (KBlinkContract.Manager.hardwareKeyboardsProperty, published.keyboards.dbusValue),
-            (KBlinkContract.Manager.hardwareKeyboardReasonsProperty, published.reasons.dbusValue),
+            (KBlinkContract.Manager.hardwareKeyboardsProperty, published.keyboards.map(\.entry).dbusValue),
+            (KBlinkContract.Manager.hardwareKeyboardReasonsProperty, published.reasons.map(\.entry).dbusValue),
         ])
     }
 }

@@ -1,8 +1,7 @@
-#ifndef KBLINK_CBLUEZ_SHIM_H
-#define KBLINK_CBLUEZ_SHIM_H
+#ifndef KBLINK_CDBUS_SHIM_H
+#define KBLINK_CDBUS_SHIM_H
 
 #include <dbus/dbus.h>
-#include <bluetooth/bluetooth.h>
 
 /* The size in bytes of an array as it is on the wire, for an iterator recursed into it: the length libdbus reads from the array's header,
  * without walking its elements. libdbus marks dbus_message_iter_get_array_len deprecated because callers rarely want a
