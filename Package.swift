@@ -91,7 +91,7 @@ let package = Package(
             "KeyboardLinkCommandLine", path: "CommandLine",
             dependencies: [
                 "InsetCore", "KBlinkAPI", "KeyboardLinkBlueZ", "KeyboardLinkClient", "KeyboardLinkDBus",
-                "KeyboardLinkKeymap", "KeyboardLinkSupport",
+                "KeyboardLinkDesktop", "KeyboardLinkFirmware", "KeyboardLinkKeymap", "KeyboardLinkSupport",
             ]),
         // The user-session agent that puts on-screen keyboards away (`kblink osk-agent`): dconf, squeekboard, KWin.
         library(
@@ -131,11 +131,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "kblink",
-            dependencies: [
-                "InsetCore", "KBlinkAPI", "KeyboardLinkBlueZ", "KeyboardLinkClient", "KeyboardLinkCommandLine",
-                "KeyboardLinkDBus", "KeyboardLinkDesktop", "KeyboardLinkFirmware", "KeyboardLinkKeymap",
-                "KeyboardLinkSupport",
-            ],
+            dependencies: ["KeyboardLinkCommandLine"],
             path: "Sources/kblink",
             linkerSettings: [.unsafeFlags(compactLinking, .when(platforms: [.linux]))]
         ),

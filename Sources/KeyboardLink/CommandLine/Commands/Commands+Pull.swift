@@ -2,7 +2,6 @@ import InsetCore
 import KBlinkAPI
 import KeyboardLinkBlueZ
 import KeyboardLinkClient
-import KeyboardLinkCommandLine
 import KeyboardLinkDBus
 import KeyboardLinkFirmware
 import KeyboardLinkKeymap
@@ -22,7 +21,7 @@ extension Commands {
                 guard let signal = try? PairingPromptSignal(body: message.body), signal.keyboard == path,
                     signal.prompt.kind == .unlock
                 else { continue }
-                Output.writeError("\(alias) is locked: \(PairingPromptKind.unlock.instruction(code: ""))")
+                output.writeError("\(alias) is locked: \(PairingPromptKind.unlock.instruction(code: ""))")
             }
         }
         defer { unlockNotice.cancel() }

@@ -3,7 +3,6 @@ import InsetCore
 import KBlinkAPI
 import KeyboardLinkBlueZ
 import KeyboardLinkClient
-import KeyboardLinkCommandLine
 import KeyboardLinkDBus
 import KeyboardLinkFirmware
 import KeyboardLinkKeymap
@@ -24,7 +23,7 @@ struct CommandContext: Sendable {
     /// other (``PolkitTextAgent``); from a script, a call polkit would ask about fails at once with what to do.
     func client() async throws -> KBlinkClient {
         let client = try await KBlinkClient.connect(to: bus)
-        let atTerminal = isatty(STDIN_FILENO) == 1
+        let atTerminal = output.io.inputIsTerminal
         client.connection.allowsInteractiveAuthorization = atTerminal
         // polkit lives on the system bus; a text console or SSH session has no agent to ask the password with.
         if atTerminal && bus == .system { PolkitTextAgent.start() }
@@ -110,8 +109,12 @@ extension String {
     }
 }
 
-/// Runs `body` until it ends or the user presses Ctrl-C; returns true when interrupted.
-func untilInterrupted(_ body: @escaping @Sendable () async throws -> Void) async throws -> Bool {
+/// Runs `body` until it ends or the user presses Ctrl-C (when `io` handles signals); returns true when interrupted.
+func untilInterrupted(_ io: CommandIO, _ body: @escaping @Sendable () async throws -> Void) async throws -> Bool {
+    guard io.handlesSignals else {
+        try await body()
+        return false
+    }
     signal(SIGINT, SIG_IGN)
     signal(SIGTERM, SIG_IGN)
     let interrupted = AsyncStream<Void>.makeStream()

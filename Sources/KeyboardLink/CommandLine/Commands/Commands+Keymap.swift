@@ -2,7 +2,6 @@ import InsetCore
 import KBlinkAPI
 import KeyboardLinkBlueZ
 import KeyboardLinkClient
-import KeyboardLinkCommandLine
 import KeyboardLinkDBus
 import KeyboardLinkFirmware
 import KeyboardLinkKeymap
@@ -189,7 +188,7 @@ extension Commands {
         header += state.dirty ? "; the draft has changes ('kblink keymap diff')" : "; no changes in the draft"
         output.line(header)
         output.line(baseText(state))
-        let width = output.isTerminal ? terminalColumns() : 0
+        let width = output.isTerminal ? output.io.terminalColumns() : 0
         let picture = KeymapPicture(
             keys: keys.map { key in
                 KeymapPicture.Key(
@@ -249,7 +248,7 @@ extension Commands {
         if target.keyboard.connected, ["zmk-studio", "via"].contains(target.keyboard.driver),
             let reason = try? await target.keymap.check(action: action)
         {
-            Output.writeError(
+            output.writeError(
                 "kblink: warning: \(target.keyboard.alias)'s firmware cannot hold \(action) on \(name): "
                     + "\(reason); a push would fail until it is changed")
         }
@@ -433,14 +432,6 @@ extension Commands {
                 KeymapDiffRow(zone: row.zone, layer: row.layer, key: row.key, old: from, new: to, origin: "draft"))
         }
         return result
-    }
-
-    /// The terminal's width in columns; 0 when unknown.
-    static func terminalColumns() -> Int {
-        var size = winsize()
-        if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
-        if let text = getenv("COLUMNS"), let columns = Int(String(cString: text)), columns > 0 { return columns }
-        return 0
     }
 
     /// `keymap layer add|remove DEVICE N`.

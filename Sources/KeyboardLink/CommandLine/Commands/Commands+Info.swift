@@ -2,7 +2,6 @@ import InsetCore
 import KBlinkAPI
 import KeyboardLinkBlueZ
 import KeyboardLinkClient
-import KeyboardLinkCommandLine
 import KeyboardLinkDBus
 import KeyboardLinkFirmware
 import KeyboardLinkKeymap
@@ -45,7 +44,7 @@ extension Commands {
             }
             keyboard = try await client.keyboard(matching: keyboard.address)
             if let refresh, !refresh.ok, !output.json {
-                Output.writeError("kblink: \(refresh.error ?? "refresh failed")")
+                output.writeError("kblink: \(refresh.error ?? "refresh failed")")
             }
         }
         let summary = FirmwareSummary(exportedProperty: keyboard.firmware)

@@ -2,7 +2,6 @@ import InsetCore
 import KBlinkAPI
 import KeyboardLinkBlueZ
 import KeyboardLinkClient
-import KeyboardLinkCommandLine
 import KeyboardLinkDBus
 import KeyboardLinkFirmware
 import KeyboardLinkKeymap

@@ -3,7 +3,6 @@ import InsetCore
 import KBlinkAPI
 import KeyboardLinkBlueZ
 import KeyboardLinkClient
-import KeyboardLinkCommandLine
 import KeyboardLinkDBus
 import KeyboardLinkFirmware
 import KeyboardLinkKeymap
@@ -13,21 +12,18 @@ import KeyboardLinkSupport
     import Glibc
 #endif
 
-/// The `kblink` command line: global options, then a command and its arguments.
-@main
-struct KBlinkCommand {
-    static func main() async {
-        let status = await run(Array(CommandLine.arguments.dropFirst()))
-        exit(status.rawValue)
-    }
-
-    static func run(_ arguments: [String]) async -> ExitStatus {
+/// The `kblink` command line: global options, then a command and its arguments. `kblink`'s `main` is a call of
+/// ``run(_:)``.
+public enum KBlinkCommand {
+    /// Runs the command line `arguments` (without the program's name) in `io` and answers its exit status.
+    public static func run(_ arguments: [String], io: CommandIO = .process) async -> ExitStatus {
         // --json anywhere before `--` also makes usage errors JSON, even those found before the command's
         // arguments are parsed.
         let wantsJSON = arguments.prefix { $0 != "--" }.contains("--json")
-        func usage(_ message: String) -> ExitStatus { KBlinkCommand.usage(message, json: wantsJSON) }
+        func usage(_ message: String) -> ExitStatus { KBlinkCommand.usage(message, json: wantsJSON, io: io) }
+        func print(_ text: String) { io.writeOutput(Array((text + "\n").utf8)) }
         var rest = arguments
-        var busText = environment("KBLINK_BUS")
+        var busText = io.environment("KBLINK_BUS")
         // Global options may come before the command as well as after it: those before it are carried over to the
         // command's own arguments (which take them too).
         var carried: [String] = []
@@ -101,7 +97,7 @@ struct KBlinkCommand {
         } catch {
             return usage("\(error)")
         }
-        let output = Output(json: parsed.has("--json"), color: !parsed.has("--no-color"))
+        let output = Output(json: parsed.has("--json"), color: !parsed.has("--no-color"), io: io)
         let context = CommandContext(bus: bus, arguments: parsed, output: output)
         do {
             return try await command.run(context)
@@ -129,14 +125,8 @@ struct KBlinkCommand {
     }
 
     /// Reports a usage error on standard error (`{"error": ...}` with `json`) and gives exit code 2.
-    static func usage(_ message: String, json: Bool) -> ExitStatus {
-        Output(json: json, color: false).error(message)
+    static func usage(_ message: String, json: Bool, io: CommandIO) -> ExitStatus {
+        Output(json: json, color: false, io: io).error(message)
         return .usage
-    }
-
-    static func environment(_ name: String) -> String? {
-        guard let value = getenv(name) else { return nil }
-        let text = String(cString: value)
-        return text.isEmpty ? nil : text
     }
 }
