@@ -12,6 +12,9 @@ repo=$(realpath "$here/../..")
 cd "$out"
 echo "guest: kernel $(uname -r), $(nproc) cpus"
 for m in bluetooth hci_vhci uhid evdev hid_generic uinput; do modprobe "$m" || echo "guest: modprobe $m failed"; done
+# Every controller's HCI traffic, read by scenarios.py after a failure (hci_trace.py); on tmpfs, not the shared
+# output folder, so that recording costs the emulated machine no 9p write per packet.
+btmon -w /run/hci.btsnoop >/dev/null 2>&1 &
 # Seven controllers: btvirt's first never answers its HCI Reset and stays dead; one host adapter and five keyboards.
 btvirt -L -l7 >"$out/btvirt.log" 2>&1 &
 i=0

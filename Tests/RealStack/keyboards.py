@@ -16,6 +16,8 @@
 #   via-get LAYER ROW COL | via-set LAYER ROW COL KEYCODE         the VIA keyboard's keymap
 #   log                               counters (writes seen) for the scenario checks
 import sys
+import time
+
 import dbus
 import dbus.service
 import dbus.mainloop.glib
@@ -32,6 +34,20 @@ ADAPTER_IF = 'org.bluez.Adapter1'
 
 def say(*words):
     print(*words, flush=True)
+
+
+def set_adapter(props, name, value, patience=30):
+    """Sets an Adapter1 property; bluetoothd answers org.bluez.Error.Busy while it still sets an adapter up after
+    starting (or while a power change is under way), so Busy is asked again, every half second, for `patience` s."""
+    deadline = time.monotonic() + patience
+    while True:
+        try:
+            props.Set(ADAPTER_IF, name, value)
+            return
+        except dbus.DBusException as error:
+            if error.get_dbus_name() != 'org.bluez.Error.Busy' or time.monotonic() > deadline:
+                raise
+        time.sleep(0.5)
 
 
 class Obj(dbus.service.Object):
@@ -401,8 +417,8 @@ class Keyboard:
     def start(self, done, advertise=True):
         adapter = self.adapter_object()
         props = dbus.Interface(adapter, PROPS)
-        props.Set(ADAPTER_IF, 'Alias', self.label)
-        props.Set(ADAPTER_IF, 'Powered', True)
+        set_adapter(props, 'Alias', self.label)
+        set_adapter(props, 'Powered', dbus.Boolean(True))
         dbus.Interface(adapter, 'org.bluez.GattManager1').RegisterApplication(
             dbus.ObjectPath(self.path), {}, reply_handler=lambda: self.advertise(advertise, done),
             error_handler=lambda e: done('RegisterApplication on %s: %s' % (self.adapter, e)))
@@ -431,7 +447,7 @@ class Keyboard:
         advertising is reconnected by the host before the radio is off."""
         props = dbus.Interface(self.adapter_object(), PROPS)
         if on:
-            props.Set(ADAPTER_IF, 'Powered', dbus.Boolean(True))
+            set_adapter(props, 'Powered', dbus.Boolean(True))
             if self.adv is not None:
                 self.adv.remove_from_connection()
                 self.adv = None
@@ -443,7 +459,7 @@ class Keyboard:
                 done(error)
                 return
             try:
-                props.Set(ADAPTER_IF, 'Powered', dbus.Boolean(False))
+                set_adapter(props, 'Powered', dbus.Boolean(False))
             except dbus.DBusException as failure:
                 done('powering off: %s' % failure)
                 return
