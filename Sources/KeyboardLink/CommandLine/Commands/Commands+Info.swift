@@ -8,7 +8,7 @@ import KeyboardLinkKeymap
 import KeyboardLinkSupport
 
 extension Commands {
-    static let info = Command(
+    static let info = Command.answering(
         name: "info", summary: "Show one keyboard's details, firmware and batteries",
         usageLine: "Usage: kblink info DEVICE [--refresh] [--json]",
         details: """
@@ -27,34 +27,107 @@ extension Commands {
         let client = try await context.client()
         defer { Task { await client.close() } }
         var keyboard = try await client.keyboard(matching: device)
-        let output = context.output
-        var status = ExitStatus.success
-        var refresh: (ok: Bool, error: String?)?
+        var refresh: InfoResult.Refresh?
         if context.arguments.has("--refresh") {
             do {
                 try await client.call(KBlinkContract.Keyboard.refreshInfo, on: keyboard, timeout: .seconds(60))
-                refresh = (true, nil)
+                refresh = InfoResult.Refresh(ok: true, error: nil)
             } catch let error as DBusError where error.name == KBlinkError.notConnected {
                 // Asleep: the cached information is shown, but the refresh asked for did not happen.
-                refresh = (false, error.message)
-                status = .failure
+                refresh = InfoResult.Refresh(ok: false, error: error.message)
             } catch let error as DBusError {
-                refresh = (false, error.message.isEmpty ? error.name.rawValue : error.message)
-                status = .failure
+                refresh = InfoResult.Refresh(
+                    ok: false, error: error.message.isEmpty ? error.name.rawValue : error.message)
             }
             keyboard = try await client.keyboard(matching: keyboard.address)
-            if let refresh, !refresh.ok, !output.json {
-                output.writeError("kblink: \(refresh.error ?? "refresh failed")")
-            }
         }
+        return InfoResult(keyboard, refresh: refresh, now: WallClockTime.now())
+    }
+}
+
+/// `kblink info`: the keyboard of `kblink list` and what kblinkd read of its firmware.
+struct InfoResult: CommandResult {
+    /// How a `--refresh` went.
+    struct Refresh: Encodable, Sendable {
+        let ok: Bool
+        let error: String?
+    }
+
+    /// Who made the keyboard.
+    struct Vendor: Encodable, Sendable {
+        let source: String?
+        let id: String?
+        let name: String?
+    }
+
+    /// The product's identity.
+    struct Product: Encodable, Sendable {
+        let id: String?
+        let version: String?
+    }
+
+    /// The fields after the keyboard's, in the order `--json` shows them.
+    struct Details: Encodable, Sendable {
+        let vendor: Vendor?
+        let product: Product?
+        let manufacturer: String?
+        let model: String?
+        let serial: String?
+        let firmwareRevision: String?
+        let hardwareRevision: String?
+        let softwareRevision: String?
+        /// ISO 8601.
+        let readAt: String?
+        let ageSeconds: Int?
+        let notes: [String]
+    }
+
+    let keyboard: KeyboardInfo
+    let details: Details
+    /// Present with `--refresh` only.
+    let refresh: Refresh?
+    /// When the result was made (the text says how long ago the information was read).
+    let now: WallClockTime
+
+    init(_ keyboard: KeyboardInfo, refresh: Refresh?, now: WallClockTime) {
+        self.keyboard = keyboard
+        self.refresh = refresh
+        self.now = now
         let summary = FirmwareSummary(exportedProperty: keyboard.firmware)
-        let now = WallClockTime.now()
-        if output.json {
-            output.json(infoJSON(keyboard, summary, refresh: refresh, now: now))
-            return status
+        details = Details(
+            vendor: summary.vendorID == nil && summary.vendorName == nil
+                ? nil
+                : Vendor(source: summary.vendorSource?.rawValue, id: summary.vendorID, name: summary.vendorName),
+            product: summary.productID.map { Product(id: $0, version: summary.productVersion) },
+            manufacturer: summary.strings[.manufacturer], model: summary.strings[.model],
+            serial: summary.strings[.serial], firmwareRevision: summary.strings[.firmwareRevision],
+            hardwareRevision: summary.strings[.hardwareRevision],
+            softwareRevision: summary.strings[.softwareRevision], readAt: summary.readAt?.iso8601,
+            ageSeconds: summary.readAt.map { Int(max(0, now.seconds(since: $0)).rounded(.down)) },
+            notes: summary.notes)
+    }
+
+    /// A refresh asked for that did not happen is a failure (the cached information is still shown).
+    var exitStatus: ExitStatus { refresh?.ok == false ? .failure : .success }
+
+    private enum CodingKeys: String, CodingKey { case refresh }
+
+    /// The keyboard's keys, then the details', then `refresh` when asked for: one flat object.
+    func encode(to encoder: any Encoder) throws {
+        try KeyboardRecord(keyboard).encode(to: encoder)
+        try details.encode(to: encoder)
+        if let refresh {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(refresh, forKey: .refresh)
         }
-        // From here on, text: what the device chose is shown escaped (the JSON above carries it as it is).
-        keyboard = keyboard.forDisplay
+    }
+
+    func writeText(to output: Output) {
+        if let refresh, !refresh.ok {
+            output.writeError("kblink: \(refresh.error ?? "refresh failed")")
+        }
+        // What the device chose is shown escaped (the JSON carries it as it is).
+        let keyboard = keyboard.forDisplay
         let shownSummary = FirmwareSummary(exportedProperty: keyboard.firmware)
         output.line(output.bold(keyboard.alias) + (keyboard.alias == keyboard.name ? "" : " (\(keyboard.name))"))
         func field(_ label: String, _ value: String?) {
@@ -85,48 +158,5 @@ extension Commands {
         for note in shownSummary.notes {
             field("Note", output.yellow(note))
         }
-        return status
-    }
-
-    /// The `--json` form of `kblink info`.
-    static func infoJSON(
-        _ keyboard: KeyboardInfo, _ summary: FirmwareSummary, refresh: (ok: Bool, error: String?)?, now: WallClockTime
-    ) -> JSONValue {
-        var fields: [(String, JSONValue)] = []
-        if case .object(let base) = keyboard.json { fields = base }
-        func text(_ value: String?) -> JSONValue { value.map(JSONValue.string) ?? .null }
-        fields.append(
-            (
-                "vendor",
-                summary.vendorID == nil && summary.vendorName == nil
-                    ? .null
-                    : .object([
-                        ("source", text(summary.vendorSource?.rawValue)), ("id", text(summary.vendorID)),
-                        ("name", text(summary.vendorName)),
-                    ])
-            ))
-        fields.append(
-            (
-                "product",
-                summary.productID == nil
-                    ? .null : .object([("id", text(summary.productID)), ("version", text(summary.productVersion))])
-            ))
-        let keys: [(String, DeviceInformationField)] = [
-            ("manufacturer", .manufacturer), ("model", .model), ("serial", .serial),
-            ("firmwareRevision", .firmwareRevision), ("hardwareRevision", .hardwareRevision),
-            ("softwareRevision", .softwareRevision),
-        ]
-        for (key, field) in keys { fields.append((key, text(summary.strings[field]))) }
-        fields.append(("readAt", text(summary.readAt?.iso8601)))
-        fields.append(
-            (
-                "ageSeconds",
-                summary.readAt.map { .integer(Int64(max(0, now.seconds(since: $0)).rounded(.down))) } ?? .null
-            ))
-        fields.append(("notes", .array(summary.notes.map(JSONValue.string))))
-        if let refresh {
-            fields.append(("refresh", .object([("ok", .bool(refresh.ok)), ("error", text(refresh.error))])))
-        }
-        return .object(fields)
     }
 }
