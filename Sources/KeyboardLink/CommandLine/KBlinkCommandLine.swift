@@ -15,6 +15,25 @@ import KeyboardLinkSupport
 /// The `kblink` command line: global options, then a command and its arguments. `kblink`'s `main` is a call of
 /// ``run(_:)``.
 public enum KBlinkCommand {
+    /// Answers `--version` and `--help` given before any command, which need neither kblinkd nor Swift's
+    /// concurrency (so `kblink --version` starts no thread); nil for every other command line, which ``run(_:io:)``
+    /// runs.
+    public static func answerAtOnce(_ arguments: [String], io: CommandIO = .process) -> ExitStatus? {
+        for argument in arguments {
+            switch argument {
+            case "--json", "--no-color": continue
+            case "--version", "-V":
+                io.writeOutput(Array("kblink \(KBlink.version)\n".utf8))
+                return .success
+            case "--help", "-h":
+                io.writeOutput(Array((Help.overview + "\n").utf8))
+                return .success
+            default: return nil
+            }
+        }
+        return nil
+    }
+
     /// Runs the command line `arguments` (without the program's name) in `io` and answers its exit status.
     public static func run(_ arguments: [String], io: CommandIO = .process) async -> ExitStatus {
         // --json anywhere before `--` also makes usage errors JSON, even those found before the command's
@@ -60,6 +79,11 @@ public enum KBlinkCommand {
         guard let name = rest.first else {
             print(Help.overview)
             return .usage
+        }
+        // Hidden: kblink(1) from the command table (scripts/manpage, the package).
+        if name == "_manpage" {
+            io.writeOutput(Array(ManPage.kblink(sourceDateEpoch: io.environment("SOURCE_DATE_EPOCH")).utf8))
+            return .success
         }
         guard let command = Commands.all.first(where: { $0.name == name }) else {
             if name == "help" {

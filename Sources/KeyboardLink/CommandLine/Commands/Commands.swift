@@ -93,14 +93,23 @@ enum Help {
 
     static var overview: String {
         var text =
-            "kblink \(KBlink.version): the companion for Bluetooth keyboards (talks to kblinkd)\n\nUsage: kblink [OPTIONS] COMMAND [ARGS] [OPTIONS]\n\nCommands:\n"
+            "kblink \(KBlink.version): \(title)\n\n\(usage)\n\nCommands:\n"
         for command in Commands.all {
             text += "  " + command.name.padding(to: 12) + command.summary + "\n"
         }
-        text += "\nDEVICE is a keyboard's address (AA:BB:CC:DD:EE:FF) or the start of its name.\n"
-        text += "Run 'kblink COMMAND --help' for a command's options.\n\n" + commonOptions
+        text += "\n\(description)\n\n" + commonOptions
         return text
     }
+
+    /// What kblink is, in a line (the man page's NAME).
+    static let title = "the companion for Bluetooth keyboards (talks to kblinkd)"
+    /// The overview's usage line.
+    static let usage = "Usage: kblink [OPTIONS] COMMAND [ARGS] [OPTIONS]"
+    /// What the overview says after the list of commands.
+    static let description = """
+        DEVICE is a keyboard's address (AA:BB:CC:DD:EE:FF) or the start of its name.
+        Run 'kblink COMMAND --help' for a command's options.
+        """
 }
 
 extension String {
