@@ -28,10 +28,29 @@ func library(_ name: String, path: String, dependencies: [Target.Dependency] = [
     )
 }
 
+/// Every library target: what the umbrella re-exports and, but for those they reach through it, what the test
+/// targets import (`@testable`).
+let libraryTargetNames = [
+    "InsetCore", "KBlinkAPI", "KeyboardLinkAuthorization", "KeyboardLinkBlueZ", "KeyboardLinkClient",
+    "KeyboardLinkCommandLine", "KeyboardLinkDBus", "KeyboardLinkDesktop", "KeyboardLinkDrivers",
+    "KeyboardLinkFirmware", "KeyboardLinkKeymap", "KeyboardLinkPairing", "KeyboardLinkPresence",
+    "KeyboardLinkService", "KeyboardLinkSimulator", "KeyboardLinkSupport",
+]
+
+/// The library targets but `excluded`, as dependencies.
+func libraryTargets(except excluded: Set<String> = []) -> [Target.Dependency] {
+    libraryTargetNames.filter { !excluded.contains($0) }.map { .target(name: $0) }
+}
+
 let package = Package(
     name: "kblink",
     platforms: [.macOS(.v14)],
     products: [
+        // For embedders, one product per layer: the D-Bus binding alone, the org.kblink1 contract (names, types,
+        // errors) on top of it, and the typed client on top of that; the umbrella holds everything.
+        .library(name: "KeyboardLinkDBus", targets: ["KeyboardLinkDBus"]),
+        .library(name: "KBlinkAPI", targets: ["KBlinkAPI"]),
+        .library(name: "KeyboardLinkClient", targets: ["KeyboardLinkClient"]),
         .library(name: "KeyboardLink", targets: ["KeyboardLink"]),
         .executable(name: "kblinkd", targets: ["kblinkd"]),
         .executable(name: "kblinkd-demo", targets: ["kblinkd-demo"]),
@@ -54,26 +73,26 @@ let package = Package(
         library("InsetCore", path: "InsetCore"),
         library("KeyboardLinkDBus", path: "DBus", dependencies: ["CBlueZ", "KeyboardLinkSupport"]),
         library("KeyboardLinkKeymap", path: "Keymap", dependencies: ["KeyboardLinkSupport"]),
-        library("KeyboardLinkBlueZ", path: "BlueZ", dependencies: ["KeyboardLinkDBus", "KeyboardLinkSupport"]),
+        library("KeyboardLinkBlueZ", path: "BlueZ", dependencies: ["KeyboardLinkDBus"]),
         library(
             "KeyboardLinkFirmware", path: "Firmware",
-            dependencies: ["CBlueZ", "KeyboardLinkBlueZ", "KeyboardLinkDBus", "KeyboardLinkSupport"]),
+            dependencies: ["CBlueZ", "KeyboardLinkBlueZ", "KeyboardLinkSupport"]),
         library("KeyboardLinkPresence", path: "Presence", dependencies: ["KeyboardLinkBlueZ", "KeyboardLinkSupport"]),
         library(
             "KeyboardLinkDrivers", path: "Drivers",
-            dependencies: ["KeyboardLinkBlueZ", "KeyboardLinkDBus", "KeyboardLinkKeymap", "KeyboardLinkSupport"]),
+            dependencies: ["KeyboardLinkBlueZ", "KeyboardLinkKeymap", "KeyboardLinkSupport"]),
         library(
             "KBlinkAPI", path: "API",
             dependencies: [
-                "InsetCore", "KeyboardLinkAuthorization", "KeyboardLinkDBus", "KeyboardLinkBlueZ", "KeyboardLinkFirmware", "KeyboardLinkKeymap",
+                "InsetCore", "KeyboardLinkDBus", "KeyboardLinkBlueZ", "KeyboardLinkFirmware", "KeyboardLinkKeymap",
                 "KeyboardLinkPresence", "KeyboardLinkSupport",
             ]),
         library(
             "KeyboardLinkPairing", path: "Pairing",
-            dependencies: ["KBlinkAPI", "KeyboardLinkBlueZ", "KeyboardLinkDBus", "KeyboardLinkSupport"]),
+            dependencies: ["KeyboardLinkBlueZ", "KeyboardLinkDBus", "KeyboardLinkSupport"]),
         library(
             "KeyboardLinkAuthorization", path: "Authorization",
-            dependencies: ["KeyboardLinkDBus", "KeyboardLinkSupport"]),
+            dependencies: ["KBlinkAPI", "KeyboardLinkDBus", "KeyboardLinkSupport"]),
         library(
             "KeyboardLinkService", path: "Service",
             dependencies: [
@@ -83,15 +102,12 @@ let package = Package(
             ]),
         library(
             "KeyboardLinkClient", path: "Client",
-            dependencies: [
-                "InsetCore", "KBlinkAPI", "KeyboardLinkBlueZ", "KeyboardLinkDBus", "KeyboardLinkKeymap",
-                "KeyboardLinkSupport",
-            ]),
+            dependencies: ["KBlinkAPI", "KeyboardLinkBlueZ", "KeyboardLinkDBus", "KeyboardLinkSupport"]),
         library(
             "KeyboardLinkCommandLine", path: "CommandLine",
             dependencies: [
                 "InsetCore", "KBlinkAPI", "KeyboardLinkBlueZ", "KeyboardLinkClient", "KeyboardLinkDBus",
-                "KeyboardLinkDesktop", "KeyboardLinkFirmware", "KeyboardLinkKeymap", "KeyboardLinkSupport",
+                "KeyboardLinkDesktop", "KeyboardLinkKeymap", "KeyboardLinkSupport",
             ]),
         // The user-session agent that puts on-screen keyboards away (`kblink osk-agent`): dconf, squeekboard, KWin.
         library(
@@ -106,13 +122,7 @@ let package = Package(
         // The umbrella: re-exports every library target, for tests, benchmarks and embedders.
         library(
             "KeyboardLink", path: "Umbrella",
-            dependencies: [
-                "InsetCore", "KBlinkAPI", "KeyboardLinkAuthorization", "KeyboardLinkBlueZ", "KeyboardLinkClient",
-                "KeyboardLinkCommandLine", "KeyboardLinkDesktop",
-                "KeyboardLinkDBus", "KeyboardLinkDrivers", "KeyboardLinkFirmware", "KeyboardLinkKeymap",
-                "KeyboardLinkPairing", "KeyboardLinkPresence", "KeyboardLinkService", "KeyboardLinkSimulator",
-                "KeyboardLinkSupport",
-            ]),
+            dependencies: libraryTargets()),
         .executableTarget(
             name: "kblinkd",
             dependencies: ["KBlinkAPI", "KeyboardLinkDrivers", "KeyboardLinkService", "KeyboardLinkSupport"],
@@ -124,7 +134,8 @@ let package = Package(
         .executableTarget(
             name: "kblinkd-demo",
             dependencies: [
-                "KBlinkAPI", "KeyboardLinkAuthorization", "KeyboardLinkDBus", "KeyboardLinkService", "KeyboardLinkSimulator", "KeyboardLinkSupport",
+                "KBlinkAPI", "KeyboardLinkAuthorization", "KeyboardLinkDBus", "KeyboardLinkService",
+                "KeyboardLinkSimulator", "KeyboardLinkSupport",
             ],
             path: "Sources/kblinkd-demo",
             linkerSettings: [.unsafeFlags(compactLinking, .when(platforms: [.linux]))]
@@ -145,17 +156,19 @@ let package = Package(
         // What both test targets share: temporary directories, child processes, waiting for a condition.
         .target(
             name: "KeyboardLinkTestSupport",
-            dependencies: ["KeyboardLink"],
+            dependencies: ["KeyboardLinkSupport"],
             path: "Tests/KeyboardLinkTestSupport"
         ),
         .testTarget(
             name: "KeyboardLinkTests",
-            dependencies: ["KeyboardLink", "KeyboardLinkTestSupport"],
+            dependencies: ["KeyboardLink", "KeyboardLinkTestSupport"]
+                + libraryTargets(except: ["KeyboardLinkAuthorization"]),
             path: "Tests/KeyboardLinkTests"
         ),
         .testTarget(
             name: "KeyboardLinkIntegrationTests",
-            dependencies: ["KeyboardLink", "KeyboardLinkTestSupport"],
+            dependencies: ["KeyboardLink", "KeyboardLinkTestSupport"]
+                + libraryTargets(except: ["KeyboardLinkAuthorization", "KeyboardLinkDesktop"]),
             path: "Tests/KeyboardLinkIntegrationTests",
             resources: [.copy("Fixtures")]
         ),

@@ -44,6 +44,7 @@ def summarize(trace, since, host_index, keyboards):
     adv_connectable = Counter()
     links = Counter()
     dropped = Counter()
+    ended = Counter()  # disconnections a keyboard's own side asked for
     reasons = {}
     by_index = {index: name for name, (_, index) in keyboards.items()}
     for direction, title, index, _, body in blocks(trace, since):
@@ -70,6 +71,8 @@ def summarize(trace, since, host_index, keyboards):
             elif title.startswith('HCI Event: Disconnect Complete'):
                 host['disconnected'] += 1
                 reasons.setdefault('host', []).append(first_value(body, 'Reason:') or '?')
+            elif title.startswith('HCI Command: Disconnect') and direction == '<':
+                host['asked to disconnect'] += 1
         elif index in by_index:
             name = by_index[index]
             if 'Advertising Enable' in title or 'Advertise Enable' in title:
@@ -83,17 +86,22 @@ def summarize(trace, since, host_index, keyboards):
             elif title.startswith('HCI Event: Disconnect Complete'):
                 dropped[name] += 1
                 reasons.setdefault(name, []).append(first_value(body, 'Reason:') or '?')
+            elif title.startswith('HCI Command: Disconnect') and direction == '<':
+                ended[name] += 1
     lines = ['  HCI trace since %s: host hci%d scan enabled %dx, disabled %dx, %d connection(s) cancelled, '
-             '%d disconnection(s)%s' % (since, host_index, host['scan on'], host['scan off'], host['cancel'],
-                                        host['disconnected'], _reasons(reasons.get('host')))]
+             '%d disconnection(s)%s, %d of them asked by the host' % (
+                 since, host_index, host['scan on'], host['scan off'], host['cancel'], host['disconnected'],
+                 _reasons(reasons.get('host')), host['asked to disconnect'])]
     for name, (address, index) in sorted(keyboards.items()):
         if not (heard[address] or created[address] or advertised[name] or links[name] or dropped[name]):
             continue
-        lines.append('  %s (hci%d): advertised %dx (connectable parameters %dx), %d link(s), %d dropped%s; the host '
-                     'heard it %dx (%d connectable), tried to connect %dx, completed %s' % (
+        outcomes = Counter(completed.get(address, []))
+        lines.append('  %s (hci%d): advertised %dx (connectable parameters %dx), %d link(s), %d dropped%s, %d asked by '
+                     'the keyboard; the host heard it %dx (%d connectable), tried to connect %dx, completed: %s' % (
                          name, index, advertised[name], adv_connectable[name], links[name], dropped[name],
-                         _reasons(reasons.get(name)), heard[address], connectable[address], created[address],
-                         ', '.join(completed.get(address, [])) or 'none'))
+                         _reasons(reasons.get(name)), ended[name], heard[address], connectable[address],
+                         created[address], ', '.join('%s %dx' % (status.split(' (')[0], n)
+                                                     for status, n in outcomes.most_common()) or 'none'))
     return lines
 
 

@@ -1,5 +1,3 @@
-import KeyboardLinkAuthorization
-
 /// Who may call a method of the `org.kblink1` API. kblinkd asks before the method's handler runs, so a refused call
 /// changes nothing (docs/dbus-api.md, "Authorization").
 public enum KBlinkAccess: Sendable, Equatable, CustomStringConvertible {

@@ -4,16 +4,33 @@ import KeyboardLinkDBus
 // leave and their replies checked against the contract's result types.
 
 extension DBusProxy {
-    /// Calls a contract method on this proxy's object.
+    /// Calls a contract method on this proxy's object with its arguments as Swift values, and answers its result as
+    /// one (nothing for a method without a result).
     /// - Parameters:
     ///   - method: the method, from ``KBlinkContract``; its interface is used whatever the proxy's.
-    ///   - arguments: the arguments, of the contract's types.
+    ///   - arguments: the arguments, of the method's Swift types.
+    /// - Throws: ``DBusError`` from the daemon; `InvalidArgs` when the reply does not have the contract's types (a
+    ///   daemon of another version).
+    @discardableResult
+    public func call<each Argument: DBusRepresentable, Output: KBlinkReply>(
+        _ method: KBlinkMethod<KBlinkArguments<repeat each Argument>, Output>, _ arguments: repeat each Argument,
+        timeout: Duration = BusConnection.defaultTimeout
+    ) async throws -> Output.Value {
+        var values: [DBusValue] = []
+        for argument in repeat each arguments {
+            values.append(argument.dbusValue)
+        }
+        return try Output.value(of: try await call(method.declaration, values, timeout: timeout))
+    }
+
+    /// Calls a contract method with arguments given as ``DBusValue``s (for what no Swift type says: a test's
+    /// malformed call).
     /// - Returns: the reply, whose signature is the contract's.
     /// - Throws: ``DBusError`` from the daemon; `InvalidArgs` when the arguments or the reply do not have the
     ///   contract's types (a daemon of another version).
     @discardableResult
     public func call(
-        _ method: KBlinkMethod, _ arguments: [DBusValue] = [], timeout: Duration = BusConnection.defaultTimeout
+        _ method: KBlinkMethodDeclaration, _ arguments: [DBusValue], timeout: Duration = BusConnection.defaultTimeout
     ) async throws -> Message {
         guard arguments.count == method.inputs.count,
             zip(arguments, method.inputs).allSatisfy({ $0.conforms(to: $1.type) })

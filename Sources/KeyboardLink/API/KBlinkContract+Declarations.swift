@@ -4,37 +4,38 @@ import KeyboardLinkDBus
 // serves has the contract's names and types by construction.
 
 extension DBusMethod {
-    /// Declares a contract method answered from the whole invocation (its arguments as ``DBusValue``s).
-    public init(
-        _ method: KBlinkMethod, handler: @escaping @Sendable (MethodInvocation) async throws -> [DBusValue]
+    /// Declares a contract method answered from the whole invocation (its arguments as ``DBusValue``s), for a handler
+    /// that needs the message itself; its answer must have the contract's types.
+    public init<Input, Output>(
+        _ method: KBlinkMethod<Input, Output>,
+        invocationHandler handler: @escaping @Sendable (MethodInvocation) async throws -> [DBusValue]
     ) {
         self.init(method.name.rawValue, inputs: method.inputs, outputs: method.outputs, handler: handler)
     }
 
-    /// Declares a contract method with no result whose handler takes the call's context and the arguments as Swift
-    /// values; their types must be the contract's (a mismatch is a programming error, caught at start-up).
+    /// Declares a contract method with no result whose handler takes the call's context and the arguments as the
+    /// contract's Swift types.
     public init<each Argument: DBusRepresentable>(
-        _ method: KBlinkMethod,
+        _ method: KBlinkMethod<KBlinkArguments<repeat each Argument>, NoReply>,
         handler: @escaping @Sendable (MethodCallContext, repeat each Argument) async throws -> Void
     ) {
         self.init(method.name.rawValue, arguments: method.inputs.map(\.name), handler: handler)
-        Self.check(self, against: method)
+        Self.check(self, against: method.declaration)
     }
 
-    /// Declares a contract method with one result whose handler takes the call's context and the arguments as Swift
-    /// values; the types must be the contract's (a mismatch is a programming error, caught at start-up).
+    /// Declares a contract method with one result whose handler takes the call's context and the arguments, and
+    /// returns the result, as the contract's Swift types.
     public init<each Argument: DBusRepresentable, Result: DBusRepresentable>(
-        _ method: KBlinkMethod,
+        _ method: KBlinkMethod<KBlinkArguments<repeat each Argument>, Reply<Result>>,
         handler: @escaping @Sendable (MethodCallContext, repeat each Argument) async throws -> Result
     ) {
-        precondition(method.outputs.count == 1, "\(method) has \(method.outputs.count) results, not one")
         self.init(
             method.name.rawValue, arguments: method.inputs.map(\.name), result: method.outputs[0].name,
             handler: handler)
-        Self.check(self, against: method)
+        Self.check(self, against: method.declaration)
     }
 
-    private static func check(_ declared: DBusMethod, against method: KBlinkMethod) {
+    private static func check(_ declared: DBusMethod, against method: KBlinkMethodDeclaration) {
         precondition(
             declared.inputs == method.inputs && declared.outputs == method.outputs,
             "the handler of \(method) takes \(declared.inputs.map(\.type.signature)) and returns "

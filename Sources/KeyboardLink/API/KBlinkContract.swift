@@ -1,9 +1,10 @@
-import KeyboardLinkAuthorization
 import KeyboardLinkDBus
 import KeyboardLinkSupport
 
 /// The `org.kblink1` API, written once: every method, property and signal with its interface, name and the
-/// names and D-Bus types of its arguments. The daemon declares its objects from these values and the client calls
+/// names and types of its arguments. A method's arguments and answer are Swift types (``KBlinkMethod``), whose
+/// D-Bus types are its signature; structured ones are types of this module with one codec each
+/// (``KeyboardSummary``, ``DiffRow``, ``KeyGeometry``, ``StoredBinding``). The daemon declares its objects from these values and the client calls
 /// with them, so the two cannot disagree; `ContractTests` checks them against `docs/dbus/org.kblink1.xml`.
 public enum KBlinkContract {
     /// `org.kblink1.Manager`.
@@ -11,37 +12,29 @@ public enum KBlinkContract {
         /// The interface's name.
         public static let interface = InterfaceName(trusted: "org.kblink1.Manager")
         /// `StartDiscovery()`.
-        public static let startDiscovery = KBlinkMethod(interface, "StartDiscovery", access: .requires(.pair))
+        public static let startDiscovery = KBlinkMethod<NoArguments, NoReply>(
+            interface, "StartDiscovery", access: .requires(.pair))
         /// `StopDiscovery()`.
-        public static let stopDiscovery = KBlinkMethod(interface, "StopDiscovery", access: .requires(.pair))
-        /// `ListKeyboards() -> a(osssbbba(sy)a{ss}s) keyboards`.
-        public static let listKeyboards = KBlinkMethod(
-            interface, "ListKeyboards",
-            outputs: [
-                DBusArgument(
-                    "keyboards",
-                    .array(
-                        .structure([
-                            .objectPath, .string, .string, .string, .boolean, .boolean, .boolean,
-                            .array(.structure([.string, .byte])), .dictionary(key: .string, value: .string), .string,
-                        ])))
-            ], access: .anyone)
+        public static let stopDiscovery = KBlinkMethod<NoArguments, NoReply>(
+            interface, "StopDiscovery", access: .requires(.pair))
+        /// `ListKeyboards() -> a(osssbbba(sy)a{ss}sb) keyboards` (``KeyboardSummary``).
+        public static let listKeyboards = KBlinkMethod<NoArguments, Reply<[KeyboardSummary]>>(
+            interface, "ListKeyboards", output: "keyboards", access: .anyone)
         /// `ResolveInsets(a{sv} request) -> a{sv} answer`.
-        public static let resolveInsets = KBlinkMethod(
-            interface, "ResolveInsets", inputs: [DBusArgument("request", .dictionary(key: .string, value: .variant))],
-            outputs: [DBusArgument("answer", .dictionary(key: .string, value: .variant))], access: .anyone)
+        public static let resolveInsets = KBlinkMethod<
+            KBlinkArguments<[String: DBusValue]>, Reply<[String: DBusValue]>
+        >(
+            interface, "ResolveInsets", inputs: ["request"], output: "answer", access: .anyone)
         /// `Pair(s device) -> o keyboard`.
-        public static let pair = KBlinkMethod(
-            interface, "Pair", inputs: [DBusArgument("device", .string)],
-            outputs: [DBusArgument("keyboard", .objectPath)], access: .requires(.pair))
+        public static let pair = KBlinkMethod<KBlinkArguments<String>, Reply<ObjectPath>>(
+            interface, "Pair", inputs: ["device"], output: "keyboard", access: .requires(.pair))
         /// `CancelPairing(s device)`.
-        public static let cancelPairing = KBlinkMethod(
-            interface, "CancelPairing", inputs: [DBusArgument("device", .string)], access: .requires(.pair))
+        public static let cancelPairing = KBlinkMethod<KBlinkArguments<String>, NoReply>(
+            interface, "CancelPairing", inputs: ["device"], access: .requires(.pair))
         /// `ConfirmPairing(s device, b accept)`: the `Pair` caller's answer to a `confirm-passkey` or `authorize`
         /// prompt.
-        public static let confirmPairing = KBlinkMethod(
-            interface, "ConfirmPairing", inputs: [DBusArgument("device", .string), DBusArgument("accept", .boolean)],
-            access: .requires(.pair))
+        public static let confirmPairing = KBlinkMethod<KBlinkArguments<String, Bool>, NoReply>(
+            interface, "ConfirmPairing", inputs: ["device", "accept"], access: .requires(.pair))
         /// The `Version` property (`s`, const).
         public static let versionProperty = KBlinkProperty(interface, "Version", .string, changes: .const)
         /// The `HardwareKeyboardAttached` property (`b`).
@@ -76,8 +69,9 @@ public enum KBlinkContract {
             ])
 
         /// Every method, in the order of the XML.
-        public static let methods: [KBlinkMethod] = [
-            startDiscovery, stopDiscovery, listKeyboards, resolveInsets, pair, cancelPairing, confirmPairing,
+        public static let methods: [KBlinkMethodDeclaration] = [
+            startDiscovery.declaration, stopDiscovery.declaration, listKeyboards.declaration,
+            resolveInsets.declaration, pair.declaration, cancelPairing.declaration, confirmPairing.declaration,
         ]
         /// Every property, in the order of the XML.
         public static let properties: [KBlinkProperty] = [
@@ -93,16 +87,17 @@ public enum KBlinkContract {
         /// The interface's name.
         public static let interface = InterfaceName(trusted: "org.kblink1.Keyboard")
         /// `Connect()`.
-        public static let connect = KBlinkMethod(interface, "Connect", access: .requires(.pair))
+        public static let connect = KBlinkMethod<NoArguments, NoReply>(interface, "Connect", access: .requires(.pair))
         /// `Disconnect()`.
-        public static let disconnect = KBlinkMethod(interface, "Disconnect", access: .requires(.pair))
+        public static let disconnect = KBlinkMethod<NoArguments, NoReply>(
+            interface, "Disconnect", access: .requires(.pair))
         /// `Forget()`.
-        public static let forget = KBlinkMethod(interface, "Forget", access: .requires(.pair))
+        public static let forget = KBlinkMethod<NoArguments, NoReply>(interface, "Forget", access: .requires(.pair))
         /// `SetTrusted(b trusted)`.
-        public static let setTrusted = KBlinkMethod(
-            interface, "SetTrusted", inputs: [DBusArgument("trusted", .boolean)], access: .requires(.pair))
+        public static let setTrusted = KBlinkMethod<KBlinkArguments<Bool>, NoReply>(
+            interface, "SetTrusted", inputs: ["trusted"], access: .requires(.pair))
         /// `RefreshInfo()`.
-        public static let refreshInfo = KBlinkMethod(interface, "RefreshInfo", access: .anyone)
+        public static let refreshInfo = KBlinkMethod<NoArguments, NoReply>(interface, "RefreshInfo", access: .anyone)
         /// The `Address` property (`s`, const).
         public static let addressProperty = KBlinkProperty(interface, "Address", .string, changes: .const)
         /// The `Name` property (`s`).
@@ -124,7 +119,10 @@ public enum KBlinkContract {
         public static let driverProperty = KBlinkProperty(interface, "Driver", .string)
 
         /// Every method, in the order of the XML.
-        public static let methods: [KBlinkMethod] = [connect, disconnect, forget, setTrusted, refreshInfo]
+        public static let methods: [KBlinkMethodDeclaration] = [
+            connect.declaration, disconnect.declaration, forget.declaration, setTrusted.declaration,
+            refreshInfo.declaration,
+        ]
         /// Every property, in the order of the XML.
         public static let properties: [KBlinkProperty] = [
             addressProperty, nameProperty, aliasProperty, pairedProperty, trustedProperty, connectedProperty,
@@ -139,77 +137,64 @@ public enum KBlinkContract {
         /// The interface's name.
         public static let interface = InterfaceName(trusted: "org.kblink1.Keymap")
         /// `GetBindings(s zone, u layer) -> a(ss) bindings`.
-        public static let getBindings = KBlinkMethod(
-            interface, "GetBindings", inputs: [DBusArgument("zone", .string), DBusArgument("layer", .uint32)],
-            outputs: [DBusArgument("bindings", .array(.structure([.string, .string])))], access: .anyone)
-        /// `SetBinding(s zone, u layer, s key, s action)`.
-        public static let setBinding = KBlinkMethod(
-            interface, "SetBinding",
-            inputs: [
-                DBusArgument("zone", .string), DBusArgument("layer", .uint32), DBusArgument("key", .string),
-                DBusArgument("action", .string),
-            ], access: .requires(.editKeymap))
-        /// `Undo()`.
-        public static let undo = KBlinkMethod(interface, "Undo", access: .requires(.editKeymap))
-        /// `Redo()`.
-        public static let redo = KBlinkMethod(interface, "Redo", access: .requires(.editKeymap))
-        /// `Diff() -> a(sussss) changes`.
-        public static let diff = KBlinkMethod(
-            interface, "Diff",
-            outputs: [
-                DBusArgument("changes", .array(.structure([.string, .uint32, .string, .string, .string, .string])))
-            ], access: .anyone)
-        /// `Discard()`.
-        public static let discard = KBlinkMethod(interface, "Discard", access: .requires(.editKeymap))
-        /// `SetMacro(s name, s definition)`.
-        public static let setMacro = KBlinkMethod(
-            interface, "SetMacro", inputs: [DBusArgument("name", .string), DBusArgument("definition", .string)],
+        public static let getBindings = KBlinkMethod<KBlinkArguments<String, UInt32>, Reply<[BindingRow]>>(
+            interface, "GetBindings", inputs: ["zone", "layer"], output: "bindings", access: .anyone)
+        /// `SetBinding(s zone, u layer, s key, s action) -> (sussbs) stored`: the binding as stored
+        /// (``StoredBinding``), so that an edit is one call.
+        public static let setBinding = KBlinkMethod<
+            KBlinkArguments<String, UInt32, String, String>, Reply<StoredBinding>
+        >(
+            interface, "SetBinding", inputs: ["zone", "layer", "key", "action"], output: "stored",
             access: .requires(.editKeymap))
+        /// `Undo()`.
+        public static let undo = KBlinkMethod<NoArguments, NoReply>(
+            interface, "Undo", access: .requires(.editKeymap))
+        /// `Redo()`.
+        public static let redo = KBlinkMethod<NoArguments, NoReply>(
+            interface, "Redo", access: .requires(.editKeymap))
+        /// `Diff() -> a(sussss) changes` (``DiffRow``).
+        public static let diff = KBlinkMethod<NoArguments, Reply<[DiffRow]>>(
+            interface, "Diff", output: "changes", access: .anyone)
+        /// `Discard()`.
+        public static let discard = KBlinkMethod<NoArguments, NoReply>(
+            interface, "Discard", access: .requires(.editKeymap))
+        /// `SetMacro(s name, s definition)`.
+        public static let setMacro = KBlinkMethod<KBlinkArguments<String, String>, NoReply>(
+            interface, "SetMacro", inputs: ["name", "definition"], access: .requires(.editKeymap))
         /// `RemoveMacro(s name)`.
-        public static let removeMacro = KBlinkMethod(
-            interface, "RemoveMacro", inputs: [DBusArgument("name", .string)], access: .requires(.editKeymap))
+        public static let removeMacro = KBlinkMethod<KBlinkArguments<String>, NoReply>(
+            interface, "RemoveMacro", inputs: ["name"], access: .requires(.editKeymap))
         /// `ExportProfile() -> s json`.
-        public static let exportProfile = KBlinkMethod(
-            interface, "ExportProfile", outputs: [DBusArgument("json", .string)], access: .requires(.readMacros))
+        public static let exportProfile = KBlinkMethod<NoArguments, Reply<String>>(
+            interface, "ExportProfile", output: "json", access: .requires(.readMacros))
         /// `GetMacros() -> a{ss} macros`: every macro's name and text, for callers allowed `read-macros`.
-        public static let getMacros = KBlinkMethod(
-            interface, "GetMacros", outputs: [DBusArgument("macros", .dictionary(key: .string, value: .string))],
-            access: .requires(.readMacros))
+        public static let getMacros = KBlinkMethod<NoArguments, Reply<[String: String]>>(
+            interface, "GetMacros", output: "macros", access: .requires(.readMacros))
         /// `ImportProfile(s json, a{sv} options) -> a{sv} result`.
-        public static let importProfile = KBlinkMethod(
-            interface, "ImportProfile",
-            inputs: [
-                DBusArgument("json", .string), DBusArgument("options", .dictionary(key: .string, value: .variant)),
-            ],
-            outputs: [DBusArgument("result", .dictionary(key: .string, value: .variant))],
-            access: .requires(.editKeymap), maximumBodySize: FileStore.maximumReadSize + (64 << 10))
+        public static let importProfile = KBlinkMethod<
+            KBlinkArguments<String, [String: DBusValue]>, Reply<[String: DBusValue]>
+        >(
+            interface, "ImportProfile", inputs: ["json", "options"], output: "result", access: .requires(.editKeymap),
+            maximumBodySize: FileStore.maximumReadSize + (64 << 10))
         /// `AddLayer(u layer)`.
-        public static let addLayer = KBlinkMethod(
-            interface, "AddLayer", inputs: [DBusArgument("layer", .uint32)], access: .requires(.editKeymap))
+        public static let addLayer = KBlinkMethod<KBlinkArguments<UInt32>, NoReply>(
+            interface, "AddLayer", inputs: ["layer"], access: .requires(.editKeymap))
         /// `RemoveLayer(u layer)`.
-        public static let removeLayer = KBlinkMethod(
-            interface, "RemoveLayer", inputs: [DBusArgument("layer", .uint32)], access: .requires(.editKeymap))
+        public static let removeLayer = KBlinkMethod<KBlinkArguments<UInt32>, NoReply>(
+            interface, "RemoveLayer", inputs: ["layer"], access: .requires(.editKeymap))
         /// `CheckAction(s action) -> a{sv} result`: whether the keyboard's firmware can hold an action, answered as a
         /// dry-run `Push` answers (its `problems`); nothing is written.
-        public static let checkAction = KBlinkMethod(
-            interface, "CheckAction", inputs: [DBusArgument("action", .string)],
-            outputs: [DBusArgument("result", .dictionary(key: .string, value: .variant))],
-            access: .requires(.editKeymap))
-        /// `GetKeys() -> a(ssdddd) keys`.
-        public static let getKeys = KBlinkMethod(
-            interface, "GetKeys",
-            outputs: [
-                DBusArgument("keys", .array(.structure([.string, .string, .double, .double, .double, .double])))
-            ], access: .anyone)
+        public static let checkAction = KBlinkMethod<KBlinkArguments<String>, Reply<[String: DBusValue]>>(
+            interface, "CheckAction", inputs: ["action"], output: "result", access: .requires(.editKeymap))
+        /// `GetKeys() -> a(ssdddd) keys` (``KeyGeometry``).
+        public static let getKeys = KBlinkMethod<NoArguments, Reply<[KeyGeometry]>>(
+            interface, "GetKeys", output: "keys", access: .anyone)
         /// `Push(a{sv} options) -> a{sv} result`.
-        public static let push = KBlinkMethod(
-            interface, "Push", inputs: [DBusArgument("options", .dictionary(key: .string, value: .variant))],
-            outputs: [DBusArgument("result", .dictionary(key: .string, value: .variant))],
-            access: .requires(.writeFirmware))
+        public static let push = KBlinkMethod<KBlinkArguments<[String: DBusValue]>, Reply<[String: DBusValue]>>(
+            interface, "Push", inputs: ["options"], output: "result", access: .requires(.writeFirmware))
         /// `Pull() -> a{sv} result`.
-        public static let pull = KBlinkMethod(
-            interface, "Pull", outputs: [DBusArgument("result", .dictionary(key: .string, value: .variant))],
-            access: .requires(.writeFirmware))
+        public static let pull = KBlinkMethod<NoArguments, Reply<[String: DBusValue]>>(
+            interface, "Pull", output: "result", access: .requires(.writeFirmware))
         /// The `Layout` property (`s`, const).
         public static let layoutProperty = KBlinkProperty(interface, "Layout", .string, changes: .const)
         /// The `Zones` property (`as`, const).
@@ -245,9 +230,11 @@ public enum KBlinkContract {
             arguments: [DBusArgument("changes", .array(.structure([.uint32, .string, .string, .string])))])
 
         /// Every method, in the order of the XML.
-        public static let methods: [KBlinkMethod] = [
-            getBindings, setBinding, undo, redo, diff, discard, setMacro, removeMacro, getMacros, exportProfile,
-            importProfile, getKeys, push, pull, addLayer, removeLayer, checkAction,
+        public static let methods: [KBlinkMethodDeclaration] = [
+            getBindings.declaration, setBinding.declaration, undo.declaration, redo.declaration, diff.declaration,
+            discard.declaration, setMacro.declaration, removeMacro.declaration, getMacros.declaration,
+            exportProfile.declaration, importProfile.declaration, getKeys.declaration, push.declaration,
+            pull.declaration, addLayer.declaration, removeLayer.declaration, checkAction.declaration,
         ]
         /// Every property, in the order of the XML.
         public static let properties: [KBlinkProperty] = [

@@ -1,4 +1,3 @@
-import KeyboardLinkAuthorization
 import KeyboardLinkDBus
 
 /// The errors of the `org.kblink1` API. Each has its D-Bus name and carries a message a person can act on.
@@ -16,9 +15,10 @@ public enum KBlinkError {
     /// A push found keys that both the draft and the keyboard changed since the base, differently.
     public static let conflict = ErrorName(trusted: "org.kblink1.Error.Conflict")
     /// polkit (or, without it, the group rule) refused the action the call needs.
-    public static let notAuthorized = AuthorizationError.notAuthorized
+    public static let notAuthorized = ErrorName(trusted: "org.kblink1.Error.NotAuthorized")
     /// polkit would ask for a password and the call did not allow it (the standard D-Bus error).
-    public static let interactiveAuthorizationRequired = AuthorizationError.interactiveAuthorizationRequired
+    public static let interactiveAuthorizationRequired = ErrorName(
+        trusted: "org.freedesktop.DBus.Error.InteractiveAuthorizationRequired")
 
     public static func invalidArgs(_ message: String) -> DBusError { DBusError(invalidArgs, message) }
     public static func notFound(_ message: String) -> DBusError { DBusError(notFound, message) }

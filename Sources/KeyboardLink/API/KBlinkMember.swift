@@ -1,9 +1,104 @@
-import KeyboardLinkAuthorization
 import KeyboardLinkDBus
 
-/// One method of the `org.kblink1` API: its interface, name, and the names and D-Bus types of its arguments and
-/// results. The service declares its handler from it and the client calls with it (``KBlinkContract``).
-public struct KBlinkMethod: Sendable, Equatable, CustomStringConvertible {
+/// A method's arguments as Swift types, for example `KBlinkArguments<String, UInt32>` for `(s zone, u layer)`: the
+/// D-Bus types of the arguments are those of the Swift types, so a contract method's Swift signature is its D-Bus
+/// signature.
+public struct KBlinkArguments<each Value: DBusRepresentable>: Sendable {
+    /// The arguments' D-Bus types, in order.
+    public static var types: [DBusType] {
+        var types: [DBusType] = []
+        for type in repeat (each Value).self {
+            types.append(type.dbusType)
+        }
+        return types
+    }
+}
+
+/// The arguments of a method that takes none.
+public typealias NoArguments = KBlinkArguments<>
+
+/// What a contract method answers, as a Swift type: ``NoReply`` or ``Reply``.
+public protocol KBlinkReply: Sendable {
+    /// The Swift form of the answer (`Void` for none).
+    associatedtype Value: Sendable
+    /// The answer's D-Bus types, in order.
+    static var types: [DBusType] { get }
+    /// Reads the answer from a reply whose signature is ``types``'.
+    /// - Throws: ``DBusError`` (`InvalidArgs`) when it has another shape.
+    static func value(of reply: Message) throws -> Value
+}
+
+/// The answer of a method that answers nothing.
+public enum NoReply: KBlinkReply {
+    /// Nothing.
+    public typealias Value = Void
+    /// No type.
+    public static var types: [DBusType] { [] }
+    /// Nothing to read.
+    public static func value(of reply: Message) throws {}
+}
+
+/// The answer of a method that answers one value of type `Value`.
+public enum Reply<Value: DBusRepresentable>: KBlinkReply {
+    /// `Value`'s D-Bus type.
+    public static var types: [DBusType] { [Value.dbusType] }
+    /// Decodes the one value.
+    public static func value(of reply: Message) throws -> Value { try reply.decode(Value.self) }
+}
+
+/// One method of the `org.kblink1` API with the Swift types of its arguments (`Input`, a ``KBlinkArguments``) and
+/// of its answer (`Output`, ``NoReply`` or ``Reply``): the D-Bus signatures are derived from those types, the
+/// client's call takes and returns them (`proxy.call(KBlinkContract.Keymap.diff)` is a `[DiffRow]`) and the service's
+/// handler is declared with them (``KBlinkContract``).
+public struct KBlinkMethod<Input: Sendable, Output: KBlinkReply>: Sendable, CustomStringConvertible {
+    /// The method without its Swift types: names, D-Bus types, access; what lists of methods hold.
+    public let declaration: KBlinkMethodDeclaration
+
+    /// The interface the method belongs to.
+    public var interface: InterfaceName { declaration.interface }
+    /// The method's name.
+    public var name: MemberName { declaration.name }
+    /// Its arguments, in order.
+    public var inputs: [DBusArgument] { declaration.inputs }
+    /// Its results, in order.
+    public var outputs: [DBusArgument] { declaration.outputs }
+    /// Who may call it.
+    public var access: KBlinkAccess { declaration.access }
+    /// The largest call kblinkd reads (``KBlinkMethodDeclaration/maximumBodySize``).
+    public var maximumBodySize: Int { declaration.maximumBodySize }
+    /// The signature of the arguments (`ssus`).
+    public var inputSignature: Signature { declaration.inputSignature }
+    /// The signature of the results.
+    public var outputSignature: Signature { declaration.outputSignature }
+    /// `org.kblink1.Keymap.SetBinding(ssus)`.
+    public var description: String { declaration.description }
+}
+
+extension KBlinkMethod {
+    /// Describes a method; `name` is a constant of the contract, checked once. The D-Bus types come from `Input` and
+    /// `Output`; the names are given here, one per argument and one for a result (a count that does not match the
+    /// types is a programming error). Every method says who may call it: there is no default, so a new method
+    /// cannot be left open by omission.
+    public init<each Argument: DBusRepresentable>(
+        _ interface: InterfaceName, _ name: String, inputs: [String] = [], output: String? = nil,
+        access: KBlinkAccess, maximumBodySize: Int = KBlinkMethodDeclaration.defaultMaximumBodySize
+    ) where Input == KBlinkArguments<repeat each Argument> {
+        let inputTypes = Input.types
+        let outputTypes = Output.types
+        precondition(inputTypes.count == inputs.count, "\(name) names \(inputs.count) arguments of \(inputTypes.count)")
+        precondition(
+            outputTypes.count == (output == nil ? 0 : 1),
+            "\(name) names \(output == nil ? 0 : 1) results of \(outputTypes.count)")
+        declaration = KBlinkMethodDeclaration(
+            interface, name, inputs: zip(inputs, inputTypes).map { DBusArgument($0, $1) },
+            outputs: zip(output.map { [$0] } ?? [], outputTypes).map { DBusArgument($0, $1) }, access: access,
+            maximumBodySize: maximumBodySize)
+    }
+}
+
+/// One method of the `org.kblink1` API without its Swift types: its interface, name, and the names and D-Bus types of
+/// its arguments and results. The service guards its handler from it (``KBlinkMethod/declaration``).
+public struct KBlinkMethodDeclaration: Sendable, Equatable, CustomStringConvertible {
     /// The interface the method belongs to.
     public let interface: InterfaceName
     /// The method's name.
@@ -22,8 +117,7 @@ public struct KBlinkMethod: Sendable, Equatable, CustomStringConvertible {
     /// `ResolveInsets`, a macro's text), far below what would cost kblinkd memory.
     public static let defaultMaximumBodySize = 64 << 10
 
-    /// Describes a method; `name` is a constant of the contract, checked once. Every method says who may call it:
-    /// there is no default, so a new method cannot be left open by omission.
+    /// Describes a method; `name` is a constant of the contract, checked once.
     public init(
         _ interface: InterfaceName, _ name: String, inputs: [DBusArgument] = [], outputs: [DBusArgument] = [],
         access: KBlinkAccess, maximumBodySize: Int = defaultMaximumBodySize

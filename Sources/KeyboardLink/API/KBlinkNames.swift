@@ -11,12 +11,12 @@ public enum KBlink {
     public static let keyboardInterface = KBlinkContract.Keyboard.interface
     public static let keymapInterface = KBlinkContract.Keymap.interface
     /// What kblinkd accepts from any caller before it decides anything (docs/dbus-api.md, "Authorization"): a call's
-    /// arguments up to ``KBlinkMethod/defaultMaximumBodySize`` (standard interfaces included: `Properties.Set` of a
+    /// arguments up to ``KBlinkMethodDeclaration.defaultMaximumBodySize`` (standard interfaces included: `Properties.Set` of a
     /// 16 MB value is refused from its length), 32 calls waiting for an answer per caller, and no message from any
     /// peer decoded to more than 1,048,576 values (far above a `GetManagedObjects` of a thousand BlueZ devices,
     /// about 100,000).
     public static let callLimits = CallLimits(
-        maximumBodySize: KBlinkMethod.defaultMaximumBodySize, maximumCallsInFlightPerCaller: 32,
+        maximumBodySize: KBlinkMethodDeclaration.defaultMaximumBodySize, maximumCallsInFlightPerCaller: 32,
         maximumValuesPerMessage: 1 << 20)
     /// The daemon's version.
     public static let version = "0.1.0"

@@ -1,3 +1,4 @@
+import KBlinkAPI
 import KeyboardLinkDBus
 
 /// A permission given: which action, to whom and why. The service keeps it to write the audit line

@@ -1,3 +1,4 @@
+import KBlinkAPI
 import KeyboardLinkDBus
 import KeyboardLinkSupport
 

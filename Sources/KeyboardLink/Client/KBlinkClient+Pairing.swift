@@ -29,20 +29,20 @@ extension KBlinkClient {
     /// Calls `Pair` and waits for the end (no prompts): returns the keyboard's object path.
     /// - Throws: ``DBusError`` with kblinkd's error.
     public func pair(_ device: String, timeout: Duration = .seconds(150)) async throws -> ObjectPath {
-        try await manager.call(KBlinkContract.Manager.pair, [.string(device)], timeout: timeout).decode(ObjectPath.self)
+        try await manager.call(KBlinkContract.Manager.pair, device, timeout: timeout)
     }
 
     /// Calls `CancelPairing`; returns once the pairing has ended and been undone.
     /// - Throws: ``DBusError`` (`NotFound` when no pairing of that device runs).
     public func cancelPairing(_ device: String) async throws {
-        try await manager.call(KBlinkContract.Manager.cancelPairing, [.string(device)], timeout: .seconds(30))
+        try await manager.call(KBlinkContract.Manager.cancelPairing, device, timeout: .seconds(30))
     }
 
     /// `ConfirmPairing`: answers the question kblinkd relayed during this connection's `Pair` (a numeric
     /// comparison, or a keyboard that pairs without a code).
     /// - Throws: ``DBusError`` (`NotFound` when no question waits, `AccessDenied` from another connection).
     public func confirmPairing(_ device: String, accept: Bool) async throws {
-        try await manager.call(KBlinkContract.Manager.confirmPairing, [.string(device), .boolean(accept)])
+        try await manager.call(KBlinkContract.Manager.confirmPairing, device, accept)
     }
 
     /// The `PairingPrompt` and `PairingFinished` signals kblinkd sends this connection (they are unicast: only the

@@ -69,13 +69,10 @@ public struct KBlinkClient: Sendable {
     /// `GetManagedObjects` with every interface of every keyboard in variants (under a third of the bytes for
     /// 1,000 keyboards, see docs/performance.md).
     public func keyboards() async throws -> [KeyboardInfo] {
-        // The reply's signature is the contract's (checked by the call), so it is one array.
-        let reply = try await manager.call(KBlinkContract.Manager.listKeyboards)
-        guard case .array(_, let entries) = reply.body[0] else { return [] }
+        let entries = try await manager.call(KBlinkContract.Manager.listKeyboards)
         var keyed: [(key: String, address: String, info: KeyboardInfo)] = []
         keyed.reserveCapacity(entries.count)
-        for entry in entries {
-            let info = try KeyboardInfo(listEntry: entry)
+        for info in entries {
             keyed.append((info.alias.lowercased(), info.address, info))
         }
         keyed.sort { ($0.key, $0.address) < ($1.key, $1.address) }
@@ -119,12 +116,13 @@ public struct KBlinkClient: Sendable {
             interface: KBlink.keyboardInterface)
     }
 
-    /// Calls a method of a keyboard (`KBlinkContract.Keyboard`'s).
-    public func call(
-        _ method: KBlinkMethod, on keyboard: KeyboardInfo, _ arguments: [DBusValue] = [],
-        timeout: Duration = .seconds(40)
-    ) async throws {
-        try await keyboardProxy(keyboard).call(method, arguments, timeout: timeout)
+    /// Calls a method of a keyboard (`KBlinkContract.Keyboard`'s) with its arguments as Swift values.
+    @discardableResult
+    public func call<each Argument: DBusRepresentable, Output: KBlinkReply>(
+        _ method: KBlinkMethod<KBlinkArguments<repeat each Argument>, Output>, on keyboard: KeyboardInfo,
+        _ arguments: repeat each Argument, timeout: Duration = .seconds(40)
+    ) async throws -> Output.Value {
+        try await keyboardProxy(keyboard).call(method, repeat each arguments, timeout: timeout)
     }
 
     /// Every signal kblinkd sends (object changes, property changes, pairing prompts), in order.

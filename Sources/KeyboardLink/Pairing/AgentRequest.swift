@@ -1,4 +1,3 @@
-import KBlinkAPI
 import KeyboardLinkDBus
 
 /// One call BlueZ makes to our `org.bluez.Agent1`, with validated arguments.
@@ -40,23 +39,23 @@ public enum AgentRequest: Sendable, Equatable {
     ]
 
     /// Reads a request from a member name and its arguments (already checked against the declared signature).
-    /// - Throws: ``PairingProtocolError`` for an unknown member or an argument out of range.
-    public init(member: String, arguments: [DBusValue]) throws(PairingProtocolError) {
-        func path(_ index: Int) throws(PairingProtocolError) -> ObjectPath {
+    /// - Throws: ``AgentArgumentError`` for an unknown member or an argument out of range.
+    public init(member: String, arguments: [DBusValue]) throws(AgentArgumentError) {
+        func path(_ index: Int) throws(AgentArgumentError) -> ObjectPath {
             guard index < arguments.count, case .objectPath(let path) = arguments[index] else {
-                throw PairingProtocolError("\(member): argument \(index + 1) must be an object path")
+                throw AgentArgumentError("\(member): argument \(index + 1) must be an object path")
             }
             return path
         }
-        func uint32(_ index: Int) throws(PairingProtocolError) -> UInt32 {
+        func uint32(_ index: Int) throws(AgentArgumentError) -> UInt32 {
             guard index < arguments.count, case .uint32(let value) = arguments[index] else {
-                throw PairingProtocolError("\(member): argument \(index + 1) must be a uint32")
+                throw AgentArgumentError("\(member): argument \(index + 1) must be a uint32")
             }
             return value
         }
-        func string(_ index: Int) throws(PairingProtocolError) -> String {
+        func string(_ index: Int) throws(AgentArgumentError) -> String {
             guard index < arguments.count, case .string(let value) = arguments[index] else {
-                throw PairingProtocolError("\(member): argument \(index + 1) must be a string")
+                throw AgentArgumentError("\(member): argument \(index + 1) must be a string")
             }
             return value
         }
@@ -68,14 +67,14 @@ public enum AgentRequest: Sendable, Equatable {
         case "RequestPasskey": self = .requestPasskey(device: try path(0))
         case "DisplayPasskey":
             guard arguments.count == 3, case .uint16(let entered) = arguments[2] else {
-                throw PairingProtocolError("DisplayPasskey: argument 3 must be a uint16")
+                throw AgentArgumentError("DisplayPasskey: argument 3 must be a uint16")
             }
             self = .displayPasskey(device: try path(0), passkey: try Passkey(try uint32(1)), entered: entered)
         case "RequestConfirmation":
             self = .requestConfirmation(device: try path(0), passkey: try Passkey(try uint32(1)))
         case "RequestAuthorization": self = .requestAuthorization(device: try path(0))
         case "AuthorizeService": self = .authorizeService(device: try path(0), uuid: try string(1))
-        default: throw PairingProtocolError("org.bluez.Agent1 has no member \(member)")
+        default: throw AgentArgumentError("org.bluez.Agent1 has no member \(member)")
         }
     }
 

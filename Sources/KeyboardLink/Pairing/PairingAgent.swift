@@ -1,4 +1,3 @@
-import KBlinkAPI
 import KeyboardLinkBlueZ
 import KeyboardLinkDBus
 
@@ -20,7 +19,7 @@ public enum PairingAgent {
                     let request: AgentRequest
                     do {
                         request = try AgentRequest(member: member.name, arguments: call.arguments)
-                    } catch let error as PairingProtocolError {
+                    } catch let error as AgentArgumentError {
                         throw DBusError(BlueZ.Error.rejected, error.message)
                     }
                     return try await handler(request, call)

@@ -1,4 +1,3 @@
-import KBlinkAPI
 import KeyboardLinkBlueZ
 
 /// What our `org.bluez.Agent1` answers, decided without side effects so it can be tested on its own.
@@ -40,19 +39,19 @@ public enum PairingAgentPolicy {
         switch request {
         case .displayPasskey(_, let passkey, let entered):
             return .accept(
-                [], prompt: PairingPromptRelay(kind: .displayPasskey, code: passkey.digits, entered: min(entered, 6)))
+                [], prompt: PairingPrompt(kind: .displayPasskey, code: passkey.digits, entered: min(entered, 6)))
         case .requestPinCode:
             let pin = newPin()
-            return .accept([.string(pin.text)], prompt: PairingPromptRelay(kind: .displayPinCode, code: pin.text))
+            return .accept([.string(pin.text)], prompt: PairingPrompt(kind: .displayPinCode, code: pin.text))
         case .displayPinCode(_, let pin):
-            return .accept([], prompt: PairingPromptRelay(kind: .displayPinCode, code: pin.text))
+            return .accept([], prompt: PairingPrompt(kind: .displayPinCode, code: pin.text))
         case .requestConfirmation(_, let passkey):
             // A numeric comparison: only the person can tell whether the keyboard shows the same digits (a device
             // in the middle would show others), so it is asked, never accepted on their behalf.
-            return .ask(PairingPromptRelay(kind: .confirmPasskey, code: passkey.digits))
+            return .ask(PairingPrompt(kind: .confirmPasskey, code: passkey.digits))
         case .requestAuthorization:
             // Pairing without any code (just works): the person says whether this keyboard may pair.
-            return .ask(PairingPromptRelay(kind: .authorize, code: ""))
+            return .ask(PairingPrompt(kind: .authorize, code: ""))
         case .authorizeService(_, let uuidText):
             guard let uuid = BluetoothUUID(validating: uuidText), authorizedServices.contains(uuid) else {
                 return .reject(

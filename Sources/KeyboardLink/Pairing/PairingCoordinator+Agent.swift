@@ -1,4 +1,3 @@
-import KBlinkAPI
 import KeyboardLinkBlueZ
 import KeyboardLinkDBus
 
@@ -37,9 +36,7 @@ extension PairingCoordinator {
                 update(address) { $0.lastPasskeySerial = call.message.serial }
             }
             update(address) { $0.lastPrompt = prompt.kind }
-            let signal = PairingPromptSignal(keyboard: KBlink.keyboardPath(address), prompt: prompt)
-            try? await connection.emit(
-                KBlinkContract.Manager.pairingPromptSignal, at: KBlink.managerPath, signal.body, to: session?.caller)
+            await raise(.prompt(prompt, address: address, caller: session?.caller))
             return values
         case .ask(let prompt):
             guard let address, let session else { throw DBusError(BlueZ.Error.rejected, PairingAgentPolicy.notOurs) }

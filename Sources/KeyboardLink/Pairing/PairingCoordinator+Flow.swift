@@ -1,21 +1,18 @@
-import KBlinkAPI
 import KeyboardLinkBlueZ
 import KeyboardLinkDBus
 
 extension PairingCoordinator {
-    /// Pairs, trusts and connects the device at `address`; returns its keyboard object path once it is all three.
+    /// Pairs, trusts and connects the device at `address`; returns once it is all three.
     ///
-    /// Discovers first when BlueZ does not know the device. Prompts are relayed as `PairingPrompt` while this
-    /// runs; `PairingFinished` is emitted before it returns or throws. On failure nothing is left half-done:
+    /// Discovers first when BlueZ does not know the device. Prompts are raised as ``Event/prompt(_:address:caller:)``
+    /// while this runs; ``Event/finished(address:name:failure:caller:)`` is raised before it returns or throws. On failure nothing is left half-done:
     /// a device this pairing bonded is removed again, and one it trusted is untrusted.
     /// - Parameters:
     ///   - caller: who asked; the pairing is canceled if it leaves the bus.
     ///   - discoveryTimeout: how long to look for a device BlueZ does not know.
     /// - Throws: ``PairingFailure``: `alreadyPairing` when this device is being paired already, otherwise `ended`
     ///   with what stopped the flow (discovery did not find it, canceled, the passkey was rejected, ...).
-    public func pair(_ address: BluetoothAddress, caller: BusName?, discoveryTimeout: Duration) async throws
-        -> ObjectPath
-    {
+    public func pair(_ address: BluetoothAddress, caller: BusName?, discoveryTimeout: Duration) async throws {
         if let running = sessions[address] {
             throw PairingFailure.alreadyPairing(name: running.name, step: running.step)
         }
@@ -28,31 +25,25 @@ extension PairingCoordinator {
         let callerWatch = caller.map { watch(caller: $0, address: address, id: id) }
         let result = await task.result
         callerWatch?.cancel()
-        let session = sessions[address]
-        let keyboard = KBlink.keyboardPath(address)
-        let finished: PairingFinishedSignal
+        let name = sessions[address]?.name ?? address.description
+        var failure: PairingFailure?
         switch result {
         case .success:
-            finished = PairingFinishedSignal(
-                keyboard: keyboard, ok: true, error: "",
-                message: "\(session?.name ?? address.description) is paired, trusted and connected")
             log(.notice, "paired \(address)")
         case .failure(let error):
-            let failure = describe(
+            let ended =
                 error as? PairingFailure
-                    ?? .ended(
-                        error, reason: nil,
-                        context: PairingFailure.Context(name: address.description, address: address, step: .starting)))
-            finished = PairingFinishedSignal(
-                keyboard: keyboard, ok: false, error: failure.name.rawValue, message: failure.message)
-            log(.notice, "pairing \(address) failed: \(failure.message)")
+                ?? .ended(
+                    error, reason: nil,
+                    context: PairingFailure.Context(name: address.description, address: address, step: .starting))
+            // Logged by the service with the message it publishes (its mapping of the failure).
+            failure = ended
         }
-        // Sent before the session ends, so a new pairing of the same keyboard never sees this one's end.
+        // Raised before the session ends, so a new pairing of the same keyboard never sees this one's end.
         dropQuestion(about: address)
-        try? await connection.emit(
-            KBlinkContract.Manager.pairingFinishedSignal, at: KBlink.managerPath, finished.body, to: caller)
+        await raise(.finished(address: address, name: name, failure: failure, caller: caller))
         if sessions[address]?.id == id { sessions[address] = nil }
-        return try result.get()
+        try result.get()
     }
 
     /// Cancels the pairing of `address` at whatever step it is, and returns once it has ended and been undone.
@@ -115,10 +106,9 @@ extension PairingCoordinator {
 
     // MARK: The flow
 
-    private func flow(_ address: BluetoothAddress, discoveryTimeout: Duration) async throws -> ObjectPath {
+    private func flow(_ address: BluetoothAddress, discoveryTimeout: Duration) async throws {
         do {
             try await steps(address, discoveryTimeout: discoveryTimeout)
-            return KBlink.keyboardPath(address)
         } catch {
             // This task may be canceled, and the undo must still reach BlueZ: it runs in a task of its own.
             let failure = await Task { await self.endFailed(address, error: error) }.value

@@ -1,23 +1,20 @@
-import KBlinkAPI
 import KeyboardLinkBlueZ
 import KeyboardLinkDBus
 
 extension PairingCoordinator {
-    /// Relays `prompt` to `caller` alone (a unicast `PairingPrompt`) and waits for its `ConfirmPairing`: true on
+    /// Raises `prompt` for `caller` alone (a unicast `PairingPrompt`) and waits for its `ConfirmPairing`: true on
     /// yes; false on no, when no answer comes within ``PairingOptions/questionTimeout``, or when the pairing ends.
-    func ask(_ prompt: PairingPromptRelay, about address: BluetoothAddress, of caller: BusName) async -> Bool {
+    func ask(_ prompt: PairingPrompt, about address: BluetoothAddress, of caller: BusName) async -> Bool {
         dropQuestion(about: address)
         nextQuestionID += 1
         let id = nextQuestionID
-        let signal = PairingPromptSignal(keyboard: KBlink.keyboardPath(address), prompt: prompt)
-        let connection = connection
+        let raise = raise
         let timeout = options.questionTimeout
         return await withCheckedContinuation { continuation in
             // In place before the prompt leaves, so an answer can never arrive first.
             questions[address] = PairingQuestion(id: id, caller: caller, continuation: continuation)
             Task {
-                try? await connection.emit(
-                    KBlinkContract.Manager.pairingPromptSignal, at: KBlink.managerPath, signal.body, to: caller)
+                await raise(.prompt(prompt, address: address, caller: caller))
             }
             Task { [weak self] in
                 try? await Task.sleep(for: timeout)

@@ -1,11 +1,11 @@
-import KBlinkAPI
 import KeyboardLinkBlueZ
 import KeyboardLinkDBus
 import KeyboardLinkSupport
 
 /// Pairs keyboards for the daemon: exports our `org.bluez.Agent1` on the daemon's connection and registers it
-/// with BlueZ (again whenever BlueZ comes back), runs one pairing flow per device, relays the agent's prompts as
-/// `PairingPrompt` signals, ends each pairing with `PairingFinished`, and undoes what a failed pairing left.
+/// with BlueZ (again whenever BlueZ comes back), runs one pairing flow per device, raises the agent's prompts and
+/// each pairing's end as ``Event``s (which the service publishes as `PairingPrompt` and `PairingFinished`), and
+/// undoes what a failed pairing left.
 ///
 /// The agent and `Device1.Pair` share one connection on purpose: BlueZ sends the agent calls of a pairing to
 /// the agent registered by the connection that called `Pair`.
@@ -16,8 +16,8 @@ public actor PairingCoordinator {
     /// Timeouts, agent path and whether to be the default agent.
     public let options: PairingOptions
     let log: @Sendable (LogLevel, String) -> Void
-    /// The `org.kblink1.Error.*` a failure is reported as in `PairingFinished` (the service's mapping).
-    let describe: @Sendable (PairingFailure) -> DBusError
+    /// Where prompts and ends of pairings go (the service publishes them); awaited, so they keep their order.
+    let raise: @Sendable (Event) async -> Void
 
     var sessions: [BluetoothAddress: PairingSession] = [:]
     var nextSessionID: UInt64 = 0
@@ -39,17 +39,17 @@ public actor PairingCoordinator {
     ///   - connection: the daemon's connection; the agent is exported on it and `Pair` is called from it.
     ///   - model: the live BlueZ model, for finding devices and waiting for discovery.
     ///   - log: where the coordinator reports what it does (never a passkey or PIN).
-    ///   - describe: the `org.kblink1.Error.*` a failure is reported as in `PairingFinished`.
+    ///   - events: where prompts and ends of pairings go, in order.
     public init(
         connection: BusConnection, model: BlueZModel, options: PairingOptions = PairingOptions(),
         log: @escaping @Sendable (LogLevel, String) -> Void,
-        describe: @escaping @Sendable (PairingFailure) -> DBusError
+        events: @escaping @Sendable (Event) async -> Void
     ) {
         self.connection = connection
         self.model = model
         self.options = options
         self.log = log
-        self.describe = describe
+        self.raise = events
     }
 
     /// Exports the agent and follows BlueZ: the agent is registered now when BlueZ runs, and again each time

@@ -1,4 +1,3 @@
-import KBlinkAPI
 import KeyboardLinkBlueZ
 import KeyboardLinkDBus
 
@@ -15,10 +14,10 @@ public enum PairingFailure: Error, Sendable {
         public var step: PairingStep
         /// The last prompt shown, if any: it tells a rejected passkey from a rejected PIN, and a keyboard that
         /// never answered from a code that was not typed in time.
-        public var lastPrompt: PairingPromptKind?
+        public var lastPrompt: PairingPrompt.Kind?
 
         /// A context as given.
-        public init(name: String, address: BluetoothAddress, step: PairingStep, lastPrompt: PairingPromptKind? = nil) {
+        public init(name: String, address: BluetoothAddress, step: PairingStep, lastPrompt: PairingPrompt.Kind? = nil) {
             self.name = name
             self.address = address
             self.step = step

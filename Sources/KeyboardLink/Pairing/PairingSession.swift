@@ -1,4 +1,3 @@
-import KBlinkAPI
 import KeyboardLinkBlueZ
 import KeyboardLinkDBus
 
@@ -18,7 +17,7 @@ struct PairingSession {
     /// `Device1.Pair` was sent and has not answered (we may have stopped waiting for it).
     var pairCallRunning = false
     /// The last prompt relayed.
-    var lastPrompt: PairingPromptKind?
+    var lastPrompt: PairingPrompt.Kind?
     /// The serial of the newest `DisplayPasskey` relayed: those calls carry no reply and may be handled out of
     /// order, so an older one is dropped.
     var lastPasskeySerial: UInt32 = 0
@@ -26,7 +25,7 @@ struct PairingSession {
     var endReason: PairingEndReason?
     /// The BlueZ that the flow started with; another one means BlueZ restarted under us.
     var blueZOwner: BusName?
-    var task: Task<ObjectPath, Error>?
+    var task: Task<Void, Error>?
 
     init(id: UInt64, address: BluetoothAddress, caller: BusName?, name: String) {
         self.id = id

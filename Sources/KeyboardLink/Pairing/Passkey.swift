@@ -1,5 +1,3 @@
-import KBlinkAPI
-
 /// A Bluetooth passkey: six decimal digits, 000000 to 999999 (Secure Simple Pairing and LE passkey entry).
 public struct Passkey: Hashable, Sendable, CustomStringConvertible {
     /// The largest passkey.
@@ -9,10 +7,10 @@ public struct Passkey: Hashable, Sendable, CustomStringConvertible {
     public let value: UInt32
 
     /// Validates a passkey from BlueZ.
-    /// - Throws: ``PairingProtocolError`` when the value has more than six digits.
-    public init(_ value: UInt32) throws(PairingProtocolError) {
+    /// - Throws: ``AgentArgumentError`` when the value has more than six digits.
+    public init(_ value: UInt32) throws(AgentArgumentError) {
         guard value <= Self.maximum else {
-            throw PairingProtocolError("a passkey is at most 999999, got \(value)")
+            throw AgentArgumentError("a passkey is at most 999999, got \(value)")
         }
         self.value = value
     }

@@ -1,5 +1,3 @@
-import KBlinkAPI
-
 /// A legacy pairing PIN code: 1 to 16 printable ASCII characters (the Bluetooth PIN is at most 16 bytes).
 ///
 /// kblinkd generates 6 random digits for a keyboard that asks `RequestPinCode`; `DisplayPinCode` may carry any
@@ -9,13 +7,13 @@ public struct PinCode: Hashable, Sendable, CustomStringConvertible {
     public let text: String
 
     /// Validates a PIN.
-    /// - Throws: ``PairingProtocolError`` when it is empty, longer than 16 characters or not printable ASCII.
-    public init(_ text: String) throws(PairingProtocolError) {
+    /// - Throws: ``AgentArgumentError`` when it is empty, longer than 16 characters or not printable ASCII.
+    public init(_ text: String) throws(AgentArgumentError) {
         guard !text.isEmpty, text.utf8.count <= 16 else {
-            throw PairingProtocolError("a PIN has 1 to 16 characters, got \(text.utf8.count)")
+            throw AgentArgumentError("a PIN has 1 to 16 characters, got \(text.utf8.count)")
         }
         guard text.utf8.allSatisfy({ $0 >= 0x21 && $0 <= 0x7E }) else {
-            throw PairingProtocolError("a PIN holds printable ASCII characters only (no spaces)")
+            throw AgentArgumentError("a PIN holds printable ASCII characters only (no spaces)")
         }
         self.text = text
     }

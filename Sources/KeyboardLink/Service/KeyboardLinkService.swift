@@ -106,8 +106,10 @@ public actor KeyboardLinkService {
         self.connection = connection
         let model = BlueZModel(connection: connection)
         self.bluez = model
+        let pairingEvents = PairingEventPublisher(connection: connection, log: log)
         self.pairing = PairingCoordinator(
-            connection: connection, model: model, options: options.pairing, log: log, describe: { $0.dbusError })
+            connection: connection, model: model, options: options.pairing, log: log,
+            events: { await pairingEvents.publish($0) })
         self.options = options
         self.log = log
         let pushes = KeyboardPushes()

@@ -62,13 +62,13 @@ enum PolicyScripts {
             def CancelPairing(self, device):
                 pass
 
-            @dbus.service.method(MANAGER, in_signature='', out_signature='a(osssbbba(sy)a{ss}s)')
+            @dbus.service.method(MANAGER, in_signature='', out_signature='a(osssbbba(sy)a{ss}sb)')
             def ListKeyboards(self):
                 return dbus.Array([
                     (dbus.ObjectPath(KEYBOARD_PATH), 'AA:BB:CC:DD:EE:FF', 'Board', 'Board', True, True, False,
                      dbus.Array([('main', dbus.Byte(50))], signature='(sy)'), dbus.Dictionary({}, signature='ss'),
-                     'none'),
-                ], signature='(osssbbba(sy)a{ss}s)')
+                     'none', True),
+                ], signature='(osssbbba(sy)a{ss}sb)')
 
             @dbus.service.method(MANAGER, in_signature='a{sv}', out_signature='a{sv}')
             def ResolveInsets(self, request):
@@ -102,9 +102,10 @@ enum PolicyScripts {
             def GetBindings(self, zone, layer):
                 return sorted(self.bindings.items())
 
-            @dbus.service.method(KEYMAP, in_signature='suss', out_signature='')
+            @dbus.service.method(KEYMAP, in_signature='suss', out_signature='(sussbs)')
             def SetBinding(self, zone, layer, key, action):
                 self.bindings[key] = action
+                return ('standard', layer, key, action, True, '')
 
             @dbus.service.method(KEYMAP, in_signature='', out_signature='a(sussss)')
             def Diff(self):

@@ -14,7 +14,7 @@ struct ContractCallTests {
             connection: connection, destination: KBlink.service, path: KBlink.managerPath,
             interface: KBlink.managerInterface)
         await #expect(throws: DBusError.self) {
-            try await proxy.call(KBlinkContract.Manager.pair, [.uint32(1)])
+            try await proxy.call(KBlinkContract.Manager.pair.declaration, [.uint32(1)])
         }
         await connection.close()
     }

@@ -13,7 +13,8 @@ struct ListKeyboardsTests {
     ]
 
     /// Each keyboard object of `GetManagedObjects`, as the `ListKeyboards` entry it should match:
-    /// `(o, s, s, s, b, b, b, a(sy), a{ss}, s)` built from its `org.kblink1.Keyboard` properties.
+    /// `(o, s, s, s, b, b, b, a(sy), a{ss}, s, b)` built from its `org.kblink1.Keyboard` properties and, for `bonded`,
+    /// `Paired` (the simulated BlueZ bonds exactly its paired devices).
     static func expectedEntries(_ connection: BusConnection) async throws -> [ObjectPath: DBusValue] {
         let reply = try await connection.call(
             destination: KBlink.service, path: KBlink.managerPath, interface: .objectManager,
@@ -26,6 +27,7 @@ struct ListKeyboardsTests {
             for name in propertyOrder {
                 fields.append(try #require(properties[name], "\(path) has no \(name)").unwrapped)
             }
+            fields.append(try #require(properties["Paired"]).unwrapped)
             entries[path] = .structure(fields)
         }
         return entries
@@ -36,7 +38,7 @@ struct ListKeyboardsTests {
         let reply = try await connection.call(
             destination: KBlink.service, path: KBlink.managerPath, interface: KBlink.managerInterface,
             member: MemberName("ListKeyboards"))
-        #expect(reply.signature.rawValue == "a(osssbbba(sy)a{ss}s)")
+        #expect(reply.signature.rawValue == "a(osssbbba(sy)a{ss}sb)")
         guard reply.body.count == 1, case .array(_, let entries) = reply.body[0] else {
             Issue.record("ListKeyboards answered '\(reply.signature.rawValue)'")
             return []
@@ -69,7 +71,7 @@ struct ListKeyboardsTests {
             #expect(
                 try await eventually {
                     try await Self.listed(connection).contains { entry in
-                        guard case .structure(let fields) = entry, fields.count == 10,
+                        guard case .structure(let fields) = entry, fields.count == 11,
                             case .dictionary(_, _, let firmware) = fields[8]
                         else { return false }
                         return !firmware.isEmpty
@@ -96,7 +98,7 @@ struct ListKeyboardsTests {
             try await harness.bluez.setConnected(vgn, true)
             try await harness.bluez.setBattery(vgn, 7)
             try await client.call(
-                KBlinkContract.Keyboard.setTrusted, on: client.keyboard(matching: "VGN"), [.boolean(false)])
+                KBlinkContract.Keyboard.setTrusted, on: client.keyboard(matching: "VGN"), false)
             var added = SimulatedDevice(
                 address: try #require(BluetoothAddress(validating: "C0:FF:EE:00:00:01")), name: "Added Board")
             added.classOfDevice = 0x0025_40
@@ -179,7 +181,7 @@ struct ListKeyboardsTests {
                         "path",
                     ])
                 let path = try ObjectPath(try #require(keyboard["path"] as? String))
-                guard case .structure(let fields)? = expected[path], fields.count == 10 else {
+                guard case .structure(let fields)? = expected[path], fields.count == 11 else {
                     Issue.record("no keyboard object at \(path)")
                     continue
                 }

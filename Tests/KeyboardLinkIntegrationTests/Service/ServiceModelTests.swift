@@ -129,7 +129,7 @@ struct ServiceModelTests {
             #expect(try await eventually { try await client.keyboard(matching: "vgn").connected })
             try await client.call(KBlinkContract.Keyboard.disconnect, on: vgn)
             #expect(await harness.bluez.device(SimulatedDevice.vgn98Pro.address)?.connected == false)
-            try await client.call(KBlinkContract.Keyboard.setTrusted, on: vgn, [.boolean(false)])
+            try await client.call(KBlinkContract.Keyboard.setTrusted, on: vgn, false)
             #expect(await harness.bluez.device(SimulatedDevice.vgn98Pro.address)?.trusted == false)
             try await client.call(KBlinkContract.Keyboard.forget, on: vgn)
             #expect(await harness.bluez.device(SimulatedDevice.vgn98Pro.address) == nil)

@@ -68,7 +68,7 @@ import Testing
             ("Frobnicate", []),
         ])
     func refusesWhatBlueZWouldNotSend(member: String, arguments: [DBusValue]) {
-        #expect(throws: PairingProtocolError.self) { try AgentRequest(member: member, arguments: arguments) }
+        #expect(throws: AgentArgumentError.self) { try AgentRequest(member: member, arguments: arguments) }
     }
 
     @Test func theDeviceOfEachRequest() throws {

@@ -27,36 +27,36 @@ import Testing
     @Test func displayPasskeyIsRelayedZeroPaddedWithTheDigitsTyped() throws {
         let decision = try Self.decide(
             .displayPasskey(device: Self.device, passkey: try Passkey(4_821), entered: 2), ours: true)
-        #expect(decision == .accept([], prompt: PairingPromptRelay(kind: .displayPasskey, code: "004821", entered: 2)))
+        #expect(decision == .accept([], prompt: PairingPrompt(kind: .displayPasskey, code: "004821", entered: 2)))
     }
 
     @Test func enteredCountsAboveSixAreShownAsSix() throws {
         let decision = try Self.decide(
             .displayPasskey(device: Self.device, passkey: try Passkey(1), entered: 9), ours: true)
-        #expect(decision == .accept([], prompt: PairingPromptRelay(kind: .displayPasskey, code: "000001", entered: 6)))
+        #expect(decision == .accept([], prompt: PairingPrompt(kind: .displayPasskey, code: "000001", entered: 6)))
     }
 
     @Test func requestPinCodeAnswersTheGeneratedPinAndShowsIt() throws {
         let decision = try Self.decide(.requestPinCode(device: Self.device), ours: true)
         #expect(
-            decision == .accept([.string("042042")], prompt: PairingPromptRelay(kind: .displayPinCode, code: "042042")))
+            decision == .accept([.string("042042")], prompt: PairingPrompt(kind: .displayPinCode, code: "042042")))
     }
 
     @Test func displayPinCodeShowsBlueZsPin() throws {
         let decision = try Self.decide(.displayPinCode(device: Self.device, pin: try PinCode("0000")), ours: true)
-        #expect(decision == .accept([], prompt: PairingPromptRelay(kind: .displayPinCode, code: "0000")))
+        #expect(decision == .accept([], prompt: PairingPrompt(kind: .displayPinCode, code: "0000")))
     }
 
     @Test("a numeric comparison is asked of the person, never accepted for them")
     func confirmationIsAsked() throws {
         let decision = try Self.decide(.requestConfirmation(device: Self.device, passkey: try Passkey(12)), ours: true)
-        #expect(decision == .ask(PairingPromptRelay(kind: .confirmPasskey, code: "000012")))
+        #expect(decision == .ask(PairingPrompt(kind: .confirmPasskey, code: "000012")))
     }
 
     @Test("pairing without a code is asked of the person too")
     func authorizationIsAsked() throws {
         let decision = try Self.decide(.requestAuthorization(device: Self.device), ours: true)
-        #expect(decision == .ask(PairingPromptRelay(kind: .authorize, code: "")))
+        #expect(decision == .ask(PairingPrompt(kind: .authorize, code: "")))
     }
 
     @Test("questions about devices kblinkd is not pairing are refused without asking")

@@ -26,7 +26,7 @@ import Testing
 
     @Test(arguments: [UInt32(1_000_000), 4_294_967_295])
     func passkeyAboveSixDigitsIsRefused(value: UInt32) {
-        #expect(throws: PairingProtocolError.self) { try Passkey(value) }
+        #expect(throws: AgentArgumentError.self) { try Passkey(value) }
     }
 
     @Test(arguments: ["0000", "123456", "1234567890123456", "abc-DEF"])
@@ -36,7 +36,7 @@ import Testing
 
     @Test(arguments: ["", "12345678901234567", "12 34", "12\u{7F}", "pïn"])
     func invalidPinsAreRefused(text: String) {
-        #expect(throws: PairingProtocolError.self) { try PinCode(text) }
+        #expect(throws: AgentArgumentError.self) { try PinCode(text) }
     }
 
     /// SplitMix64, for repeatable random PINs.

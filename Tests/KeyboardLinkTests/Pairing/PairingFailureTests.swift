@@ -20,7 +20,7 @@ import Testing
     static let address = BluetoothAddress(validating: "DC:2C:26:00:00:03")!
 
     static func map(
-        _ error: Error, reason: PairingEndReason? = nil, step: PairingStep = .pairing, prompt: PairingPromptKind? = nil
+        _ error: Error, reason: PairingEndReason? = nil, step: PairingStep = .pairing, prompt: PairingPrompt.Kind? = nil
     ) -> DBusError {
         PairingFailure.error(
             for: error, reason: reason,
@@ -32,7 +32,7 @@ import Testing
     @Test(
         arguments: [
             (
-                BlueZ.Error.authenticationFailed, PairingPromptKind.displayPasskey, KBlinkError.authenticationFailed,
+                BlueZ.Error.authenticationFailed, PairingPrompt.Kind.displayPasskey, KBlinkError.authenticationFailed,
                 "rejected the passkey: type the 6 digits on the keyboard, then Enter"
             ),
             (BlueZ.Error.authenticationFailed, .displayPinCode, KBlinkError.authenticationFailed, "rejected the PIN"),
@@ -43,8 +43,8 @@ import Testing
             (BlueZ.Error.connectionAttemptFailed, nil, KBlinkError.failed, "in pairing mode?"),
             (BlueZ.Error.inProgress, nil, KBlinkError.busy, "already pairing"),
             (ErrorName.noReply, nil, KBlinkError.failed, "BlueZ did not answer"),
-        ] as [(ErrorName, PairingPromptKind?, ErrorName, String)])
-    func bluezErrorsWhilePairing(bluez: ErrorName, prompt: PairingPromptKind?, expected: ErrorName, advice: String) {
+        ] as [(ErrorName, PairingPrompt.Kind?, ErrorName, String)])
+    func bluezErrorsWhilePairing(bluez: ErrorName, prompt: PairingPrompt.Kind?, expected: ErrorName, advice: String) {
         let error = Self.map(Self.bluez(bluez), prompt: prompt)
         #expect(error.name == expected)
         #expect(error.message.contains(advice), "\(error.message)")

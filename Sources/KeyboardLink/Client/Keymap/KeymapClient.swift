@@ -52,39 +52,35 @@ public struct KeymapClient: Sendable {
     /// `GetBindings`: key and action for each key of a zone on a layer, in reading order; an empty zone is the
     /// current one.
     public func bindings(zone: String, layer: Int) async throws -> [(key: String, action: String)] {
-        let reply = try await proxy.call(Contract.getBindings, [.string(zone), .uint32(UInt32(clamping: layer))])
-        return try reply.decode([DBusStruct<String, String>].self).map { ($0.fields.0, $0.fields.1) }
+        try await proxy.call(Contract.getBindings, zone, UInt32(clamping: layer)).map { ($0.key, $0.action) }
     }
 
     /// `SetBinding`: stages a key's new action; an empty zone accepts a key of any zone.
-    public func setBinding(zone: String = "", layer: Int, key: String, action: String) async throws {
-        _ = try await proxy.call(
-            Contract.setBinding, [.string(zone), .uint32(UInt32(clamping: layer)), .string(key), .string(action)])
+    /// - Returns: the binding as kblinkd stored it: the key and action as it resolved them.
+    @discardableResult
+    public func setBinding(zone: String = "", layer: Int, key: String, action: String) async throws -> StoredBinding {
+        try await proxy.call(Contract.setBinding, zone, UInt32(clamping: layer), key, action)
     }
 
     /// `Undo`.
-    public func undo() async throws { _ = try await proxy.call(Contract.undo) }
+    public func undo() async throws { try await proxy.call(Contract.undo) }
 
     /// `Redo`.
-    public func redo() async throws { _ = try await proxy.call(Contract.redo) }
+    public func redo() async throws { try await proxy.call(Contract.redo) }
 
     /// `Discard`: drops the draft.
-    public func discard() async throws { _ = try await proxy.call(Contract.discard) }
+    public func discard() async throws { try await proxy.call(Contract.discard) }
 
     /// `Diff`: what differs from the base.
-    public func diff() async throws -> [KeymapDiffRow] {
-        let reply = try await proxy.call(Contract.diff)
-        return try reply.decode([DBusStruct<String, UInt32, String, String, String, String>].self).map {
-            let (zone, layer, key, old, new, origin) = $0.fields
-            return KeymapDiffRow(zone: zone, layer: Int(layer), key: key, old: old, new: new, origin: origin)
-        }
+    public func diff() async throws -> [DiffRow] {
+        try await proxy.call(Contract.diff)
     }
 
     /// Every macro's name and text (`GetMacros`).
     /// - Throws: ``DBusError`` `org.kblink1.Error.NotAuthorized` when the caller may not read macro text
     ///   (`org.kblink1.read-macros`); ``macroNames()`` still works then.
     public func macros() async throws -> [String: String] {
-        try await proxy.call(Contract.getMacros).decode([String: String].self)
+        try await proxy.call(Contract.getMacros)
     }
 
     /// The macros' names (the `Macros` property, which everyone may read: it withholds the text).
@@ -94,25 +90,21 @@ public struct KeymapClient: Sendable {
 
     /// `SetMacro`: defines or replaces a macro.
     public func setMacro(name: String, definition: String) async throws {
-        _ = try await proxy.call(Contract.setMacro, [.string(name), .string(definition)])
+        try await proxy.call(Contract.setMacro, name, definition)
     }
 
     /// `RemoveMacro`.
     public func removeMacro(name: String) async throws {
-        _ = try await proxy.call(Contract.removeMacro, [.string(name)])
+        try await proxy.call(Contract.removeMacro, name)
     }
 
     /// `ExportProfile`: the draft as profile JSON.
     public func exportProfile() async throws -> String {
-        try await proxy.call(Contract.exportProfile).decode(String.self)
+        try await proxy.call(Contract.exportProfile)
     }
 
     /// `GetKeys`: the layout's keys and their places, in reading order.
-    public func keys() async throws -> [KeymapKeyInfo] {
-        let reply = try await proxy.call(Contract.getKeys)
-        return try reply.decode([DBusStruct<String, String, Double, Double, Double, Double>].self).map {
-            let (key, zone, x, y, width, height) = $0.fields
-            return KeymapKeyInfo(key: key, zone: zone, x: x, y: y, width: width, height: height)
-        }
+    public func keys() async throws -> [KeyGeometry] {
+        try await proxy.call(Contract.getKeys)
     }
 }

@@ -56,20 +56,17 @@ extension KeymapClient {
     /// `ImportProfile`: stages a profile as one edit, merged into the draft, or replacing it with `replace`.
     @discardableResult
     public func importProfile(_ json: String, replace: Bool = false) async throws -> KeymapImportResult {
-        let options = DBusValue.dictionary(
-            key: .string, value: .variant,
-            [DBusDictionaryEntry(key: .string("replace"), value: .variant(.boolean(replace)))])
-        let reply = try await proxy.call(KBlinkContract.Keymap.importProfile, [.string(json), options])
-        return KeymapImportResult(try reply.decode([String: DBusValue].self))
+        KeymapImportResult(
+            try await proxy.call(KBlinkContract.Keymap.importProfile, json, ["replace": .boolean(replace)]))
     }
 
     /// `AddLayer`: inserts a transparent layer at `layer` (1 up to the layer count).
     public func addLayer(_ layer: Int) async throws {
-        _ = try await proxy.call(KBlinkContract.Keymap.addLayer, [.uint32(UInt32(clamping: layer))])
+        try await proxy.call(KBlinkContract.Keymap.addLayer, UInt32(clamping: layer))
     }
 
     /// `RemoveLayer`: removes a layer no other layer switches to.
     public func removeLayer(_ layer: Int) async throws {
-        _ = try await proxy.call(KBlinkContract.Keymap.removeLayer, [.uint32(UInt32(clamping: layer))])
+        try await proxy.call(KBlinkContract.Keymap.removeLayer, UInt32(clamping: layer))
     }
 }

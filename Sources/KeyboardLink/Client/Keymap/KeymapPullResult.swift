@@ -39,7 +39,6 @@ extension KeymapClient {
     /// `Pull()`: reads the keyboard's keymap into the draft as one edit (one `undo()` takes it back).
     public func pull() async throws -> KeymapPullResult {
         // A locked ZMK keyboard: the daemon waits up to 30 s for the unlock key, then reads every binding.
-        let reply = try await proxy.call(KBlinkContract.Keymap.pull, [], timeout: .seconds(150))
-        return KeymapPullResult(try reply.decode([String: DBusValue].self))
+        KeymapPullResult(try await proxy.call(KBlinkContract.Keymap.pull, timeout: .seconds(150)))
     }
 }

@@ -108,8 +108,8 @@ public struct KeymapPushResult: Sendable, Equatable {
 extension KeymapClient {
     /// `CheckAction`: why the keyboard's firmware cannot hold `action`, or nil when it can.
     public func check(action: String, callTimeout: Duration = .seconds(10)) async throws -> String? {
-        let reply = try await proxy.call(KBlinkContract.Keymap.checkAction, [.string(action)], timeout: callTimeout)
-        return KeymapPushResult(try reply.decode([String: DBusValue].self)).problems.first?.reason
+        let answer = try await proxy.call(KBlinkContract.Keymap.checkAction, action, timeout: callTimeout)
+        return KeymapPushResult(answer).problems.first?.reason
     }
 
     /// `Push(a{sv})`: writes the draft to the keyboard (or, with `dryRun`, says what would be written).
@@ -123,28 +123,14 @@ extension KeymapClient {
         dryRun: Bool = false, verify: Bool = true, unlockTimeout: UInt32? = nil, applyOnConnect: Bool? = nil,
         overwrite: Bool = false, keepKeyboard: Bool = false, callTimeout: Duration? = nil
     ) async throws -> KeymapPushResult {
-        var options = [
-            DBusDictionaryEntry(key: .string("dry-run"), value: .variant(.boolean(dryRun))),
-            DBusDictionaryEntry(key: .string("verify"), value: .variant(.boolean(verify))),
-        ]
-        if let unlockTimeout {
-            options.append(DBusDictionaryEntry(key: .string("unlock-timeout"), value: .variant(.uint32(unlockTimeout))))
-        }
-        if overwrite {
-            options.append(DBusDictionaryEntry(key: .string("overwrite"), value: .variant(.boolean(true))))
-        }
-        if keepKeyboard {
-            options.append(DBusDictionaryEntry(key: .string("keep-keyboard"), value: .variant(.boolean(true))))
-        }
-        if let applyOnConnect {
-            options.append(
-                DBusDictionaryEntry(key: .string("apply-on-connect"), value: .variant(.boolean(applyOnConnect))))
-        }
+        var options: [String: DBusValue] = ["dry-run": .boolean(dryRun), "verify": .boolean(verify)]
+        if let unlockTimeout { options["unlock-timeout"] = .uint32(unlockTimeout) }
+        if overwrite { options["overwrite"] = .boolean(true) }
+        if keepKeyboard { options["keep-keyboard"] = .boolean(true) }
+        if let applyOnConnect { options["apply-on-connect"] = .boolean(applyOnConnect) }
         // The daemon may wait for the unlock key (30 s unless told) and then write every binding.
         let waiting = Duration.seconds(Int(unlockTimeout ?? 30)) + .seconds(120)
-        let reply = try await proxy.call(
-            KBlinkContract.Keymap.push, [.dictionary(key: .string, value: .variant, options)],
-            timeout: callTimeout ?? waiting)
-        return KeymapPushResult(try reply.decode([String: DBusValue].self))
+        return KeymapPushResult(
+            try await proxy.call(KBlinkContract.Keymap.push, options, timeout: callTimeout ?? waiting))
     }
 }

@@ -1,10 +1,8 @@
 import Dispatch
 import InsetCore
 import KBlinkAPI
-import KeyboardLinkBlueZ
 import KeyboardLinkClient
 import KeyboardLinkDBus
-import KeyboardLinkFirmware
 import KeyboardLinkKeymap
 import KeyboardLinkSupport
 
@@ -41,8 +39,9 @@ enum Commands {
         return KeyboardListResult(keyboards: keyboards, blueZRunning: blueZRunning)
     }
 
-    static func keyboardAction(
-        _ name: String, _ summary: String, method: KBlinkMethod, arguments: [DBusValue] = [], done: String
+    static func keyboardAction<Input>(
+        _ name: String, _ summary: String, method: KBlinkMethod<Input, NoReply>, arguments: [DBusValue] = [],
+        done: String
     )
         -> Command
     {
@@ -52,7 +51,7 @@ enum Commands {
             let client = try await context.client()
             defer { Task { await client.close() } }
             let keyboard = try await client.keyboard(matching: device)
-            try await client.call(method, on: keyboard, arguments)
+            try await client.keyboardProxy(keyboard).call(method.declaration, arguments, timeout: .seconds(40))
             return KeyboardActionResult(address: keyboard.address, alias: keyboard.alias, done: done)
         }
     }

@@ -1,9 +1,7 @@
 import InsetCore
 import KBlinkAPI
-import KeyboardLinkBlueZ
 import KeyboardLinkClient
 import KeyboardLinkDBus
-import KeyboardLinkFirmware
 import KeyboardLinkKeymap
 import KeyboardLinkSupport
 

@@ -3,7 +3,6 @@ import KBlinkAPI
 import KeyboardLinkBlueZ
 import KeyboardLinkClient
 import KeyboardLinkDBus
-import KeyboardLinkFirmware
 import KeyboardLinkKeymap
 import KeyboardLinkSupport
 
@@ -117,11 +116,13 @@ extension Commands {
         let autoApply = subcommand == "auto-apply" ? try autoApplyValue(values.dropFirst().first) : nil
         let layer = try KeymapOptions.layer(arguments)
         let zone = try KeymapOptions.zone(arguments)
+        if subcommand == "set" {
+            return try await setKey(
+                context, device: values[0], key: values[1], action: values[2], zone: zone, layer: layer)
+        }
         return try await KeymapTarget.with(context, device: values[0]) { target in
             switch subcommand {
             case "show": return try await showKeymap(target, context, zone: zone, layer: layer)
-            case "set":
-                return try await setKey(target, context, key: values[1], action: values[2], zone: zone, layer: layer)
             case "diff": return try await showDiff(target, context)
             case "push": return try await pushKeymap(target, context)
             case "pull": return try await pullKeymap(target, context)
@@ -214,43 +215,61 @@ extension Commands {
         }
     }
 
+    /// `kblink keymap set`: one `SetBinding` call, whose answer is the binding as kblinkd stored it (the key and
+    /// action as it resolved them, and whether the firmware can hold the action). An address names the keyboard's
+    /// object without a lookup; a name is looked up first (`ListKeyboards`). Only when kblinkd has not yet learned
+    /// what the keyboard's firmware holds does a `CheckAction` follow, for the warning.
     static func setKey(
-        _ target: KeymapTarget, _ context: CommandContext, key: String, action: String, zone: String?, layer: Int
+        _ context: CommandContext, device: String, key: String, action: String, zone: String?, layer: Int
     ) async throws -> ExitStatus {
-        try await target.keymap.setBinding(zone: zone ?? "", layer: layer, key: key, action: action)
-        // Read back what the daemon stored: the canonical names.
-        let keys = try await target.keymap.keys()
-        // The key the daemon resolved the name to (a keycap label such as ENT names the ENTER key).
-        let layoutID = target.state.layout
-        let wanted =
-            (try? PhysicalLayout.builtIn(layoutID))?.resolvedKeyName(key)?.rawValue ?? key.uppercased()
-        var stored = action
-        var name = wanted
-        if let info = keys.first(where: { $0.key == wanted }) {
-            if let binding = try await target.keymap.bindings(zone: info.zone, layer: layer).first(where: {
-                $0.key == info.key
-            }) {
-                stored = binding.action
-                name = binding.key
+        let client = try await context.client()
+        let stored: StoredBinding
+        let label: String
+        let keymap: KeymapClient
+        do {
+            if let address = BluetoothAddress(validating: device) {
+                keymap = KeymapClient(connection: client.connection, path: KBlink.keyboardPath(address))
+                label = address.description
+            } else {
+                let keyboard = try await client.keyboard(matching: device)
+                keymap = KeymapClient(client: client, keyboard: keyboard)
+                label = keyboard.forDisplay.alias
             }
+            do {
+                stored = try await keymap.setBinding(zone: zone ?? "", layer: layer, key: key, action: action)
+            } catch let error as DBusError
+                where [.unknownObject, .unknownInterface, .unknownMethod].contains(error.name)
+            {
+                // No keymap there: the lookup the other keymap commands make says why (unknown, not paired, layout
+                // not known).
+                try await KeymapTarget.open(context, device: device).close()
+                throw error
+            }
+        } catch {
+            await client.close()
+            throw error
         }
         let output = context.output
         if output.json {
             output.json(
                 .object([
-                    ("ok", .bool(true)), ("key", .string(name)), ("layer", .integer(Int64(layer))),
-                    ("action", .string(stored)),
+                    ("ok", .bool(true)), ("key", .string(stored.key)), ("layer", .integer(Int64(stored.layer))),
+                    ("action", .string(stored.action)),
                 ]))
         } else {
-            output.line("\(target.keyboard.alias): \(name) on layer \(layer) now does \(stored) (staged in the draft)")
+            output.line(
+                "\(label): \(stored.key) on layer \(stored.layer) now does \(stored.action) (staged in the draft)")
         }
-        // Pre-flight: when the keyboard can be asked, say at once if its firmware cannot hold the action.
-        if target.keyboard.connected, ["zmk-studio", "via"].contains(target.keyboard.driver),
-            let reason = try? await target.keymap.check(action: action)
-        {
+        // Pre-flight: say at once when the keyboard's firmware cannot hold the action.
+        var problem = stored.firmwareProblem
+        if !stored.firmwareChecked {
+            problem = (try? await keymap.check(action: action)).flatMap { $0 } ?? ""
+        }
+        await client.close()
+        if !problem.isEmpty {
             output.writeError(
-                "kblink: warning: \(target.keyboard.alias)'s firmware cannot hold \(action) on \(name): "
-                    + "\(reason); a push would fail until it is changed")
+                "kblink: warning: \(label)'s firmware cannot hold \(action) on \(stored.key): "
+                    + "\(problem); a push would fail until it is changed")
         }
         return .success
     }

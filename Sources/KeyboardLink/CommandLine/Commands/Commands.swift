@@ -1,10 +1,8 @@
 import Dispatch
 import InsetCore
 import KBlinkAPI
-import KeyboardLinkBlueZ
 import KeyboardLinkClient
 import KeyboardLinkDBus
-import KeyboardLinkFirmware
 import KeyboardLinkKeymap
 import KeyboardLinkSupport
 

@@ -16,6 +16,18 @@ extension KeymapEditSession {
         return try setBinding(key: physical.name, action: try KeyAction(parsing: action), layer: layer, zone: zoneID)
     }
 
+    /// `SetBinding(s zone, u layer, s key, s action)`, answering the binding as stored: the key's zone and name as
+    /// the layout resolved `key` (a keycap label names its key), the action in QMK spelling.
+    public mutating func setBindingResolved(zone: String, layer: Int, key: String, action: String)
+        throws(KeymapError) -> (zone: String, key: String, action: String)
+    {
+        let zoneID = zone.isEmpty ? nil : try ZoneID(parsing: zone)
+        let physical = try layout.key(named: key)
+        try setBinding(key: physical.name, action: try KeyAction(parsing: action), layer: layer, zone: zoneID)
+        let stored = try self.action(layer: layer, key: physical.name)
+        return (physical.zone.rawValue, physical.name.rawValue, stored.description)
+    }
+
     /// Writing `CurrentZone`.
     public mutating func selectZone(named zone: String) throws(KeymapError) {
         try selectZone(try ZoneID(parsing: zone))

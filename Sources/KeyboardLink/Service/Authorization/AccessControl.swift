@@ -19,13 +19,13 @@ struct AccessControl: Sendable {
 
     /// The methods with their checks put in front, matched to the contract by name.
     /// - Precondition: each method is one of `contract`'s.
-    func guarded(_ methods: [DBusMethod], contract: [KBlinkMethod]) -> [DBusMethod] {
+    func guarded(_ methods: [DBusMethod], contract: [KBlinkMethodDeclaration]) -> [DBusMethod] {
         methods.map { method in
             guard let declared = contract.first(where: { $0.name == method.name }) else {
                 preconditionFailure("\(method.name) is served but not in the contract: say who may call it")
             }
             let served = guarded(method, access: declared.access)
-            guard declared.maximumBodySize != KBlinkMethod.defaultMaximumBodySize else { return served }
+            guard declared.maximumBodySize != KBlinkMethodDeclaration.defaultMaximumBodySize else { return served }
             return served.acceptingBodies(upTo: declared.maximumBodySize)
         }
     }

@@ -183,14 +183,15 @@ public actor KeymapSessions {
 
     // MARK: Publishing
 
-    /// Sets every `org.kblink1.Keymap` property that edits change to the session's current value; the object
-    /// server emits `PropertiesChanged` for those that differ.
+    /// Sets every `org.kblink1.Keymap` property that edits change to the session's current value, together: the
+    /// object server emits one `PropertiesChanged` with those that differ (none when nothing does), so that one
+    /// edit is one signal.
     private func publish(_ address: BluetoothAddress) async {
         guard let entry = entries[address] else { return }
-        for (property, value) in Self.changingProperties(of: entry.session, settings: entry.settings) {
-            // The object may have been unexported meanwhile (the keyboard went away): nothing to tell then.
-            try? await connection.setProperty(property, at: entry.path, to: value)
-        }
+        // The object may have been unexported meanwhile (the keyboard went away): nothing to tell then.
+        try? await connection.setProperties(
+            Self.changingProperties(of: entry.session, settings: entry.settings), of: KBlinkContract.Keymap.interface,
+            at: entry.path)
     }
 
     /// The properties that edits change, with their values for a session.

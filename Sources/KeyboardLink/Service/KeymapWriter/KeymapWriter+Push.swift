@@ -190,6 +190,26 @@ extension KeymapWriter {
         return Self.checkResult(action, problems: problems, driver: driver.kind)
     }
 
+    /// Whether the keyboard's firmware can hold `text`, answered without asking the keyboard (for `SetBinding`'s
+    /// answer): checked against what was learned on this connection; checked with no problem when there is no
+    /// firmware to ask (not connected, or no driver); unchecked when only asking the keyboard (`CheckAction`) can
+    /// tell.
+    func knownSupport(of text: String, on address: BluetoothAddress) async -> (checked: Bool, problem: String) {
+        guard let state = await registry.keyboard(address), await registry.isConnected(state),
+            ["zmk-studio", "via"].contains(state.driver) || actionSupport[address] != nil
+        else { return (true, "") }
+        guard let support = actionSupport[address] else { return (false, "") }
+        guard let action = try? KeyAction(parsing: text) else { return (true, "") }
+        do throws(DriverError) {
+            try support.check(action)
+            return (true, "")
+        } catch .notSupported(let reason) {
+            return (true, reason)
+        } catch {
+            return (false, "")
+        }
+    }
+
     /// The `check` option answered from what a driver learned earlier on this connection.
     static func checkAction(_ text: String, support: DriverActionSupport) throws -> DBusValue {
         let action = try parseCheckedAction(text)

@@ -23,7 +23,7 @@ struct KeymapObject: Sendable {
         typealias Keymap = KBlinkContract.Keymap
         let setters = Self.setters(keymaps)
         methods = access.guarded(
-            Self.methods(keymaps, access)
+            Self.methods(keymaps, writer, access)
                 + [Self.pushMethod(writer), Self.pullMethod(writer)] + Self.layerMethods(keymaps)
                 + [Self.checkActionMethod(writer)],
             contract: Keymap.methods)
@@ -61,6 +61,31 @@ struct KeymapObject: Sendable {
                 DBusProperty(Keymap.baseSinceProperty, initial: initial(Keymap.baseSinceProperty)),
             ],
             signals: signals)
+    }
+
+    /// `SetBinding(s zone, u layer, s key, s action) -> (sussbs)`: stages the binding and answers it as stored, with
+    /// what is known without asking the keyboard of whether its firmware can hold the action.
+    private static func setBindingMethod(_ keymaps: KeymapSessions, _ writer: KeymapWriter) -> DBusMethod {
+        let sessions = WeakSessions(keymaps)
+        let knownSupport: @Sendable (String, BluetoothAddress) async -> (checked: Bool, problem: String) = {
+            [weak writer] action, address in
+            await writer?.knownSupport(of: action, on: address) ?? (true, "")
+        }
+        return DBusMethod(KBlinkContract.Keymap.setBinding) {
+            (call: MethodCallContext, zone: String, layerValue: UInt32, key: String, action: String) -> StoredBinding in
+            let address = try call.keyboardAddress()
+            try KeymapArgument.check(zone, "zone", limit: KeymapArgument.zoneLimit, allowsEmpty: true)
+            try KeymapArgument.check(key, "key", limit: KeymapArgument.keyLimit)
+            try KeymapArgument.check(action, "action", limit: KeymapArgument.actionLimit)
+            let layer = try KeymapArgument.layer(layerValue)
+            let stored = try await sessions.get().edit(address) { session throws(KeymapError) in
+                try session.setBindingResolved(zone: zone, layer: layer, key: key, action: action)
+            }
+            let firmware = await knownSupport(stored.action, address)
+            return StoredBinding(
+                zone: stored.zone, layer: layerValue, key: stored.key, action: stored.action,
+                firmwareChecked: firmware.checked, firmwareProblem: firmware.problem)
+        }
     }
 
     /// `Push(a{sv} options) -> a{sv}`.
@@ -122,35 +147,22 @@ struct KeymapObject: Sendable {
 
     /// The methods of `org.kblink1.Keymap` but `Push` and `Pull`; each handler finds its keyboard from the object
     /// path it was called on.
-    private static func methods(_ keymaps: KeymapSessions, _ access: AccessControl) -> [DBusMethod] {
+    private static func methods(_ keymaps: KeymapSessions, _ writer: KeymapWriter, _ access: AccessControl)
+        -> [DBusMethod]
+    {
         typealias Keymap = KBlinkContract.Keymap
         let sessions = WeakSessions(keymaps)
         return [
-            DBusMethod(Keymap.getBindings) { (call: MethodInvocation) in
+            DBusMethod(Keymap.getBindings) { (call: MethodCallContext, zone: String, layerValue: UInt32) in
                 let address = try call.keyboardAddress()
-                let (zone, layerValue) = try call.decode(String.self, UInt32.self)
                 try KeymapArgument.check(zone, "zone", limit: KeymapArgument.zoneLimit, allowsEmpty: true)
                 let layer = try KeymapArgument.layer(layerValue)
                 let rows = try await sessions.get().read(address) { session throws(KeymapError) in
                     try session.bindingTexts(zone: zone.isEmpty ? session.currentZone.rawValue : zone, layer: layer)
                 }
-                return [
-                    .array(
-                        .structure([.string, .string]),
-                        rows.map { .structure([.string($0.key), .string($0.action)]) })
-                ]
+                return rows.map { BindingRow(key: $0.key, action: $0.action) }
             },
-            DBusMethod(Keymap.setBinding) {
-                (call: MethodCallContext, zone: String, layerValue: UInt32, key: String, action: String) in
-                let address = try call.keyboardAddress()
-                try KeymapArgument.check(zone, "zone", limit: KeymapArgument.zoneLimit, allowsEmpty: true)
-                try KeymapArgument.check(key, "key", limit: KeymapArgument.keyLimit)
-                try KeymapArgument.check(action, "action", limit: KeymapArgument.actionLimit)
-                let layer = try KeymapArgument.layer(layerValue)
-                try await sessions.get().edit(address) { session throws(KeymapError) in
-                    try session.setBinding(zone: zone, layer: layer, key: key, action: action)
-                }
-            },
+            Self.setBindingMethod(keymaps, writer),
             DBusMethod(Keymap.undo) { (call: MethodCallContext) in
                 let address = try call.keyboardAddress()
                 try await sessions.get().edit(address) { session throws(KeymapError) in try session.undo() }
@@ -159,23 +171,16 @@ struct KeymapObject: Sendable {
                 let address = try call.keyboardAddress()
                 try await sessions.get().edit(address) { session throws(KeymapError) in try session.redo() }
             },
-            DBusMethod(Keymap.diff) { (call: MethodInvocation) in
+            DBusMethod(Keymap.diff) { (call: MethodCallContext) in
                 let address = try call.keyboardAddress()
                 let all = try await sessions.get().read(address) { session in session.diffTexts() }
                 // Diff is open to everyone; the rows of macros go only to callers allowed to read them: not even
                 // that a macro changed, so that SetMacro followed by Diff cannot tell whether a guess was right.
-                let revealsMacros = await access.mayReadMacros(MethodCallContext(call))
+                let revealsMacros = await access.mayReadMacros(call)
                 let rows = revealsMacros ? all : all.filter { $0.zone != "macro" }
-                return [
-                    .array(
-                        Self.diffEntryType,
-                        rows.map {
-                            .structure([
-                                .string($0.zone), .uint32(UInt32(clamping: $0.layer)), .string($0.key),
-                                .string($0.old), .string($0.new), .string($0.origin),
-                            ])
-                        })
-                ]
+                return rows.map {
+                    DiffRow(zone: $0.zone, layer: $0.layer, key: $0.key, old: $0.old, new: $0.new, origin: $0.origin)
+                }
             },
             DBusMethod(Keymap.discard) { (call: MethodCallContext) in
                 let address = try call.keyboardAddress()
@@ -227,27 +232,17 @@ struct KeymapObject: Sendable {
                 let revealsMacros = await access.mayReadMacros(MethodCallContext(call))
                 return [ImportOptions.result(summary, revealingMacroText: revealsMacros)]
             },
-            DBusMethod(Keymap.getKeys) { (call: MethodInvocation) in
+            DBusMethod(Keymap.getKeys) { (call: MethodCallContext) in
                 let address = try call.keyboardAddress()
                 let keys = try await sessions.get().read(address) { session in session.layout.keys }
-                return [
-                    .array(
-                        Self.keyEntryType,
-                        keys.map {
-                            .structure([
-                                .string($0.name.rawValue), .string($0.zone.rawValue), .double($0.frame.x),
-                                .double($0.frame.y), .double($0.frame.width), .double($0.frame.height),
-                            ])
-                        })
-                ]
+                return keys.map {
+                    KeyGeometry(
+                        key: $0.name.rawValue, zone: $0.zone.rawValue, x: $0.frame.x, y: $0.frame.y,
+                        width: $0.frame.width, height: $0.frame.height)
+                }
             },
         ]
     }
-
-    /// `Diff()` rows: zone, layer, key, old action, new action, origin.
-    static let diffEntryType = DBusType.structure([.string, .uint32, .string, .string, .string, .string])
-    /// `GetKeys()` rows: key, zone, x, y, width, height (key units, y downwards).
-    static let keyEntryType = DBusType.structure([.string, .string, .double, .double, .double, .double])
 }
 
 struct WeakSessions: Sendable {

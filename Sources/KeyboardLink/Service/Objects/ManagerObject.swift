@@ -21,7 +21,7 @@ enum ManagerObject {
             },
             // What `kblink list` needs in one compact typed reply (docs/dbus-api.md).
             DBusMethod(Manager.listKeyboards) { [weak registry] (_: MethodInvocation) in
-                [await registry?.keyboardList(cache: listCache) ?? .array(KeyboardState.listEntryType, [])]
+                [await registry?.keyboardList(cache: listCache) ?? .array(KeyboardSummary.dbusType, [])]
             },
             DBusMethod(Manager.resolveInsets) { [weak registry] (call: MethodInvocation) in
                 let dictionary = try call.decode([String: DBusValue].self)

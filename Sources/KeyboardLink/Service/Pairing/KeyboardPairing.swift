@@ -30,9 +30,9 @@ struct KeyboardPairing: Sendable {
     func pair(_ text: String, caller: BusName?) async throws -> ObjectPath {
         guard let registry, let coordinator else { throw KBlinkError.failed("kblinkd is stopping") }
         let address = try await registry.pairingAddress(text)
-        let path: ObjectPath
+        let path = KBlink.keyboardPath(address)
         do {
-            path = try await coordinator.pair(
+            try await coordinator.pair(
                 address, caller: caller, discoveryTimeout: await registry.discoveryTimeout)
         } catch let failure as PairingFailure {
             throw failure.dbusError

@@ -306,7 +306,7 @@ actor KeyboardRegistry {
     /// The `ListKeyboards` answer: every exported keyboard, by address; rebuilt only when a keyboard changed.
     func keyboardList(cache: KeyboardListCache) -> DBusValue {
         cache.list(for: keyboards) { keyboards in
-            .array(KeyboardState.listEntryType, keyboards.sorted { $0.key < $1.key }.map(\.value.listEntry))
+            .array(KeyboardSummary.dbusType, keyboards.sorted { $0.key < $1.key }.map(\.value.summary.dbusValue))
         }
     }
 

@@ -17,6 +17,8 @@ public struct KeyboardState: Sendable, Equatable {
     public var firmware: [String: String]
     /// `zmk-studio`, `via` or `none`.
     public var driver: String
+    /// Whether BlueZ holds a bond for it (`Device1.Bonded`).
+    public var bonded: Bool
 
     init?(device: BlueZDevice) {
         guard let address = BluetoothAddress(validating: device.address) else { return nil }
@@ -26,6 +28,7 @@ public struct KeyboardState: Sendable, Equatable {
         alias = device.alias
         paired = device.paired
         trusted = device.trusted
+        bonded = device.bonded
         connected = device.connected
         battery = device.batteryPercentage.map { [("main", $0)] } ?? []
         firmware = [:]
@@ -37,7 +40,7 @@ public struct KeyboardState: Sendable, Equatable {
             && lhs.alias == rhs.alias && lhs.paired == rhs.paired && lhs.trusted == rhs.trusted
             && lhs.connected == rhs.connected && lhs.battery.map(\.part) == rhs.battery.map(\.part)
             && lhs.battery.map(\.level) == rhs.battery.map(\.level) && lhs.firmware == rhs.firmware
-            && lhs.driver == rhs.driver
+            && lhs.driver == rhs.driver && lhs.bonded == rhs.bonded
     }
 
     /// The exported `org.kblink1.Keyboard` property values, in the contract's order.

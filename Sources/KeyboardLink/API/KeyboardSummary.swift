@@ -1,0 +1,95 @@
+import KeyboardLinkDBus
+
+/// One keyboard as `org.kblink1.Manager.ListKeyboards` answers it: everything `kblink list` shows, typed, with no
+/// variants. Its one codec is used by both sides: kblinkd builds the answer from these values, the client reads
+/// them back; the D-Bus type is derived from the fields, so a field added here is a field on the wire.
+///
+/// On the wire `(osssbbba(sy)a{ss}sb)`: path, address, name, alias, paired, trusted, connected, battery, firmware,
+/// driver, bonded.
+public struct KeyboardSummary: Sendable, Equatable, DBusRepresentable {
+    /// The keyboard's object path.
+    public var path: ObjectPath
+    /// Its Bluetooth address (`AA:BB:CC:DD:EE:FF`).
+    public var address: String
+    /// The name the device gives itself.
+    public var name: String
+    /// The name the user gave it, or the device's.
+    public var alias: String
+    /// Whether it is paired.
+    public var paired: Bool
+    /// Whether it is trusted (may connect without asking).
+    public var trusted: Bool
+    /// Whether it is connected.
+    public var connected: Bool
+    /// Battery levels by part, in the daemon's order.
+    public var battery: [BatteryPart]
+    /// The `Firmware` property's keys and values.
+    public var firmware: [String: String]
+    /// The driver kblinkd writes keymaps with: `zmk-studio`, `via` or `none`.
+    public var driver: String
+    /// Whether BlueZ holds a bond (stored keys) for it: a keyboard paired without one must pair again each time it
+    /// connects (BlueZ's `Device1.Bonded`; as `paired` where BlueZ does not say).
+    public var bonded: Bool
+
+    /// A battery level of one part of a keyboard (`main`, `left`, `right`); on the wire `(sy)`.
+    public struct BatteryPart: Sendable, Equatable, DBusRepresentable {
+        /// The part.
+        public var part: String
+        /// The level in percent.
+        public var level: UInt8
+
+        /// A part's level as given.
+        public init(part: String, level: UInt8) {
+            self.part = part
+            self.level = level
+        }
+
+        /// `(sy)`.
+        public static var dbusType: DBusType { DBusStruct<String, UInt8>.dbusType }
+        /// Decodes `(sy)`.
+        public init(dbusValue: DBusValue) throws {
+            (part, level) = try DBusStruct<String, UInt8>(dbusValue: dbusValue).fields
+        }
+        /// Encodes as `(sy)`.
+        public var dbusValue: DBusValue { DBusStruct(part, level).dbusValue }
+    }
+
+    /// A summary as given.
+    public init(
+        path: ObjectPath, address: String, name: String, alias: String, paired: Bool, trusted: Bool, connected: Bool,
+        battery: [BatteryPart], firmware: [String: String], driver: String, bonded: Bool
+    ) {
+        self.path = path
+        self.address = address
+        self.name = name
+        self.alias = alias
+        self.paired = paired
+        self.trusted = trusted
+        self.connected = connected
+        self.battery = battery
+        self.firmware = firmware
+        self.driver = driver
+        self.bonded = bonded
+    }
+
+    private typealias Wire = DBusStruct<
+        ObjectPath, String, String, String, Bool, Bool, Bool, [BatteryPart], [String: String], String, Bool
+    >
+
+    /// `(osssbbba(sy)a{ss}sb)`, from the fields' types.
+    public static var dbusType: DBusType { Wire.dbusType }
+
+    /// Decodes an entry.
+    /// - Throws: ``DBusError`` (`InvalidArgs`) for another type.
+    public init(dbusValue: DBusValue) throws {
+        let fields = try Wire(dbusValue: dbusValue).fields
+        self.init(
+            path: fields.0, address: fields.1, name: fields.2, alias: fields.3, paired: fields.4, trusted: fields.5,
+            connected: fields.6, battery: fields.7, firmware: fields.8, driver: fields.9, bonded: fields.10)
+    }
+
+    /// Encodes the entry.
+    public var dbusValue: DBusValue {
+        Wire(path, address, name, alias, paired, trusted, connected, battery, firmware, driver, bonded).dbusValue
+    }
+}
