@@ -67,3 +67,33 @@ extension Dictionary where Key == String, Value == DBusValue {
     /// The value of a contract property in a `GetAll` answer or a `PropertiesChanged` signal.
     public subscript(_ property: KBlinkProperty) -> DBusValue? { self[property.name.rawValue] }
 }
+
+extension BusConnection {
+    /// A contract signal as it arrives, with the object it came from.
+    public struct Received<Body: KBlinkSignalBody>: Sendable {
+        /// The object that emitted it.
+        public var path: ObjectPath
+        /// Its arguments, as the contract's Swift type.
+        public var body: Body
+    }
+
+    /// Subscribes to a contract signal from kblinkd: each one as a value of its body type (one of another shape is
+    /// skipped). The stream ends when the connection closes.
+    /// - Parameter path: the only object to hear from; nil for every object.
+    public func signals<Body>(_ signal: KBlinkSignal<Body>, at path: ObjectPath? = nil) async throws
+        -> AsyncStream<Received<Body>>
+    {
+        let messages = try await subscribe(
+            to: MatchRule(sender: KBlink.service, path: path, interface: signal.interface, member: signal.name))
+        let (stream, continuation) = AsyncStream<Received<Body>>.makeStream()
+        let forwarder = Task {
+            for await message in messages {
+                guard let body = signal.body(of: message), let path = message.path else { continue }
+                continuation.yield(Received(path: path, body: body))
+            }
+            continuation.finish()
+        }
+        continuation.onTermination = { _ in forwarder.cancel() }
+        return stream
+    }
+}

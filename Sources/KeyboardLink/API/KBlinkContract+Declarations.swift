@@ -57,7 +57,7 @@ extension DBusProperty {
 
 extension DBusSignal {
     /// Declares a contract signal.
-    public init(_ signal: KBlinkSignal) {
+    public init(_ signal: KBlinkSignalDeclaration) {
         self.init(signal.name.rawValue, arguments: signal.arguments)
     }
 }

@@ -6,13 +6,13 @@ import KeyboardLinkDBus
 extension BusConnection {
     /// Emits a contract signal from an object.
     /// - Parameters:
-    ///   - body: the signal's arguments, of the contract's types.
+    ///   - body: the signal's arguments, as the contract's Swift type.
     ///   - destination: the only connection it goes to (a unicast signal, for what others must not see); nil sends
     ///     it to every subscriber.
-    public func emit(
-        _ signal: KBlinkSignal, at path: ObjectPath, _ body: [DBusValue], to destination: BusName? = nil
+    public func emit<Body>(
+        _ signal: KBlinkSignal<Body>, at path: ObjectPath, _ body: Body, to destination: BusName? = nil
     ) async throws {
-        try await emitSignal(signal.name, of: signal.interface, at: path, body, to: destination)
+        try await emitSignal(signal.name, of: signal.interface, at: path, body.body, to: destination)
     }
 
     /// Updates one contract property of an exported object; `PropertiesChanged` follows when the value differs.

@@ -53,20 +53,10 @@ public enum KBlinkContract {
         public static let blueZRunningProperty = KBlinkProperty(interface, "BlueZRunning", .boolean)
         /// The `Discovering` property (`b`).
         public static let discoveringProperty = KBlinkProperty(interface, "Discovering", .boolean)
-        /// The `PairingPrompt` signal.
-        public static let pairingPromptSignal = KBlinkSignal(
-            interface, "PairingPrompt",
-            arguments: [
-                DBusArgument("keyboard", .objectPath), DBusArgument("kind", .string), DBusArgument("code", .string),
-                DBusArgument("entered", .uint16),
-            ])
-        /// The `PairingFinished` signal.
-        public static let pairingFinishedSignal = KBlinkSignal(
-            interface, "PairingFinished",
-            arguments: [
-                DBusArgument("keyboard", .objectPath), DBusArgument("ok", .boolean), DBusArgument("error", .string),
-                DBusArgument("message", .string),
-            ])
+        /// The `PairingPrompt(o keyboard, s kind, s code, q entered)` signal (``PairingPromptSignal``).
+        public static let pairingPromptSignal = KBlinkSignal<PairingPromptSignal>(interface, "PairingPrompt")
+        /// The `PairingFinished(o keyboard, b ok, s error, s message)` signal (``PairingFinishedSignal``).
+        public static let pairingFinishedSignal = KBlinkSignal<PairingFinishedSignal>(interface, "PairingFinished")
 
         /// Every method, in the order of the XML.
         public static let methods: [KBlinkMethodDeclaration] = [
@@ -79,7 +69,9 @@ public enum KBlinkContract {
             hardwareKeyboardReasonsProperty, bluetoothAvailableProperty, blueZRunningProperty, discoveringProperty,
         ]
         /// Every signal, in the order of the XML.
-        public static let signals: [KBlinkSignal] = [pairingPromptSignal, pairingFinishedSignal]
+        public static let signals: [KBlinkSignalDeclaration] = [
+            pairingPromptSignal.declaration, pairingFinishedSignal.declaration,
+        ]
     }
 
     /// `org.kblink1.Keyboard`.
@@ -129,7 +121,7 @@ public enum KBlinkContract {
             batteryProperty, firmwareProperty, driverProperty,
         ]
         /// Every signal, in the order of the XML.
-        public static let signals: [KBlinkSignal] = []
+        public static let signals: [KBlinkSignalDeclaration] = []
     }
 
     /// `org.kblink1.Keymap`.
@@ -221,13 +213,10 @@ public enum KBlinkContract {
         public static let baseOriginProperty = KBlinkProperty(interface, "BaseOrigin", .string)
         /// The `BaseSince` property (`t`): when the base was read or pushed, seconds since 1970; 0 when not known.
         public static let baseSinceProperty = KBlinkProperty(interface, "BaseSince", .uint64)
-        /// The `PushProgress` signal.
-        public static let pushProgressSignal = KBlinkSignal(
-            interface, "PushProgress", arguments: [DBusArgument("done", .uint32), DBusArgument("total", .uint32)])
-        /// The `Reapplied` signal.
-        public static let reappliedSignal = KBlinkSignal(
-            interface, "Reapplied",
-            arguments: [DBusArgument("changes", .array(.structure([.uint32, .string, .string, .string])))])
+        /// The `PushProgress(u done, u total)` signal (``PushProgress``).
+        public static let pushProgressSignal = KBlinkSignal<PushProgress>(interface, "PushProgress")
+        /// The `Reapplied(a(usss) changes)` signal (``Reapplied``).
+        public static let reappliedSignal = KBlinkSignal<Reapplied>(interface, "Reapplied")
 
         /// Every method, in the order of the XML.
         public static let methods: [KBlinkMethodDeclaration] = [
@@ -242,6 +231,8 @@ public enum KBlinkContract {
             dirtyProperty, macrosProperty, applyOnConnectProperty, baseOriginProperty, baseSinceProperty,
         ]
         /// Every signal, in the order of the XML.
-        public static let signals: [KBlinkSignal] = [pushProgressSignal, reappliedSignal]
+        public static let signals: [KBlinkSignalDeclaration] = [
+            pushProgressSignal.declaration, reappliedSignal.declaration,
+        ]
     }
 }

@@ -172,8 +172,49 @@ public struct KBlinkProperty: Sendable, Equatable {
     }
 }
 
-/// One signal of the `org.kblink1` API: its interface, name, and the names and D-Bus types of its arguments.
-public struct KBlinkSignal: Sendable, Equatable {
+/// The arguments of a signal as one Swift value: a type of this module whose fields are the signal's arguments, with
+/// one codec (``PairingPromptSignal``, ``PushProgress``).
+public protocol KBlinkSignalBody: Sendable {
+    /// The arguments' names and D-Bus types, in order.
+    static var arguments: [DBusArgument] { get }
+    /// Reads a signal's body.
+    /// - Throws: when it has another shape.
+    init(body: [DBusValue]) throws
+    /// The signal's body.
+    var body: [DBusValue] { get }
+}
+
+/// One signal of the `org.kblink1` API with the Swift type of its arguments (`Body`): its D-Bus signature is the
+/// body type's, kblinkd emits values of it and clients read values of it (``KBlinkSignal/body(of:)``).
+public struct KBlinkSignal<Body: KBlinkSignalBody>: Sendable {
+    /// The signal without its Swift type: what lists of signals hold.
+    public let declaration: KBlinkSignalDeclaration
+
+    /// Describes a signal; `name` is a constant of the contract, checked once.
+    public init(_ interface: InterfaceName, _ name: String) {
+        declaration = KBlinkSignalDeclaration(interface, name, arguments: Body.arguments)
+    }
+
+    /// The interface the signal belongs to.
+    public var interface: InterfaceName { declaration.interface }
+    /// The signal's name.
+    public var name: MemberName { declaration.name }
+    /// Its arguments, in order.
+    public var arguments: [DBusArgument] { declaration.arguments }
+    /// The signature of the arguments.
+    public var signature: Signature { declaration.signature }
+
+    /// The body of `message` when it is this signal (its interface and member) with this body's shape; nil
+    /// otherwise.
+    public func body(of message: Message) -> Body? {
+        guard message.kind == .signal, message.interface == interface, message.member == name else { return nil }
+        return try? Body(body: message.body)
+    }
+}
+
+/// One signal of the `org.kblink1` API without its Swift type: its interface, name, and the names and D-Bus types
+/// of its arguments.
+public struct KBlinkSignalDeclaration: Sendable, Equatable {
     /// The interface the signal belongs to.
     public let interface: InterfaceName
     /// The signal's name.

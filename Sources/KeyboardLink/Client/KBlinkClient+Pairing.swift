@@ -88,11 +88,9 @@ extension KBlinkClient {
             loop: for await item in inputs {
                 switch item {
                 case .signal(let message):
-                    if message.member == PairingSignals.prompt,
-                        let signal = try? PairingPromptSignal(body: message.body)
-                    {
+                    if let signal = KBlinkContract.Manager.pairingPromptSignal.body(of: message) {
                         output.yield(.prompt(signal.prompt))
-                    } else if message.member == PairingSignals.finished {
+                    } else if KBlinkContract.Manager.pairingFinishedSignal.body(of: message) != nil {
                         finished = true
                         if reply != nil { break loop }
                     }

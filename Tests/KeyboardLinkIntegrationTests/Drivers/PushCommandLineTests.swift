@@ -43,7 +43,8 @@ struct PushCommandLineTests {
             try await keymap.setBinding(layer: 0, key: "CAPS", action: "KC_LCTL")
             let watcher = try await fixture.harness.bus.connect()
             let prompts = try await watcher.subscribe(
-                to: MatchRule(interface: KBlink.managerInterface, member: PairingSignals.prompt))
+                to: MatchRule(
+                    interface: KBlink.managerInterface, member: KBlinkContract.Manager.pairingPromptSignal.name))
             let harness = fixture.harness
             let address = fixture.address.description
             let command = Task { try await KeymapCommandRunner.run(harness, ["keymap", "push", address]) }

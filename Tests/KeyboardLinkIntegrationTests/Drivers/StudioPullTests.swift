@@ -85,7 +85,8 @@ struct StudioPullTests {
                     layer: 0, position: try fixture.position("CAPS"), with: await fixture.keyPress(usage: 0xE0)))
             let watcher = try await fixture.harness.bus.connect()
             let prompts = try await watcher.subscribe(
-                to: MatchRule(interface: KBlink.managerInterface, member: PairingSignals.prompt))
+                to: MatchRule(
+                    interface: KBlink.managerInterface, member: KBlinkContract.Manager.pairingPromptSignal.name))
             let pull = Task { try await keymap.pull() }
             let prompt = await first(of: prompts, timeout: .seconds(60))
             let body = try PairingPromptSignal(body: try #require(prompt).body)
@@ -117,7 +118,8 @@ struct StudioPullTests {
             try await keymap.setBinding(layer: 0, key: "CAPS", action: "KC_LCTL")
             let watcher = try await fixture.harness.bus.connect()
             let prompts = try await watcher.subscribe(
-                to: MatchRule(interface: KBlink.managerInterface, member: PairingSignals.prompt))
+                to: MatchRule(
+                    interface: KBlink.managerInterface, member: KBlinkContract.Manager.pairingPromptSignal.name))
             let push = Task { try await keymap.push(unlockTimeout: 120) }
             #expect(await first(of: prompts, timeout: .seconds(60)) != nil)
             await KeymapFixture.expectError(KBlinkError.busy, containing: ["wait for it to finish", "pull again"]) {

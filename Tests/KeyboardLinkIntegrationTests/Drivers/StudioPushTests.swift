@@ -14,24 +14,22 @@ struct StudioPushTests {
             try await keymap.setBinding(layer: 0, key: "CAPS", action: "KC_LCTL")
             try await keymap.setBinding(layer: 1, key: "A", action: "KC_1")
             let watcher = try await fixture.harness.bus.connect()
-            let progress = try await watcher.subscribe(
-                to: MatchRule(
-                    path: KBlink.keyboardPath(fixture.address), interface: KBlink.keymapInterface,
-                    member: MemberName("PushProgress")))
+            let progress = try await watcher.signals(
+                KBlinkContract.Keymap.pushProgressSignal, at: KBlink.keyboardPath(fixture.address))
             let result = try await keymap.push()
             #expect(result.written == 2)
-            var steps: [[DBusValue]] = []
+            var steps: [PushProgress] = []
             // Closing the connection ends the stream, so a missing signal fails the test instead of hanging it.
             let bound = Task {
                 try? await Task.sleep(for: .seconds(30))
                 await watcher.close()
             }
             defer { bound.cancel() }
-            for await message in progress {
-                steps.append(message.body)
-                if message.body == [.uint32(2), .uint32(2)] { break }
+            for await signal in progress {
+                steps.append(signal.body)
+                if signal.body == PushProgress(done: 2, total: 2) { break }
             }
-            #expect(steps == [[.uint32(0), .uint32(2)], [.uint32(1), .uint32(2)], [.uint32(2), .uint32(2)]])
+            #expect(steps.map { [$0.done, $0.total] } == [[0, 2], [1, 2], [2, 2]])
             await watcher.close()
             #expect(result.saved && result.verified && !result.dryRun)
             #expect(result.driver == "zmk-studio")
@@ -78,7 +76,8 @@ struct StudioPushTests {
             try await keymap.setBinding(layer: 0, key: "CAPS", action: "KC_ESC")
             let watcher = try await fixture.harness.bus.connect()
             let prompts = try await watcher.subscribe(
-                to: MatchRule(interface: KBlink.managerInterface, member: PairingSignals.prompt))
+                to: MatchRule(
+                    interface: KBlink.managerInterface, member: KBlinkContract.Manager.pairingPromptSignal.name))
             let push = Task { try await keymap.push(unlockTimeout: 120) }
             let prompt = await first(of: prompts, timeout: .seconds(60))
             let body = try PairingPromptSignal(body: try #require(prompt).body)

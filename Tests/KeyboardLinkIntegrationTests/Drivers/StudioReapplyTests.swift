@@ -152,7 +152,8 @@ struct StudioReapplyTests {
             let pushed = try await Self.pushThenDrift(keymap, keyboard, layout, applyOnConnect: true)
             let watcher = try await daemon.bus.connect()
             let prompts = try await watcher.subscribe(
-                to: MatchRule(interface: KBlink.managerInterface, member: PairingSignals.prompt))
+                to: MatchRule(
+                    interface: KBlink.managerInterface, member: KBlinkContract.Manager.pairingPromptSignal.name))
             try await daemon.reconnect(Self.address) { await keyboard.linkDropped() }
             await keyboard.linkRestored()
             #expect(await keyboard.firmware.lockState == .locked)

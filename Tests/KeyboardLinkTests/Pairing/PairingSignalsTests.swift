@@ -35,8 +35,12 @@ import Testing
     }
 
     @Test func declarationsMatchTheContract() {
-        let declared = PairingSignals.declarations.map { "\($0.name.rawValue)(\($0.signature.rawValue))" }
+        let declared = KBlinkContract.Manager.signals.map { "\($0.name.rawValue)(\($0.signature.rawValue))" }
         #expect(declared == ["PairingPrompt(ossq)", "PairingFinished(obss)"])
+        // The body types are the signals' signatures: what is sent is what is declared.
+        let prompt = PairingPromptSignal(
+            keyboard: Self.keyboard, prompt: PairingPromptRelay(kind: .displayPasskey, code: "1", entered: 0))
+        #expect(Signature(prompt.body.map(\.type)) == KBlinkContract.Manager.pairingPromptSignal.signature)
     }
 
     @Test(

@@ -11,12 +11,15 @@ extension Commands {
         let output = context.output
         // A locked ZMK keyboard: the daemon asks for the unlock key with a PairingPrompt and waits.
         let prompts = try await target.client.connection.subscribe(
-            to: MatchRule(sender: KBlink.service, interface: KBlink.managerInterface, member: PairingSignals.prompt))
+            to: MatchRule(
+                sender: KBlink.service, interface: KBlink.managerInterface,
+                member: KBlinkContract.Manager.pairingPromptSignal.name))
         let path = target.keyboard.path
         let alias = target.keyboard.alias
         let unlockNotice = Task {
             for await message in prompts {
-                guard let signal = try? PairingPromptSignal(body: message.body), signal.keyboard == path,
+                guard let signal = KBlinkContract.Manager.pairingPromptSignal.body(of: message),
+                    signal.keyboard == path,
                     signal.prompt.kind == .unlock
                 else { continue }
                 output.writeError("\(alias) is locked: \(PairingPromptKind.unlock.instruction(code: ""))")

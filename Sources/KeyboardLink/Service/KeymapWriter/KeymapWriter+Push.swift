@@ -35,7 +35,7 @@ extension KeymapWriter {
         let path = KBlink.keyboardPath(address)
         let claimed = await pushes.begin(address, as: options.check == nil ? .writer : .check) {
             try? await connection.emit(
-                KBlinkContract.Keymap.pushProgressSignal, at: path, [.uint32(0), .uint32(0)])
+                KBlinkContract.Keymap.pushProgressSignal, at: path, PushProgress(done: 0, total: 0))
         }
         guard claimed else {
             throw KBlinkError.busy(
@@ -97,7 +97,7 @@ extension KeymapWriter {
         let progress: @Sendable (Int, Int) async -> Void = { done, total in
             try? await connection.emit(
                 KBlinkContract.Keymap.pushProgressSignal, at: path,
-                [.uint32(UInt32(clamping: done)), .uint32(UInt32(clamping: total))])
+                PushProgress(done: UInt32(clamping: done), total: UInt32(clamping: total)))
         }
         let outcome: DriverPush.Outcome
         do throws(DriverPush.Failure) {
@@ -364,6 +364,15 @@ extension KeymapWriter {
     }
 
     /// The `a(usss)` rows of what a push wrote: layer, key, what the keyboard held, what was written.
+    /// The bindings a re-apply wrote, for the `Reapplied` signal.
+    static func reappliedChanges(_ outcome: DriverPush.Outcome) -> [ReappliedChange] {
+        zip(outcome.writes, outcome.previous).map { write, old in
+            ReappliedChange(
+                layer: UInt32(clamping: write.layer), key: write.key.rawValue, old: old.description,
+                new: write.action.description)
+        }
+    }
+
     static func pushChanges(_ outcome: DriverPush.Outcome) -> [DBusValue] {
         zip(outcome.writes, outcome.previous).map { write, old in
             DBusValue.structure([

@@ -54,7 +54,7 @@ extension KeymapWriter {
             log(.notice, "\(label): " + Self.reapplySummary(outcome))
             try? await connection.emit(
                 KBlinkContract.Keymap.reappliedSignal, at: KBlink.keyboardPath(address),
-                [.array(.structure([.uint32, .string, .string, .string]), Self.pushChanges(outcome))])
+                Reapplied(changes: Self.reappliedChanges(outcome)))
         case .skipped:
             break
         }

@@ -64,6 +64,6 @@ actor KeymapWriter {
     func promptUnlock(_ address: BluetoothAddress) async {
         let prompt = PairingPromptSignal(
             keyboard: KBlink.keyboardPath(address), prompt: PairingPromptRelay(kind: .unlock, code: "", entered: 0))
-        try? await connection.emit(KBlinkContract.Manager.pairingPromptSignal, at: KBlink.managerPath, prompt.body)
+        try? await connection.emit(KBlinkContract.Manager.pairingPromptSignal, at: KBlink.managerPath, prompt)
     }
 }

@@ -16,7 +16,7 @@ struct PairingEventPublisher: Sendable {
         case .prompt(let prompt, let address, let caller):
             let signal = PairingPromptSignal(keyboard: KBlink.keyboardPath(address), prompt: Self.relay(prompt))
             try? await connection.emit(
-                KBlinkContract.Manager.pairingPromptSignal, at: KBlink.managerPath, signal.body, to: caller)
+                KBlinkContract.Manager.pairingPromptSignal, at: KBlink.managerPath, signal, to: caller)
         case .finished(let address, let name, let failure, let caller):
             let signal: PairingFinishedSignal
             if let failure {
@@ -31,7 +31,7 @@ struct PairingEventPublisher: Sendable {
                     message: "\(name) is paired, trusted and connected")
             }
             try? await connection.emit(
-                KBlinkContract.Manager.pairingFinishedSignal, at: KBlink.managerPath, signal.body, to: caller)
+                KBlinkContract.Manager.pairingFinishedSignal, at: KBlink.managerPath, signal, to: caller)
         }
     }
 

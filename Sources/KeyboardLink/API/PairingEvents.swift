@@ -1,31 +1,13 @@
 import KeyboardLinkDBus
 
-/// The Manager's pairing signals (docs/dbus-api.md): their names and declarations.
-public enum PairingSignals {
-    /// `PairingPrompt`.
-    public static let prompt = MemberName(trusted: "PairingPrompt")
-    /// `PairingFinished`.
-    public static let finished = MemberName(trusted: "PairingFinished")
-
-    /// The declarations added to `org.kblink1.Manager`.
-    public static let declarations: [DBusSignal] = [
-        DBusSignal(
-            "PairingPrompt",
-            arguments: [
-                DBusArgument("keyboard", .objectPath), DBusArgument("kind", .string), DBusArgument("code", .string),
-                DBusArgument("entered", .uint16),
-            ]),
-        DBusSignal(
-            "PairingFinished",
-            arguments: [
-                DBusArgument("keyboard", .objectPath), DBusArgument("ok", .boolean), DBusArgument("error", .string),
-                DBusArgument("message", .string),
-            ]),
-    ]
-}
-
 /// `PairingPrompt(o keyboard, s kind, s code, q entered)`.
-public struct PairingPromptSignal: Sendable, Equatable {
+public struct PairingPromptSignal: Sendable, Equatable, KBlinkSignalBody {
+    /// `(o keyboard, s kind, s code, q entered)`.
+    public static let arguments = [
+        DBusArgument("keyboard", .objectPath), DBusArgument("kind", .string), DBusArgument("code", .string),
+        DBusArgument("entered", .uint16),
+    ]
+
     /// The keyboard's object path.
     public var keyboard: ObjectPath
     /// What to show.
@@ -58,7 +40,13 @@ public struct PairingPromptSignal: Sendable, Equatable {
 }
 
 /// `PairingFinished(o keyboard, b ok, s error, s message)`; `error` is empty when `ok`.
-public struct PairingFinishedSignal: Sendable, Equatable {
+public struct PairingFinishedSignal: Sendable, Equatable, KBlinkSignalBody {
+    /// `(o keyboard, b ok, s error, s message)`.
+    public static let arguments = [
+        DBusArgument("keyboard", .objectPath), DBusArgument("ok", .boolean), DBusArgument("error", .string),
+        DBusArgument("message", .string),
+    ]
+
     /// The keyboard's object path.
     public var keyboard: ObjectPath
     /// The keyboard ended paired, trusted and connected.
