@@ -44,7 +44,8 @@ SWIFT ?= swift
 BUILD_FLAGS ?= -c release --static-swift-stdlib
 BUILD_DIR = .build/release
 BINARIES = kblinkd kblink
-# kblinkd(8) and kblink(1), written by scripts/manpage from the built programs' --help.
+# kblinkd(8) and kblink(1), written by scripts/manpage: kblinkd's from its --help, kblink's by `kblink _manpage` from
+# its command table.
 MAN_DIR = $(BUILD_DIR)/man
 MANPAGES = $(MAN_DIR)/kblinkd.8 $(MAN_DIR)/kblink.1
 # systemd/NAME.user.service: user units (for example the desktop agent's), installed by the kblink package.

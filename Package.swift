@@ -112,8 +112,8 @@ let package = Package(
         library(
             "KeyboardLinkCommandLine", path: "CommandLine",
             dependencies: [
-                "InsetCore", "KBlinkAPI", "KeyboardLinkClient", "KeyboardLinkDBus", "KeyboardLinkKeymap",
-                "KeyboardLinkSupport",
+                "InsetCore", "KBlinkAPI", "KeyboardLinkBlueZ", "KeyboardLinkClient", "KeyboardLinkDBus",
+                "KeyboardLinkDesktop", "KeyboardLinkKeymap", "KeyboardLinkSupport",
             ]),
         // The user-session agent that puts on-screen keyboards away (`kblink osk-agent`): dconf, squeekboard, KWin.
         library(
@@ -148,11 +148,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "kblink",
-            dependencies: [
-                "InsetCore", "KBlinkAPI", "KeyboardLinkBlueZ", "KeyboardLinkClient", "KeyboardLinkCommandLine",
-                "KeyboardLinkDBus", "KeyboardLinkDesktop", "KeyboardLinkKeymap",
-                "KeyboardLinkSupport",
-            ],
+            dependencies: ["KeyboardLinkCommandLine"],
             path: "Sources/kblink",
             linkerSettings: [.unsafeFlags(compactLinking, .when(platforms: [.linux]))]
         ),

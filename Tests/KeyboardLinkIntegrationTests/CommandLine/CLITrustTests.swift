@@ -3,7 +3,8 @@ import KeyboardLink
 import KeyboardLinkTestSupport
 import Testing
 
-/// Issue 20's acceptance, end to end: the real `kblink` binary against `kblinkd-demo` on a private bus.
+/// Issue 20's acceptance, end to end: `kblink`'s commands (in-process, and the real binary) against `kblinkd-demo`
+/// on a private bus.
 @Suite("A CLI people trust")
 struct CLITrustTests {
     /// The bindings of one layer as `keymap show --json` prints them: key name to action.
@@ -165,6 +166,32 @@ struct CLITrustTests {
             let key = try await demo.kblink(["keymap", "set", "aula", "ENTRE", "KC_A"])
             #expect(key.status != 0)
             #expect(key.standardError.contains("did you mean 'ENTER'?"), "\(key.standardError)")
+        }
+    }
+
+    @Test("the kblink binary prints, on both streams, and exits with what the command line run in-process does")
+    func binaryMatchesInProcess() async throws {
+        try await DemoDaemon.run { demo in
+            let commands: [[String]] = [
+                ["status"], ["status", "--json"], ["list"], ["list", "--json"],
+                ["keymap", "show", "aula", "--layer", "0"], ["connect", "nosuchkeyboard"], ["lsit", "--json"],
+                ["--version"], ["help", "keymap", "set"],
+            ]
+            for arguments in commands {
+                let binary = try await demo.kblinkBinary(arguments)
+                let inProcess = try await demo.kblink(arguments)
+                #expect(binary.status == inProcess.status, "kblink \(arguments.joined(separator: " "))")
+                #expect(binary.standardOutput == inProcess.standardOutput, "kblink \(arguments.joined(separator: " "))")
+                #expect(binary.standardError == inProcess.standardError, "kblink \(arguments.joined(separator: " "))")
+            }
+            // status against the demo is what CI's rig reads: its keys are the documented ones.
+            let status = try #require(
+                try DemoDaemon.json(try await demo.ok(["status", "--json"])) as? [String: Any])
+            #expect(
+                Set(status.keys) == [
+                    "version", "bluezRunning", "bluetoothAvailable", "discovering", "hardwareKeyboardAttached",
+                    "hardwareKeyboards",
+                ])
         }
     }
 

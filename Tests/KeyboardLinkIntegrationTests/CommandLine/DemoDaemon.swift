@@ -3,8 +3,9 @@ import KeyboardLink
 import KeyboardLinkTestSupport
 import Testing
 
-/// `kblinkd-demo` as a process on its own private bus, with a fresh state directory, and the real `kblink` binary
-/// run against it: what a new user gets from `scripts/demo`.
+/// `kblinkd-demo` as a process on its own private bus, with a fresh state directory, and `kblink`'s commands run
+/// against it in this process (``kblink(_:bus:)``) or as the real binary (``kblinkBinary(_:)``): what a new user
+/// gets from `scripts/demo`.
 struct DemoDaemon: Sendable {
     /// The private bus's address.
     let address: String
@@ -48,10 +49,15 @@ struct DemoDaemon: Sendable {
         _ = await daemon.wait()
     }
 
-    /// Runs `kblink ARGUMENTS --bus ADDRESS`.
-    /// Both pipes are read to their end before it returns, however loaded the machine is.
+    /// Runs `kblink ARGUMENTS --bus ADDRESS` in this process.
     func kblink(_ arguments: [String], bus: Bool = true) async throws -> ProcessResult {
-        try await KeymapCommandRunner.run(arguments + (bus ? ["--bus", address] : []))
+        await InProcessKBlink.run(arguments + (bus ? ["--bus", address] : []))
+    }
+
+    /// Runs the `kblink` binary with `ARGUMENTS --bus ADDRESS`.
+    /// Both pipes are read to their end before it returns, however loaded the machine is.
+    func kblinkBinary(_ arguments: [String]) async throws -> ProcessResult {
+        try await KeymapCommandRunner.run(arguments + ["--bus", address])
     }
 
     /// Runs `kblink` expecting exit 0; returns standard output.

@@ -32,9 +32,9 @@ final class FirmwareDaemon: RestartableDaemon, Sendable {
         try await runner.start()
     }
 
-    /// Runs the real `kblink` binary against this bus.
-    func kblink(_ arguments: [String], timeout: Duration = waitDeadline) async throws -> ProcessResult {
-        try await runProcess(DaemonHarness.binary("kblink"), arguments + ["--bus", bus.address], timeout: timeout)
+    /// Runs `kblink`'s command line in this process against this bus.
+    func kblink(_ arguments: [String]) async throws -> ProcessResult {
+        await InProcessKBlink.run(arguments + ["--bus", bus.address])
     }
 
     /// `kblink info DEVICE --json [extra]`, decoded; `status` is the exit code expected (1 when a `--refresh`

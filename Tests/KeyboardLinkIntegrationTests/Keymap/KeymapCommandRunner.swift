@@ -6,15 +6,13 @@ import Synchronization
 /// Runs the built `kblink` binary and reads its output to the end of both pipes before returning, so that long
 /// outputs (keyboard pictures, profiles) are compared whole, however loaded the machine is.
 enum KeymapCommandRunner {
-    /// Runs `kblink ARGUMENTS --bus <the harness's bus>`; kills it after `timeout` (a deadline for a hung command: a
-    /// push beside the whole suite on a hogged machine took over 30 s).
-    static func run(
-        _ harness: DaemonHarness, _ arguments: [String], timeout: DispatchTimeInterval = .seconds(120)
-    ) async throws -> ProcessResult {
-        try await run(arguments + ["--bus", harness.bus.address], timeout: timeout)
+    /// Runs `kblink ARGUMENTS --bus <the harness's bus>` in this process.
+    static func run(_ harness: DaemonHarness, _ arguments: [String]) async throws -> ProcessResult {
+        try await harness.kblink(arguments)
     }
 
-    /// Runs `kblink ARGUMENTS` as given; kills it after `timeout`.
+    /// Runs the `kblink` binary with `ARGUMENTS` as given; kills it after `timeout` (a deadline for a hung command: a
+    /// push beside the whole suite on a hogged machine took over 30 s).
     static func run(_ arguments: [String], timeout: DispatchTimeInterval = .seconds(120)) async throws
         -> ProcessResult
     {

@@ -63,8 +63,13 @@ final class DaemonHarness: Sendable {
         try? FileManager.default.removeItem(atPath: stateDirectory)
     }
 
+    /// Runs `kblink`'s command line in this process with `--bus` set to this bus.
+    func kblink(_ arguments: [String]) async throws -> ProcessResult {
+        await InProcessKBlink.run(arguments + ["--bus", bus.address])
+    }
+
     /// Runs the built `kblink` binary with `--bus` set to this bus.
-    func kblink(_ arguments: [String], timeout: Duration = waitDeadline) async throws -> ProcessResult {
+    func kblinkBinary(_ arguments: [String], timeout: Duration = waitDeadline) async throws -> ProcessResult {
         try await runProcess(Self.binary("kblink"), arguments + ["--bus", bus.address], timeout: timeout)
     }
 

@@ -1,8 +1,6 @@
 import InsetCore
 import KBlinkAPI
-import KeyboardLinkBlueZ
 import KeyboardLinkClient
-import KeyboardLinkCommandLine
 import KeyboardLinkDBus
 import KeyboardLinkKeymap
 import KeyboardLinkSupport
@@ -45,7 +43,7 @@ extension Commands {
         // Read and check the recording before talking to kblinkd, so a bad file fails fast.
         var recorded: (definition: String, ignored: [UInt16])?
         if let eventsFile {
-            recorded = try record(eventsFile)
+            recorded = try record(eventsFile, standardInput: context.output.io.standardInput)
         }
         return try await KeymapTarget.with(context, device: values[0]) { target in
             let output = context.output
@@ -103,9 +101,10 @@ extension Commands {
     }
 
     /// The macro recorded in an input-event file, as definition text, and the key codes left out.
-    static func record(_ path: String) throws -> (definition: String, ignored: [UInt16]) {
+    static func record(_ path: String, standardInput: Int32) throws -> (definition: String, ignored: [UInt16]) {
         let bytes = try LocalFile.read(
-            path, limit: EvdevEvent.maximumCount * EvdevEvent.size, what: "an input event recording")
+            path, limit: EvdevEvent.maximumCount * EvdevEvent.size, what: "an input event recording",
+            standardInput: standardInput)
         var recorder = MacroRecorder()
         do {
             try recorder.feed(bytes: bytes)

@@ -1,8 +1,6 @@
 import InsetCore
 import KBlinkAPI
-import KeyboardLinkBlueZ
 import KeyboardLinkClient
-import KeyboardLinkCommandLine
 import KeyboardLinkDBus
 import KeyboardLinkKeymap
 import KeyboardLinkSupport
@@ -19,12 +17,14 @@ enum LocalFile {
         let description: String
     }
 
-    /// The bytes of a file (`-` is standard input), refusing more than `limit` bytes.
+    /// The bytes of a file (`-` is standard input, the descriptor `standardInput`), refusing more than `limit`
+    /// bytes.
     /// - Throws: ``Failure``.
-    static func read(_ path: String, limit: Int, what: String) throws -> [UInt8] {
+    static func read(_ path: String, limit: Int, what: String, standardInput: Int32) throws -> [UInt8] {
         let fd: Int32
         if path == "-" {
-            fd = STDIN_FILENO
+            guard standardInput >= 0 else { throw Failure(description: "no standard input to read \(what) from") }
+            fd = standardInput
         } else {
             fd = open(path, O_RDONLY | O_CLOEXEC)
             guard fd >= 0 else { throw Failure(description: "cannot open \(what) \(path): \(errorText(errno))") }
@@ -53,8 +53,8 @@ enum LocalFile {
 
     /// The text of a file, which must be UTF-8.
     /// - Throws: ``Failure``.
-    static func readText(_ path: String, limit: Int, what: String) throws -> String {
-        let bytes = try read(path, limit: limit, what: what)
+    static func readText(_ path: String, limit: Int, what: String, standardInput: Int32) throws -> String {
+        let bytes = try read(path, limit: limit, what: what, standardInput: standardInput)
         guard let text = String(validating: bytes, as: UTF8.self) else {
             throw Failure(description: "\(path) is not UTF-8 text: it is not \(what)")
         }

@@ -1,8 +1,6 @@
 import InsetCore
 import KBlinkAPI
-import KeyboardLinkBlueZ
 import KeyboardLinkClient
-import KeyboardLinkCommandLine
 import KeyboardLinkDBus
 import KeyboardLinkKeymap
 import KeyboardLinkSupport
@@ -38,7 +36,9 @@ extension Commands {
         // Read the file before talking to kblinkd, so a missing or oversized file fails fast.
         let imported =
             subcommand == "import"
-            ? try LocalFile.readText(values[1], limit: profileSizeLimit, what: "a profile") : nil
+            ? try LocalFile.readText(
+                values[1], limit: profileSizeLimit, what: "a profile", standardInput: context.output.io.standardInput)
+            : nil
         return try await KeymapTarget.with(context, device: values[0]) { target in
             let output = context.output
             if let imported {

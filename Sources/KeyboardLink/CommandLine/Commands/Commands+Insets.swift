@@ -1,8 +1,6 @@
 import InsetCore
 import KBlinkAPI
-import KeyboardLinkBlueZ
 import KeyboardLinkClient
-import KeyboardLinkCommandLine
 import KeyboardLinkDBus
 import KeyboardLinkKeymap
 import KeyboardLinkSupport
@@ -91,7 +89,7 @@ extension Commands {
                 if case .double(let inset)? = result.answer["inset"]?.unwrapped { drawn.reservedInset = inset }
                 if case .double(let slide)? = result.answer["slide"]?.unwrapped { drawn.slide = slide }
                 let size = InsetPicture.size(
-                    fitting: output.isTerminal ? Self.terminalColumns() : 0, screen: local.screen)
+                    fitting: output.isTerminal ? output.io.terminalColumns() : 0, screen: local.screen)
                 let picture = InsetPicture(
                     request: local, answer: drawn, columns: size.columns, rows: size.rows, usesColor: output.color)
                 output.line(picture.render())
@@ -112,7 +110,7 @@ extension Commands {
         try show(try await answer())
         guard let changes = watched, let client else { return .success }
         do {
-            _ = try await untilInterrupted {
+            _ = try await untilInterrupted(output.io) {
                 try await whileDaemonRuns(client) {
                     for await message in changes {
                         guard message.body.count == 3,

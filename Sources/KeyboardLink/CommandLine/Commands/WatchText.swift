@@ -1,6 +1,5 @@
 import KBlinkAPI
 import KeyboardLinkClient
-import KeyboardLinkCommandLine
 import KeyboardLinkDBus
 import KeyboardLinkSupport
 

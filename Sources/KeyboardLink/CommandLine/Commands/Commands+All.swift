@@ -1,9 +1,7 @@
 import Dispatch
 import InsetCore
 import KBlinkAPI
-import KeyboardLinkBlueZ
 import KeyboardLinkClient
-import KeyboardLinkCommandLine
 import KeyboardLinkDBus
 import KeyboardLinkKeymap
 import KeyboardLinkSupport
@@ -14,7 +12,7 @@ enum Commands {
         profile, oskAgent,
     ]
 
-    static let status = Command(
+    static let status = Command.answering(
         name: "status", summary: "Show kblinkd, BlueZ and hardware-keyboard state",
         usageLine: "Usage: kblink status [--json]",
         details:
@@ -23,35 +21,10 @@ enum Commands {
         _ = try context.arguments.expectPositionals([])
         let client = try await context.client()
         defer { Task { await client.close() } }
-        let status = try await client.status()
-        let output = context.output
-        if output.json {
-            output.json(status.json)
-            return .success
-        }
-        output.line("kblinkd \(status.version) on the \(client.busDescription) bus")
-        if !status.blueZRunning {
-            output.line(
-                "BlueZ:              " + output.yellow("not running") + " (start it with 'systemctl start bluetooth')")
-        } else if !status.bluetoothAvailable {
-            output.line(
-                "BlueZ:              running, " + output.yellow("no powered adapter") + " (try 'bluetoothctl power on')"
-            )
-        } else {
-            output.line("BlueZ:              running, adapter powered" + (status.discovering ? ", discovering" : ""))
-        }
-        if status.hardwareKeyboardAttached {
-            let names = status.hardwareKeyboards.map {
-                "\($0.name.escapedForTerminalLine) (\($0.source) \($0.id.escapedForTerminalLine))"
-            }.joined(separator: ", ")
-            output.line("Hardware keyboard:  " + output.green("attached") + " — \(names)")
-        } else {
-            output.line("Hardware keyboard:  none attached")
-        }
-        return .success
+        return StatusResult(try await client.status(), bus: client.busDescription)
     }
 
-    static let list = Command(
+    static let list = Command.answering(
         name: "list", summary: "List the Bluetooth keyboards kblinkd knows", usageLine: "Usage: kblink list [--json]",
         details:
             "JSON: an array of {address, name, alias, paired, trusted, connected, battery [{part, level}], driver,\nfirmware {key: value}, path}; firmware keys are the Firmware property's in camelCase (firmwareRevision).\nEvery JSON key kblink prints is camelCase."
@@ -60,29 +33,10 @@ enum Commands {
         let client = try await context.client()
         defer { Task { await client.close() } }
         let keyboards = try await client.keyboards()
-        let output = context.output
-        if output.json {
-            output.jsonArray(keyboards, \.json)
-            return .success
-        }
-        if keyboards.isEmpty {
-            let status = try await client.status()
-            output.line(
-                status.blueZRunning
-                    ? "No keyboards yet. Put one in pairing mode and run 'kblink scan'."
-                    : "No keyboards: BlueZ is not running (start it with 'systemctl start bluetooth').")
-            return .success
-        }
-        output.table(
-            ["ADDRESS", "NAME", "CONNECTED", "PAIRED", "TRUSTED", "BATTERY", "DRIVER"],
-            keyboards.map { keyboard in
-                [
-                    keyboard.address, keyboard.forDisplay.alias, keyboard.connected ? output.green("yes") : "no",
-                    keyboard.paired ? "yes" : "no", keyboard.trusted ? "yes" : "no", keyboard.batteryText,
-                    keyboard.driver,
-                ]
-            })
-        return .success
+        // With no keyboard, the text says why: BlueZ may not be running.
+        var blueZRunning = true
+        if keyboards.isEmpty && !context.output.json { blueZRunning = try await client.status().blueZRunning }
+        return KeyboardListResult(keyboards: keyboards, blueZRunning: blueZRunning)
     }
 
     static func keyboardAction<Input>(
@@ -91,18 +45,14 @@ enum Commands {
     )
         -> Command
     {
-        Command(name: name, summary: summary, usageLine: "Usage: kblink \(name) DEVICE", details: "") { context in
+        Command.answering(name: name, summary: summary, usageLine: "Usage: kblink \(name) DEVICE", details: "") {
+            context in
             let device = try DeviceArgument.checked(context.arguments.expectPositionals(["DEVICE"])[0])
             let client = try await context.client()
             defer { Task { await client.close() } }
             let keyboard = try await client.keyboard(matching: device)
             try await client.keyboardProxy(keyboard).call(method.declaration, arguments, timeout: .seconds(40))
-            if context.output.json {
-                context.output.json(.object([("ok", .bool(true)), ("address", .string(keyboard.address))]))
-            } else {
-                context.output.line("\(keyboard.forDisplay.alias): \(done)")
-            }
-            return .success
+            return KeyboardActionResult(address: keyboard.address, alias: keyboard.alias, done: done)
         }
     }
 
@@ -163,7 +113,7 @@ enum Commands {
         }
         let interrupted: Bool
         do {
-            interrupted = try await untilInterrupted {
+            interrupted = try await untilInterrupted(output.io) {
                 try await whileDaemonRuns(client) {
                     try await scanEvents(events, seen: seen, output: output, seconds: seconds)
                 }
@@ -230,7 +180,7 @@ enum Commands {
         let known = try await client.keyboards()
         if !output.json { output.line("Watching kblinkd (Ctrl-C to stop)…") }
         do {
-            _ = try await untilInterrupted {
+            _ = try await untilInterrupted(output.io) {
                 try await whileDaemonRuns(client) {
                     var text = WatchText(keyboards: known)
                     for await message in events {

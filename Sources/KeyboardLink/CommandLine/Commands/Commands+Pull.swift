@@ -1,8 +1,6 @@
 import InsetCore
 import KBlinkAPI
-import KeyboardLinkBlueZ
 import KeyboardLinkClient
-import KeyboardLinkCommandLine
 import KeyboardLinkDBus
 import KeyboardLinkKeymap
 import KeyboardLinkSupport
@@ -24,7 +22,7 @@ extension Commands {
                     signal.keyboard == path,
                     signal.prompt.kind == .unlock
                 else { continue }
-                Output.writeError("\(alias) is locked: \(PairingPromptKind.unlock.instruction(code: ""))")
+                output.writeError("\(alias) is locked: \(PairingPromptKind.unlock.instruction(code: ""))")
             }
         }
         defer { unlockNotice.cancel() }

@@ -1,9 +1,7 @@
 import Dispatch
 import InsetCore
 import KBlinkAPI
-import KeyboardLinkBlueZ
 import KeyboardLinkClient
-import KeyboardLinkCommandLine
 import KeyboardLinkDBus
 import KeyboardLinkKeymap
 import KeyboardLinkSupport
@@ -59,9 +57,11 @@ struct PairCommand {
     func run() async throws -> ExitStatus {
         let (inputs, input) = AsyncStream<Input>.makeStream()
         // Ctrl-C must reach us (to cancel on the daemon), not end the process.
-        signal(SIGINT, SIG_IGN)
-        signal(SIGTERM, SIG_IGN)
-        let sources = [SIGINT, SIGTERM].map { number in
+        if output.io.handlesSignals {
+            signal(SIGINT, SIG_IGN)
+            signal(SIGTERM, SIG_IGN)
+        }
+        let sources = (output.io.handlesSignals ? [SIGINT, SIGTERM] : []).map { number in
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler { input.yield(.interrupt) }
             source.resume()
@@ -170,7 +170,7 @@ struct PairCommand {
     private func ask(_ question: String, input: AsyncStream<Input>.Continuation) {
         if !output.json { output.writeRaw(question + " [y/N] ") }
         DispatchQueue.global().async {
-            guard let line = readLine() else {
+            guard let line = output.io.readLine() else {
                 input.yield(.answer(nil))
                 return
             }
@@ -236,13 +236,5 @@ extension PairCommand.Input {
     var isTimeout: Bool {
         if case .timeout = self { return true }
         return false
-    }
-}
-
-extension Output {
-    /// Writes text as it is (escape codes, partial lines) to standard output.
-    fileprivate func writeRaw(_ text: String) {
-        let bytes = Array(text.utf8)
-        _ = bytes.withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress, $0.count) }
     }
 }

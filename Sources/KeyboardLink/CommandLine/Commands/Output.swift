@@ -1,8 +1,6 @@
 import InsetCore
 import KBlinkAPI
-import KeyboardLinkBlueZ
 import KeyboardLinkClient
-import KeyboardLinkCommandLine
 import KeyboardLinkDBus
 import KeyboardLinkKeymap
 import KeyboardLinkSupport
@@ -16,59 +14,67 @@ struct Output: Sendable {
     let json: Bool
     let color: Bool
     let isTerminal: Bool
+    /// Where the text goes.
+    let io: CommandIO
 
-    init(json: Bool, color: Bool) {
+    init(json: Bool, color: Bool, io: CommandIO) {
         self.json = json
-        self.isTerminal = isatty(STDOUT_FILENO) == 1
-        self.color = color && isTerminal && getenv("NO_COLOR") == nil
+        self.io = io
+        self.isTerminal = io.outputIsTerminal
+        self.color = color && isTerminal && io.environment("NO_COLOR") == nil
     }
 
     /// Writes a line of text. Control characters in it are shown as escapes (keyboard names come over the air and
     /// could otherwise drive the terminal); only colour and weight sequences pass.
     func line(_ text: String) {
         let safe = text.escapingTerminalControls(keepingStyles: true)
-        FileDescriptorOutput.writeAll(Array((safe + "\n").utf8), to: STDOUT_FILENO)
+        io.writeOutput(Array((safe + "\n").utf8))
     }
 
     /// One JSON value on a line, rendered straight into bytes.
     func json(_ value: JSONValue) {
         var bytes = value.renderedBytes()
         bytes.append(0x0A)
-        FileDescriptorOutput.writeAll(bytes, to: STDOUT_FILENO)
+        io.writeOutput(bytes)
     }
 
     /// A JSON array on one line, written item by item through one reused buffer flushed every 64 KiB: a long
     /// list (`kblink list --json` of 1,000 keyboards is about 280 KB) needs neither a tree of every item at once
     /// nor one large buffer. The text is the same as `json(.array(items.map(item)))`.
-    func jsonArray<Item>(_ items: [Item], _ item: (Item) -> JSONValue) {
+    func jsonArray<Item>(_ items: [Item], _ item: (Item) throws -> JSONValue) rethrows {
         let flushAt = 64 * 1024
         var buffer: [UInt8] = []
         buffer.reserveCapacity(flushAt + 4 * 1024)
         buffer.append(UInt8(ascii: "["))
         for (index, element) in items.enumerated() {
             if index > 0 { buffer.append(UInt8(ascii: ",")) }
-            item(element).append(to: &buffer)
+            try item(element).append(to: &buffer)
             if buffer.count >= flushAt {
-                FileDescriptorOutput.writeAll(buffer, to: STDOUT_FILENO)
+                io.writeOutput(buffer)
                 buffer.removeAll(keepingCapacity: true)
             }
         }
         buffer.append(UInt8(ascii: "]"))
         buffer.append(0x0A)
-        FileDescriptorOutput.writeAll(buffer, to: STDOUT_FILENO)
+        io.writeOutput(buffer)
     }
 
     func error(_ text: String) {
         if json {
-            Output.writeError(JSONValue.object([("error", .string(text))]).rendered())
+            writeError(JSONValue.object([("error", .string(text))]).rendered())
         } else {
-            Output.writeError("kblink: \(text)")
+            writeError("kblink: \(text)")
         }
     }
 
     /// Writes a line to standard error, control characters shown as escapes (errors quote names and arguments).
-    static func writeError(_ text: String) {
-        FileDescriptorOutput.writeAll(Array((text.escapingTerminalControls + "\n").utf8), to: STDERR_FILENO)
+    func writeError(_ text: String) {
+        io.writeError(Array((text.escapingTerminalControls + "\n").utf8))
+    }
+
+    /// Writes text as it is (escape codes, partial lines, progress redrawn in place) to standard output.
+    func writeRaw(_ text: String) {
+        io.writeOutput(Array(text.utf8))
     }
 
     func bold(_ text: String) -> String { color ? "\u{1B}[1m\(text)\u{1B}[0m" : text }
@@ -97,47 +103,14 @@ struct Output: Sendable {
 extension KeyboardInfo {
     /// The stable `--json` form of a keyboard (its keys are listed in `kblink list --help`).
     var json: JSONValue {
-        .object([
-            ("address", .string(address)),
-            ("name", .string(name)),
-            ("alias", .string(alias)),
-            ("paired", .bool(paired)),
-            ("trusted", .bool(trusted)),
-            ("connected", .bool(connected)),
-            (
-                "battery",
-                .array(battery.map { .object([("part", .string($0.part)), ("level", .integer(Int64($0.level)))]) })
-            ),
-            ("driver", .string(driver)),
-            // camelCase like every other JSON key (the D-Bus Firmware property's keys are PascalCase).
-            ("firmware", .object(firmware.sorted { $0.key < $1.key }.map { ($0.key.camelCased, .string($0.value)) })),
-            ("path", .string(path.rawValue)),
-        ])
+        // A KeyboardRecord holds strings, booleans and numbers only: encoding it cannot fail.
+        (try? JSONValueEncoder().encode(KeyboardRecord(self))) ?? .null
     }
 
     var batteryText: String {
         battery.isEmpty
             ? "-"
             : battery.map { $0.part == "main" ? "\($0.level)%" : "\($0.part) \($0.level)%" }.joined(separator: ", ")
-    }
-}
-
-extension ManagerStatus {
-    var json: JSONValue {
-        .object([
-            ("version", .string(version)),
-            ("bluezRunning", .bool(blueZRunning)),
-            ("bluetoothAvailable", .bool(bluetoothAvailable)),
-            ("discovering", .bool(discovering)),
-            ("hardwareKeyboardAttached", .bool(hardwareKeyboardAttached)),
-            (
-                "hardwareKeyboards",
-                .array(
-                    hardwareKeyboards.map {
-                        .object([("source", .string($0.source)), ("id", .string($0.id)), ("name", .string($0.name))])
-                    })
-            ),
-        ])
     }
 }
 

@@ -1,8 +1,6 @@
 import InsetCore
 import KBlinkAPI
-import KeyboardLinkBlueZ
 import KeyboardLinkClient
-import KeyboardLinkCommandLine
 import KeyboardLinkDBus
 import KeyboardLinkKeymap
 import KeyboardLinkSupport
@@ -25,14 +23,8 @@ extension Commands {
     {
         if let wanted { try await target.keymap.setApplyOnConnect(wanted) }
         let enabled = try await target.keymap.applyOnConnect()
-        let output = context.output
-        if output.json {
-            output.json(
-                .object([("address", .string(target.keyboard.address)), ("applyOnConnect", .bool(enabled))]))
-            return .success
-        }
-        output.line("\(target.keyboard.alias): " + autoApplyText(enabled))
-        return .success
+        return try context.output.write(
+            AutoApplyResult(address: target.keyboard.address, applyOnConnect: enabled, alias: target.keyboard.alias))
     }
 
     /// One sentence saying what the setting does.
@@ -40,5 +32,19 @@ extension Commands {
         enabled
             ? "auto-apply is on: when the keyboard connects, kblinkd writes back the pushed keymap where it differs"
             : "auto-apply is off: kblinkd leaves the keyboard's keymap alone when it connects"
+    }
+}
+
+/// `kblink keymap auto-apply`: the keyboard and whether kblinkd writes its keymap back when it connects.
+struct AutoApplyResult: CommandResult {
+    let address: String
+    let applyOnConnect: Bool
+    /// The keyboard's alias, for the text.
+    let alias: String
+
+    private enum CodingKeys: String, CodingKey { case address, applyOnConnect }
+
+    func writeText(to output: Output) {
+        output.line("\(alias): " + Commands.autoApplyText(applyOnConnect))
     }
 }

@@ -1,5 +1,4 @@
 import KBlinkAPI
-import KeyboardLinkCommandLine
 import KeyboardLinkDBus
 import KeyboardLinkDesktop
 import KeyboardLinkSupport
@@ -31,11 +30,7 @@ extension Commands {
         options: ["--session-bus"]
     ) { context in
         _ = try context.arguments.expectPositionals([])
-        let environment: (String) -> String? = { name in
-            guard let value = getenv(name) else { return nil }
-            let text = String(cString: value)
-            return text.isEmpty ? nil : text
-        }
+        let environment = context.output.io.environment
         let paths = OSKAgentConfiguration.paths(environment: environment)
         guard let statePath = paths.statePath else {
             throw ParsedArguments.UsageError(
@@ -68,7 +63,7 @@ extension Commands {
         }
         let agent = OSKAgent(configuration: configuration) { line in output.line("osk-agent: " + line) }
         output.line("osk-agent: following kblinkd" + (configuration.dryRun ? " (dry run: nothing is changed)" : ""))
-        _ = try await untilInterrupted { try await agent.run() }
+        _ = try await untilInterrupted(output.io) { try await agent.run() }
         return .success
     }
 

@@ -2,7 +2,6 @@ import InsetCore
 import KBlinkAPI
 import KeyboardLinkBlueZ
 import KeyboardLinkClient
-import KeyboardLinkCommandLine
 import KeyboardLinkDBus
 import KeyboardLinkKeymap
 import KeyboardLinkSupport
@@ -190,7 +189,7 @@ extension Commands {
         header += state.dirty ? "; the draft has changes ('kblink keymap diff')" : "; no changes in the draft"
         output.line(header)
         output.line(baseText(state))
-        let width = output.isTerminal ? terminalColumns() : 0
+        let width = output.isTerminal ? output.io.terminalColumns() : 0
         let picture = KeymapPicture(
             keys: keys.map { key in
                 KeymapPicture.Key(
@@ -268,7 +267,7 @@ extension Commands {
         }
         await client.close()
         if !problem.isEmpty {
-            Output.writeError(
+            output.writeError(
                 "kblink: warning: \(label)'s firmware cannot hold \(action) on \(stored.key): "
                     + "\(problem); a push would fail until it is changed")
         }
@@ -452,14 +451,6 @@ extension Commands {
                 KeymapDiffRow(zone: row.zone, layer: row.layer, key: row.key, old: from, new: to, origin: "draft"))
         }
         return result
-    }
-
-    /// The terminal's width in columns; 0 when unknown.
-    static func terminalColumns() -> Int {
-        var size = winsize()
-        if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
-        if let text = getenv("COLUMNS"), let columns = Int(String(cString: text)), columns > 0 { return columns }
-        return 0
     }
 
     /// `keymap layer add|remove DEVICE N`.

@@ -1,9 +1,7 @@
 import Dispatch
 import InsetCore
 import KBlinkAPI
-import KeyboardLinkBlueZ
 import KeyboardLinkClient
-import KeyboardLinkCommandLine
 import KeyboardLinkDBus
 import KeyboardLinkKeymap
 import KeyboardLinkSupport
@@ -23,7 +21,7 @@ struct CommandContext: Sendable {
     /// other (``PolkitTextAgent``); from a script, a call polkit would ask about fails at once with what to do.
     func client() async throws -> KBlinkClient {
         let client = try await KBlinkClient.connect(to: bus)
-        let atTerminal = isatty(STDIN_FILENO) == 1
+        let atTerminal = output.io.inputIsTerminal
         client.connection.allowsInteractiveAuthorization = atTerminal
         // polkit lives on the system bus; a text console or SSH session has no agent to ask the password with.
         if atTerminal && bus == .system { PolkitTextAgent.start() }
@@ -93,14 +91,23 @@ enum Help {
 
     static var overview: String {
         var text =
-            "kblink \(KBlink.version): the companion for Bluetooth keyboards (talks to kblinkd)\n\nUsage: kblink [OPTIONS] COMMAND [ARGS] [OPTIONS]\n\nCommands:\n"
+            "kblink \(KBlink.version): \(title)\n\n\(usage)\n\nCommands:\n"
         for command in Commands.all {
             text += "  " + command.name.padding(to: 12) + command.summary + "\n"
         }
-        text += "\nDEVICE is a keyboard's address (AA:BB:CC:DD:EE:FF) or the start of its name.\n"
-        text += "Run 'kblink COMMAND --help' for a command's options.\n\n" + commonOptions
+        text += "\n\(description)\n\n" + commonOptions
         return text
     }
+
+    /// What kblink is, in a line (the man page's NAME).
+    static let title = "the companion for Bluetooth keyboards (talks to kblinkd)"
+    /// The overview's usage line.
+    static let usage = "Usage: kblink [OPTIONS] COMMAND [ARGS] [OPTIONS]"
+    /// What the overview says after the list of commands.
+    static let description = """
+        DEVICE is a keyboard's address (AA:BB:CC:DD:EE:FF) or the start of its name.
+        Run 'kblink COMMAND --help' for a command's options.
+        """
 }
 
 extension String {
@@ -109,8 +116,12 @@ extension String {
     }
 }
 
-/// Runs `body` until it ends or the user presses Ctrl-C; returns true when interrupted.
-func untilInterrupted(_ body: @escaping @Sendable () async throws -> Void) async throws -> Bool {
+/// Runs `body` until it ends or the user presses Ctrl-C (when `io` handles signals); returns true when interrupted.
+func untilInterrupted(_ io: CommandIO, _ body: @escaping @Sendable () async throws -> Void) async throws -> Bool {
+    guard io.handlesSignals else {
+        try await body()
+        return false
+    }
     signal(SIGINT, SIG_IGN)
     signal(SIGTERM, SIG_IGN)
     let interrupted = AsyncStream<Void>.makeStream()

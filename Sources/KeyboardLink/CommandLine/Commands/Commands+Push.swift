@@ -1,8 +1,6 @@
 import InsetCore
 import KBlinkAPI
-import KeyboardLinkBlueZ
 import KeyboardLinkClient
-import KeyboardLinkCommandLine
 import KeyboardLinkDBus
 import KeyboardLinkKeymap
 import KeyboardLinkSupport
@@ -45,10 +43,10 @@ extension Commands {
                     else { continue }
                     guard total > 0 else {
                         // PushProgress(0, 0): kblinkd is reading the keyboard's keymap on first contact.
-                        Output.writeProgress("\rkblinkd is reading the keyboard's keymap first…")
+                        output.writeRaw("\rkblinkd is reading the keyboard's keymap first…")
                         continue
                     }
-                    Output.writeProgress(progressBar(done: Int(done), total: Int(total)))
+                    output.writeRaw(progressBar(done: Int(done), total: Int(total)))
                 }
             }
         } else {
@@ -66,7 +64,7 @@ extension Commands {
                     signal.keyboard == path,
                     signal.prompt.kind == .unlock
                 else { continue }
-                Output.writeError(
+                output.writeError(
                     "\(target.keyboard.alias) is locked: \(PairingPromptKind.unlock.instruction(code: ""))")
             }
         }
@@ -78,11 +76,11 @@ extension Commands {
                 overwrite: overwrite, keepKeyboard: keepKeyboard)
         } catch {
             progress?.cancel()
-            if progress != nil { Output.writeProgress("\n") }
+            if progress != nil { output.writeRaw("\n") }
             throw error
         }
         progress?.cancel()
-        if progress != nil && result.written > 0 { Output.writeProgress("\n") }
+        if progress != nil && result.written > 0 { output.writeRaw("\n") }
         let autoApply = try await target.keymap.applyOnConnect()
         if output.json {
             output.json(
@@ -125,19 +123,19 @@ extension Commands {
         let layers = result.layersAdded > 0 ? "add \(result.layersAdded) layer(s) and " : ""
         if !result.problems.isEmpty {
             // Every problem at once, each with its key and layer; a real push would refuse them all.
-            Output.writeError(
+            output.writeError(
                 "kblink: the keyboard's firmware cannot hold \(result.problems.count) binding(s); a push would fail:")
             for problem in result.problems {
-                Output.writeError("  \(problem.key) on layer \(problem.layer): \(problem.action): \(problem.reason)")
+                output.writeError("  \(problem.key) on layer \(problem.layer): \(problem.action): \(problem.reason)")
             }
         }
         if !result.conflicts.isEmpty {
             // Only a dry run answers with conflicts; a push stops on them with org.kblink1.Error.Conflict.
-            Output.writeError(
+            output.writeError(
                 "kblink: \(result.conflicts.count) key(s) were changed both in the draft and on the keyboard; a push "
                     + "would stop (--keep-keyboard keeps the keyboard's, --overwrite writes the draft's):")
             for row in result.conflicts {
-                Output.writeError(
+                output.writeError(
                     "  \(row.key) on layer \(row.layer): was \(row.base), draft \(row.draft), keyboard \(row.keyboard)")
             }
         }
@@ -189,13 +187,5 @@ extension Commands {
         let filled = total > 0 ? min(width, done * width / total) : 0
         return "\r[" + String(repeating: "#", count: filled) + String(repeating: " ", count: width - filled)
             + "] \(done)/\(total)"
-    }
-}
-
-extension Output {
-    /// Writes progress to standard output without a newline, unbuffered.
-    static func writeProgress(_ text: String) {
-        let bytes = Array(text.utf8)
-        _ = bytes.withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress, $0.count) }
     }
 }

@@ -1,9 +1,7 @@
 import Dispatch
 import InsetCore
 import KBlinkAPI
-import KeyboardLinkBlueZ
 import KeyboardLinkClient
-import KeyboardLinkCommandLine
 import KeyboardLinkDBus
 import KeyboardLinkKeymap
 import KeyboardLinkSupport
@@ -12,21 +10,37 @@ import KeyboardLinkSupport
     import Glibc
 #endif
 
-/// The `kblink` command line: global options, then a command and its arguments.
-@main
-struct KBlinkCommand {
-    static func main() async {
-        let status = await run(Array(CommandLine.arguments.dropFirst()))
-        exit(status.rawValue)
+/// The `kblink` command line: global options, then a command and its arguments. `kblink`'s `main` is a call of
+/// ``run(_:)``.
+public enum KBlinkCommand {
+    /// Answers `--version` and `--help` given before any command, which need neither kblinkd nor Swift's
+    /// concurrency (so `kblink --version` starts no thread); nil for every other command line, which ``run(_:io:)``
+    /// runs.
+    public static func answerAtOnce(_ arguments: [String], io: CommandIO = .process) -> ExitStatus? {
+        for argument in arguments {
+            switch argument {
+            case "--json", "--no-color": continue
+            case "--version", "-V":
+                io.writeOutput(Array("kblink \(KBlink.version)\n".utf8))
+                return .success
+            case "--help", "-h":
+                io.writeOutput(Array((Help.overview + "\n").utf8))
+                return .success
+            default: return nil
+            }
+        }
+        return nil
     }
 
-    static func run(_ arguments: [String]) async -> ExitStatus {
+    /// Runs the command line `arguments` (without the program's name) in `io` and answers its exit status.
+    public static func run(_ arguments: [String], io: CommandIO = .process) async -> ExitStatus {
         // --json anywhere before `--` also makes usage errors JSON, even those found before the command's
         // arguments are parsed.
         let wantsJSON = arguments.prefix { $0 != "--" }.contains("--json")
-        func usage(_ message: String) -> ExitStatus { KBlinkCommand.usage(message, json: wantsJSON) }
+        func usage(_ message: String) -> ExitStatus { KBlinkCommand.usage(message, json: wantsJSON, io: io) }
+        func print(_ text: String) { io.writeOutput(Array((text + "\n").utf8)) }
         var rest = arguments
-        var busText = environment("KBLINK_BUS")
+        var busText = io.environment("KBLINK_BUS")
         // Global options may come before the command as well as after it: those before it are carried over to the
         // command's own arguments (which take them too).
         var carried: [String] = []
@@ -64,6 +78,11 @@ struct KBlinkCommand {
             print(Help.overview)
             return .usage
         }
+        // Hidden: kblink(1) from the command table (scripts/manpage, the package).
+        if name == "_manpage" {
+            io.writeOutput(Array(ManPage.kblink(sourceDateEpoch: io.environment("SOURCE_DATE_EPOCH")).utf8))
+            return .success
+        }
         guard let command = Commands.all.first(where: { $0.name == name }) else {
             if name == "help" {
                 if rest.count > 1, let topic = Commands.all.first(where: { $0.name == rest[1] }) {
@@ -100,7 +119,7 @@ struct KBlinkCommand {
         } catch {
             return usage("\(error)")
         }
-        let output = Output(json: parsed.has("--json"), color: !parsed.has("--no-color"))
+        let output = Output(json: parsed.has("--json"), color: !parsed.has("--no-color"), io: io)
         let context = CommandContext(bus: bus, arguments: parsed, output: output)
         do {
             return try await command.run(context)
@@ -128,14 +147,8 @@ struct KBlinkCommand {
     }
 
     /// Reports a usage error on standard error (`{"error": ...}` with `json`) and gives exit code 2.
-    static func usage(_ message: String, json: Bool) -> ExitStatus {
-        Output(json: json, color: false).error(message)
+    static func usage(_ message: String, json: Bool, io: CommandIO) -> ExitStatus {
+        Output(json: json, color: false, io: io).error(message)
         return .usage
-    }
-
-    static func environment(_ name: String) -> String? {
-        guard let value = getenv(name) else { return nil }
-        let text = String(cString: value)
-        return text.isEmpty ? nil : text
     }
 }
