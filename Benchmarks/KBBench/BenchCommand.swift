@@ -4,7 +4,7 @@ import KeyboardLink
 /// Parses the command line, prints the machine, runs the chosen benchmarks and prints their tables.
 enum BenchCommand {
     static let usage = """
-        usage: kblink-bench [roundtrip|managed-objects|daemon|layout|keymap|firmware|push|fairness|all] [options]
+        usage: kblink-bench [roundtrip|managed-objects|daemon|layout|keymap|firmware|push|fairness|health|all] [options]
           roundtrip        method-call round trips/s, Swift pair vs C reference pair (and mixed pairs)
           managed-objects  time per GetManagedObjects reply of BlueZ-like devices
           daemon           kblinkd start-up to READY=1, kblink list vs bluetoothctl devices, kblinkd memory
@@ -17,6 +17,8 @@ enum BenchCommand {
           fairness         another connection's Get while one client sends the worst single calls (a 100,000-field
                            ResolveInsets, 1 MiB arguments, an 8 MB ImportProfile) to kblinkd-demo
                            (runs .build/release/kblinkd-demo: 'swift build -c release' first)
+          health           reconnect time: link up to the keyboard's input device, healthy and healed by
+                           ConnectProfile, on the simulator with its simulated input devices
           all              every benchmark (default)
         options:
           --rounds N             roundtrip rounds per configuration (5)
@@ -41,6 +43,7 @@ enum BenchCommand {
           --push-rounds N        push: timed pushes per keyboard (5)
           --round-trip-us N      push: simulated round trip in microseconds (7500)
           --fairness-rounds N    fairness: calls of each hostile kind (5)
+          --health-rounds N      health: reconnects measured (10; half as many heals)
         Build with -c release; a debug build's numbers mean nothing.
         """
 
@@ -53,6 +56,7 @@ enum BenchCommand {
         let firmware = FirmwareBenchmark()
         var push = PushBenchmark()
         var fairness = FairnessBenchmark()
+        var health = HealthBenchmark()
         var name = "all"
         var index = 0
         while index < arguments.count {
@@ -60,7 +64,8 @@ enum BenchCommand {
             index += 1
             let operand = index < arguments.count ? arguments[index] : ""
             switch argument {
-            case "roundtrip", "managed-objects", "daemon", "layout", "keymap", "firmware", "push", "fairness", "all":
+            case "roundtrip", "managed-objects", "daemon", "layout", "keymap", "firmware", "push", "fairness", "health",
+                "all":
                 name = argument
                 continue
             case "-h", "--help":
@@ -96,6 +101,7 @@ enum BenchCommand {
                 case "--push-rounds": push.rounds = number
                 case "--round-trip-us": push.roundTrip = .microseconds(number)
                 case "--fairness-rounds": fairness.rounds = number
+                case "--health-rounds": health.rounds = number
                 default: known = false
                 }
                 guard known else { break }
@@ -137,6 +143,9 @@ enum BenchCommand {
             }
             if name == "fairness" || name == "all" {
                 print(try await fairness.run())
+            }
+            if name == "health" || name == "all" {
+                print(try await health.run())
             }
             return 0
         } catch {

@@ -39,6 +39,7 @@ struct KBlinkDemoDaemon {
         let privateBus = Mutex<PrivateBusDaemon?>(nil)
         let simulator = Mutex<SimulatedBlueZ?>(nil)
         let firmware = Mutex<SimulatedDemoFirmware?>(nil)
+        let inputDevices = Mutex<SimulatedInputDevices?>(nil)
     }
 
     static func main() async {
@@ -91,6 +92,10 @@ struct KBlinkDemoDaemon {
                 }
                 let address = bus ?? .system
                 let simulated = SimulatedBlueZ.demo(bus: address)
+                // The simulated keyboards' input devices, which kblinkd-demo watches instead of the machine's.
+                let inputDevices = try SimulatedInputDevices.temporary()
+                started.inputDevices.withLock { $0 = inputDevices }
+                await simulated.setInputDevices(inputDevices)
                 try await simulated.start()
                 started.simulator.withLock { $0 = simulated }
                 logger.notice("serving a simulated BlueZ on \(address)")
@@ -115,6 +120,12 @@ struct KBlinkDemoDaemon {
                 started.firmware.withLock { $0 }?.via.stop()
                 await started.simulator.withLock { $0 }?.kill()
                 started.privateBus.withLock { $0 }?.stop()
+                started.inputDevices.withLock { $0 }?.delete()
+            },
+            inputDevices: {
+                started.inputDevices.withLock { $0 }.map {
+                    EvdevPresenceFeed(devicesPath: $0.devicesPath, directory: $0.directory, sysfsRoot: $0.sysfsRoot)
+                }
             })
         exit(await DaemonRunner.run(options, companion: companion))
     }

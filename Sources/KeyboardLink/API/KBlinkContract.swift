@@ -17,7 +17,7 @@ public enum KBlinkContract {
         /// `StopDiscovery()`.
         public static let stopDiscovery = KBlinkMethod<NoArguments, NoReply>(
             interface, "StopDiscovery", access: .requires(.pair))
-        /// `ListKeyboards() -> a(osssbbba(sy)a{ss}sb) keyboards` (``KeyboardSummary``).
+        /// `ListKeyboards() -> a(osssbbba(sy)a{ss}sbs) keyboards` (``KeyboardSummary``).
         public static let listKeyboards = KBlinkMethod<NoArguments, Reply<[KeyboardSummary]>>(
             interface, "ListKeyboards", output: "keyboards", access: .anyone)
         /// `ResolveInsets(a{sv} request) -> a{sv} answer`.
@@ -109,6 +109,15 @@ public enum KBlinkContract {
             interface, "Firmware", .dictionary(key: .string, value: .string))
         /// The `Driver` property (`s`).
         public static let driverProperty = KBlinkProperty(interface, "Driver", .string)
+        /// The `Health` property (`s`, ``KeyboardHealth``).
+        public static let healthProperty = KBlinkProperty(interface, "Health", KeyboardHealth.dbusType)
+        /// The `HealthDetail` property (`s`): the step being tried, or the reason and what to do.
+        public static let healthDetailProperty = KBlinkProperty(interface, "HealthDetail", .string)
+        /// The `Heals` property (`a(xss)`, ``HealRecord``): the last steps of the healing ladder, newest last.
+        public static let healsProperty = KBlinkProperty(interface, "Heals", [HealRecord].dbusType)
+        /// The `ReconnectTimes` property (`au`): the last times, in milliseconds, from the link coming up to the
+        /// input device existing, newest last.
+        public static let reconnectTimesProperty = KBlinkProperty(interface, "ReconnectTimes", .array(.uint32))
 
         /// Every method, in the order of the XML.
         public static let methods: [KBlinkMethodDeclaration] = [
@@ -118,7 +127,8 @@ public enum KBlinkContract {
         /// Every property, in the order of the XML.
         public static let properties: [KBlinkProperty] = [
             addressProperty, nameProperty, aliasProperty, pairedProperty, trustedProperty, connectedProperty,
-            batteryProperty, firmwareProperty, driverProperty,
+            batteryProperty, firmwareProperty, driverProperty, healthProperty, healthDetailProperty, healsProperty,
+            reconnectTimesProperty,
         ]
         /// Every signal, in the order of the XML.
         public static let signals: [KBlinkSignalDeclaration] = []

@@ -4,8 +4,8 @@ import KeyboardLinkDBus
 /// variants. Its one codec is used by both sides: kblinkd builds the answer from these values, the client reads
 /// them back; the D-Bus type is derived from the fields, so a field added here is a field on the wire.
 ///
-/// On the wire `(osssbbba(sy)a{ss}sb)`: path, address, name, alias, paired, trusted, connected, battery, firmware,
-/// driver, bonded.
+/// On the wire `(osssbbba(sy)a{ss}sbs)`: path, address, name, alias, paired, trusted, connected, battery, firmware,
+/// driver, bonded, health.
 public struct KeyboardSummary: Sendable, Equatable, DBusRepresentable {
     /// The keyboard's object path.
     public var path: ObjectPath
@@ -30,6 +30,8 @@ public struct KeyboardSummary: Sendable, Equatable, DBusRepresentable {
     /// Whether BlueZ holds a bond (stored keys) for it: a keyboard paired without one must pair again each time it
     /// connects (BlueZ's `Device1.Bonded`; as `paired` where BlueZ does not say).
     public var bonded: Bool
+    /// Whether it can type (its `Health` property, ``KeyboardHealth``).
+    public var health: KeyboardHealth
 
     /// A battery level of one part of a keyboard (`main`, `left`, `right`); on the wire `(sy)`.
     public struct BatteryPart: Sendable, Equatable, DBusRepresentable {
@@ -57,7 +59,8 @@ public struct KeyboardSummary: Sendable, Equatable, DBusRepresentable {
     /// A summary as given.
     public init(
         path: ObjectPath, address: String, name: String, alias: String, paired: Bool, trusted: Bool, connected: Bool,
-        battery: [BatteryPart], firmware: [String: String], driver: String, bonded: Bool
+        battery: [BatteryPart], firmware: [String: String], driver: String, bonded: Bool,
+        health: KeyboardHealth
     ) {
         self.path = path
         self.address = address
@@ -70,13 +73,15 @@ public struct KeyboardSummary: Sendable, Equatable, DBusRepresentable {
         self.firmware = firmware
         self.driver = driver
         self.bonded = bonded
+        self.health = health
     }
 
     private typealias Wire = DBusStruct<
-        ObjectPath, String, String, String, Bool, Bool, Bool, [BatteryPart], [String: String], String, Bool
+        ObjectPath, String, String, String, Bool, Bool, Bool, [BatteryPart], [String: String], String, Bool,
+        KeyboardHealth
     >
 
-    /// `(osssbbba(sy)a{ss}sb)`, from the fields' types.
+    /// `(osssbbba(sy)a{ss}sbs)`, from the fields' types.
     public static var dbusType: DBusType { Wire.dbusType }
 
     /// Decodes an entry.
@@ -85,11 +90,13 @@ public struct KeyboardSummary: Sendable, Equatable, DBusRepresentable {
         let fields = try Wire(dbusValue: dbusValue).fields
         self.init(
             path: fields.0, address: fields.1, name: fields.2, alias: fields.3, paired: fields.4, trusted: fields.5,
-            connected: fields.6, battery: fields.7, firmware: fields.8, driver: fields.9, bonded: fields.10)
+            connected: fields.6, battery: fields.7, firmware: fields.8, driver: fields.9, bonded: fields.10,
+            health: fields.11)
     }
 
     /// Encodes the entry.
     public var dbusValue: DBusValue {
-        Wire(path, address, name, alias, paired, trusted, connected, battery, firmware, driver, bonded).dbusValue
+        Wire(path, address, name, alias, paired, trusted, connected, battery, firmware, driver, bonded, health)
+            .dbusValue
     }
 }

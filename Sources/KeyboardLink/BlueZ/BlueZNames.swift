@@ -34,6 +34,8 @@ public enum BlueZ {
         public static let connect = MemberName(trusted: "Connect")
         /// `Device1.Disconnect()`.
         public static let disconnect = MemberName(trusted: "Disconnect")
+        /// `Device1.ConnectProfile(s uuid)`.
+        public static let connectProfile = MemberName(trusted: "ConnectProfile")
         /// `Device1.Pair()`.
         public static let pair = MemberName(trusted: "Pair")
         /// `Device1.CancelPairing()`.
@@ -50,6 +52,8 @@ public enum BlueZ {
     public enum Property {
         /// `Device1.Trusted` (`b`, read-write).
         public static let trusted = MemberName(trusted: "Trusted")
+        /// `Adapter1.Powered` (`b`, read-write).
+        public static let powered = MemberName(trusted: "Powered")
     }
 
     /// BlueZ's error names (`org.bluez.Error.*`).

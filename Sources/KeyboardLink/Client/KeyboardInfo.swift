@@ -45,6 +45,8 @@ extension KeyboardSummary {
                 dbusValue: properties[Keyboard.batteryProperty]?.unwrapped
                     ?? .array(
                         BatteryPart.dbusType, []))) ?? [],
-            firmware: firmware, driver: properties[Keyboard.driverProperty]?.stringValue ?? "none", bonded: paired)
+            firmware: firmware, driver: properties[Keyboard.driverProperty]?.stringValue ?? "none", bonded: paired,
+            health: properties[Keyboard.healthProperty].flatMap { try? KeyboardHealth(dbusValue: $0.unwrapped) }
+                ?? (properties[Keyboard.connectedProperty]?.boolValue == true ? .working : .disconnected))
     }
 }

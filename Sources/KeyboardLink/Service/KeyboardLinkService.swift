@@ -28,6 +28,8 @@ public actor KeyboardLinkService {
         /// The presence grace period and whether virtual keyboards count (none and no by default; kblinkd's
         /// configuration sets them).
         public var presence = PresenceSettings()
+        /// How keyboards connected without an input device are healed (`[Health]`; docs/health.md).
+        public var health = HealthSettings()
         /// How long `StartDiscovery` keeps looking when nobody stops it.
         public var discoveryTimeout: Duration = .seconds(20)
         /// How many unpaired keyboards that are not connected are exported at most (the ones seen last).
@@ -92,6 +94,8 @@ public actor KeyboardLinkService {
     public let pushes: KeyboardPushes
     /// The exported keyboards, following BlueZ.
     let registry: KeyboardRegistry
+    /// Follows logind's `PrepareForSleep`.
+    private var sleepWatch: Task<Void, Never>?
     /// Firmware information, its cache and the refreshes in flight.
     let firmware: FirmwareRefresher
     /// Push, pull, re-apply on connect and driver detection.
@@ -119,7 +123,7 @@ public actor KeyboardLinkService {
         self.keymaps = keymaps
         let registry = KeyboardRegistry(
             connection: connection, bluez: model, keymaps: keymaps, presencePolicy: options.presencePolicy,
-            presence: options.presence, discoveryTimeout: options.discoveryTimeout,
+            presence: options.presence, health: options.health, discoveryTimeout: options.discoveryTimeout,
             unpairedLimit: options.unpairedKeyboardLimit, log: log)
         self.registry = registry
         self.firmware = FirmwareRefresher(
@@ -204,6 +208,7 @@ public actor KeyboardLinkService {
         try await registry.start()
         try await pairing.start()
         await registry.follow()
+        await followSleep()
         let reply = try await connection.requestName(KBlink.service)
         guard reply == .primaryOwner || reply == .alreadyOwner else {
             throw DBusError.failed("org.kblink1 is already owned: is another kblinkd running?")
@@ -216,6 +221,7 @@ public actor KeyboardLinkService {
 
     /// Releases the name and stops following BlueZ.
     public func stop() async {
+        sleepWatch?.cancel()
         await pairing.stop()
         await registry.stop()
         await batteryProvider.stop()
@@ -229,8 +235,34 @@ public actor KeyboardLinkService {
         self.options = options
         await writer.reconfigure(options.writerTimeouts)
         await registry.reconfigure(
-            presencePolicy: options.presencePolicy, presence: options.presence,
+            presencePolicy: options.presencePolicy, presence: options.presence, health: options.health,
             discoveryTimeout: options.discoveryTimeout)
+    }
+
+    /// logind's `PrepareForSleep(b start)` on the bus kblinkd serves (the system bus): healing pauses before the
+    /// computer sleeps and starts over after it resumed (docs/health.md). Without logind nothing arrives.
+    private func followSleep() async {
+        let rule = MatchRule(
+            sender: BusName(trusted: "org.freedesktop.login1"), path: ObjectPath(trusted: "/org/freedesktop/login1"),
+            interface: InterfaceName(trusted: "org.freedesktop.login1.Manager"),
+            member: MemberName(trusted: "PrepareForSleep"))
+        guard let signals = try? await connection.subscribe(to: rule) else {
+            log(.warning, "cannot follow logind's PrepareForSleep; healing does not pause for sleep")
+            return
+        }
+        let registry = registry
+        sleepWatch = Task {
+            for await message in signals {
+                guard message.body.count == 1, case .boolean(let start) = message.body[0] else { continue }
+                await registry.prepareForSleep(start)
+            }
+        }
+    }
+
+    /// Whether kblinkd still has something to do for a keyboard's health (a timer set or a healing step
+    /// running); false once it is working, failed or not connected (docs/health.md).
+    public func healthIsPending(_ address: BluetoothAddress) async -> Bool {
+        await registry.healthIsPending(address)
     }
 
     /// Feeds the input devices the evdev monitor found.

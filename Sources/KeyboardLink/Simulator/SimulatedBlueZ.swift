@@ -63,6 +63,16 @@ public actor SimulatedBlueZ {
     var providedBatteries: [ObjectPath: ProvidedBattery] = [:]
     /// The GATT objects of connected devices (Device Information, Battery, ...), scripted by tests.
     public nonisolated let gatt = SimulatedGATTServer()
+    /// The keyboards' input devices, when the simulator plays the kernel too (``setInputDevices(_:)``).
+    var inputDevices: SimulatedInputDevices?
+    /// Devices whose next connection follows a `Device1.Disconnect` call.
+    var disconnectedByCall: Set<BluetoothAddress> = []
+    /// Each device's connections so far: a late input device belongs to the connection it was due on.
+    var connectionSerials: [BluetoothAddress: Int] = [:]
+    /// The healing calls each device received (tests read them).
+    var healingCalls: [BluetoothAddress: HealingCalls] = [:]
+    /// The devices each adapter had connected when it was powered off: they come back when it is powered on.
+    var connectedBeforePowerOff: [ObjectPath: [BluetoothAddress]] = [:]
 
     /// A simulated machine with `adapterCount` adapters (`hci0`, ...) holding `devices` on the first adapter.
     public init(bus: BusAddress, adapterCount: Int = 1, devices: [SimulatedDevice]) {
@@ -189,7 +199,9 @@ public actor SimulatedBlueZ {
 
     /// Powers an adapter on or off.
     public func setPowered(adapter index: Int, _ powered: Bool) async throws {
+        let was = adapters[index].powered
         adapters[index].powered = powered
+        if was != powered { await adapterPowerChanged(adapters[index].path, powered) }
         try await setAdapterProperty(adapters[index].path, "Powered", .boolean(powered))
         if !powered {
             adapters[index].discovering = false
@@ -244,7 +256,9 @@ public actor SimulatedBlueZ {
                     try await exportGATT(entry)
                     try await set("ServicesResolved", .boolean(true))
                 }
+                linkCameUp(address)
             } else {
+                inputDevices?.remove(address)
                 try await set("ServicesResolved", .boolean(false))
                 await gatt.unexport(address)
                 try await set("Connected", .boolean(false))
@@ -425,9 +439,11 @@ public actor SimulatedBlueZ {
             ])
     }
 
-    private func poweredWritten(_ path: ObjectPath, _ powered: Bool) {
+    private func poweredWritten(_ path: ObjectPath, _ powered: Bool) async {
         guard let index = adapters.firstIndex(where: { $0.path == path }) else { return }
+        let was = adapters[index].powered
         adapters[index].powered = powered
+        if was != powered { await adapterPowerChanged(path, powered) }
     }
 
     private func startDiscovery(_ path: ObjectPath) async throws {
@@ -540,7 +556,14 @@ public actor SimulatedBlueZ {
                     return []
                 },
                 DBusMethod("Disconnect") { [weak self] _ in
+                    await self?.countHealingCall(address, \.disconnect)
+                    await self?.markDisconnectedByCall(address)
                     try await self?.disconnectDevice(address)
+                    return []
+                },
+                DBusMethod("ConnectProfile", inputs: [DBusArgument("UUID", .string)]) { [weak self] call in
+                    let uuid = try call.decode(String.self)
+                    try await self?.connectProfile(address, uuid: uuid)
                     return []
                 },
                 DBusMethod("Pair") { [weak self] call in
@@ -559,7 +582,8 @@ public actor SimulatedBlueZ {
         entries[address]?.device.trusted = trusted
     }
 
-    private func connectDevice(_ address: BluetoothAddress) async throws {
+    func connectDevice(_ address: BluetoothAddress) async throws {
+        countHealingCall(address, \.connect)
         guard let entry = entries[address] else { throw DBusError(BlueZ.Error.doesNotExist, "Does Not Exist") }
         guard !entry.device.connected else { throw DBusError(BlueZ.Error.alreadyConnected, "Already Connected") }
         guard entry.device.paired || entry.device.discoverableOnly else {

@@ -20,6 +20,21 @@ public struct SimulatedDevice: Sendable, Equatable {
         case neverAnswers
     }
 
+    /// When the kernel makes a connected keyboard's input device (``SimulatedInputDevices``).
+    public enum InputDeviceBehavior: Sendable, Equatable {
+        /// When the link comes up, as on a healthy stack.
+        case atConnection
+        /// This long after the link came up.
+        case late(Duration)
+        /// Only after `Device1.ConnectProfile` with its HID or HOGP UUID (BlueZ's `hog` plugin failed at
+        /// connection, `uhid_create` for example, and connecting the profile again fixes it).
+        case afterConnectProfile
+        /// Only on a connection that follows a `Device1.Disconnect`.
+        case afterReconnect
+        /// Never: no input device whatever is tried.
+        case never
+    }
+
     public var address: BluetoothAddress
     public var name: String
     public var addressType: String = "public"
@@ -41,6 +56,9 @@ public struct SimulatedDevice: Sendable, Equatable {
     public var pairing: PairingBehavior = .justWorks
     /// The GATT database served while connected (nil: no GATT objects, as for a classic-only device).
     public var gatt: SimulatedGATTProfile?
+    /// When its input device appears, for a keyboard (`Icon` `input-keyboard`) while the simulator has
+    /// ``SimulatedInputDevices``.
+    public var inputDevice: InputDeviceBehavior = .atConnection
 
     public init(address: BluetoothAddress, name: String) {
         self.address = address

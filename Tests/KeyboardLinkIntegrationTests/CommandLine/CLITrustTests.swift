@@ -190,7 +190,7 @@ struct CLITrustTests {
             #expect(
                 Set(status.keys) == [
                     "version", "bluezRunning", "bluetoothAvailable", "discovering", "hardwareKeyboardAttached",
-                    "hardwareKeyboards",
+                    "hardwareKeyboards", "keyboards",
                 ])
         }
     }

@@ -267,6 +267,7 @@ struct FirmwareRefreshTests {
                 "Corne Split",
                 "  Address:    EC:0C:4E:00:00:42",
                 "  Connected:  yes   Paired: yes   Trusted: yes",
+                "  Health:     working — input devices are not watched",
                 "  Battery:    left 90%, right 75%",
                 "  Driver:     none",
                 "  Vendor:     OpenMoko, Inc. (USB-IF 0x1d50)",

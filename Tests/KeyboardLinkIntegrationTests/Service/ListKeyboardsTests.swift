@@ -13,8 +13,8 @@ struct ListKeyboardsTests {
     ]
 
     /// Each keyboard object of `GetManagedObjects`, as the `ListKeyboards` entry it should match:
-    /// `(o, s, s, s, b, b, b, a(sy), a{ss}, s, b)` built from its `org.kblink1.Keyboard` properties and, for `bonded`,
-    /// `Paired` (the simulated BlueZ bonds exactly its paired devices).
+    /// `(o, s, s, s, b, b, b, a(sy), a{ss}, s, b, s)` built from its `org.kblink1.Keyboard` properties and, for
+    /// `bonded`, `Paired` (the simulated BlueZ bonds exactly its paired devices), then `Health`.
     static func expectedEntries(_ connection: BusConnection) async throws -> [ObjectPath: DBusValue] {
         let reply = try await connection.call(
             destination: KBlink.service, path: KBlink.managerPath, interface: .objectManager,
@@ -28,6 +28,7 @@ struct ListKeyboardsTests {
                 fields.append(try #require(properties[name], "\(path) has no \(name)").unwrapped)
             }
             fields.append(try #require(properties["Paired"]).unwrapped)
+            fields.append(try #require(properties["Health"]).unwrapped)
             entries[path] = .structure(fields)
         }
         return entries
@@ -38,7 +39,7 @@ struct ListKeyboardsTests {
         let reply = try await connection.call(
             destination: KBlink.service, path: KBlink.managerPath, interface: KBlink.managerInterface,
             member: MemberName("ListKeyboards"))
-        #expect(reply.signature.rawValue == "a(osssbbba(sy)a{ss}sb)")
+        #expect(reply.signature.rawValue == "a(osssbbba(sy)a{ss}sbs)")
         guard reply.body.count == 1, case .array(_, let entries) = reply.body[0] else {
             Issue.record("ListKeyboards answered '\(reply.signature.rawValue)'")
             return []
@@ -71,7 +72,7 @@ struct ListKeyboardsTests {
             #expect(
                 try await eventually {
                     try await Self.listed(connection).contains { entry in
-                        guard case .structure(let fields) = entry, fields.count == 11,
+                        guard case .structure(let fields) = entry, fields.count == 12,
                             case .dictionary(_, _, let firmware) = fields[8]
                         else { return false }
                         return !firmware.isEmpty
@@ -177,11 +178,11 @@ struct ListKeyboardsTests {
             for keyboard in keyboards {
                 #expect(
                     Set(keyboard.keys) == [
-                        "address", "name", "alias", "paired", "trusted", "connected", "battery", "driver", "firmware",
-                        "path",
+                        "address", "name", "alias", "paired", "trusted", "connected", "battery", "driver", "health",
+                        "firmware", "path",
                     ])
                 let path = try ObjectPath(try #require(keyboard["path"] as? String))
-                guard case .structure(let fields)? = expected[path], fields.count == 11 else {
+                guard case .structure(let fields)? = expected[path], fields.count == 12 else {
                     Issue.record("no keyboard object at \(path)")
                     continue
                 }
@@ -208,6 +209,7 @@ struct ListKeyboardsTests {
                     })
                 #expect(keyboard["firmware"] as? [String: String] == expectedFirmware)
                 #expect(keyboard["driver"] as? String == fields[9].stringValue)
+                #expect(keyboard["health"] as? String == fields[11].stringValue)
             }
             await connection.close()
         }

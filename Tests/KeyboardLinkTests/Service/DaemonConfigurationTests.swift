@@ -160,7 +160,7 @@ struct DaemonConfigurationTests {
         #expect(parsed.configuration == DaemonConfiguration())
         #expect(
             parsed.warnings.map(\.description) == [
-                "f:4: [Simulator]: unknown section, ignored; kblinkd reads [General], [Presence], [Battery], [Pairing], [Authorization]",
+                "f:4: [Simulator]: unknown section, ignored; kblinkd reads [General], [Presence], [Health], [Battery], [Pairing], [Authorization]",
                 "f:2: [General] loglevel: unknown key, ignored; [General] has LogLevel (names are case-sensitive: did you mean LogLevel?)",
                 "f:3: [General] Colour: unknown key, ignored; [General] has LogLevel",
             ])

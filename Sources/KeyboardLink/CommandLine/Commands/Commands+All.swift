@@ -16,18 +16,19 @@ enum Commands {
         name: "status", summary: "Show kblinkd, BlueZ and hardware-keyboard state",
         usageLine: "Usage: kblink status [--json]",
         details:
-            "JSON keys: version, bluezRunning, bluetoothAvailable, discovering, hardwareKeyboardAttached,\nhardwareKeyboards [{source, id, name}]."
+            "JSON keys: version, bluezRunning, bluetoothAvailable, discovering, hardwareKeyboardAttached,\nhardwareKeyboards [{source, id, name}], keyboards [{address, alias, health}] (the connected ones and\nthose that failed)."
     ) { context in
         _ = try context.arguments.expectPositionals([])
         let client = try await context.client()
         defer { Task { await client.close() } }
-        return StatusResult(try await client.status(), bus: client.busDescription)
+        let status = try await client.status()
+        return StatusResult(status, keyboards: try await client.keyboards(), bus: client.busDescription)
     }
 
     static let list = Command.answering(
         name: "list", summary: "List the Bluetooth keyboards kblinkd knows", usageLine: "Usage: kblink list [--json]",
         details:
-            "JSON: an array of {address, name, alias, paired, trusted, connected, battery [{part, level}], driver,\nfirmware {key: value}, path}; firmware keys are the Firmware property's in camelCase (firmwareRevision).\nEvery JSON key kblink prints is camelCase."
+            "JSON: an array of {address, name, alias, paired, trusted, connected, battery [{part, level}], driver,\nhealth (working, waiting, healing, failed, asleep, disconnected), firmware {key: value}, path}; firmware keys are the Firmware property's in camelCase (firmwareRevision).\nEvery JSON key kblink prints is camelCase."
     ) { context in
         _ = try context.arguments.expectPositionals([])
         let client = try await context.client()

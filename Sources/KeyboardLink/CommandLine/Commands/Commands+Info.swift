@@ -16,8 +16,9 @@ extension Commands {
                           information is shown and kblink says so)
             JSON: the object of 'kblink list --json' plus vendor {source, id, name}, product {id, version},
             manufacturer, model, serial, firmwareRevision, hardwareRevision, softwareRevision (null when unknown),
-            readAt (ISO 8601, null when never read), ageSeconds, notes [text], and with --refresh
-            refresh {ok, error}.
+            readAt (ISO 8601, null when never read), ageSeconds, notes [text], healthDetail, heals [{time, step,
+            outcome}] (the last healing steps, newest last), reconnectTime {lastMilliseconds, medianMilliseconds,
+            count}, and with --refresh refresh {ok, error}.
             """,
         flags: ["--refresh"]
     ) { context in
@@ -39,7 +40,8 @@ extension Commands {
             }
             keyboard = try await client.keyboard(matching: keyboard.address)
         }
-        return InfoResult(keyboard, refresh: refresh, now: WallClockTime.now())
+        let health = try await client.healthReport(of: keyboard)
+        return InfoResult(keyboard, health: health, refresh: refresh, now: WallClockTime.now())
     }
 }
 
@@ -82,13 +84,16 @@ struct InfoResult: CommandResult {
 
     let keyboard: KeyboardInfo
     let details: Details
+    /// Its health, the last heals and reconnect times.
+    let health: KeyboardHealthReport
     /// Present with `--refresh` only.
     let refresh: Refresh?
     /// When the result was made (the text says how long ago the information was read).
     let now: WallClockTime
 
-    init(_ keyboard: KeyboardInfo, refresh: Refresh?, now: WallClockTime) {
+    init(_ keyboard: KeyboardInfo, health: KeyboardHealthReport, refresh: Refresh?, now: WallClockTime) {
         self.keyboard = keyboard
+        self.health = health
         self.refresh = refresh
         self.now = now
         let summary = FirmwareSummary(exportedProperty: keyboard.firmware)
@@ -114,6 +119,7 @@ struct InfoResult: CommandResult {
     func encode(to encoder: any Encoder) throws {
         try KeyboardRecord(keyboard).encode(to: encoder)
         try details.encode(to: encoder)
+        try HealthDetails(health).encode(to: encoder)
         if let refresh {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(refresh, forKey: .refresh)
@@ -139,6 +145,22 @@ struct InfoResult: CommandResult {
             "Connected",
             "\(keyboard.connected ? output.green("yes") : "no")   Paired: \(keyboard.paired ? "yes" : "no")   Trusted: \(keyboard.trusted ? "yes" : "no")"
         )
+        field(
+            "Health",
+            keyboard.health.shown(in: output)
+                + (health.detail.isEmpty ? "" : " — " + health.detail.escapedForTerminalLine))
+        if let last = health.lastReconnectTime, let median = health.medianReconnectTime {
+            field(
+                "Reconnect",
+                "input device \(last) ms after the link came up (median \(median) ms of the last "
+                    + "\(health.reconnectTimes.count))")
+        }
+        for heal in health.heals.suffix(5) {
+            field(
+                "Heal",
+                "\(WallClockTime(secondsSince1970: heal.time).iso8601)  \(heal.step): "
+                    + heal.outcome.escapedForTerminalLine)
+        }
         field("Battery", keyboard.batteryText)
         field("Driver", keyboard.driver)
         field("Vendor", shownSummary.vendorText)

@@ -1,3 +1,4 @@
+import KBlinkAPI
 import KeyboardLinkClient
 import KeyboardLinkSupport
 
@@ -17,6 +18,8 @@ struct KeyboardRecord: Encodable, Sendable {
     let connected: Bool
     let battery: [Battery]
     let driver: String
+    /// `Health`: working, waiting, healing, failed, asleep or disconnected.
+    let health: String
     /// The Firmware property's entries, keys camelCased like every other key (the D-Bus property's are PascalCase),
     /// sorted by key.
     let firmware: JSONValue
@@ -31,6 +34,7 @@ struct KeyboardRecord: Encodable, Sendable {
         connected = keyboard.connected
         battery = keyboard.battery.map { Battery(part: $0.part, level: Int($0.level)) }
         driver = keyboard.driver
+        health = keyboard.health.rawValue
         firmware = .object(keyboard.firmware.sorted { $0.key < $1.key }.map { ($0.key.camelCased, .string($0.value)) })
         path = keyboard.path.rawValue
     }
@@ -51,14 +55,27 @@ struct StatusResult: CommandResult {
     let discovering: Bool
     let hardwareKeyboardAttached: Bool
     let hardwareKeyboards: [HardwareKeyboard]
+    /// The keyboards connected or failed, with their health.
+    let keyboards: [KeyboardHealthLine]
     /// The bus kblinkd was found on, in words (text only).
     let bus: String
 
-    private enum CodingKeys: String, CodingKey {
-        case version, bluezRunning, bluetoothAvailable, discovering, hardwareKeyboardAttached, hardwareKeyboards
+    /// A keyboard's health in `kblink status`.
+    struct KeyboardHealthLine: Encodable, Sendable {
+        let address: String
+        let alias: String
+        let health: String
     }
 
-    init(_ status: ManagerStatus, bus: String) {
+    private enum CodingKeys: String, CodingKey {
+        case version, bluezRunning, bluetoothAvailable, discovering, hardwareKeyboardAttached, hardwareKeyboards,
+            keyboards
+    }
+
+    init(_ status: ManagerStatus, keyboards: [KeyboardInfo], bus: String) {
+        self.keyboards = keyboards.filter { $0.connected || $0.health == .failed }.map {
+            KeyboardHealthLine(address: $0.address, alias: $0.alias, health: $0.health.rawValue)
+        }
         version = status.version
         bluezRunning = status.blueZRunning
         bluetoothAvailable = status.bluetoothAvailable
@@ -90,6 +107,11 @@ struct StatusResult: CommandResult {
         } else {
             output.line("Hardware keyboard:  none attached")
         }
+        for keyboard in keyboards {
+            let health = KeyboardHealth(rawValue: keyboard.health).map { $0.shown(in: output) } ?? keyboard.health
+            output.line(
+                "Keyboard:           \(keyboard.alias.escapedForTerminalLine) (\(keyboard.address)) \(health)")
+        }
     }
 }
 
@@ -120,11 +142,12 @@ struct KeyboardListResult: CommandResult {
             return
         }
         output.table(
-            ["ADDRESS", "NAME", "CONNECTED", "PAIRED", "TRUSTED", "BATTERY", "DRIVER"],
+            ["ADDRESS", "NAME", "CONNECTED", "HEALTH", "PAIRED", "TRUSTED", "BATTERY", "DRIVER"],
             keyboards.map { keyboard in
                 [
                     keyboard.address, keyboard.forDisplay.alias, keyboard.connected ? output.green("yes") : "no",
-                    keyboard.paired ? "yes" : "no", keyboard.trusted ? "yes" : "no", keyboard.batteryText,
+                    keyboard.health.shown(in: output), keyboard.paired ? "yes" : "no", keyboard.trusted ? "yes" : "no",
+                    keyboard.batteryText,
                     keyboard.driver,
                 ]
             })

@@ -99,6 +99,11 @@ struct WatchText: Sendable {
                 return "\(key) \(value)"
             }.sorted()
             return "firmware: " + text.joined(separator: ", ")
+        case ("Health", .string(let health)):
+            return health == "failed" ? "FAILED: it cannot type (see 'kblink info')" : "health \(health)"
+        case ("HealthDetail", .string(let detail)):
+            return detail.isEmpty ? nil : detail.escapedForTerminalLine
+        case ("Heals", _), ("ReconnectTimes", _): return nil
         case ("Address", _): return nil
         default: return "\(key) changed to \(JSONValue(unwrapped).rendered())"
         }

@@ -68,6 +68,31 @@ extension DaemonConfiguration {
             configuration.countsVirtualDevices = flag
             return ()
         },
+        Key(section: "Health", name: "Deadline", allowed: "seconds from 1 to 120, up to 3 decimals (such as 10 or 2.5)")
+        { configuration, value in
+            guard let deadline = seconds(value), healthDeadlineRange.contains(deadline) else { return nil }
+            configuration.health.deadline = deadline
+            return ()
+        },
+        Key(section: "Health", name: "Budget", allowed: "whole healing steps from 0 to 10") { configuration, value in
+            guard !value.isEmpty, value.count <= 2, value.allSatisfy({ ("0"..."9").contains($0) }),
+                let budget = Int(value), (0...10).contains(budget)
+            else { return nil }
+            configuration.health.budget = budget
+            return ()
+        },
+        Key(section: "Health", name: "Backoff", allowed: "seconds from 0 to 60, up to 3 decimals (such as 2 or 0.5)") {
+            configuration, value in
+            guard let backoff = seconds(value), backoff <= .seconds(60) else { return nil }
+            configuration.health.backoff = backoff
+            return ()
+        },
+        Key(section: "Health", name: "PowerCycleAdapter", allowed: "true or false (also yes/no, on/off, 1/0)") {
+            configuration, value in
+            guard let flag = boolean(value) else { return nil }
+            configuration.health.powerCycleAdapter = flag
+            return ()
+        },
         Key(section: "Battery", name: "Provider", allowed: "true or false (also yes/no, on/off, 1/0)") {
             configuration, value in
             guard let flag = boolean(value) else { return nil }
@@ -100,6 +125,9 @@ extension DaemonConfiguration {
             return ()
         },
     ]
+
+    /// The allowed `[Health] Deadline`.
+    static let healthDeadlineRange: ClosedRange<Duration> = .seconds(1) ... .seconds(120)
 
     /// A portable group name, as `groupadd` accepts by default: `[a-z_][a-z0-9_-]{0,31}`.
     static func isGroupName(_ text: String) -> Bool {

@@ -31,6 +31,9 @@ public struct DaemonConfiguration: Sendable, Equatable {
     /// `[Presence] CountVirtualDevices`: whether virtual keyboards (uinput remappers such as keyd and kanata,
     /// ydotool) count. Default `false`.
     public var countsVirtualDevices: Bool
+    /// `[Health] Deadline`, `Budget`, `Backoff`, `PowerCycleAdapter`: how a keyboard connected without an input
+    /// device is healed (docs/health.md). Defaults 10 s, 3 steps, 2 s, false.
+    public var health: HealthSettings
     /// `[Battery] Provider`: whether kblinkd registers as a BlueZ battery provider (needs `bluetoothd -E`).
     /// Default `false`.
     public var batteryProvider: Bool
@@ -52,6 +55,7 @@ public struct DaemonConfiguration: Sendable, Equatable {
         sysfsRoot: String = "/sys",
         gracePeriod: Duration = .seconds(5),
         countsVirtualDevices: Bool = false,
+        health: HealthSettings = HealthSettings(),
         batteryProvider: Bool = false,
         defaultAgent: Bool = false,
         discoveryTimeout: Duration = .seconds(20),
@@ -64,6 +68,7 @@ public struct DaemonConfiguration: Sendable, Equatable {
         self.sysfsRoot = sysfsRoot
         self.gracePeriod = gracePeriod
         self.countsVirtualDevices = countsVirtualDevices
+        self.health = health
         self.batteryProvider = batteryProvider
         self.defaultAgent = defaultAgent
         self.discoveryTimeout = discoveryTimeout
@@ -74,8 +79,8 @@ public struct DaemonConfiguration: Sendable, Equatable {
 extension DaemonConfiguration {
     /// The keys a reload (SIGHUP) does not apply, as `[Section] Key`, with the value each has in a configuration:
     /// they are read once, when kblinkd starts (the watched paths, the battery provider's registration, the agent's,
-    /// the authorization fallback). A reload applies `LogLevel`, `Policy`, `GracePeriod`, `CountVirtualDevices`
-    /// and `DiscoveryTimeout`.
+    /// the authorization fallback). A reload applies `LogLevel`, `Policy`, `GracePeriod`, `CountVirtualDevices`,
+    /// `[Health]` and `DiscoveryTimeout`.
     static let restartOnlyKeys: [(key: String, value: @Sendable (DaemonConfiguration) -> String)] = [
         ("[Presence] InputDevices", { $0.inputDevicesPath }),
         ("[Presence] InputDirectory", { $0.inputDirectory }),

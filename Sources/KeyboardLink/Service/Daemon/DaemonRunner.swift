@@ -19,16 +19,21 @@ public struct DaemonCompanion: Sendable {
     public var serviceStarted: @Sendable (_ service: KeyboardLinkService, _ logger: Logger) async -> Void
     /// Stops it, after the service.
     public var stop: @Sendable () async -> Void
+    /// The input devices to watch instead of the configuration's (the simulated keyboards' own, in
+    /// `kblinkd-demo`); nil: the configuration's. Asked once the companion started.
+    public var inputDevices: (@Sendable () -> EvdevPresenceFeed?)?
 
     /// A companion made of these steps.
     public init(
         start: @escaping @Sendable (BusAddress?, Logger) async throws -> (bus: BusAddress, print: Bool),
         serviceStarted: @escaping @Sendable (KeyboardLinkService, Logger) async -> Void,
-        stop: @escaping @Sendable () async -> Void
+        stop: @escaping @Sendable () async -> Void,
+        inputDevices: (@Sendable () -> EvdevPresenceFeed?)? = nil
     ) {
         self.start = start
         self.serviceStarted = serviceStarted
         self.stop = stop
+        self.inputDevices = inputDevices
     }
 }
 
@@ -163,6 +168,7 @@ public enum DaemonRunner {
         serviceOptions.presencePolicy = configuration.presencePolicy
         serviceOptions.discoveryTimeout = configuration.discoveryTimeout
         serviceOptions.presence = presenceSettings(configuration, options)
+        serviceOptions.health = configuration.health
         serviceOptions.batteryProvider = configuration.batteryProvider
         serviceOptions.pairing.requestDefaultAgent = configuration.defaultAgent
         serviceOptions.authorization =
@@ -181,9 +187,11 @@ public enum DaemonRunner {
             return 1
         }
         await companion?.serviceStarted(service, logger)
-        let presence = EvdevPresenceFeed(
-            devicesPath: configuration.inputDevicesPath, directory: configuration.inputDirectory,
-            udev: UdevDatabase(), sysfsRoot: configuration.sysfsRoot)
+        let presence =
+            companion?.inputDevices?()
+            ?? EvdevPresenceFeed(
+                devicesPath: configuration.inputDevicesPath, directory: configuration.inputDirectory,
+                udev: UdevDatabase(), sysfsRoot: configuration.sysfsRoot)
         let presenceTask = Task {
             await presence.run(into: service, logger: logger)
         }
@@ -210,6 +218,7 @@ public enum DaemonRunner {
                         configuration.presencePolicy
                     updated.discoveryTimeout = configuration.discoveryTimeout
                     updated.presence = presenceSettings(configuration, options)
+                    updated.health = configuration.health
                     await service.reconfigure(updated)
                     logger.notice("configuration reloaded")
                     let pending = DaemonConfiguration.restartOnlyChanges(from: started, to: configuration)

@@ -31,6 +31,7 @@ struct KeyboardPairing: Sendable {
         guard let registry, let coordinator else { throw KBlinkError.failed("kblinkd is stopping") }
         let address = try await registry.pairingAddress(text)
         let path = KBlink.keyboardPath(address)
+        await registry.cancelHealing(address, .pairing)
         do {
             try await coordinator.pair(
                 address, caller: caller, discoveryTimeout: await registry.discoveryTimeout)

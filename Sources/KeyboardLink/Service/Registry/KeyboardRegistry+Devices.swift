@@ -70,6 +70,7 @@ extension KeyboardRegistry {
     func disconnect(_ address: BluetoothAddress) async throws {
         let state = try keyboard(matching: address.description)
         try requireBlueZ("disconnect")
+        await cancelHealing(state.address, .disconnect)
         let proxy = deviceProxy(state)
         let wasTrusted = snapshot.devices[state.devicePath]?.trusted ?? state.trusted
         if wasTrusted {
@@ -113,6 +114,7 @@ extension KeyboardRegistry {
     func forget(_ address: BluetoothAddress) async throws {
         let state = try keyboard(matching: address.description)
         try requireBlueZ("forget")
+        await cancelHealing(state.address, .forget)
         guard let adapter = snapshot.devices[state.devicePath]?.adapter else {
             throw KBlinkError.notFound("BlueZ no longer knows \(state.alias)")
         }

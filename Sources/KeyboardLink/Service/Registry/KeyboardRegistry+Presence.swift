@@ -19,7 +19,8 @@ extension KeyboardRegistry {
 
     /// The keyboards that count right now, without the grace period.
     func evaluatePresence() -> PresenceResult {
-        let bluetooth = keyboards.values.filter(\.connected).map {
+        // A keyboard that cannot type (health failed) does not count: the on-screen keyboard comes back.
+        let bluetooth = keyboards.values.filter { $0.connected && $0.health.countsAsAttached }.map {
             ConnectedBluetoothKeyboard(address: $0.address, name: $0.alias)
         }
         // BlueZ 5.77 and later can keep an LE keyboard's uhid input device across disconnections: its node follows BlueZ.
@@ -36,13 +37,17 @@ extension KeyboardRegistry {
     /// Feeds the input devices the evdev monitor found.
     func updateEvdevDevices(_ devices: [InputDevice]) async {
         evdevDevices = devices
+        inputDevicesWatched = true
+        await refreshHealth()
         await publishPresence()
     }
 
     /// Applies new settings (SIGHUP).
-    func reconfigure(presencePolicy: PresencePolicy, presence settings: PresenceSettings, discoveryTimeout: Duration)
-        async
-    {
+    func reconfigure(
+        presencePolicy: PresencePolicy, presence settings: PresenceSettings, health: HealthSettings,
+        discoveryTimeout: Duration
+    ) async {
+        reconfigureHealth(health)
         self.presencePolicy = presencePolicy
         presenceSettings = settings
         presenceGrace.period = settings.gracePeriod

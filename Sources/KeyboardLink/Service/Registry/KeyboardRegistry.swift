@@ -45,6 +45,14 @@ actor KeyboardRegistry {
     var keyboards: [BluetoothAddress: KeyboardState] = [:]
     var snapshot = BlueZModel.Snapshot()
     var evdevDevices: [InputDevice] = []
+    /// How keyboards connected without an input device are healed (`[Health]`).
+    var healthSettings: HealthSettings
+    /// Each keyboard's healing ladder, its timer and what it recorded (`KeyboardRegistry+Health.swift`).
+    var healthRecords: [BluetoothAddress: KeyboardHealthRecord] = [:]
+    /// Whether an evdev feed reported the input devices: until then a connected keyboard is taken to be working.
+    var inputDevicesWatched = false
+    /// Between logind's `PrepareForSleep(true)` and `PrepareForSleep(false)`: nothing is healed.
+    var systemSleeping = false
     private var modelTask: Task<Void, Never>?
     var discoveryStopper: Task<Void, Never>?
     /// The adapters on which kblinkd has a discovery session of its own. BlueZ answers StartDiscovery before its
@@ -62,9 +70,10 @@ actor KeyboardRegistry {
 
     init(
         connection: BusConnection, bluez: BlueZModel, keymaps: KeymapSessions, presencePolicy: PresencePolicy,
-        presence: PresenceSettings = PresenceSettings(), discoveryTimeout: Duration, unpairedLimit: Int = 32,
-        log: @escaping @Sendable (LogLevel, String) -> Void
+        presence: PresenceSettings = PresenceSettings(), health: HealthSettings = HealthSettings(),
+        discoveryTimeout: Duration, unpairedLimit: Int = 32, log: @escaping @Sendable (LogLevel, String) -> Void
     ) {
+        healthSettings = health
         self.unpairedLimit = max(0, unpairedLimit)
         presenceSettings = presence
         presenceGrace = PresenceGrace(period: presence.gracePeriod)
@@ -111,6 +120,7 @@ actor KeyboardRegistry {
         modelTask?.cancel()
         discoveryStopper?.cancel()
         graceTimer?.cancel()
+        stopHealing()
     }
 
     /// The number of exported keyboards.
@@ -165,6 +175,7 @@ actor KeyboardRegistry {
                 state.driver = known.driver
             }
             applyFirmware(to: &state, device: device)
+            applyHealth(to: &state, device: device)
             wanted[state.address] = state
         }
         capUnpaired(&wanted)
@@ -173,6 +184,7 @@ actor KeyboardRegistry {
         )
         for (address, _) in keyboards where wanted[address] == nil {
             keyboards[address] = nil
+            forgetHealth(address)
             await connection.unexport(at: KBlink.keyboardPath(address))
             keymapChanges.removed.append(address)
         }

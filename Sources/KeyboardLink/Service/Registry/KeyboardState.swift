@@ -19,6 +19,13 @@ public struct KeyboardState: Sendable, Equatable {
     public var driver: String
     /// Whether BlueZ holds a bond for it (`Device1.Bonded`).
     public var bonded: Bool
+    /// Whether it can type (`Health`), and the step tried or the reason (`HealthDetail`); from its healing ladder.
+    public var health: KeyboardHealth
+    public var healthDetail: String
+    /// The last steps of the healing ladder (`Heals`), newest last.
+    public var heals: [HealRecord]
+    /// The last reconnect times in milliseconds (`ReconnectTimes`), newest last.
+    public var reconnectTimes: [UInt32]
 
     init?(device: BlueZDevice) {
         guard let address = BluetoothAddress(validating: device.address) else { return nil }
@@ -33,6 +40,10 @@ public struct KeyboardState: Sendable, Equatable {
         battery = device.batteryPercentage.map { [("main", $0)] } ?? []
         firmware = [:]
         driver = "none"
+        health = device.connected ? .working : (device.paired && device.trusted ? .asleep : .disconnected)
+        healthDetail = ""
+        heals = []
+        reconnectTimes = []
     }
 
     public static func == (lhs: KeyboardState, rhs: KeyboardState) -> Bool {
@@ -40,7 +51,9 @@ public struct KeyboardState: Sendable, Equatable {
             && lhs.alias == rhs.alias && lhs.paired == rhs.paired && lhs.trusted == rhs.trusted
             && lhs.connected == rhs.connected && lhs.battery.map(\.part) == rhs.battery.map(\.part)
             && lhs.battery.map(\.level) == rhs.battery.map(\.level) && lhs.firmware == rhs.firmware
-            && lhs.driver == rhs.driver && lhs.bonded == rhs.bonded
+            && lhs.driver == rhs.driver && lhs.bonded == rhs.bonded && lhs.health == rhs.health
+            && lhs.healthDetail == rhs.healthDetail && lhs.heals == rhs.heals
+            && lhs.reconnectTimes == rhs.reconnectTimes
     }
 
     /// The exported `org.kblink1.Keyboard` property values, in the contract's order.
@@ -66,6 +79,10 @@ public struct KeyboardState: Sendable, Equatable {
                     })
             ),
             (Keyboard.driverProperty, .string(driver)),
+            (Keyboard.healthProperty, health.dbusValue),
+            (Keyboard.healthDetailProperty, .string(healthDetail)),
+            (Keyboard.healsProperty, heals.dbusValue),
+            (Keyboard.reconnectTimesProperty, reconnectTimes.dbusValue),
         ]
     }
 }

@@ -1,0 +1,19 @@
+/// A step of the healing ladder (docs/health.md).
+public enum HealStep: String, Sendable, Equatable, CaseIterable {
+    /// `Device1.ConnectProfile` with the keyboard's HID (classic) or HOGP (LE) UUID.
+    case connectProfile = "connect-profile"
+    /// `Device1.Disconnect`, then `Device1.Connect`.
+    case reconnect
+    /// The adapter's `Powered` off, then on (only when configured, and never while another device is connected on
+    /// that adapter).
+    case powerCycleAdapter = "power-cycle-adapter"
+
+    /// What the step does, in words, for `HealthDetail` and the journal.
+    public var doing: String {
+        switch self {
+        case .connectProfile: "asking BlueZ to connect its input profile again"
+        case .reconnect: "disconnecting and connecting it again"
+        case .powerCycleAdapter: "switching its Bluetooth adapter off and on"
+        }
+    }
+}

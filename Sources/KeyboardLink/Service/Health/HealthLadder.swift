@@ -1,0 +1,329 @@
+import KBlinkAPI
+
+/// The health of one keyboard and its healing ladder, as a pure state machine: it is told what BlueZ and the input
+/// devices show (``observe(_:now:)``), when a step it asked for returned (``stepReturned(_:error:now:)``), when its
+/// ``wakeAt`` came (``timerFired(now:)``) and when the user acted (``cancel(_:)``), and answers with the step to run
+/// and what to record. Time is given, never read: the driver (`KeyboardRegistry+Health.swift`) owns the clock and
+/// the timers, so every path here is tested without waiting.
+///
+/// An episode starts when a keyboard's link comes up without its input device. After ``HealthSettings/deadline``
+/// the steps run one at a time, each checked (the input device appears within the deadline after it returned),
+/// with ``HealthSettings/backoff`` doubled between them, until the device appears (working) or
+/// ``HealthSettings/budget`` steps ran (failed; nothing more is tried until the link goes down and up again). The
+/// link going down ends an episode, except while a step that disconnects (reconnect, power cycle) runs.
+struct HealthLadder: Sendable {
+    typealias Instant = ContinuousClock.Instant
+
+    /// Where the keyboard is.
+    enum Phase: Sendable, Equatable {
+        /// Not connected.
+        case down
+        /// Connected, its link not up yet (services being resolved).
+        case connecting
+        /// Link up without an input device, until the deadline.
+        case waiting(until: Instant)
+        /// The input device exists (or input devices are not watched).
+        case working
+        /// A step's call is in flight.
+        case running(HealStep)
+        /// A step returned; its effect is awaited until the deadline.
+        case checking(HealStep, until: Instant)
+        /// Between two steps.
+        case backingOff(until: Instant)
+        /// The budget is spent: the reason and what to do.
+        case failed(String)
+        /// The user acted (disconnect, forget, pairing): no healing until the link goes down.
+        case canceled(String)
+        /// The computer is going to sleep (logind's `PrepareForSleep`): nothing is tried until it resumed.
+        case suspended
+    }
+
+    /// A step that ended, for `Heals` and the journal.
+    struct StepEnd: Sendable, Equatable {
+        var step: HealStep
+        /// `healed`, `no input device`, or BlueZ's error.
+        var outcome: String
+    }
+
+    /// What the driver does after a transition.
+    struct Output: Sendable, Equatable {
+        /// The step to run now; report its end with ``stepReturned(_:error:now:)``.
+        var run: HealStep?
+        /// Steps that ended.
+        var ended: [StepEnd] = []
+        /// The time from the link coming up to the input device existing, when it just appeared.
+        var reconnectTime: Duration?
+        /// Lines for the journal: one per step, and one when the keyboard failed.
+        var journal: [String] = []
+    }
+
+    /// Why the user's action canceled healing.
+    enum Cancellation: Sendable, Equatable {
+        case disconnect, forget, pairing
+
+        var words: String {
+            switch self {
+            case .disconnect: "kblink disconnect"
+            case .forget: "kblink forget"
+            case .pairing: "a pairing"
+            }
+        }
+    }
+
+    var settings: HealthSettings
+    private(set) var phase: Phase = .down
+    /// Steps run in this episode.
+    private(set) var stepsTaken = 0
+    private var lastStep: HealStep?
+    private var linkUpSince: Instant?
+    private var disconnectedByUser = false
+    private var last = HealthObservation(
+        connected: false, linkUp: false, hasInputDevice: false, inputDevicesWatched: false, paired: false,
+        trusted: false)
+
+    init(settings: HealthSettings) {
+        self.settings = settings
+    }
+
+    /// The steps in the order they run; the last one repeats while the budget lasts.
+    var ladder: [HealStep] {
+        [.connectProfile, .reconnect] + (settings.powerCycleAdapter ? [.powerCycleAdapter] : [])
+    }
+
+    /// When ``timerFired(now:)`` must be called; nil: no timer.
+    var wakeAt: Instant? {
+        switch phase {
+        case .waiting(let until), .checking(_, let until), .backingOff(let until): until
+        default: nil
+        }
+    }
+
+    /// The `Health` property.
+    var health: KeyboardHealth {
+        switch phase {
+        case .down:
+            (last.paired && last.trusted && !disconnectedByUser) ? .asleep : .disconnected
+        case .connecting, .waiting, .canceled: .waiting
+        case .suspended: last.connected ? .working : (last.paired && last.trusted ? .asleep : .disconnected)
+        case .working: .working
+        case .running, .checking, .backingOff: .healing
+        case .failed: .failed
+        }
+    }
+
+    /// The `HealthDetail` property: the step being tried, or the reason and what to do.
+    var detail: String {
+        let step = "step \(stepsTaken) of \(settings.budget)"
+        switch phase {
+        case .down:
+            if disconnectedByUser { return "disconnected with 'kblink disconnect'; 'kblink connect' brings it back" }
+            return health == .asleep
+                ? "not connected; it connects again by itself at a key press" : "not connected"
+        case .connecting: return "connected; its services are being resolved"
+        case .waiting:
+            return "connected; waiting up to \(Self.words(settings.deadline)) for its input device"
+        case .working: return last.inputDevicesWatched || !last.connected ? "" : "input devices are not watched"
+        case .running(let heal): return "no input device: \(heal.doing) (\(step))"
+        case .checking(let heal, _): return "no input device: \(heal.doing) (\(step)); waiting for the input device"
+        case .backingOff:
+            return "no input device after \(lastStep?.doing ?? "waiting") (\(step)); trying again shortly"
+        case .failed(let reason): return reason
+        case .suspended: return "the computer is going to sleep; it is expected back after the resume"
+        case .canceled(let reason): return "healing canceled by \(reason); it starts again when the keyboard reconnects"
+        }
+    }
+
+    // MARK: Transitions
+
+    /// BlueZ or the input devices changed.
+    mutating func observe(_ observation: HealthObservation, now: Instant) -> Output {
+        last = observation
+        var output = Output()
+        guard observation.connected else {
+            switch phase {
+            case .running(let step) where step != .connectProfile: return output  // the step's own disconnection
+            case .checking(let step, _) where step != .connectProfile: return output
+            default: break
+            }
+            phase = .down
+            endEpisode()
+            return output
+        }
+        // Connected again after being down: whatever the user did before is over (kblink connect, or a key press
+        // after BlueZ's auto-connection came back).
+        if phase == .down { disconnectedByUser = false }
+        guard observation.inputDevicesWatched else {
+            phase = .working
+            return output
+        }
+        guard observation.linkUp else {
+            if phase == .down { phase = .connecting }
+            return output
+        }
+        if linkUpSince == nil { linkUpSince = now }
+        if observation.hasInputDevice {
+            guard phase != .working else { return output }
+            if case .canceled = phase {
+            } else if let since = linkUpSince {
+                output.reconnectTime = now - since
+            }
+            switch phase {
+            case .running(let step), .checking(let step, _):
+                output.ended.append(StepEnd(step: step, outcome: "healed"))
+                output.journal.append("\(step.rawValue): healed, its input device exists (step \(stepsTaken))")
+            case .backingOff, .failed:
+                output.journal.append("its input device appeared after \(stepsTaken) healing step(s)")
+            default: break
+            }
+            phase = .working
+            endEpisode()
+            return output
+        }
+        switch phase {
+        case .down, .connecting:
+            phase = .waiting(until: now + settings.deadline)
+        case .working:
+            // The input device went away while connected: a new episode.
+            linkUpSince = now
+            phase = .waiting(until: now + settings.deadline)
+        case .waiting, .running, .checking, .backingOff, .failed, .canceled, .suspended:
+            break
+        }
+        return output
+    }
+
+    /// The step asked for returned; `error` is BlueZ's answer when it failed.
+    mutating func stepReturned(_ step: HealStep, error: String?, now: Instant) -> Output {
+        guard phase == .running(step) else { return Output() }
+        guard let error else {
+            phase = .checking(step, until: now + settings.deadline)
+            return Output()
+        }
+        var output = Output(ended: [StepEnd(step: step, outcome: error)])
+        output.journal.append("\(step.rawValue): \(error) (step \(stepsTaken) of \(settings.budget))")
+        next(now: now, into: &output)
+        return output
+    }
+
+    /// ``wakeAt`` came.
+    mutating func timerFired(now: Instant) -> Output {
+        guard let wake = wakeAt, now >= wake else { return Output() }
+        var output = Output()
+        switch phase {
+        case .waiting:
+            output.journal.append(
+                "connected for \(Self.words(settings.deadline)) without an input device; healing it")
+            start(now: now, into: &output)
+        case .checking(let step, _):
+            output.ended.append(StepEnd(step: step, outcome: "no input device"))
+            output.journal.append(
+                "\(step.rawValue): no input device \(Self.words(settings.deadline)) after it (step \(stepsTaken) of "
+                    + "\(settings.budget))")
+            guard last.connected else {
+                phase = .down
+                endEpisode()
+                return output
+            }
+            next(now: now, into: &output)
+        case .backingOff:
+            start(now: now, into: &output)
+        default:
+            break
+        }
+        return output
+    }
+
+    /// The user disconnected or forgot the keyboard, or a pairing of it started: nothing more is tried until its
+    /// link goes down and up again.
+    mutating func cancel(_ cancellation: Cancellation) -> Output {
+        var output = Output()
+        switch phase {
+        case .running, .checking, .backingOff, .waiting:
+            output.journal.append("healing canceled by \(cancellation.words)")
+        default: break
+        }
+        if cancellation == .disconnect { disconnectedByUser = true }
+        phase = last.connected ? .canceled(cancellation.words) : .down
+        endEpisode()
+        return output
+    }
+
+    /// The computer is going to sleep: whatever runs stops, nothing more is tried until ``resume()``.
+    mutating func suspend() -> Output {
+        var output = Output()
+        switch phase {
+        case .running, .checking, .backingOff, .waiting:
+            output.journal.append("healing paused: the computer is going to sleep")
+        default: break
+        }
+        phase = .suspended
+        endEpisode()
+        return output
+    }
+
+    /// Takes in what BlueZ and the input devices show without acting on it (while the computer sleeps).
+    mutating func note(_ observation: HealthObservation) {
+        last = observation
+    }
+
+    /// The computer resumed: a keyboard that was connected is expected back, with a whole budget (a failed one
+    /// too); the next ``observe(_:now:)`` says where it is.
+    mutating func resume() {
+        phase = .down
+        endEpisode()
+    }
+
+    private mutating func endEpisode() {
+        stepsTaken = 0
+        lastStep = nil
+        linkUpSince = nil
+    }
+
+    /// After a step that did not heal: the next one after the backoff, or failed.
+    private mutating func next(now: Instant, into output: inout Output) {
+        guard stepsTaken < settings.budget else {
+            fail(into: &output)
+            return
+        }
+        let factor = 1 << min(max(stepsTaken - 1, 0), 16)
+        phase = .backingOff(until: now + settings.backoff * factor)
+    }
+
+    private mutating func start(now: Instant, into output: inout Output) {
+        guard stepsTaken < settings.budget else {
+            fail(into: &output)
+            return
+        }
+        let steps = ladder
+        let step = steps[min(stepsTaken, steps.count - 1)]
+        stepsTaken += 1
+        lastStep = step
+        phase = .running(step)
+        output.run = step
+    }
+
+    private mutating func fail(into output: inout Output) {
+        let tried =
+            stepsTaken == 0
+            ? "no healing step is allowed ([Health] Budget = 0)"
+            : "\(stepsTaken) healing "
+                + "step(s) (the last: \(lastStep?.doing ?? "none"))"
+        let reason =
+            "BlueZ shows it connected but no input device was made for it, after \(tried); kblinkd stopped "
+            + "trying. Switch the keyboard off and on, or forget it and pair it again ('kblink forget', then "
+            + "'kblink pair'); see docs/health.md"
+        phase = .failed(reason)
+        output.journal.append("failed: \(reason)")
+    }
+
+    /// A duration in words: "10 s", "0.5 s".
+    static func words(_ duration: Duration) -> String {
+        let (seconds, attoseconds) = duration.components
+        let milliseconds = attoseconds / 1_000_000_000_000_000
+        if milliseconds == 0 { return "\(seconds) s" }
+        var fraction = String(milliseconds)
+        while fraction.count < 3 { fraction = "0" + fraction }
+        while fraction.hasSuffix("0") { fraction.removeLast() }
+        return "\(seconds).\(fraction) s"
+    }
+}

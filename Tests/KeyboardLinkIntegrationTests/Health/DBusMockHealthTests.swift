@@ -1,0 +1,94 @@
+import Foundation
+import KeyboardLink
+import KeyboardLinkTestSupport
+import Testing
+
+/// Healing against python-dbusmock's `bluez5` template, a BlueZ written by others with no kernel behind it: no input
+/// device ever appears, so kblinkd tries within its budget, reports failed with a reason, stops, and no longer
+/// counts the keyboard as attached.
+@Suite("Healing against python-dbusmock's bluez5 template")
+struct DBusMockHealthTests {
+    static let mockInterface = InterfaceName("org.bluez.Mock")
+    static let address = "AA:BB:CC:DD:EE:02"
+    static let devicePath = ObjectPath("/org/bluez/hci0/dev_AA_BB_CC_DD_EE_02")
+
+    @Test("no input device ever: the budget's steps, then failed with a reason, nothing pending, not attached")
+    func failsWithinBudget() async throws {
+        let bus = try TestBus()
+        let mock = try ChildProcess(
+            "/usr/bin/python3", ["-m", "dbusmock", "--system", "--template", "bluez5"],
+            environment: ["DBUS_SYSTEM_BUS_ADDRESS": bus.address, "PATH": "/usr/bin:/bin"])
+        defer { mock.signal(SIGKILL) }
+        let connection = try await bus.connect()
+        #expect(try await eventually { try await connection.nameOwner(of: BlueZ.service) != nil })
+        func callMock(_ member: String, _ arguments: [DBusValue]) async throws {
+            try await connection.call(
+                destination: BlueZ.service, path: .root, interface: Self.mockInterface, member: try MemberName(member),
+                arguments)
+        }
+        try await callMock("AddAdapter", [.string("hci0"), .string("kblink-test")])
+        try await callMock("AddDevice", [.string("hci0"), .string(Self.address), .string("Mock Keyboard")])
+        try await connection.call(
+            destination: BlueZ.service, path: Self.devicePath, interface: InterfaceName("org.freedesktop.DBus.Mock"),
+            member: MemberName("UpdateProperties"),
+            [
+                .string("org.bluez.Device1"),
+                .dictionary(
+                    key: .string, value: .variant,
+                    [
+                        DBusDictionaryEntry(key: .string("Icon"), value: .variant(.string("input-keyboard"))),
+                        DBusDictionaryEntry(key: .string("Class"), value: .variant(.uint32(0x002540))),
+                        DBusDictionaryEntry(key: .string("Paired"), value: .variant(.boolean(true))),
+                        DBusDictionaryEntry(key: .string("Trusted"), value: .variant(.boolean(true))),
+                        DBusDictionaryEntry(
+                            key: .string("UUIDs"),
+                            value: .variant(.array(.string, [.string("00001124-0000-1000-8000-00805f9b34fb")]))),
+                    ]),
+            ])
+
+        let serviceConnection = try await bus.connect()
+        var options = KeyboardLinkService.Options(stateDirectory: "/tmp")
+        options.health = HealthSettings(deadline: .milliseconds(500), budget: 2, backoff: .milliseconds(50))
+        let lines = LogRecorder()
+        let service = KeyboardLinkService(
+            connection: serviceConnection, options: options,
+            log: { level, message in lines.lines.withLock { $0.append((level, message)) } })
+        try await service.start()
+        // kblinkd watches input devices, and there are none: the mock has no kernel behind it.
+        await service.updateEvdevDevices([])
+        let client = try await KBlinkClient.connect(to: bus.busAddress)
+        let address = try #require(BluetoothAddress(validating: Self.address))
+
+        try await callMock("ConnectDevice", [.string("hci0"), .string(Self.address)])
+        #expect(
+            try await eventually {
+                try await client.keyboards().first?.health == .failed
+            })
+        #expect(await eventually { await !service.healthIsPending(address) })
+        let keyboard = try await client.keyboard(matching: Self.address)
+        let report = try await client.healthReport(of: keyboard)
+        #expect(report.heals.map(\.step) == ["connect-profile", "reconnect"])
+        #expect(report.detail.contains("no input device was made for it"))
+        #expect(try await !client.status().hardwareKeyboardAttached)
+
+        // The mock counted each step's calls: one ConnectProfile, one Disconnect, one Connect; no more.
+        let control = DBusProxy(
+            connection: connection, destination: BlueZ.service, path: Self.devicePath,
+            interface: InterfaceName("org.freedesktop.DBus.Mock"))
+        func calls(_ method: String) async throws -> Int {
+            try await control.call(
+                MemberName("GetMethodCalls"), [.string(method)], returning: [DBusStruct<UInt64, [DBusValue]>].self
+            ).count
+        }
+        #expect(try await calls("ConnectProfile") == 1)
+        #expect(try await calls("Disconnect") == 1)
+        #expect(try await calls("Connect") == 1)
+        let failed = lines.lines.withLock { $0 }.filter { $0.1.contains("failed:") }
+        #expect(failed.count == 1)
+
+        await client.close()
+        await service.stop()
+        await serviceConnection.close()
+        await connection.close()
+    }
+}

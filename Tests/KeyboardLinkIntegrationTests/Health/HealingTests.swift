@@ -1,0 +1,142 @@
+import KeyboardLink
+import KeyboardLinkTestSupport
+import Testing
+
+/// kblinkd heals a keyboard that BlueZ shows connected while no input device exists for it (docs/health.md), on
+/// the simulator playing both BlueZ and the kernel's input devices.
+@Suite("Healing keyboards without an input device", .serialized)
+struct HealingTests {
+    static let aula = SimulatedDevice.aulaF87.address
+
+    static func aula(_ behavior: SimulatedDevice.InputDeviceBehavior) -> SimulatedDevice {
+        var device = SimulatedDevice.aulaF87
+        device.inputDevice = behavior
+        return device
+    }
+
+    @Test("an input device at once: working, no healing call, the reconnect time recorded")
+    func atOnce() async throws {
+        try await withHealthDaemon(devices: [Self.aula(.atConnection)], health: HealthDaemon.patientHealth) {
+            daemon in
+            #expect(try await daemon.settles(Self.aula, at: .working))
+            try await daemon.bluez.setConnected(Self.aula, false)
+            #expect(try await daemon.settles(Self.aula, at: .asleep))
+            try await daemon.bluez.setConnected(Self.aula, true)
+            #expect(try await daemon.settles(Self.aula, at: .working))
+            let report = try await daemon.report(Self.aula)
+            #expect(report.heals.isEmpty)
+            #expect(report.reconnectTimes.count == 1)
+            #expect(await daemon.bluez.healingCalls(of: Self.aula) == .init())
+            #expect(try await daemon.service.presence().attached)
+        }
+    }
+
+    @Test("an input device that appears late, within the deadline: working without any healing step")
+    func late() async throws {
+        try await withHealthDaemon(devices: [Self.aula(.late(.milliseconds(150)))], health: HealthDaemon.patientHealth)
+        {
+            daemon throws in
+            #expect(try await daemon.settles(Self.aula, at: .working))
+            #expect(await daemon.bluez.healingCalls(of: Self.aula) == .init())
+            #expect(try await daemon.report(Self.aula).heals.isEmpty)
+        }
+    }
+
+    @Test("an input device only after ConnectProfile: healed by the first step, the heal named")
+    func afterConnectProfile() async throws {
+        try await withHealthDaemon(devices: [Self.aula(.afterConnectProfile)]) { daemon in
+            #expect(try await daemon.settles(Self.aula, at: .working))
+            #expect(await daemon.bluez.healingCalls(of: Self.aula) == .init(connectProfile: 1))
+            let report = try await daemon.report(Self.aula)
+            #expect(report.heals.map(\.step) == ["connect-profile"])
+            #expect(report.heals.map(\.outcome) == ["healed"])
+            #expect(report.reconnectTimes.count == 1)
+            #expect(await daemon.bluez.hasInputDevice(Self.aula))
+            // kblink info names the heal.
+            let info = try await daemon.kblink(["info", Self.aula.description])
+            #expect(info.standardOutput.contains("connect-profile: healed"), "\(info.standardOutput)")
+        }
+    }
+
+    @Test("an input device only after disconnect and connect: ConnectProfile does not help, reconnecting does")
+    func afterReconnect() async throws {
+        try await withHealthDaemon(devices: [Self.aula(.afterReconnect)]) { daemon in
+            #expect(try await daemon.settles(Self.aula, at: .working))
+            #expect(
+                await daemon.bluez.healingCalls(of: Self.aula) == .init(connectProfile: 1, disconnect: 1, connect: 1))
+            let report = try await daemon.report(Self.aula)
+            #expect(report.heals.map(\.step) == ["connect-profile", "reconnect"])
+            #expect(report.heals.map(\.outcome) == ["no input device", "healed"])
+        }
+    }
+
+    @Test("never an input device: the budget's steps run once each, then failed with a reason; not attached")
+    func never() async throws {
+        try await withHealthDaemon(devices: [Self.aula(.never)]) { daemon in
+            #expect(try await daemon.settles(Self.aula, at: .failed))
+            // Budget 3: connect-profile, reconnect, reconnect; and nothing is pending afterwards.
+            #expect(
+                await daemon.bluez.healingCalls(of: Self.aula) == .init(connectProfile: 1, disconnect: 2, connect: 2))
+            let report = try await daemon.report(Self.aula)
+            #expect(report.heals.map(\.step) == ["connect-profile", "reconnect", "reconnect"])
+            #expect(report.detail.contains("stopped trying"))
+            #expect(report.detail.contains("kblink forget"))
+            #expect(try await !daemon.service.presence().attached)
+            // One journal line per step, one when healing starts and one for the failure.
+            let lines = daemon.healthLines(Self.aula)
+            #expect(lines.count == 5, "\(lines)")
+            #expect(lines.last?.contains("failed:") == true)
+            // The CLI says it in words.
+            let list = try await daemon.kblink(["list"])
+            #expect(list.standardOutput.contains("FAILED"))
+            let status = try await daemon.kblink(["status", "--json"])
+            #expect(status.standardOutput.contains("\"health\":\"failed\""), "\(status.standardOutput)")
+        }
+    }
+
+    @Test("the user's disconnect during healing cancels it: disconnected, nothing more tried")
+    func userDisconnectCancels() async throws {
+        let settings = HealthSettings(deadline: .milliseconds(1500), budget: 3, backoff: .seconds(60))
+        try await withHealthDaemon(devices: [Self.aula(.never)], health: settings) { daemon throws in
+            let service = try daemon.service
+            // The first step ran and found nothing; the next waits for the (long) backoff.
+            #expect(await eventually { await daemon.bluez.healingCalls(of: Self.aula).connectProfile == 1 })
+            #expect(try await daemon.health(Self.aula) == .healing)
+            let disconnect = try await daemon.kblink(["disconnect", Self.aula.description])
+            #expect(disconnect.status == 0, "\(disconnect.standardError)")
+            #expect(try await daemon.settles(Self.aula, at: .disconnected))
+            #expect(await !service.healthIsPending(Self.aula))
+            #expect(await daemon.bluez.healingCalls(of: Self.aula) == .init(connectProfile: 1, disconnect: 1))
+            #expect(daemon.healthLines(Self.aula).contains { $0.contains("healing canceled by kblink disconnect") })
+            #expect(try await daemon.report(Self.aula).detail.contains("kblink connect"))
+        }
+    }
+
+    @Test("the adapter powered off and on: asleep meanwhile, working again afterwards")
+    func adapterPowerCycle() async throws {
+        try await withHealthDaemon(devices: [Self.aula(.atConnection)], health: HealthDaemon.patientHealth) {
+            daemon in
+            #expect(try await daemon.settles(Self.aula, at: .working))
+            try await daemon.bluez.setPowered(adapter: 0, false)
+            #expect(try await daemon.settles(Self.aula, at: .asleep))
+            #expect(try await !daemon.service.presence().attached)
+            try await daemon.bluez.setPowered(adapter: 0, true)
+            #expect(try await daemon.settles(Self.aula, at: .working))
+            #expect(try await daemon.service.presence().attached)
+            #expect(await daemon.bluez.healingCalls(of: Self.aula) == .init())
+        }
+    }
+
+    @Test("the adapter comes back but the keyboard's input device does not: healed by the ladder")
+    func adapterPowerCycleThenHeal() async throws {
+        try await withHealthDaemon(devices: [Self.aula(.atConnection)]) { daemon in
+            #expect(try await daemon.settles(Self.aula, at: .working))
+            try await daemon.bluez.setPowered(adapter: 0, false)
+            #expect(try await daemon.settles(Self.aula, at: .asleep))
+            try await daemon.bluez.setInputDeviceBehavior(Self.aula, .afterConnectProfile)
+            try await daemon.bluez.setPowered(adapter: 0, true)
+            #expect(try await daemon.settles(Self.aula, at: .working))
+            #expect(await daemon.bluez.healingCalls(of: Self.aula) == .init(connectProfile: 1))
+        }
+    }
+}

@@ -1,0 +1,166 @@
+import Testing
+
+@testable import KBlinkAPI
+@testable import KeyboardLinkService
+
+/// The healing ladder as a pure state machine: every instant is given, nothing waits.
+@Suite("HealthLadder")
+struct HealthLadderTests {
+    static let settings = HealthSettings(deadline: .seconds(10), budget: 3, backoff: .seconds(2))
+    static let start = ContinuousClock.now
+
+    static func at(_ seconds: Double) -> ContinuousClock.Instant { start + .milliseconds(Int(seconds * 1000)) }
+
+    static func seen(
+        connected: Bool = true, linkUp: Bool = true, input: Bool = false, watched: Bool = true, trusted: Bool = true
+    ) -> HealthObservation {
+        HealthObservation(
+            connected: connected, linkUp: linkUp && connected, hasInputDevice: input, inputDevicesWatched: watched,
+            paired: true, trusted: trusted)
+    }
+
+    @Test("an input device at once: working, with the reconnect time measured from the link coming up")
+    func atOnce() {
+        var ladder = HealthLadder(settings: Self.settings)
+        #expect(ladder.observe(Self.seen(), now: Self.at(0)).run == nil)
+        #expect(ladder.health == .waiting)
+        #expect(ladder.wakeAt == Self.at(10))
+        let output = ladder.observe(Self.seen(input: true), now: Self.at(0.25))
+        #expect(ladder.health == .working)
+        #expect(output.reconnectTime == .milliseconds(250))
+        #expect(output.ended.isEmpty)
+        #expect(ladder.wakeAt == nil)
+    }
+
+    @Test("the deadline passes: connect-profile, then reconnect, then reconnect again; failed after the budget")
+    func ladderToFailure() {
+        var ladder = HealthLadder(settings: Self.settings)
+        _ = ladder.observe(Self.seen(), now: Self.at(0))
+        #expect(ladder.timerFired(now: Self.at(9)).run == nil)  // early: nothing
+        var output = ladder.timerFired(now: Self.at(10))
+        #expect(output.run == .connectProfile)
+        #expect(ladder.health == .healing)
+        #expect(ladder.detail.contains("step 1 of 3"))
+        _ = ladder.stepReturned(.connectProfile, error: nil, now: Self.at(10.1))
+        #expect(ladder.wakeAt == Self.at(20.1))
+        output = ladder.timerFired(now: Self.at(20.1))
+        #expect(output.ended == [.init(step: .connectProfile, outcome: "no input device")])
+        #expect(output.journal.count == 1)
+        #expect(ladder.wakeAt == Self.at(22.1))  // backoff 2 s after the first step
+        #expect(ladder.timerFired(now: Self.at(22.1)).run == .reconnect)
+        // The reconnect's own disconnection does not end the episode.
+        _ = ladder.observe(Self.seen(connected: false), now: Self.at(22.2))
+        #expect(ladder.health == .healing)
+        _ = ladder.observe(Self.seen(), now: Self.at(22.5))
+        _ = ladder.stepReturned(.reconnect, error: nil, now: Self.at(22.5))
+        _ = ladder.timerFired(now: Self.at(32.5))
+        #expect(ladder.wakeAt == Self.at(36.5))  // 4 s: doubled
+        #expect(ladder.timerFired(now: Self.at(36.5)).run == .reconnect)
+        _ = ladder.stepReturned(
+            .reconnect, error: "org.bluez.Error.Failed: le-connection-abort-by-local", now: Self.at(37))
+        #expect(ladder.health == .failed)
+        #expect(ladder.detail.contains("forget it and pair it again"))
+        #expect(ladder.wakeAt == nil)
+        #expect(ladder.stepsTaken == 3)
+        // Failed stays failed while connected: nothing more runs.
+        #expect(ladder.observe(Self.seen(), now: Self.at(100)).run == nil)
+        #expect(ladder.timerFired(now: Self.at(200)).run == nil)
+        #expect(ladder.health == .failed)
+        #expect(!ladder.health.countsAsAttached)
+    }
+
+    @Test("the input device appears after a step: working, the heal recorded, the budget restored")
+    func healedByConnectProfile() {
+        var ladder = HealthLadder(settings: Self.settings)
+        _ = ladder.observe(Self.seen(), now: Self.at(0))
+        _ = ladder.timerFired(now: Self.at(10))
+        _ = ladder.stepReturned(.connectProfile, error: nil, now: Self.at(10.5))
+        let output = ladder.observe(Self.seen(input: true), now: Self.at(11))
+        #expect(ladder.health == .working)
+        #expect(output.ended == [.init(step: .connectProfile, outcome: "healed")])
+        #expect(output.reconnectTime == .seconds(11))
+        #expect(ladder.stepsTaken == 0)
+    }
+
+    @Test("going down outside a disconnecting step ends the episode: asleep when trusted, else disconnected")
+    func asleep() {
+        var ladder = HealthLadder(settings: Self.settings)
+        _ = ladder.observe(Self.seen(), now: Self.at(0))
+        _ = ladder.timerFired(now: Self.at(10))
+        _ = ladder.stepReturned(.connectProfile, error: nil, now: Self.at(10.5))
+        _ = ladder.observe(Self.seen(connected: false), now: Self.at(11))
+        #expect(ladder.health == .asleep)
+        #expect(ladder.wakeAt == nil)
+        #expect(ladder.stepsTaken == 0)
+        _ = ladder.observe(Self.seen(connected: false, trusted: false), now: Self.at(12))
+        #expect(ladder.health == .disconnected)
+    }
+
+    @Test("the user's disconnect cancels healing; the keyboard is disconnected, not asleep")
+    func userDisconnect() {
+        var ladder = HealthLadder(settings: Self.settings)
+        _ = ladder.observe(Self.seen(), now: Self.at(0))
+        _ = ladder.timerFired(now: Self.at(10))
+        let output = ladder.cancel(.disconnect)
+        #expect(output.journal == ["healing canceled by kblink disconnect"])
+        #expect(ladder.wakeAt == nil)
+        // The step that was running returns: ignored.
+        #expect(ladder.stepReturned(.connectProfile, error: nil, now: Self.at(10.2)) == HealthLadder.Output())
+        _ = ladder.observe(Self.seen(connected: false), now: Self.at(10.3))
+        #expect(ladder.health == .disconnected)
+        // Connected again (by the user): a new episode.
+        _ = ladder.observe(Self.seen(), now: Self.at(50))
+        #expect(ladder.health == .waiting)
+        #expect(ladder.wakeAt == Self.at(60))
+    }
+
+    @Test("a pairing cancels healing while connected: no step runs until the link goes down and up")
+    func pairingCancels() {
+        var ladder = HealthLadder(settings: Self.settings)
+        _ = ladder.observe(Self.seen(), now: Self.at(0))
+        _ = ladder.cancel(.pairing)
+        #expect(ladder.wakeAt == nil)
+        #expect(ladder.timerFired(now: Self.at(10)).run == nil)
+        #expect(ladder.detail.contains("a pairing"))
+        _ = ladder.observe(Self.seen(input: true), now: Self.at(12))
+        #expect(ladder.health == .working)
+    }
+
+    @Test("budget 0: failed at the deadline without a step; power cycle is the last step only when configured")
+    func budgetAndPowerCycle() {
+        var none = HealthLadder(settings: HealthSettings(deadline: .seconds(1), budget: 0))
+        _ = none.observe(Self.seen(), now: Self.at(0))
+        #expect(none.timerFired(now: Self.at(1)).run == nil)
+        #expect(none.health == .failed)
+        #expect(HealthLadder(settings: Self.settings).ladder == [.connectProfile, .reconnect])
+        #expect(
+            HealthLadder(settings: HealthSettings(powerCycleAdapter: true)).ladder == [
+                .connectProfile, .reconnect, .powerCycleAdapter,
+            ])
+    }
+
+    @Test("input devices not watched: a connected keyboard is working and nothing is healed")
+    func unwatched() {
+        var ladder = HealthLadder(settings: Self.settings)
+        _ = ladder.observe(Self.seen(watched: false), now: Self.at(0))
+        #expect(ladder.health == .working)
+        #expect(ladder.wakeAt == nil)
+    }
+
+    @Test("link not up yet (services resolving): waiting with no deadline running")
+    func resolving() {
+        var ladder = HealthLadder(settings: Self.settings)
+        _ = ladder.observe(Self.seen(linkUp: false), now: Self.at(0))
+        #expect(ladder.health == .waiting)
+        #expect(ladder.wakeAt == nil)
+        _ = ladder.observe(Self.seen(), now: Self.at(3))
+        #expect(ladder.wakeAt == Self.at(13))
+    }
+
+    @Test("durations in words")
+    func words() {
+        #expect(HealthLadder.words(.seconds(10)) == "10 s")
+        #expect(HealthLadder.words(.milliseconds(2500)) == "2.5 s")
+        #expect(HealthLadder.words(.milliseconds(50)) == "0.05 s")
+    }
+}
