@@ -162,9 +162,10 @@ public enum KBlinkContract {
         /// `GetMacros() -> a{ss} macros`: every macro's name and text, for callers allowed `read-macros`.
         public static let getMacros = KBlinkMethod<NoArguments, Reply<[String: String]>>(
             interface, "GetMacros", output: "macros", access: .requires(.readMacros))
-        /// `ImportProfile(s json, a{sv} options) -> a{sv} result`.
+        /// `ImportProfile(s json, a{sv} options) -> a{sv} result` (``ProfileImportRequest``,
+        /// ``ProfileImportReport``).
         public static let importProfile = KBlinkMethod<
-            KBlinkArguments<String, [String: DBusValue]>, Reply<[String: DBusValue]>
+            KBlinkArguments<String, ProfileImportRequest>, Reply<ProfileImportReport>
         >(
             interface, "ImportProfile", inputs: ["json", "options"], output: "result", access: .requires(.editKeymap),
             maximumBodySize: FileStore.maximumReadSize + (64 << 10))
@@ -175,17 +176,17 @@ public enum KBlinkContract {
         public static let removeLayer = KBlinkMethod<KBlinkArguments<UInt32>, NoReply>(
             interface, "RemoveLayer", inputs: ["layer"], access: .requires(.editKeymap))
         /// `CheckAction(s action) -> a{sv} result`: whether the keyboard's firmware can hold an action, answered as a
-        /// dry-run `Push` answers (its `problems`); nothing is written.
-        public static let checkAction = KBlinkMethod<KBlinkArguments<String>, Reply<[String: DBusValue]>>(
+        /// dry-run `Push` answers (``PushReport``, its `problems`); nothing is written.
+        public static let checkAction = KBlinkMethod<KBlinkArguments<String>, Reply<PushReport>>(
             interface, "CheckAction", inputs: ["action"], output: "result", access: .requires(.editKeymap))
         /// `GetKeys() -> a(ssdddd) keys` (``KeyGeometry``).
         public static let getKeys = KBlinkMethod<NoArguments, Reply<[KeyGeometry]>>(
             interface, "GetKeys", output: "keys", access: .anyone)
-        /// `Push(a{sv} options) -> a{sv} result`.
-        public static let push = KBlinkMethod<KBlinkArguments<[String: DBusValue]>, Reply<[String: DBusValue]>>(
+        /// `Push(a{sv} options) -> a{sv} result` (``PushRequest``, ``PushReport``).
+        public static let push = KBlinkMethod<KBlinkArguments<PushRequest>, Reply<PushReport>>(
             interface, "Push", inputs: ["options"], output: "result", access: .requires(.writeFirmware))
-        /// `Pull() -> a{sv} result`.
-        public static let pull = KBlinkMethod<NoArguments, Reply<[String: DBusValue]>>(
+        /// `Pull() -> a{sv} result` (``PullReport``).
+        public static let pull = KBlinkMethod<NoArguments, Reply<PullReport>>(
             interface, "Pull", output: "result", access: .requires(.writeFirmware))
         /// The `Layout` property (`s`, const).
         public static let layoutProperty = KBlinkProperty(interface, "Layout", .string, changes: .const)
