@@ -37,28 +37,32 @@ struct KeymapObject: Sendable {
         typealias Keymap = KBlinkContract.Keymap
         let values = Dictionary(
             uniqueKeysWithValues: KeymapSessions.changingProperties(of: session, settings: settings).map {
-                ($0.0.name, $0.1)
+                ($0.property.name, $0.value)
             })
-        func initial(_ property: KBlinkProperty) -> DBusValue { values[property.name] ?? .boolean(false) }
+        func initial<Value>(_ property: KBlinkProperty<Value>) -> DBusValue {
+            values[property.name] ?? .boolean(false)
+        }
+        func declared<Value>(
+            _ property: KBlinkProperty<Value>,
+            setter: (@Sendable (DBusValue, MethodInvocation) async throws -> DBusValue)? = nil
+        ) -> DBusProperty {
+            DBusProperty(property.declaration, initial: initial(property), setter: setter)
+        }
         return DBusInterface(
             KBlink.keymapInterface,
             methods: methods,
             properties: [
-                DBusProperty(Keymap.layoutProperty, initial: .string(session.layout.id.rawValue)),
-                DBusProperty(
-                    Keymap.zonesProperty, initial: .array(.string, session.zones.map { .string($0.rawValue) })),
-                DBusProperty(
-                    Keymap.currentZoneProperty, initial: initial(Keymap.currentZoneProperty), setter: setCurrentZone),
-                DBusProperty(Keymap.layersProperty, initial: initial(Keymap.layersProperty)),
-                DBusProperty(Keymap.canUndoProperty, initial: initial(Keymap.canUndoProperty)),
-                DBusProperty(Keymap.canRedoProperty, initial: initial(Keymap.canRedoProperty)),
-                DBusProperty(Keymap.dirtyProperty, initial: initial(Keymap.dirtyProperty)),
-                DBusProperty(Keymap.macrosProperty, initial: initial(Keymap.macrosProperty)),
-                DBusProperty(
-                    Keymap.applyOnConnectProperty, initial: initial(Keymap.applyOnConnectProperty),
-                    setter: setApplyOnConnect),
-                DBusProperty(Keymap.baseOriginProperty, initial: initial(Keymap.baseOriginProperty)),
-                DBusProperty(Keymap.baseSinceProperty, initial: initial(Keymap.baseSinceProperty)),
+                DBusProperty(Keymap.layoutProperty, initial: session.layout.id.rawValue),
+                DBusProperty(Keymap.zonesProperty, initial: session.zones.map(\.rawValue)),
+                declared(Keymap.currentZoneProperty, setter: setCurrentZone),
+                declared(Keymap.layersProperty),
+                declared(Keymap.canUndoProperty),
+                declared(Keymap.canRedoProperty),
+                declared(Keymap.dirtyProperty),
+                declared(Keymap.macrosProperty),
+                declared(Keymap.applyOnConnectProperty, setter: setApplyOnConnect),
+                declared(Keymap.baseOriginProperty),
+                declared(Keymap.baseSinceProperty),
             ],
             signals: signals)
     }
