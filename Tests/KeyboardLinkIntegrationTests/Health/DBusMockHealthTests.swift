@@ -69,7 +69,8 @@ struct DBusMockHealthTests {
         let report = try await client.healthReport(of: keyboard)
         #expect(report.heals.map(\.step) == ["connect-profile", "reconnect"])
         #expect(report.detail.contains("no input device was made for it"))
-        #expect(try await !client.status().hardwareKeyboardAttached)
+        // Presence is published right after the keyboard's properties.
+        #expect(try await eventually { try await !client.status().hardwareKeyboardAttached })
 
         // The mock counted each step's calls: one ConnectProfile, one Disconnect, one Connect; no more.
         let control = DBusProxy(

@@ -27,7 +27,7 @@ struct HealingTests {
             #expect(report.heals.isEmpty)
             #expect(report.reconnectTimes.count == 1)
             #expect(await daemon.bluez.healingCalls(of: Self.aula) == .init())
-            #expect(try await daemon.service.presence().attached)
+            #expect(try await eventually { try await daemon.service.presence().attached })
         }
     }
 
@@ -81,7 +81,7 @@ struct HealingTests {
             #expect(report.heals.map(\.step) == ["connect-profile", "reconnect", "reconnect"])
             #expect(report.detail.contains("stopped trying"))
             #expect(report.detail.contains("kblink forget"))
-            #expect(try await !daemon.service.presence().attached)
+            #expect(try await eventually { try await !daemon.service.presence().attached })
             // One journal line per step, one when healing starts and one for the failure.
             let lines = daemon.healthLines(Self.aula)
             #expect(lines.count == 5, "\(lines)")
@@ -119,10 +119,10 @@ struct HealingTests {
             #expect(try await daemon.settles(Self.aula, at: .working))
             try await daemon.bluez.setPowered(adapter: 0, false)
             #expect(try await daemon.settles(Self.aula, at: .asleep))
-            #expect(try await !daemon.service.presence().attached)
+            #expect(try await eventually { try await !daemon.service.presence().attached })
             try await daemon.bluez.setPowered(adapter: 0, true)
             #expect(try await daemon.settles(Self.aula, at: .working))
-            #expect(try await daemon.service.presence().attached)
+            #expect(try await eventually { try await daemon.service.presence().attached })
             #expect(await daemon.bluez.healingCalls(of: Self.aula) == .init())
         }
     }

@@ -157,6 +157,33 @@ struct HealthLadderTests {
         #expect(ladder.wakeAt == Self.at(13))
     }
 
+    @Test("sleep stops the ladder; the resume starts over with a whole budget, a failed keyboard too")
+    func sleepAndResume() {
+        var ladder = HealthLadder(settings: Self.settings)
+        _ = ladder.observe(Self.seen(), now: Self.at(0))
+        _ = ladder.timerFired(now: Self.at(10))
+        #expect(ladder.suspend().journal == ["healing paused: the computer is going to sleep"])
+        #expect(ladder.wakeAt == nil)
+        #expect(ladder.stepReturned(.connectProfile, error: nil, now: Self.at(11)) == HealthLadder.Output())
+        ladder.note(Self.seen(connected: false))
+        #expect(ladder.health == .asleep)
+        ladder.resume()
+        _ = ladder.observe(Self.seen(), now: Self.at(100))
+        #expect(ladder.health == .waiting)
+        #expect(ladder.wakeAt == Self.at(110))
+        #expect(ladder.timerFired(now: Self.at(110)).run == .connectProfile)
+        #expect(ladder.stepsTaken == 1)
+
+        var failed = HealthLadder(settings: HealthSettings(deadline: .seconds(1), budget: 0))
+        _ = failed.observe(Self.seen(), now: Self.at(0))
+        _ = failed.timerFired(now: Self.at(1))
+        #expect(failed.health == .failed)
+        _ = failed.suspend()
+        failed.resume()
+        _ = failed.observe(Self.seen(input: true), now: Self.at(50))
+        #expect(failed.health == .working)
+    }
+
     @Test("durations in words")
     func words() {
         #expect(HealthLadder.words(.seconds(10)) == "10 s")
