@@ -28,8 +28,9 @@ public final class EvdevMonitor: Sendable {
     public let directory: String
     /// The devices list re-read on each change.
     public let devicesFile: String
-    /// The keyboards (``InputDevice/isKeyboard``, and not ``InputDevice/isVirtual`` unless the monitor was told to
-    /// include virtual ones; in file order): the current list first, then each new list when it differs from the
+    /// The keyboards (``InputDevice/isKeyboard``) and every input node of a Bluetooth device
+    /// (``InputDevice/isBluetoothInput``), not ``InputDevice/isVirtual`` ones unless the monitor was told to
+    /// include them; in file order: the current list first, then each new list when it differs from the
     /// previous one. Only the newest list is buffered.
     public let keyboards: AsyncStream<[InputDevice]>
 
@@ -173,7 +174,10 @@ public final class EvdevMonitor: Sendable {
         let parsed = InputDevicesFile.parseSkippingMalformed(String(decoding: bytes, as: UTF8.self))
         for error in parsed.errors { log?("\(path): \(error.description); that device is ignored") }
         return parsed.devices.filter { device in
-            device.isKeyboard && (includeVirtual || !device.isVirtual)
+            // Every input node of a Bluetooth device too, keyboard or not: whether a keyboard BlueZ connected made
+            // its input device at all (health) is asked of nodes that fail the keyboard rule as well (a numeric
+            // keypad, a presenter); presence counts only keyboards.
+            (device.isKeyboard || device.isBluetoothInput) && (includeVirtual || !device.isVirtual)
                 && (sysfsRoot.map { isInSysfs(device, root: $0) } ?? true)
         }.map { device in
             var marked = device

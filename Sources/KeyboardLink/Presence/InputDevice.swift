@@ -62,6 +62,11 @@ public struct InputDevice: Hashable, Sendable {
     /// The Bluetooth address in `U: Uniq=`, when it holds one.
     public var bluetoothAddress: BluetoothAddress? { BluetoothAddress(validating: uniq) }
 
+    /// Whether this is the input device of a Bluetooth device (on the Bluetooth bus, its address in `Uniq`), of any
+    /// kind: what BlueZ's HID and HoG make for a keyboard that connected, whether or not it passes the keyboard
+    /// rule.
+    public var isBluetoothInput: Bool { bus == .bluetooth && bluetoothAddress != nil }
+
     /// systemd's `ID_INPUT_KEYBOARD` rule: `EV_KEY` is set and so are all of key codes 1-31 (`KEY_ESC` to `KEY_S`),
     /// i.e. `(KEY word 0 & 0xFFFFFFFE) == 0xFFFFFFFE`. Power buttons, lid switches, mice and consumer-control
     /// nodes do not pass.

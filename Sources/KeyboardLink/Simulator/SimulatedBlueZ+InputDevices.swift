@@ -59,7 +59,8 @@ extension SimulatedBlueZ {
         let device = entry.device
         switch device.inputDevice {
         case .atConnection:
-            inputDevices.add(address, name: device.name, lowEnergy: Self.isLowEnergy(device))
+            inputDevices.add(
+                address, name: device.name, lowEnergy: Self.isLowEnergy(device), keyboard: device.inputDeviceIsKeyboard)
         case .late(let delay):
             let serial = connectionSerials[address]
             Task { [weak self] in
@@ -67,7 +68,8 @@ extension SimulatedBlueZ {
                 await self?.addLateInputDevice(address, serial: serial)
             }
         case .afterReconnect where afterReconnect:
-            inputDevices.add(address, name: device.name, lowEnergy: Self.isLowEnergy(device))
+            inputDevices.add(
+                address, name: device.name, lowEnergy: Self.isLowEnergy(device), keyboard: device.inputDeviceIsKeyboard)
         case .afterConnectProfile, .afterReconnect, .never:
             break
         }
@@ -77,7 +79,9 @@ extension SimulatedBlueZ {
         guard let entry = entries[address], entry.device.connected, connectionSerials[address] == serial else {
             return
         }
-        inputDevices?.add(address, name: entry.device.name, lowEnergy: Self.isLowEnergy(entry.device))
+        inputDevices?.add(
+            address, name: entry.device.name, lowEnergy: Self.isLowEnergy(entry.device),
+            keyboard: entry.device.inputDeviceIsKeyboard)
     }
 
     /// `Device1.ConnectProfile(s uuid)` as bluetoothd answers it: `InvalidArguments` for a malformed UUID or a
@@ -106,7 +110,9 @@ extension SimulatedBlueZ {
         guard let inputDevices, Self.isKeyboard(entry.device) else { return }
         if inputDevices.hasNode(address) { throw DBusError(BlueZ.Error.alreadyConnected, "Already Connected") }
         if entry.device.inputDevice == .afterConnectProfile {
-            inputDevices.add(address, name: entry.device.name, lowEnergy: Self.isLowEnergy(entry.device))
+            inputDevices.add(
+                address, name: entry.device.name, lowEnergy: Self.isLowEnergy(entry.device),
+                keyboard: entry.device.inputDeviceIsKeyboard)
         }
     }
 

@@ -59,6 +59,9 @@ public struct SimulatedDevice: Sendable, Equatable {
     /// When its input device appears, for a keyboard (`Icon` `input-keyboard`) while the simulator has
     /// ``SimulatedInputDevices``.
     public var inputDevice: InputDeviceBehavior = .atConnection
+    /// Whether that input device passes systemd's keyboard rule (keys 1 to 31); false for a numeric keypad's, which
+    /// has no letter keys.
+    public var inputDeviceIsKeyboard = true
 
     public init(address: BluetoothAddress, name: String) {
         self.address = address

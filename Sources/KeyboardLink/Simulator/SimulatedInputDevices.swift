@@ -29,6 +29,7 @@ public final class SimulatedInputDevices: Sendable {
         var name: String
         var number: Int
         var lowEnergy: Bool
+        var keyboard: Bool
     }
 
     private struct State: Sendable {
@@ -84,11 +85,13 @@ public final class SimulatedInputDevices: Sendable {
     /// Whether `address` has a node.
     public func hasNode(_ address: BluetoothAddress) -> Bool { state.withLock { $0.nodes[address] != nil } }
 
-    /// Adds the keyboard node of `address` (nothing when it has one).
-    public func add(_ address: BluetoothAddress, name: String, lowEnergy: Bool) {
+    /// Adds the input node of `address` (nothing when it has one): a full keyboard's, or with `keyboard` false a
+    /// numeric keypad's (no letter keys, so not a keyboard by systemd's rule).
+    public func add(_ address: BluetoothAddress, name: String, lowEnergy: Bool, keyboard: Bool = true) {
         state.withLock { state in
             guard state.nodes[address] == nil else { return }
-            let node = Node(address: address, name: name, number: state.nextNumber, lowEnergy: lowEnergy)
+            let node = Node(
+                address: address, name: name, number: state.nextNumber, lowEnergy: lowEnergy, keyboard: keyboard)
             state.nextNumber += 1
             state.nodes[address] = node
             writeSysfs(node)
@@ -127,6 +130,13 @@ public final class SimulatedInputDevices: Sendable {
         symlink(sysfsRoot + path, link)
     }
 
+    /// A full keyboard's `KEY` bitmap (keys 1 to 31 and the rest of a 104-key board).
+    private static let keyboardKeys =
+        "3f000307ff 0 0 483ffff17aff32d bfd4444600000000 1 130c730b17c000 267bfad9415fed 9e168000004400 10000002 0 "
+        + "fffffffffffffffe"
+    /// A numeric keypad's: KP* (55, 71 to 83, 96, 98) and Num Lock (69), no letters (word 0 is keys 0 to 63).
+    private static let keypadKeys = "5000fffa0 80000000000000"
+
     private func writeDevices(_ state: State) {
         let text = state.nodes.values.sorted { $0.number < $1.number }.map { node in
             """
@@ -138,7 +148,7 @@ public final class SimulatedInputDevices: Sendable {
             H: Handlers=sysrq kbd leds event\(node.number)
             B: PROP=0
             B: EV=12001f
-            B: KEY=3f000307ff 0 0 483ffff17aff32d bfd4444600000000 1 130c730b17c000 267bfad9415fed 9e168000004400 10000002 0 fffffffffffffffe
+            B: KEY=\(node.keyboard ? Self.keyboardKeys : Self.keypadKeys)
 
             """
         }.joined(separator: "\n")

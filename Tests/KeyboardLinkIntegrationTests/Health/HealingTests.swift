@@ -31,6 +31,20 @@ struct HealingTests {
         }
     }
 
+    @Test("a keypad's input node, which is no keyboard by systemd's rule, is working: never healed, never attached")
+    func keypadNode() async throws {
+        var keypad = Self.aula(.atConnection)
+        keypad.inputDeviceIsKeyboard = false
+        try await withHealthDaemon(devices: [keypad]) { daemon in
+            #expect(try await daemon.settles(Self.aula, at: .working))
+            #expect(await daemon.bluez.healingCalls(of: Self.aula) == .init())
+            #expect(try await daemon.report(Self.aula).heals.isEmpty)
+            // Presence counts keyboards: the keypad's node is not one; BlueZ's connected keyboard still is.
+            let presence = try await daemon.service.presence()
+            #expect(!presence.keyboards.contains { $0.source == .evdev })
+        }
+    }
+
     @Test("an input device that appears late, within the deadline: working without any healing step")
     func late() async throws {
         try await withHealthDaemon(devices: [Self.aula(.late(.milliseconds(150)))], health: HealthDaemon.patientHealth)

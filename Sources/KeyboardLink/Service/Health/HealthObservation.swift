@@ -5,7 +5,8 @@ struct HealthObservation: Sendable, Equatable {
     /// Connected and ready for its input profile: `ServicesResolved` for an LE (HOGP) keyboard, `Connected` for a
     /// classic HID one. The deadline runs from here.
     var linkUp: Bool
-    /// Whether an evdev keyboard node whose `Uniq` is the keyboard's address exists.
+    /// Whether an evdev node whose `Uniq` is the keyboard's address exists (any input node of it, keyboard rule or
+    /// not).
     var hasInputDevice: Bool
     /// Whether kblinkd watches input devices at all; when it cannot (a container without `/dev/input`), a connected
     /// keyboard is taken to be working, and nothing is healed.

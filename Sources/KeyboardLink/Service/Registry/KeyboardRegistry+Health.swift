@@ -15,7 +15,8 @@ extension KeyboardRegistry {
     func healthObservation(of device: BlueZDevice) -> HealthObservation {
         let address = BluetoothAddress(validating: device.address)
         let isLE = device.uuids.contains { $0.lowercased() == Self.hogpUUID }
-        let hasInputDevice = evdevDevices.contains { $0.isKeyboard && $0.bluetoothAddress == address }
+        // Any input node with its address, keyboard rule or not: a numeric keypad that types is working.
+        let hasInputDevice = evdevDevices.contains { $0.bluetoothAddress == address }
         return HealthObservation(
             connected: device.connected, linkUp: device.connected && (device.servicesResolved || !isLE),
             hasInputDevice: hasInputDevice, inputDevicesWatched: inputDevicesWatched, paired: device.paired,
@@ -42,7 +43,7 @@ extension KeyboardRegistry {
 
     /// Feeds every ladder again (the input devices changed) and publishes the keyboards whose health changed.
     func refreshHealth() async {
-        for (address, known) in keyboards.sorted(by: { $0.key < $1.key }) {
+        for known in keyboards.sorted(by: { $0.key < $1.key }).map(\.value) {
             guard let device = snapshot.devices[known.devicePath] else { continue }
             var state = known
             applyHealth(to: &state, device: device)
