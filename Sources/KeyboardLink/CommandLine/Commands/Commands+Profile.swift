@@ -64,7 +64,7 @@ extension Commands {
     }
 
     /// What an import changed, listed.
-    static func printImport(_ result: KeymapImportResult, file: String, alias: String, _ output: Output) {
+    static func printImport(_ result: ProfileImportReport, file: String, alias: String, _ output: Output) {
         if output.json {
             output.json(
                 .object([

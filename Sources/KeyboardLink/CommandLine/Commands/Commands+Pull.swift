@@ -46,7 +46,7 @@ extension Commands {
     }
 
     /// `pulled 98 bindings on 4 layers from VGN 98Pro: 12 differed from the draft; ...`.
-    static func pullSummary(_ result: KeymapPullResult, alias: String) -> String {
+    static func pullSummary(_ result: PullReport, alias: String) -> String {
         var text =
             "pulled \(result.bindings) binding(s) on \(result.layers) layer(s) from \(alias) over \(result.driver): "
         if result.changed == 0 {
