@@ -10,7 +10,7 @@ import KeyboardLinkHostFix
 //   kblink-fix-host [--root DIR] apply FIX...    FIX as `kblink doctor --fix` names it (hid-apple-fnmode=2, ...)
 //   kblink-fix-host [--root DIR] undo            removes exactly what the manifest records
 //
-// --root DIR works under DIR instead of / (tests run the helper unprivileged on a fake root).
+// --root DIR works under DIR instead of / (tests run the helper unprivileged on a fake root); refused under pkexec.
 
 func fail(_ message: String, status: Int32 = 1) -> Never {
     let bytes = Array("kblink-fix-host: \(message)\n".utf8)
@@ -27,6 +27,9 @@ if arguments.first == "--root" {
     root = arguments[1]
     arguments.removeFirst(2)
 }
+// Started by pkexec (as root for another user), it works on / only: a root the user chose could lead root's writes
+// through links anywhere.
+if getenv("PKEXEC_UID") != nil && root != "/" { fail("--root is for tests, not under pkexec", status: 2) }
 let fixer = HostFixer(root: root)
 do {
     switch arguments.first {

@@ -121,8 +121,27 @@ public enum HostFix: Sendable, Equatable, Hashable, CustomStringConvertible {
     public static let autosuspendRule = "/etc/udev/rules.d/50-kblink-bluetooth-autosuspend.rules"
     /// The udev rule giving the seat VIA's raw HID nodes.
     public static let viaAccessRule = "/etc/udev/rules.d/71-kblink-via-user.rules"
-    /// Where the helper records what it wrote, for `--undo`.
-    public static let manifest = "/var/lib/kblink/fix-host.manifest"
+    /// Where the helper records what it wrote, for `--undo`: a directory of root's own (never kblinkd's state
+    /// directory, whose owner could otherwise tell root what to write where).
+    public static let manifest = "/var/lib/kblink-fix-host/manifest"
+
+    /// Whether `path` is a file some fix writes: the only files `--undo` removes.
+    public static func isFixFile(_ path: String) -> Bool {
+        [fnmodeDropIn, autosuspendRule, viaAccessRule].contains(path)
+    }
+
+    /// Whether `path` is a live value some fix writes, and `value` one it may write back (a short word such as `auto`
+    /// or `1`): the only live values `--undo` writes.
+    public static func isLiveValue(_ path: String, _ value: String) -> Bool {
+        guard !value.isEmpty, value.utf8.count <= 16, value.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) })
+        else { return false }
+        if path == fnmodeParameter { return true }
+        let prefix = "/sys/bus/usb/devices/"
+        let suffix = "/power/control"
+        guard path.hasPrefix(prefix), path.hasSuffix(suffix) else { return false }
+        let device = path.dropFirst(prefix.count).dropLast(suffix.count)
+        return isUSBDeviceName(device)
+    }
 
     static func isHexID(_ text: Substring) -> Bool {
         text.utf8.count == 4 && text.allSatisfy(\.isHexDigit)

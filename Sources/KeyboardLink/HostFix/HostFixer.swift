@@ -49,9 +49,21 @@ public struct HostFixer: Sendable {
     public func path(_ hostPath: String) -> String { root == "/" ? hostPath : root + hostPath }
 
     /// What the manifest records, in order; empty when there is none.
+    /// - Throws: ``Failure`` when it holds a line no fix writes (a file or live value outside the fixes' own): then
+    ///   nothing is undone.
     public func records() throws -> [Record] {
         guard let bytes = try files.read(path(HostFix.manifest)) else { return [] }
-        return String(decoding: bytes, as: UTF8.self).split(separator: "\n").compactMap(Record.init(line:))
+        var records: [Record] = []
+        for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") where !line.hasPrefix("#") {
+            let record = Record(line: line)
+            switch record {
+            case .file(let file)? where HostFix.isFixFile(file): break
+            case .live(let live, let previous)? where HostFix.isLiveValue(live, previous): break
+            default: throw Failure("\(HostFix.manifest) holds a line kblink-fix-host does not write: \(line)")
+            }
+            if let record { records.append(record) }
+        }
+        return records
     }
 
     /// Applies `fixes` in order and records each change in the manifest (added to what it already holds). A live

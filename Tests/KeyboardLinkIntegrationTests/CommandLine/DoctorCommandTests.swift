@@ -182,4 +182,28 @@ struct DoctorCommandTests {
         }
         #expect(Self.contents(root.path) == before)
     }
+
+    @Test("kblink-fix-host undoes nothing from a manifest holding a line no fix writes, and no --root under pkexec")
+    func helperDistrustsItsManifest() async throws {
+        let root = try Self.autosuspendingRoot()
+        try FileStore().makeDirectory(root.path + "/var/lib/kblink-fix-host")
+        try FileStore().makeDirectory(root.path + "/etc")
+        try root.write("secret\n", to: "etc/shadow")
+        for line in [
+            "live /etc/shadow x", "file /etc/shadow", "live /sys/module/hid_apple/parameters/fnmode 1; reboot",
+            "live /sys/bus/usb/devices/../../../etc/shadow/power/control on",
+        ] {
+            try root.write(
+                HostFix.header + "file \(HostFix.fnmodeDropIn)\n\(line)\n", to: "var/lib/kblink-fix-host/manifest")
+            let before = Self.contents(root.path)
+            let undo = try await runProcess(Self.helper, ["--root", root.path, "undo"])
+            #expect(undo.status == 1, "\(line)")
+            #expect(undo.standardError.contains("does not write"), "\(line): \(undo.standardError)")
+            #expect(Self.contents(root.path) == before)
+        }
+        let underPkexec = try await runProcess(
+            Self.helper, ["--root", root.path, "apply", "hid-apple-fnmode=2"], environment: ["PKEXEC_UID": "1000"])
+        #expect(underPkexec.status == 2)
+        #expect(underPkexec.standardError.contains("not under pkexec"))
+    }
 }
