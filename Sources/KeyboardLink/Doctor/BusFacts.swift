@@ -139,12 +139,15 @@ extension BusFacts {
         return names.contains(name.rawValue)
     }
 
+    /// kblinkd's state; nil when it neither owns `org.kblink1` nor can be started by the bus (D-Bus activation: the
+    /// first call starts it, as any client's would).
     static func kblinkd(on connection: BusConnection) async -> KBlinkd? {
-        guard (try? await connection.nameOwner(of: KBlink.service)) != nil else { return nil }
+        guard await isPresent(KBlink.service, on: connection) else { return nil }
         let manager = DBusProxy(
             connection: connection, destination: KBlink.service, path: KBlink.managerPath,
             interface: KBlink.managerInterface)
-        let version = (try? await manager.property("Version").stringValue) ?? nil
+        guard let reply = try? await manager.property("Version") else { return nil }
+        let version = reply.stringValue
         let summaries = (try? await manager.call(KBlinkContract.Manager.listKeyboards)) ?? []
         var keyboards: [Keyboard] = []
         for summary in summaries where summary.paired || summary.connected {

@@ -11,7 +11,9 @@ extension Doctor {
             let why = "kblink talks to kblinkd for everything: without it nothing can pair, connect or write keymaps"
             let fix = "sudo systemctl enable --now kblinkd"
             return [
-                DoctorCheck(.kblinkdRunning, .fail, found: "kblinkd is not on the bus", why: why, fix: fix),
+                DoctorCheck(
+                    .kblinkdRunning, .fail, found: "kblinkd is not on the bus and the bus could not start it", why: why,
+                    fix: fix),
                 DoctorCheck(.kblinkdVersion, .note, found: "kblinkd is not running: no version to compare"),
                 unitCheck(running: false),
                 authorizationCheck(),
