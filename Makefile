@@ -13,6 +13,8 @@
 PREFIX ?= /usr/local
 DESTDIR ?=
 BINDIR ?= $(PREFIX)/bin
+# Programs other programs run: kblink-fix-host, which kblink doctor --fix starts through pkexec.
+LIBEXECDIR ?= $(PREFIX)/libexec
 # systemd reads units from /usr/local/lib/systemd/system as well as /usr/lib/systemd/system.
 SYSTEMDUNITDIR ?= $(PREFIX)/lib/systemd/system
 # dbus-daemon reads activation files from /usr/local/share/dbus-1/system-services and /usr/share/dbus-1/....
@@ -44,6 +46,8 @@ SWIFT ?= swift
 BUILD_FLAGS ?= -c release --static-swift-stdlib
 BUILD_DIR = .build/release
 BINARIES = kblinkd kblink
+# Installed in LIBEXECDIR/kblink: the polkit action org.kblink1.fix-host names its path.
+HELPERS = kblink-fix-host
 # kblinkd(8) and kblink(1), written by scripts/manpage: kblinkd's from its --help, kblink's by `kblink _manpage` from
 # its command table.
 MAN_DIR = $(BUILD_DIR)/man
@@ -60,6 +64,7 @@ all: build
 build:
 	$(SWIFT) build $(BUILD_FLAGS) --product kblinkd
 	$(SWIFT) build $(BUILD_FLAGS) --product kblink
+	$(SWIFT) build $(BUILD_FLAGS) --product kblink-fix-host
 	$(MAKE) man
 
 man:
@@ -70,13 +75,15 @@ man:
 	mv $(MAN_DIR)/kblink.1.tmp $(MAN_DIR)/kblink.1
 
 # Install what "make build" made; building here would leave root-owned files in .build under "sudo make install".
-$(addprefix $(BUILD_DIR)/,$(BINARIES)) $(MANPAGES):
+$(addprefix $(BUILD_DIR)/,$(BINARIES) $(HELPERS)) $(MANPAGES):
 	@echo "$@ is missing: run 'make build' first (as your user), then 'sudo make install'." >&2
 	@exit 1
 
-install: $(addprefix $(BUILD_DIR)/,$(BINARIES)) $(MANPAGES)
+install: $(addprefix $(BUILD_DIR)/,$(BINARIES) $(HELPERS)) $(MANPAGES)
 	$(INSTALL) -d $(DESTDIR)$(BINDIR)
 	$(INSTALL) -m 0755 $(addprefix $(BUILD_DIR)/,$(BINARIES)) $(DESTDIR)$(BINDIR)/
+	$(INSTALL) -d $(DESTDIR)$(LIBEXECDIR)/kblink
+	$(INSTALL) -m 0755 $(addprefix $(BUILD_DIR)/,$(HELPERS)) $(DESTDIR)$(LIBEXECDIR)/kblink/
 	$(INSTALL) -d $(DESTDIR)$(SYSTEMDUNITDIR)
 	sed -e 's|/usr/local/bin/kblinkd|$(BINDIR)/kblinkd|g' \
 	    -e 's|file:///usr/local/share/doc/kblink/|file://$(DOCDIR)/|g' \
@@ -89,7 +96,9 @@ install: $(addprefix $(BUILD_DIR)/,$(BINARIES)) $(MANPAGES)
 	$(INSTALL) -d $(DESTDIR)$(DBUSPOLICYDIR)
 	$(INSTALL) -m 0644 systemd/org.kblink1.conf $(DESTDIR)$(DBUSPOLICYDIR)/org.kblink1.conf
 	$(INSTALL) -d $(DESTDIR)$(POLKITACTIONDIR)
-	$(INSTALL) -m 0644 systemd/org.kblink1.policy $(DESTDIR)$(POLKITACTIONDIR)/org.kblink1.policy
+	sed -e 's|/usr/local/libexec/kblink/|$(LIBEXECDIR)/kblink/|g' \
+	    systemd/org.kblink1.policy > $(DESTDIR)$(POLKITACTIONDIR)/org.kblink1.policy
+	chmod 0644 $(DESTDIR)$(POLKITACTIONDIR)/org.kblink1.policy
 	$(INSTALL) -d $(DESTDIR)$(SYSUSERSDIR)
 	$(INSTALL) -m 0644 systemd/kblinkd.sysusers $(DESTDIR)$(SYSUSERSDIR)/kblinkd.conf
 	$(INSTALL) -d $(DESTDIR)$(TMPFILESDIR)
@@ -121,6 +130,8 @@ install: $(addprefix $(BUILD_DIR)/,$(BINARIES)) $(MANPAGES)
 # kblinkd (which may own files) in place.
 uninstall:
 	rm -f $(addprefix $(DESTDIR)$(BINDIR)/,$(BINARIES))
+	rm -f $(addprefix $(DESTDIR)$(LIBEXECDIR)/kblink/,$(HELPERS))
+	-rmdir $(DESTDIR)$(LIBEXECDIR)/kblink 2>/dev/null
 	rm -f $(DESTDIR)$(SYSTEMDUNITDIR)/kblinkd.service
 	rm -f $(DESTDIR)$(DBUSSERVICEDIR)/org.kblink1.service
 	rm -f $(DESTDIR)$(DBUSPOLICYDIR)/org.kblink1.conf

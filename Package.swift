@@ -32,8 +32,8 @@ func library(_ name: String, path: String, dependencies: [Target.Dependency] = [
 /// targets import (`@testable`).
 let libraryTargetNames = [
     "InsetCore", "KBlinkAPI", "KeyboardLinkAuthorization", "KeyboardLinkBlueZ", "KeyboardLinkClient",
-    "KeyboardLinkCommandLine", "KeyboardLinkDBus", "KeyboardLinkDesktop", "KeyboardLinkDrivers",
-    "KeyboardLinkFirmware", "KeyboardLinkKeymap", "KeyboardLinkPairing", "KeyboardLinkPresence",
+    "KeyboardLinkCommandLine", "KeyboardLinkDBus", "KeyboardLinkDesktop", "KeyboardLinkDoctor", "KeyboardLinkDrivers",
+    "KeyboardLinkFirmware", "KeyboardLinkHostFix", "KeyboardLinkKeymap", "KeyboardLinkPairing", "KeyboardLinkPresence",
     "KeyboardLinkService", "KeyboardLinkSimulator", "KeyboardLinkSupport",
 ]
 
@@ -55,6 +55,7 @@ let package = Package(
         .executable(name: "kblinkd", targets: ["kblinkd"]),
         .executable(name: "kblinkd-demo", targets: ["kblinkd-demo"]),
         .executable(name: "kblink", targets: ["kblink"]),
+        .executable(name: "kblink-fix-host", targets: ["kblink-fix-host"]),
         .executable(name: "kblink-bench", targets: ["KBBench"]),
     ],
     targets: [
@@ -113,8 +114,17 @@ let package = Package(
             "KeyboardLinkCommandLine", path: "CommandLine",
             dependencies: [
                 "InsetCore", "KBlinkAPI", "KeyboardLinkBlueZ", "KeyboardLinkClient", "KeyboardLinkDBus",
-                "KeyboardLinkDesktop", "KeyboardLinkKeymap", "KeyboardLinkSupport",
+                "KeyboardLinkDesktop", "KeyboardLinkDoctor", "KeyboardLinkHostFix", "KeyboardLinkKeymap",
+                "KeyboardLinkSupport",
             ]),
+        // `kblink doctor`'s checks: the host through a replaceable root, kblinkd and BlueZ through the bus (client side).
+        library(
+            "KeyboardLinkDoctor", path: "Doctor",
+            dependencies: [
+                "KBlinkAPI", "KeyboardLinkClient", "KeyboardLinkDBus", "KeyboardLinkHostFix", "KeyboardLinkSupport",
+            ]),
+        // The host changes `kblink doctor --fix` may make and their undo; what kblink-fix-host runs as root.
+        library("KeyboardLinkHostFix", path: "HostFix", dependencies: ["KeyboardLinkSupport"]),
         // The user-session agent that puts on-screen keyboards away (`kblink osk-agent`): dconf, squeekboard, KWin.
         library(
             "KeyboardLinkDesktop", path: "Desktop",
@@ -150,6 +160,13 @@ let package = Package(
             name: "kblink",
             dependencies: ["KeyboardLinkCommandLine"],
             path: "Sources/kblink",
+            linkerSettings: [.unsafeFlags(compactLinking, .when(platforms: [.linux]))]
+        ),
+        // The root helper `kblink doctor --fix` starts through pkexec (polkit action org.kblink1.fix-host).
+        .executableTarget(
+            name: "kblink-fix-host",
+            dependencies: ["KeyboardLinkHostFix"],
+            path: "Sources/kblink-fix-host",
             linkerSettings: [.unsafeFlags(compactLinking, .when(platforms: [.linux]))]
         ),
         // A reference client/server pair written directly against libdbus, for side-by-side benchmarks.

@@ -107,13 +107,14 @@ _kblink_complete() {
     local help
     help=$("$kblink" "$command" --help 2>/dev/null) || return
 
-    # An option's value: FILE names a file, a list such as system|session gives its words, Z a zone.
+    # An option's value: FILE names a file, DIR a directory, a list such as system|session gives its words, Z a zone.
     if [[ $prev == --* ]]; then
         local placeholder
         placeholder=$(_kblink_option_value "$prev" "$help")
         if [[ -n $placeholder ]]; then
             case $placeholder in
                 FILE) _filedir ;;
+                DIR) _filedir -d ;;
                 Z) _kblink_match "$cur" < <(printf '%s\n' "$help" | sed -n 's/^Zones: \([^.]*\)\..*/\1/p' |
                     tr ',' '\n' | sed 's/^ *//') ;;
                 *\|*) _kblink_match "$cur" < <(tr '|' '\n' <<<"$placeholder" | grep -v '[A-Z]') ;;

@@ -8,8 +8,10 @@
 @_exported import KeyboardLinkCommandLine
 @_exported import KeyboardLinkDBus
 @_exported import KeyboardLinkDesktop
+@_exported import KeyboardLinkDoctor
 @_exported import KeyboardLinkDrivers
 @_exported import KeyboardLinkFirmware
+@_exported import KeyboardLinkHostFix
 @_exported import KeyboardLinkKeymap
 @_exported import KeyboardLinkPairing
 @_exported import KeyboardLinkPresence

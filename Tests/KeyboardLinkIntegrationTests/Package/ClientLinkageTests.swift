@@ -41,6 +41,20 @@ import Testing
             })
     }
 
+    /// kblink-fix-host, which pkexec runs as root, links the host fixes and Support alone: no D-Bus, no Bluetooth.
+    @Test func kblinkFixHostLinksOnlyTheHostFixes() async throws {
+        let helper = DaemonHarness.binary("kblink-fix-host")
+        let needed = try await Self.neededLibraries(of: helper)
+        #expect(!needed.contains { $0.hasPrefix("libdbus-1") || $0.hasPrefix("libbluetooth") }, "\(needed)")
+        let symbols = try await Self.symbols(of: helper)
+        #expect(Self.modules(among: ["KeyboardLinkHostFix"], in: symbols).count == 1)
+        #expect(
+            Self.modules(
+                among: Self.daemonSideModules.union(["KeyboardLinkDBus", "KBlinkAPI", "KeyboardLinkDoctor"]),
+                in: symbols
+            ).isEmpty)
+    }
+
     /// `nm`'s listing of a binary's symbols.
     static func symbols(of binary: String) async throws -> String {
         let result = try await runProcess("/usr/bin/nm", [binary])

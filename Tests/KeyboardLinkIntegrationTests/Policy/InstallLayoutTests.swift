@@ -14,7 +14,7 @@ struct InstallLayoutTests {
         init(withBinaries: Bool = true) throws {
             try FileManager.default.createDirectory(atPath: build, withIntermediateDirectories: true)
             if withBinaries {
-                for binary in ["kblinkd", "kblink"] {
+                for binary in ["kblinkd", "kblink", "kblink-fix-host"] {
                     try "#!/bin/sh\necho \(binary)\n".write(
                         toFile: build + "/" + binary, atomically: false, encoding: .utf8)
                 }
@@ -59,9 +59,14 @@ struct InstallLayoutTests {
         #expect(stage.contents("/usr/share/dbus-1/system.d/org.kblink1.conf") == policy)
         #expect(stage.exists("/etc/kblink/kblinkd.conf.example"))
         #expect(stage.exists("/usr/share/doc/kblink/systemd.md"))
+        #expect(FileManager.default.isExecutableFile(atPath: stage.root + "/usr/libexec/kblink/kblink-fix-host"))
+        // The policy names kblink-fix-host where it is installed (pkexec matches the path exactly).
+        let actions = try #require(stage.contents("/usr/share/polkit-1/actions/org.kblink1.policy"))
         #expect(
-            stage.contents("/usr/share/polkit-1/actions/org.kblink1.policy")
-                == (try String(contentsOfFile: RepositoryFiles.path("systemd/org.kblink1.policy"), encoding: .utf8)))
+            actions
+                == (try String(contentsOfFile: RepositoryFiles.path("systemd/org.kblink1.policy"), encoding: .utf8))
+                .replacingOccurrences(of: "/usr/local/libexec/kblink/", with: "/usr/libexec/kblink/"))
+        #expect(actions.contains(">/usr/libexec/kblink/kblink-fix-host</annotate>"))
         #expect(stage.contents("/usr/lib/sysusers.d/kblinkd.conf")?.contains("\nu kblinkd ") == true)
         #expect(
             stage.contents("/usr/lib/tmpfiles.d/kblinkd.conf")?.contains("\nd /var/lib/kblink 0700 kblinkd kblinkd")
@@ -83,7 +88,8 @@ struct InstallLayoutTests {
         let installed = try stage.make("install")
         try #require(installed.status == 0, "make install failed: \(installed.output)")
         let files = [
-            "/usr/local/bin/kblinkd", "/usr/local/bin/kblink", "/usr/local/lib/systemd/system/kblinkd.service",
+            "/usr/local/bin/kblinkd", "/usr/local/bin/kblink", "/usr/local/libexec/kblink/kblink-fix-host",
+            "/usr/local/lib/systemd/system/kblinkd.service",
             "/usr/local/share/dbus-1/system-services/org.kblink1.service", "/etc/dbus-1/system.d/org.kblink1.conf",
             "/etc/kblink/kblinkd.conf.example", "/usr/local/share/doc/kblink/systemd.md",
             "/usr/share/polkit-1/actions/org.kblink1.policy", "/usr/local/lib/sysusers.d/kblinkd.conf",

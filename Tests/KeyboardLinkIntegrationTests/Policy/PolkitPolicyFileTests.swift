@@ -61,7 +61,15 @@ struct PolkitPolicyFileTests {
         parser.delegate = reader
         try #require(
             parser.parse(), "the policy file is not well-formed XML: \(String(describing: parser.parserError))")
-        #expect(Set(reader.actions.keys) == Set(PolkitAction.allCases.map(\.id)))
+        #expect(Set(reader.actions.keys) == Set(PolkitAction.allCases.map(\.id) + [BusFacts.fixHostAction]))
+        // kblink doctor --fix's helper: an administrator's password each time, for the path make install rewrites.
+        let fixHost = try #require(reader.actions[BusFacts.fixHostAction])
+        #expect(
+            fixHost.defaults == [
+                "allow_any": "auth_admin", "allow_inactive": "auth_admin", "allow_active": "auth_admin",
+            ])
+        #expect(
+            fixHost.annotations == ["org.freedesktop.policykit.exec.path": "/usr/local/libexec/kblink/kblink-fix-host"])
         let expected: [PolkitAction: [String: String]] = [
             .pair: ["allow_any": "auth_admin", "allow_inactive": "auth_admin", "allow_active": "yes"],
             .editKeymap: ["allow_any": "auth_admin", "allow_inactive": "auth_admin", "allow_active": "yes"],

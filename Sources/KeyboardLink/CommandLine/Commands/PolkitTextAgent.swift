@@ -64,7 +64,7 @@ enum PolkitTextAgent {
     }
 
     /// Runs `body` with `strings` as a NULL-terminated C array.
-    private static func withCStrings<T>(
+    static func withCStrings<T>(
         _ strings: [String], _ body: ([UnsafeMutablePointer<CChar>?]) -> T
     ) -> T {
         let copies = strings.map { strdup($0) }

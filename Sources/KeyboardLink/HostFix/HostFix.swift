@@ -1,0 +1,155 @@
+import KeyboardLinkSupport
+
+/// A change to this computer that `kblink doctor --fix` may make: safe (it changes how one driver or one device
+/// behaves, nothing that holds data), reversible (`--undo` takes it back from the manifest) and local (files under
+/// `/etc` and live values under `/sys`). `kblink-fix-host` applies them as root; `kblink doctor` only names them.
+public enum HostFix: Sendable, Equatable, Hashable, CustomStringConvertible {
+    /// `hid_apple`'s `fnmode` (0 to 3): a `modprobe.d` drop-in for the next time the module loads, and the live value
+    /// in `/sys/module/hid_apple/parameters/fnmode`.
+    case hidAppleFnmode(UInt8)
+    /// A udev rule that keeps the Bluetooth adapter's USB device (vendor and product, 4 hex digits each) awake
+    /// (`power/control` `on`), and the live value for the device at `/sys/bus/usb/devices/<usbDevice>`.
+    case adapterAutosuspendOff(vendor: String, product: String, usbDevice: String)
+    /// A udev rule giving the person at the seat (`uaccess`) the hidraw nodes that are a VIA raw HID interface alone,
+    /// as kblinkd's own rule decides (`kblinkd --check-hidraw`), so that VIA's web app can reach the keyboard.
+    case viaHidrawAccess(checker: String)
+
+    /// The one-word argument `kblink-fix-host apply` takes: `hid-apple-fnmode=2`,
+    /// `adapter-autosuspend-off=8087:0029@1-4`, `via-hidraw-access=/usr/bin/kblinkd`.
+    public var argument: String {
+        switch self {
+        case .hidAppleFnmode(let mode): "hid-apple-fnmode=\(mode)"
+        case .adapterAutosuspendOff(let vendor, let product, let device):
+            "adapter-autosuspend-off=\(vendor):\(product)@\(device)"
+        case .viaHidrawAccess(let checker): "via-hidraw-access=\(checker)"
+        }
+    }
+
+    /// Parses ``argument``; nil for anything else (the helper runs as root: every field is checked).
+    public init?(argument: String) {
+        guard let equals = argument.firstIndex(of: "=") else { return nil }
+        let name = argument[..<equals]
+        let value = String(argument[argument.index(after: equals)...])
+        switch name {
+        case "hid-apple-fnmode":
+            guard let mode = UInt8(value), mode <= 3 else { return nil }
+            self = .hidAppleFnmode(mode)
+        case "adapter-autosuspend-off":
+            let parts = value.split(separator: "@", omittingEmptySubsequences: false)
+            guard parts.count == 2 else { return nil }
+            let ids = parts[0].split(separator: ":", omittingEmptySubsequences: false)
+            guard ids.count == 2, Self.isHexID(ids[0]), Self.isHexID(ids[1]), Self.isUSBDeviceName(parts[1]) else {
+                return nil
+            }
+            self = .adapterAutosuspendOff(
+                vendor: ids[0].lowercased(), product: ids[1].lowercased(), usbDevice: String(parts[1]))
+        case "via-hidraw-access":
+            guard value.hasPrefix("/"), value.utf8.count < 256,
+                value.allSatisfy({ $0.isLetter || $0.isNumber || "/._-".contains($0) }), !value.containsText("..")
+            else { return nil }
+            self = .viaHidrawAccess(checker: value)
+        default: return nil
+        }
+    }
+
+    public var description: String { argument }
+
+    /// What the fix changes, in a sentence for people (shown before asking).
+    public var summary: String {
+        switch self {
+        case .hidAppleFnmode(let mode):
+            "set hid_apple fnmode=\(mode): write \(Self.fnmodeDropIn) and \(Self.fnmodeParameter) (\(mode))"
+        case .adapterAutosuspendOff(let vendor, let product, let device):
+            "keep the Bluetooth adapter \(vendor):\(product) awake: write \(Self.autosuspendRule) and "
+                + "/sys/bus/usb/devices/\(device)/power/control (on)"
+        case .viaHidrawAccess:
+            "let the person at the seat open VIA raw HID nodes (VIA's web app): write \(Self.viaAccessRule); "
+                + "applies to nodes added from now on (reconnect the keyboard, or udevadm trigger)"
+        }
+    }
+
+    /// The files the fix writes (paths from `/`), each with its text.
+    public var files: [(path: String, text: String)] {
+        switch self {
+        case .hidAppleFnmode(let mode):
+            [(Self.fnmodeDropIn, Self.header + "options hid_apple fnmode=\(mode)\n")]
+        case .adapterAutosuspendOff(let vendor, let product, _):
+            [
+                (
+                    Self.autosuspendRule,
+                    Self.header
+                        + "# Keeps the Bluetooth adapter \(vendor):\(product) from autosuspending, so that the first key "
+                        + "pressed after a pause is not lost.\n"
+                        + "ACTION==\"add|change\", SUBSYSTEM==\"usb\", ATTR{idVendor}==\"\(vendor)\", "
+                        + "ATTR{idProduct}==\"\(product)\", TEST==\"power/control\", ATTR{power/control}=\"on\"\n"
+                )
+            ]
+        case .viaHidrawAccess(let checker):
+            [
+                (
+                    Self.viaAccessRule,
+                    Self.header
+                        + "# The person at the seat may open a hidraw node that is a VIA raw HID interface alone "
+                        + "(usage page 0xFF60), never a key interface.\n"
+                        + "ACTION!=\"add|change\", GOTO=\"kblink_via_user_end\"\n"
+                        + "SUBSYSTEM!=\"hidraw\", GOTO=\"kblink_via_user_end\"\n"
+                        + "PROGRAM==\"\(checker) --check-hidraw $sys$devpath/device/report_descriptor\", "
+                        + "TAG+=\"uaccess\"\n"
+                        + "LABEL=\"kblink_via_user_end\"\n"
+                )
+            ]
+        }
+    }
+
+    /// The live values the fix writes (paths from `/`), each with its new value.
+    public var liveValues: [(path: String, value: String)] {
+        switch self {
+        case .hidAppleFnmode(let mode): [(Self.fnmodeParameter, "\(mode)")]
+        case .adapterAutosuspendOff(_, _, let device): [("/sys/bus/usb/devices/\(device)/power/control", "on")]
+        case .viaHidrawAccess: []
+        }
+    }
+
+    /// The first lines of every file kblink writes: they name kblink, so a person reading it knows where it came from
+    /// (and `--undo` removes only files that start with it).
+    public static let header = "# Written by kblink (kblink doctor --fix); 'kblink doctor --undo' removes it.\n"
+    /// The `modprobe.d` drop-in for `hid_apple`.
+    public static let fnmodeDropIn = "/etc/modprobe.d/kblink-hid-apple.conf"
+    /// `hid_apple`'s live `fnmode`.
+    public static let fnmodeParameter = "/sys/module/hid_apple/parameters/fnmode"
+    /// The udev rule keeping the adapter awake.
+    public static let autosuspendRule = "/etc/udev/rules.d/50-kblink-bluetooth-autosuspend.rules"
+    /// The udev rule giving the seat VIA's raw HID nodes.
+    public static let viaAccessRule = "/etc/udev/rules.d/71-kblink-via-user.rules"
+    /// Where the helper records what it wrote, for `--undo`: a directory of root's own (never kblinkd's state
+    /// directory, whose owner could otherwise tell root what to write where).
+    public static let manifest = "/var/lib/kblink-fix-host/manifest"
+
+    /// Whether `path` is a file some fix writes: the only files `--undo` removes.
+    public static func isFixFile(_ path: String) -> Bool {
+        [fnmodeDropIn, autosuspendRule, viaAccessRule].contains(path)
+    }
+
+    /// Whether `path` is a live value some fix writes, and `value` one it may write back (a short word such as `auto`
+    /// or `1`): the only live values `--undo` writes.
+    public static func isLiveValue(_ path: String, _ value: String) -> Bool {
+        guard !value.isEmpty, value.utf8.count <= 16, value.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) })
+        else { return false }
+        if path == fnmodeParameter { return true }
+        let prefix = "/sys/bus/usb/devices/"
+        let suffix = "/power/control"
+        guard path.hasPrefix(prefix), path.hasSuffix(suffix) else { return false }
+        let device = path.dropFirst(prefix.count).dropLast(suffix.count)
+        return isUSBDeviceName(device)
+    }
+
+    static func isHexID(_ text: Substring) -> Bool {
+        text.utf8.count == 4 && text.allSatisfy(\.isHexDigit)
+    }
+
+    /// A USB device's sysfs name: `1-4`, `3-1.2` (bus, ports); never a path.
+    static func isUSBDeviceName(_ text: Substring) -> Bool {
+        !text.isEmpty && text.utf8.count < 32 && text.first?.isNumber == true
+            && text.allSatisfy { $0.isNumber || $0 == "-" || $0 == "." } && !text.containsText("..")
+    }
+}

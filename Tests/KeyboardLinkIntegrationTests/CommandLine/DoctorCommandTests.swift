@@ -1,0 +1,209 @@
+import Foundation
+import KeyboardLink
+import KeyboardLinkDoctor
+import KeyboardLinkHostFix
+import KeyboardLinkTestSupport
+import Testing
+
+/// `kblink doctor` against kblinkd-demo, and `kblink-fix-host` run unprivileged on fake roots.
+@Suite("kblink doctor")
+struct DoctorCommandTests {
+    /// A fake root whose Bluetooth adapter (hci0, as the demo's) autosuspends and whose hid_apple has fnmode 1.
+    static func autosuspendingRoot() throws -> TemporaryDirectory {
+        let root = try TemporaryDirectory()
+        let usb = "sys/devices/pci0000:00/0000:00:14.0/usb1/1-4"
+        let files = FileStore()
+        for directory in [usb + "/power", usb + "/1-4:1.0", "sys/class/bluetooth", "sys/module/hid_apple/parameters"] {
+            try files.makeDirectory(root.path + "/" + directory)
+        }
+        try root.write("8087\n", to: usb + "/idVendor")
+        try root.write("0029\n", to: usb + "/idProduct")
+        try root.write("auto\n", to: usb + "/power/control")
+        try root.write("1\n", to: "sys/module/hid_apple/parameters/fnmode")
+        #expect(
+            symlink(
+                "../../devices/pci0000:00/0000:00:14.0/usb1/1-4/1-4:1.0", root.path + "/sys/class/bluetooth/hci0")
+                == 0)
+        try files.makeDirectory(root.path + "/sys/bus/usb/devices")
+        #expect(
+            symlink("../../../devices/pci0000:00/0000:00:14.0/usb1/1-4", root.path + "/sys/bus/usb/devices/1-4") == 0)
+        // The adapter's `device` link, as sysfs has it: hci0/device is its USB interface (here hci0 is the interface
+        // directory itself, which resolves the same).
+        #expect(symlink(".", root.path + "/\(usb)/1-4:1.0/device") == 0)
+        return root
+    }
+
+    /// Every file and link under `root`, with its bytes, sorted.
+    static func contents(_ root: String) -> [String] {
+        var found: [String] = []
+        func walk(_ path: String) {
+            var information = stat()
+            guard lstat(path, &information) == 0 else { return }
+            switch information.st_mode & S_IFMT {
+            case S_IFDIR:
+                for name in (try? FileStore().list(path)) ?? [] { walk(path + "/" + name) }
+            case S_IFLNK:
+                found.append(String(path.dropFirst(root.count)) + " -> link")
+            default:
+                let bytes = (try? FileStore().read(path)) ?? []
+                found.append(String(path.dropFirst(root.count)) + ": " + String(decoding: bytes ?? [], as: UTF8.self))
+            }
+        }
+        walk(root)
+        return found.sorted()
+    }
+
+    @Test("doctor --json on the demo lists every check with an id, a status and a fix where one applies")
+    func jsonListsEveryCheck() async throws {
+        let root = try TemporaryDirectory()
+        try await DemoDaemon.run { demo in
+            let result = try await demo.kblink(["doctor", "--json", "--root", root.path])
+            #expect(result.status == 0, "\(result.standardError)\n\(result.standardOutput)")
+            let report = try #require(try DemoDaemon.json(result.standardOutput) as? [String: Any])
+            let checks = try #require(report["checks"] as? [[String: Any]])
+            let ids = Set(checks.compactMap { $0["id"] as? String })
+            #expect(ids == Set(DoctorCheckID.all.map(\.rawValue)))
+            for check in checks {
+                let status = try #require(check["status"] as? String)
+                #expect(["OK", "NOTE", "WARN", "FAIL"].contains(status))
+                #expect(!((check["found"] as? String) ?? "").isEmpty)
+                if status == "WARN" || status == "FAIL" { #expect(check["fix"] is String, "\(check)") }
+            }
+            // The demo's two keyboards each have every keyboard check, by address.
+            let keyboardChecks = checks.filter { ($0["id"] as? String)?.hasPrefix("keyboard.") == true }
+            #expect(Set(keyboardChecks.compactMap { $0["subject"] as? String }).count == 2)
+            #expect(checks.contains { $0["id"] as? String == "kblinkd.running" && $0["status"] as? String == "OK" })
+            let counts = try #require(report["counts"] as? [String: Int])
+            #expect(counts["fail"] == 0)
+
+            let text = try await demo.kblink(["doctor", "--root", root.path])
+            #expect(text.status == 0)
+            #expect(text.standardOutput.contains("kblinkd.running"))
+            #expect(text.standardOutput.contains("0 failure(s)"))
+        }
+    }
+
+    @Test("doctor exits 1 when a check fails: no kblinkd on the bus")
+    func failsWithoutKBlinkd() async throws {
+        let root = try TemporaryDirectory()
+        let bus = try TestBus()
+        let result = await InProcessKBlink.run(["doctor", "--json", "--root", root.path, "--bus", bus.address])
+        #expect(result.status == 1, "\(result.standardError)")
+        let report = try #require(try DemoDaemon.json(result.standardOutput) as? [String: Any])
+        let checks = try #require(report["checks"] as? [[String: Any]])
+        #expect(checks.contains { $0["id"] as? String == "kblinkd.running" && $0["status"] as? String == "FAIL" })
+    }
+
+    @Test("--fix and --undo refuse without polkit's org.kblink1.fix-host, and write nothing")
+    func fixRefusesWithoutPolkit() async throws {
+        let root = try Self.autosuspendingRoot()
+        let before = Self.contents(root.path)
+        try await DemoDaemon.run { demo in
+            let shown = try await demo.kblink(["doctor", "--json", "--root", root.path])
+            #expect(shown.standardOutput.contains("\"automaticFix\":\"adapter-autosuspend-off=8087:0029@1-4\""))
+            let fix = try await demo.kblink(["doctor", "--fix", "--yes", "--root", root.path])
+            #expect(fix.status == 1)
+            #expect(fix.standardError.contains("org.kblink1.fix-host"), "\(fix.standardError)")
+            #expect(fix.standardError.contains("nothing was changed"))
+            #expect(fix.standardOutput.contains("keep the Bluetooth adapter 8087:0029 awake"))
+            let undo = try await demo.kblink(["doctor", "--undo", "--root", root.path])
+            #expect(undo.status == 1)
+            #expect(undo.standardError.contains("org.kblink1.fix-host"))
+        }
+        #expect(Self.contents(root.path) == before)
+    }
+
+    @Test("--fix without --yes and without a terminal asks nothing and changes nothing")
+    func fixWithoutTerminalDoesNotApply() async throws {
+        let root = try Self.autosuspendingRoot()
+        let before = Self.contents(root.path)
+        try await DemoDaemon.run { demo in
+            let fix = try await demo.kblink(["doctor", "--fix", "--root", root.path])
+            #expect(fix.status == 1)
+            #expect(fix.standardError.contains("--yes"))
+        }
+        #expect(Self.contents(root.path) == before)
+    }
+
+    static var helper: String { DaemonHarness.binary("kblink-fix-host") }
+
+    @Test("kblink-fix-host applies each fix with kblink's header and a manifest, and undo takes back exactly that")
+    func helperAppliesAndUndoes() async throws {
+        let root = try Self.autosuspendingRoot()
+        let before = Self.contents(root.path)
+        let fixes = [
+            "hid-apple-fnmode=2", "adapter-autosuspend-off=8087:0029@1-4", "via-hidraw-access=/usr/bin/kblinkd",
+        ]
+        let applied = try await runProcess(Self.helper, ["--root", root.path, "apply"] + fixes)
+        #expect(applied.status == 0, "\(applied.standardError)")
+        let dropIn = try #require(try FileStore().read(root.path + HostFix.fnmodeDropIn))
+        #expect(String(decoding: dropIn, as: UTF8.self) == HostFix.header + "options hid_apple fnmode=2\n")
+        for rule in [HostFix.autosuspendRule, HostFix.viaAccessRule] {
+            let text = String(decoding: try #require(try FileStore().read(root.path + rule)), as: UTF8.self)
+            #expect(text.hasPrefix(HostFix.header))
+        }
+        let autosuspend = String(
+            decoding: try #require(try FileStore().read(root.path + HostFix.autosuspendRule)), as: UTF8.self)
+        #expect(autosuspend.contains("ATTR{idVendor}==\"8087\", ATTR{idProduct}==\"0029\""))
+        #expect(try FileStore().read(root.path + HostFix.fnmodeParameter) == Array("2\n".utf8))
+        #expect(
+            try FileStore().read(root.path + "/sys/devices/pci0000:00/0000:00:14.0/usb1/1-4/power/control")
+                == Array("on\n".utf8))
+        // Applying again changes nothing more, and undo still knows the first values.
+        let again = try await runProcess(Self.helper, ["--root", root.path, "apply", "hid-apple-fnmode=2"])
+        #expect(again.status == 0)
+
+        let undone = try await runProcess(Self.helper, ["--root", root.path, "undo"])
+        #expect(undone.status == 0, "\(undone.standardError)")
+        #expect(undone.standardOutput.contains("removed \(HostFix.fnmodeDropIn)"))
+        // What is left: the directories the fixes made (empty), and every file as it was.
+        #expect(Self.contents(root.path) == before)
+        let nothing = try await runProcess(Self.helper, ["--root", root.path, "undo"])
+        #expect(nothing.standardOutput.contains("nothing to undo"))
+    }
+
+    @Test("kblink-fix-host leaves a file kblink did not write, and refuses malformed fixes, writing nothing")
+    func helperRefuses() async throws {
+        let root = try Self.autosuspendingRoot()
+        try FileStore().makeDirectory(root.path + "/etc/modprobe.d")
+        try root.write("options hid_apple fnmode=0\n", to: "etc/modprobe.d/kblink-hid-apple.conf")
+        let before = Self.contents(root.path)
+        let mine = try await runProcess(Self.helper, ["--root", root.path, "apply", "hid-apple-fnmode=2"])
+        #expect(mine.status == 1)
+        #expect(mine.standardError.contains("not written by kblink"))
+        for malformed in [
+            "hid-apple-fnmode=7", "adapter-autosuspend-off=8087:0029@../../etc", "adapter-autosuspend-off=80:0029@1-4",
+            "via-hidraw-access=relative/kblinkd", "via-hidraw-access=/usr/bin/kblinkd\"; RUN+=\"/bin/sh",
+            "format-disk=1",
+        ] {
+            let result = try await runProcess(Self.helper, ["--root", root.path, "apply", malformed])
+            #expect(result.status == 1, "\(malformed)")
+            #expect(result.standardError.contains("unknown fix"), "\(malformed): \(result.standardError)")
+        }
+        #expect(Self.contents(root.path) == before)
+    }
+
+    @Test("kblink-fix-host undoes nothing from a manifest holding a line no fix writes, and no --root under pkexec")
+    func helperDistrustsItsManifest() async throws {
+        let root = try Self.autosuspendingRoot()
+        try FileStore().makeDirectory(root.path + "/var/lib/kblink-fix-host")
+        try FileStore().makeDirectory(root.path + "/etc")
+        try root.write("secret\n", to: "etc/shadow")
+        for line in [
+            "live /etc/shadow x", "file /etc/shadow", "live /sys/module/hid_apple/parameters/fnmode 1; reboot",
+            "live /sys/bus/usb/devices/../../../etc/shadow/power/control on",
+        ] {
+            try root.write(
+                HostFix.header + "file \(HostFix.fnmodeDropIn)\n\(line)\n", to: "var/lib/kblink-fix-host/manifest")
+            let before = Self.contents(root.path)
+            let undo = try await runProcess(Self.helper, ["--root", root.path, "undo"])
+            #expect(undo.status == 1, "\(line)")
+            #expect(undo.standardError.contains("does not write"), "\(line): \(undo.standardError)")
+            #expect(Self.contents(root.path) == before)
+        }
+        let underPkexec = try await runProcess(
+            Self.helper, ["--root", root.path, "apply", "hid-apple-fnmode=2"], environment: ["PKEXEC_UID": "1000"])
+        #expect(underPkexec.status == 2)
+        #expect(underPkexec.standardError.contains("not under pkexec"))
+    }
+}
