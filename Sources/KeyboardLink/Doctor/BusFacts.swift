@@ -41,14 +41,17 @@ public struct BusFacts: Sendable {
         public var driftedBindings: [DiffRow]?
         /// `Keyboard.Health`, when this kblinkd publishes it.
         public var health: String?
+        /// `Keyboard.HealthDetail`: the step being tried, or the reason and what to do.
+        public var healthDetail: String?
         public init(
             summary: KeyboardSummary, applyOnConnect: Bool? = nil, driftedBindings: [DiffRow]? = nil,
-            health: String? = nil
+            health: String? = nil, healthDetail: String? = nil
         ) {
             self.summary = summary
             self.applyOnConnect = applyOnConnect
             self.driftedBindings = driftedBindings
             self.health = health
+            self.healthDetail = healthDetail
         }
     }
 
@@ -155,10 +158,11 @@ extension BusFacts {
             let keymap = KeymapClient(connection: connection, path: summary.path)
             keyboard.applyOnConnect = try? await keymap.applyOnConnect()
             keyboard.driftedBindings = (try? await keymap.diff())?.filter { $0.origin == "device" }
+            keyboard.health = summary.health.rawValue
             let object = DBusProxy(
                 connection: connection, destination: KBlink.service, path: summary.path,
                 interface: KBlink.keyboardInterface)
-            if let health = try? await object.property("Health") { keyboard.health = Self.text(health) }
+            keyboard.healthDetail = try? await object.property(KBlinkContract.Keyboard.healthDetailProperty)
             keyboards.append(keyboard)
         }
         return KBlinkd(version: version ?? "unknown", keyboards: keyboards)

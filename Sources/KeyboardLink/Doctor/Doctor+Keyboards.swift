@@ -100,14 +100,21 @@ extension Doctor {
             return DoctorCheck(
                 .keyboardHealth, subject: subject, .note, found: "this kblinkd does not publish a keyboard's Health")
         }
-        let word = health.split(separator: ",").first.map { String($0).lowercased() } ?? ""
-        if ["ok", "working", "healthy", "disconnected", "asleep"].contains(word) || health.isEmpty {
+        let detail = keyboard.healthDetail.map { $0.isEmpty ? "" : " (\($0.escapedForTerminalLine))" } ?? ""
+        switch KeyboardHealth(rawValue: health) {
+        case .working?, .asleep?, .disconnected?:
             return DoctorCheck(.keyboardHealth, subject: subject, .ok, found: "health: \(health)")
+        case .waiting?, .healing?:
+            return DoctorCheck(
+                .keyboardHealth, subject: subject, .note, found: "health: \(health)\(detail)",
+                why: "kblinkd is waiting for the keyboard's input device, or healing it (docs/health.md)")
+        case .failed?, nil:
+            return DoctorCheck(
+                .keyboardHealth, subject: subject, .warn, found: "health: \(health)\(detail)",
+                why: "kblinkd reports the keyboard connected without a working input device: its keys may not arrive",
+                fix: "kblink disconnect \(subject), then kblink connect \(subject); if it stays failed, kblink forget "
+                    + "\(subject) and pair it again")
         }
-        return DoctorCheck(
-            .keyboardHealth, subject: subject, .warn, found: "health: \(health)",
-            why: "kblinkd reports the keyboard connected without a working input device: its keys may not arrive",
-            fix: "kblink disconnect \(subject), then kblink connect \(subject)")
     }
 
     /// A HID device in `/sys/bus/hid/devices`: its directory, name and bus/vendor/product, and its driver.

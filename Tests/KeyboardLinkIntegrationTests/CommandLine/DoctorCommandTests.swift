@@ -46,7 +46,7 @@ struct DoctorCommandTests {
                 found.append(String(path.dropFirst(root.count)) + " -> link")
             default:
                 let bytes = (try? FileStore().read(path)) ?? []
-                found.append(String(path.dropFirst(root.count)) + ": " + String(decoding: bytes ?? [], as: UTF8.self))
+                found.append(String(path.dropFirst(root.count)) + ": " + String(decoding: bytes, as: UTF8.self))
             }
         }
         walk(root)

@@ -161,12 +161,13 @@ final class FakeHost: @unchecked Sendable {
 /// A keyboard kblinkd reports.
 func summary(
     _ address: String, _ name: String, paired: Bool = true, bonded: Bool = true, trusted: Bool = true,
-    connected: Bool = true, battery: [UInt8] = [80], driver: String = "none"
+    connected: Bool = true, battery: [UInt8] = [80], driver: String = "none", health: KeyboardHealth = .working
 ) -> KeyboardSummary {
     KeyboardSummary(
         path: ObjectPath(trusted: "/org/kblink1/keyboards/dev_" + address.replacingEvery(":", with: "_")),
         address: address, name: name, alias: name, paired: paired, trusted: trusted, connected: connected,
-        battery: battery.map { .init(part: "main", level: $0) }, firmware: [:], driver: driver, bonded: bonded)
+        battery: battery.map { .init(part: "main", level: $0) }, firmware: [:], driver: driver, bonded: bonded,
+        health: health)
 }
 
 enum Keychron {
