@@ -33,8 +33,8 @@ func library(_ name: String, path: String, dependencies: [Target.Dependency] = [
 let libraryTargetNames = [
     "InsetCore", "KBlinkAPI", "KeyboardLinkAuthorization", "KeyboardLinkBlueZ", "KeyboardLinkClient",
     "KeyboardLinkCommandLine", "KeyboardLinkDBus", "KeyboardLinkDesktop", "KeyboardLinkDrivers",
-    "KeyboardLinkFirmware", "KeyboardLinkKeymap", "KeyboardLinkPairing", "KeyboardLinkPresence",
-    "KeyboardLinkService", "KeyboardLinkSimulator", "KeyboardLinkSupport",
+    "KeyboardLinkFirmware", "KeyboardLinkKeymap", "KeyboardLinkKeymapFiles", "KeyboardLinkPairing",
+    "KeyboardLinkPresence", "KeyboardLinkService", "KeyboardLinkSimulator", "KeyboardLinkSupport",
 ]
 
 /// The library targets but `excluded`, as dependencies.
@@ -81,6 +81,10 @@ let package = Package(
         library("KeyboardLinkDBus", path: "DBus", dependencies: ["CDBus", "KeyboardLinkSupport"]),
         library("KeyboardLinkKeymap", path: "Keymap", dependencies: ["KeyboardLinkSupport"]),
         library("KeyboardLinkBlueZ", path: "BlueZ", dependencies: ["KeyboardLinkDBus"]),
+        // Keymap files people keep (ZMK .keymap, QMK keymap.json, Vial .vil, keymap-drawer YAML): read and written by
+        // the CLI only, so that a hostile file is parsed where it can hurt least.
+        library(
+            "KeyboardLinkKeymapFiles", path: "KeymapFiles", dependencies: ["KeyboardLinkKeymap"]),
         library(
             "KeyboardLinkFirmware", path: "Firmware",
             dependencies: ["CBluetooth", "KeyboardLinkBlueZ", "KeyboardLinkSupport"]),
@@ -113,7 +117,7 @@ let package = Package(
             "KeyboardLinkCommandLine", path: "CommandLine",
             dependencies: [
                 "InsetCore", "KBlinkAPI", "KeyboardLinkBlueZ", "KeyboardLinkClient", "KeyboardLinkDBus",
-                "KeyboardLinkDesktop", "KeyboardLinkKeymap", "KeyboardLinkSupport",
+                "KeyboardLinkDesktop", "KeyboardLinkKeymap", "KeyboardLinkKeymapFiles", "KeyboardLinkSupport",
             ]),
         // The user-session agent that puts on-screen keyboards away (`kblink osk-agent`): dconf, squeekboard, KWin.
         library(

@@ -11,6 +11,7 @@
 @_exported import KeyboardLinkDrivers
 @_exported import KeyboardLinkFirmware
 @_exported import KeyboardLinkKeymap
+@_exported import KeyboardLinkKeymapFiles
 @_exported import KeyboardLinkPairing
 @_exported import KeyboardLinkPresence
 @_exported import KeyboardLinkService
