@@ -193,7 +193,8 @@ struct DevicetreeSource {
                 advance(2)
                 continue
             }
-            if character == "#" && atLineStart && directive == nil, let name = directiveName(characters, after: offset) {
+            if character == "#" && atLineStart && directive == nil, let name = directiveName(characters, after: offset)
+            {
                 advance()
                 while offset < characters.count && (characters[offset] == " " || characters[offset] == "\t") {
                     advance()
@@ -273,10 +274,52 @@ struct DevicetreeSource {
         return directiveNames.contains(name) ? name : nil
     }
 
+    /// How many tokens a #define expands to (nil past `maximumTokens` or `maximumExpansionDepth`), memoized.
+    private static func expandedSize(
+        _ name: String, defines: [String: [Token]], depth: Int, expanding: Set<String>, sizes: inout [String: Int]
+    ) -> Int? {
+        if let known = sizes[name] { return known }
+        guard depth < maximumExpansionDepth, let body = defines[name] else { return nil }
+        var total = 0
+        for token in body {
+            if token.kind == .word, defines[token.text] != nil, !expanding.contains(token.text), token.text != name {
+                guard
+                    let inner = expandedSize(
+                        token.text, defines: defines, depth: depth + 1, expanding: expanding.union([name]),
+                        sizes: &sizes)
+                else { return nil }
+                total += inner
+            } else {
+                total += 1
+            }
+            if total > maximumTokens { return nil }
+        }
+        sizes[name] = total
+        return total
+    }
+
     /// Replaces every use of an object-like #define by its tokens (which take the place of the use).
     private static func expand(_ tokens: [Token], defines: [String: [Token]]) throws(KeymapFileError) -> [Token] {
         guard !defines.isEmpty else { return tokens }
+        var sizes: [String: Int] = [:]
+        var total = 0
+        for token in tokens {
+            guard token.kind == .word, defines[token.text] != nil else {
+                total += 1
+                continue
+            }
+            guard let size = expandedSize(token.text, defines: defines, depth: 0, expanding: [], sizes: &sizes),
+                total + size <= maximumTokens
+            else {
+                throw KeymapFileError(
+                    token.position,
+                    "#define \(token.text) expands more than \(maximumExpansionDepth) deep or to more than "
+                        + "\(maximumTokens) tokens")
+            }
+            total += size
+        }
         var result: [Token] = []
+        result.reserveCapacity(total)
         func add(_ token: Token, at position: SourcePosition, depth: Int, expanding: Set<String>)
             throws(KeymapFileError)
         {

@@ -23,12 +23,16 @@ struct JSONKeymapDocument {
     }
 
     func array(_ value: PositionedJSON, _ what: String) throws(KeymapFileError) -> [PositionedJSON] {
-        guard case .array(let elements, _) = value else { throw error(at: value, "\(what) is \(value.kind), not a list") }
+        guard case .array(let elements, _) = value else {
+            throw error(at: value, "\(what) is \(value.kind), not a list")
+        }
         return elements
     }
 
     func string(_ value: PositionedJSON, _ what: String) throws(KeymapFileError) -> String {
-        guard case .string(let text, _) = value else { throw error(at: value, "\(what) is \(value.kind), not a string") }
+        guard case .string(let text, _) = value else {
+            throw error(at: value, "\(what) is \(value.kind), not a string")
+        }
         return text
     }
 
@@ -52,9 +56,12 @@ struct JSONKeymapDocument {
             guard let code = UInt16(number) else {
                 throw error(at: value, "\(where_): \(number) is not a 16-bit QMK keycode")
             }
-            return try checked(KeyAction(qmkKeycode: code, macroNames: (0..<max(macroCount, 0)).compactMap {
-                KeymapFiles.macroName($0, macroNames)
-            }), value, where_, layerCount: layerCount)
+            return try checked(
+                KeyAction(
+                    qmkKeycode: code,
+                    macroNames: (0..<max(macroCount, 0)).compactMap {
+                        KeymapFiles.macroName($0, macroNames)
+                    }), value, where_, layerCount: layerCount)
         default:
             throw error(at: value, "\(where_) is \(value.kind), not a keycode string")
         }
@@ -83,6 +90,11 @@ struct JSONKeymapDocument {
     {
         if let layer = action.referencedLayer, layer >= layerCount {
             throw error(at: value, "\(where_): \(action) switches to layer \(layer); the file has \(layerCount) layers")
+        }
+        if case .macro(let name) = action {
+            // kblink's own MACRO(name) spelling names a macro; the file's macros are numbered.
+            throw error(
+                at: value, "\(where_): \(action) is kblink's spelling; this file plays macro N as QK_MACRO_N (\(name))")
         }
         return action
     }

@@ -44,7 +44,8 @@ struct KeymapDrawerWriter {
             return "{t: \(Self.quoted(Self.keyLegend(tap))), h: \(Self.quoted(layerNames.layerName(layer)))}"
         case .modTap(let modifiers, let tap):
             let hold = KeyAction.key(KeyPress(.keyboard(0), modifiers: modifiers)).description
-            return "{t: \(Self.quoted(Self.keyLegend(tap))), h: \(Self.quoted(Self.modifierLegend(modifiers, fallback: hold)))}"
+            return
+                "{t: \(Self.quoted(Self.keyLegend(tap))), h: \(Self.quoted(Self.modifierLegend(modifiers, fallback: hold)))}"
         case .macro(let name): return Self.quoted(name.rawValue)
         case .qmkKeycode: return Self.quoted(action.description)
         }

@@ -116,7 +116,8 @@ public enum KeymapFiles {
         case .qmk: return try QMKKeymapFile.write(content, layout: layout, keyboard: keyboard)
         case .vil: return try VialKeymapFile.write(content, layout: layout)
         case .keymapDrawer:
-            return KeymapDrawerWriter(content: content, layout: layout, keyboard: keyboard, layoutFile: layoutFile).text()
+            return KeymapDrawerWriter(content: content, layout: layout, keyboard: keyboard, layoutFile: layoutFile)
+                .text()
         }
     }
 
@@ -141,7 +142,8 @@ public enum KeymapFiles {
         case .vil: return try VialKeymapFile.read(text, layout: layout, macroNames: macroNames)
         case .keymapDrawer:
             throw KeymapFileError(
-                line: 1, column: 1, "keymap-drawer's YAML holds legends, not actions: kblink writes it but does not read it")
+                line: 1, column: 1,
+                "keymap-drawer's YAML holds legends, not actions: kblink writes it but does not read it")
         }
     }
 

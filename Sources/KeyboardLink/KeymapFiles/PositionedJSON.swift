@@ -153,8 +153,11 @@ indirect enum PositionedJSON {
                 offset += 1
                 while offset < bytes.count,
                     (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[offset])
-                        || [UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"), UInt8(ascii: "+"), UInt8(ascii: "-")]
-                            .contains(bytes[offset])
+                        || [
+                            UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"), UInt8(ascii: "+"),
+                            UInt8(ascii: "-"),
+                        ]
+                        .contains(bytes[offset])
                 {
                     offset += 1
                 }

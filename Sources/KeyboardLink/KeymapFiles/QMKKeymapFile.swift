@@ -33,7 +33,8 @@ enum QMKKeymapFile {
                 case .text(let text): steps.append(JSONText.string(text))
                 case .delay(let milliseconds): steps.append("{\"action\": \"delay\", \"duration\": \(milliseconds)}")
                 case .tap(let press):
-                    let names = press.modifiers.members.compactMap { $0 == [] ? nil : modifierKeyName($0) }
+                    let names =
+                        press.modifiers.members.compactMap { $0 == [] ? nil : modifierKeyName($0) }
                         + [keyName(press.usage)]
                     steps.append(
                         "{\"action\": \"tap\", \"keycodes\": [" + names.map(JSONText.string).joined(separator: ", ")
@@ -46,7 +47,8 @@ enum QMKKeymapFile {
             }
             macros.append("    [" + steps.joined(separator: ", ") + "]")
         }
-        var text = "{\n  \"version\": 1,\n  \"notes\": \(JSONText.string("\(keyboard), layout \(layout.id), written by kblink")),\n"
+        var text =
+            "{\n  \"version\": 1,\n  \"notes\": \(JSONText.string("\(keyboard), layout \(layout.id), written by kblink")),\n"
         text += "  \"documentation\": \"Layers list the keys in reading order (top row first, left to right).\",\n"
         text += "  \"keyboard\": \(JSONText.string(layout.id.rawValue)),\n"
         text += "  \"keymap\": \"kblink\",\n"
@@ -98,9 +100,11 @@ enum QMKKeymapFile {
         let layersValue = try document.member("layers")
         let layerValues = try document.array(layersValue, "\"layers\"")
         guard (1...Keymap.maximumLayers).contains(layerValues.count) else {
-            throw document.error(at: layersValue, "a keymap has 1 to \(Keymap.maximumLayers) layers, this one \(layerValues.count)")
+            throw document.error(
+                at: layersValue, "a keymap has 1 to \(Keymap.maximumLayers) layers, this one \(layerValues.count)")
         }
-        let macroValues = try document.root["macros"].map { v throws(KeymapFileError) in try document.array(v, "\"macros\"") } ?? []
+        let macroValues =
+            try document.root["macros"].map { v throws(KeymapFileError) in try document.array(v, "\"macros\"") } ?? []
         guard macroValues.count <= 128 else {
             throw document.error(at: macroValues[128], "QMK has 128 macro slots; this is macro 128")
         }
@@ -145,7 +149,8 @@ enum QMKKeymapFile {
                 steps.append(
                     .delay(
                         milliseconds: try document.integer(
-                            try document.member("duration", of: step), "a delay's duration", in: 0...Macro.maximumDelay)))
+                            try document.member("duration", of: step), "a delay's duration", in: 0...Macro.maximumDelay)
+                    ))
             case "tap", "down", "up", "beep":
                 guard action != "beep" else { throw document.error(at: step, "kblink's macros cannot beep") }
                 let keycodes = try document.array(try document.member("keycodes", of: step), "keycodes")
@@ -154,7 +159,8 @@ enum QMKKeymapFile {
                     let name = try document.string(keycode, "a keycode")
                     let parsed = (try? KeyAction(parsing: "KC_" + name)) ?? (try? KeyAction(parsing: name))
                     guard case .key(let press)? = parsed, press.modifiers.isEmpty else {
-                        throw document.error(at: keycode, "'\(DevicetreeSource.printable(name))' is not a key a macro can send")
+                        throw document.error(
+                            at: keycode, "'\(DevicetreeSource.printable(name))' is not a key a macro can send")
                     }
                     usages.append(press.usage)
                 }

@@ -104,11 +104,14 @@ enum VialKeymapFile {
                 let used = entries.first(where: { !isEmptyEntry($0) })
             {
                 throw document.error(
-                    at: used, "the file defines a \(unsupported.replacingOccurrences("_", with: " ")), which kblink has no place for")
+                    at: used,
+                    "the file defines a \(unsupported.replacingOccurrences("_", with: " ")), which kblink has no place for"
+                )
             }
         }
         var macros: [MacroName: Macro] = [:]
-        let macroValues = try document.root["macro"].map { v throws(KeymapFileError) in try document.array(v, "\"macro\"") } ?? []
+        let macroValues =
+            try document.root["macro"].map { v throws(KeymapFileError) in try document.array(v, "\"macro\"") } ?? []
         guard macroValues.count <= 256 else { throw document.error(at: macroValues[256], "more than 256 macros") }
         for (index, value) in macroValues.enumerated() {
             let steps = try document.array(value, "macro \(index)")
@@ -136,7 +139,8 @@ enum VialKeymapFile {
                 guard key.matrix.column < cells.count else {
                     throw document.error(
                         at: rowValues[key.matrix.row],
-                        "layer \(index), row \(key.matrix.row) has \(cells.count) columns; \(layout.name) has \(columns)")
+                        "layer \(index), row \(key.matrix.row) has \(cells.count) columns; \(layout.name) has \(columns)"
+                    )
                 }
                 var cell = cells[key.matrix.column]
                 if case .string(let string, let offset) = cell, let rewritten = layerTapSpelling(string) {

@@ -84,7 +84,8 @@ struct ZMKKeymapReader {
     {
         for node in roots.flatMap(\.allNodes) {
             if let compatible = node.property("compatible")?.string, let what = Self.unrepresentableNodes[compatible] {
-                throw KeymapFileError(node.position, "the file defines \(what) (\(compatible)), which kblink has no place for")
+                throw KeymapFileError(
+                    node.position, "the file defines \(what) (\(compatible)), which kblink has no place for")
             }
             if node.name.hasPrefix("&"), let property = node.properties.first {
                 throw KeymapFileError(

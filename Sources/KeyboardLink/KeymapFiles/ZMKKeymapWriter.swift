@@ -41,7 +41,8 @@ struct ZMKKeymapWriter {
             lines.append("")
             lines.append("        \(nodeName) {")
             let displayName = index < content.layerNames.count ? content.layerNames[index] : ""
-            lines.append("            display-name = \"\(Self.escaped(displayName.isEmpty ? "Layer \(index)" : displayName))\";")
+            lines.append(
+                "            display-name = \"\(Self.escaped(displayName.isEmpty ? "Layer \(index)" : displayName))\";")
             lines.append("            bindings = <")
             var cells: [[String]] = []
             for row in rows {
@@ -85,7 +86,8 @@ struct ZMKKeymapWriter {
         }
         if case .macro(let name) = action, !isLabel(name.rawValue) {
             throw KeymapFileError(
-                line: 0, column: 0, "layer \(layer), key \(key): macro \(name) is not a devicetree label (letters, "
+                line: 0, column: 0,
+                "layer \(layer), key \(key): macro \(name) is not a devicetree label (letters, "
                     + "digits and '_', not starting with a digit)")
         }
         return text
@@ -136,7 +138,9 @@ struct ZMKKeymapWriter {
 
     static func isLabel(_ text: String) -> Bool {
         guard let first = text.unicodeScalars.first, !("0"..."9").contains(first) else { return false }
-        return text.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "_" }
+        return text.unicodeScalars.allSatisfy {
+            ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "_"
+        }
     }
 
     /// A devicetree node name for a layer: its name in lower case, characters other than letters, digits and `_`
