@@ -1,5 +1,6 @@
 import Foundation
 import KeyboardLink
+import KeyboardLinkKeymapFiles
 import KeyboardLinkTestSupport
 import Testing
 
@@ -39,7 +40,9 @@ struct KeymapFileCommandTests {
             let profileFile = directory.path + "/profile.json"
             #expect(try await harness.kblink(["profile", "export", device, profileFile]).status == 0)
             let profile = try await harness.kblink(["profile", "export", device])
-            for format in ["zmk", "qmk", "vil"] {
+            let formats = KeymapFileFormat.allCases.filter(\.isReadable).map(\.rawValue)
+            #expect(formats == ["zmk", "qmk", "vil"])
+            for format in formats {
                 let file = directory.path + "/keymap.\(format)"
                 let exported = try await harness.kblink([
                     "keymap", "export", device, "--format", format, file, "--json",
