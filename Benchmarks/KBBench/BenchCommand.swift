@@ -4,11 +4,13 @@ import KeyboardLink
 /// Parses the command line, prints the machine, runs the chosen benchmarks and prints their tables.
 enum BenchCommand {
     static let usage = """
-        usage: kblink-bench [roundtrip|managed-objects|daemon|layout|keymap|firmware|push|fairness|all] [options]
+        usage: kblink-bench [roundtrip|managed-objects|daemon|startup|layout|keymap|firmware|push|fairness|all] [options]
           roundtrip        method-call round trips/s, Swift pair vs C reference pair (and mixed pairs)
           managed-objects  time per GetManagedObjects reply of BlueZ-like devices
           daemon           kblinkd start-up to READY=1, kblink list vs bluetoothctl devices, kblinkd memory
                            (runs .build/release/kblinkd and kblink: 'swift build -c release' first)
+          startup          kblink --version and kblink status (against kblinkd-demo) as whole processes, side by
+                           side with busctl --version (runs .build/release/kblink and kblinkd-demo)
           layout           layout-core events per second (show/change/hide with a focused field)
           keymap           keymap edits, undos and redos; profile save and load
           firmware         kblink info from the cache; a cold GATT refresh at 30 ms per read
@@ -34,6 +36,7 @@ enum BenchCommand {
           --startups N           daemon: timed starts after a first one (5)
           --lists N              daemon: timed runs of each list command (10)
           --hold-seconds N       daemon: after the start-ups, print kblinkd's pid and bus and wait N s (profiling)
+          --startup-rounds N     startup: timed rounds, each command once per round (60)
           --layout-rounds N      layout: timed rounds per row (7)
           --edits N              keymap: edits, undos and redos per round (10000)
           --edit-rounds N        keymap: timed edit rounds (5)
@@ -48,6 +51,7 @@ enum BenchCommand {
         var roundTrip = RoundTripBenchmark()
         var managedObjects = ManagedObjectsBenchmark()
         var daemon = DaemonBenchmark()
+        var startup = StartupBenchmark()
         var layout = LayoutBenchmark()
         var keymap = KeymapBenchmark()
         let firmware = FirmwareBenchmark()
@@ -60,7 +64,8 @@ enum BenchCommand {
             index += 1
             let operand = index < arguments.count ? arguments[index] : ""
             switch argument {
-            case "roundtrip", "managed-objects", "daemon", "layout", "keymap", "firmware", "push", "fairness", "all":
+            case "roundtrip", "managed-objects", "daemon", "startup", "layout", "keymap", "firmware", "push",
+                "fairness", "all":
                 name = argument
                 continue
             case "-h", "--help":
@@ -89,6 +94,7 @@ enum BenchCommand {
                 case "--startups": daemon.startups = number
                 case "--lists": daemon.lists = number
                 case "--hold-seconds": daemon.holdSeconds = number
+                case "--startup-rounds": startup.rounds = number
                 case "--layout-rounds": layout.rounds = number
                 case "--edits": keymap.edits = number
                 case "--edit-rounds": keymap.rounds = number
@@ -122,6 +128,9 @@ enum BenchCommand {
             }
             if name == "daemon" || name == "all" {
                 print(try await daemon.run())
+            }
+            if name == "startup" || name == "all" {
+                print(try await startup.run())
             }
             if name == "layout" || name == "all" {
                 print(try await layout.run())

@@ -83,32 +83,32 @@ struct FairnessBenchmark: Sendable {
         let hostiles = [
             Hostile(
                 name: "ResolveInsets, 100,000 fields (\(Self.megabytes(Self.insetsRequest(fields: 100_000))))",
-                path: KBlink.managerPath, interface: KBlink.managerInterface, member: try MemberName("ResolveInsets"),
+                path: KBlink.managerPath, interface: KBlink.managerInterface, member: MemberName("ResolveInsets"),
                 arguments: [Self.insetsRequest(fields: 100_000)], cleanup: nil),
             Hostile(
                 name: "ResolveInsets, 256 fields (the most allowed)", path: KBlink.managerPath,
-                interface: KBlink.managerInterface, member: try MemberName("ResolveInsets"),
+                interface: KBlink.managerInterface, member: MemberName("ResolveInsets"),
                 arguments: [Self.insetsRequest(fields: 256)], cleanup: nil),
             Hostile(
                 name: "Pair, a 1 MiB device argument", path: KBlink.managerPath, interface: KBlink.managerInterface,
-                member: try MemberName("Pair"), arguments: [.string(String(repeating: "x", count: 1 << 20))],
+                member: MemberName("Pair"), arguments: [.string(String(repeating: "x", count: 1 << 20))],
                 cleanup: nil),
             Hostile(
                 name: "SetMacro, a 1 MiB macro", path: keyboard, interface: KBlink.keymapInterface,
-                member: try MemberName("SetMacro"),
+                member: MemberName("SetMacro"),
                 arguments: [.string("big"), .string("text '" + String(repeating: "x", count: 1 << 20) + "'")],
-                cleanup: (keyboard, KBlink.keymapInterface, try MemberName("Discard"))),
+                cleanup: (keyboard, KBlink.keymapInterface, MemberName("Discard"))),
             Hostile(
                 name: "ImportProfile, 120 macros (\(Self.megabytes(.string(acceptedProfile))), accepted)",
                 path: keyboard,
-                interface: KBlink.keymapInterface, member: try MemberName("ImportProfile"),
+                interface: KBlink.keymapInterface, member: MemberName("ImportProfile"),
                 arguments: [.string(acceptedProfile), .dictionary(key: .string, value: .variant, [])],
-                cleanup: (keyboard, KBlink.keymapInterface, try MemberName("Discard"))),
+                cleanup: (keyboard, KBlink.keymapInterface, MemberName("Discard"))),
             Hostile(
                 name: "ImportProfile, 1,024 macros (\(Self.megabytes(.string(bigProfile))))", path: keyboard,
-                interface: KBlink.keymapInterface, member: try MemberName("ImportProfile"),
+                interface: KBlink.keymapInterface, member: MemberName("ImportProfile"),
                 arguments: [.string(bigProfile), .dictionary(key: .string, value: .variant, [])],
-                cleanup: (keyboard, KBlink.keymapInterface, try MemberName("Discard"))),
+                cleanup: (keyboard, KBlink.keymapInterface, MemberName("Discard"))),
         ]
 
         var outcomes: [Outcome] = []

@@ -236,7 +236,7 @@ struct PushBenchmark: Sendable {
         _ = try await keymap.importProfile(String(decoding: document.json(), as: UTF8.self))
     }
 
-    private func timedPush(_ keymap: KeymapClient) async throws -> (KeymapPushResult, Double) {
+    private func timedPush(_ keymap: KeymapClient) async throws -> (PushReport, Double) {
         let clock = ContinuousClock()
         let start = clock.now
         let result = try await keymap.push()

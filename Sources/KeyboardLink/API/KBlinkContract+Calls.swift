@@ -51,21 +51,21 @@ extension DBusProxy {
     }
 
     /// Reads a contract property of this proxy's object.
-    public func property<T: DBusRepresentable>(_ property: KBlinkProperty, as type: T.Type) async throws -> T {
+    public func property<Value>(_ property: KBlinkProperty<Value>) async throws -> Value {
         try await DBusProxy(connection: connection, destination: destination, path: path, interface: property.interface)
-            .property(property.name, as: type)
+            .property(property.name, as: Value.self)
     }
 
     /// Writes a contract property of this proxy's object.
-    public func setProperty(_ property: KBlinkProperty, to value: DBusValue) async throws {
+    public func setProperty<Value>(_ property: KBlinkProperty<Value>, to value: Value) async throws {
         try await DBusProxy(connection: connection, destination: destination, path: path, interface: property.interface)
-            .setProperty(property.name, to: value)
+            .setProperty(property.name, to: value.dbusValue)
     }
 }
 
 extension Dictionary where Key == String, Value == DBusValue {
     /// The value of a contract property in a `GetAll` answer or a `PropertiesChanged` signal.
-    public subscript(_ property: KBlinkProperty) -> DBusValue? { self[property.name.rawValue] }
+    public subscript<Property>(_ property: KBlinkProperty<Property>) -> DBusValue? { self[property.name.rawValue] }
 }
 
 extension BusConnection {

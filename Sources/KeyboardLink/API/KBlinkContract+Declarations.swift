@@ -46,12 +46,22 @@ extension DBusMethod {
 extension DBusProperty {
     /// Declares a contract property with its initial value (and a setter for writable ones).
     public init(
-        _ property: KBlinkProperty, initial: DBusValue,
+        _ property: KBlinkPropertyDeclaration, initial: DBusValue,
         setter: (@Sendable (DBusValue, MethodInvocation) async throws -> DBusValue)? = nil
     ) {
         self.init(
             property.name.rawValue, type: property.type, access: property.access, changes: property.changes,
             initial: initial, setter: setter)
+    }
+}
+
+extension DBusProperty {
+    /// Declares a typed contract property with its initial value (and a setter for writable ones).
+    public init<Value>(
+        _ property: KBlinkProperty<Value>, initial: Value,
+        setter: (@Sendable (DBusValue, MethodInvocation) async throws -> DBusValue)? = nil
+    ) {
+        self.init(property.declaration, initial: initial.dbusValue, setter: setter)
     }
 }
 

@@ -18,8 +18,10 @@ extension BusConnection {
     /// Updates one contract property of an exported object; `PropertiesChanged` follows when the value differs.
     /// - Throws: ``DBusError`` when the object does not export the property's interface, or the value has another
     ///   type.
-    public func setProperty(_ property: KBlinkProperty, at path: ObjectPath, to value: DBusValue) async throws {
-        try await setProperty(property.name, of: property.interface, at: path, to: value)
+    public func setProperty<Value>(_ property: KBlinkProperty<Value>, at path: ObjectPath, to value: Value)
+        async throws
+    {
+        try await setProperty(property.name, of: property.interface, at: path, to: value.dbusValue)
     }
 
     /// Updates contract properties of one interface together: readers see all of them change at once, in one
@@ -27,19 +29,21 @@ extension BusConnection {
     /// - Parameter interface: the interface every property belongs to (a property of another is a programming
     ///   error).
     public func setProperties(
-        _ values: [(KBlinkProperty, DBusValue)], of interface: InterfaceName, at path: ObjectPath
+        _ values: [KBlinkPropertyAssignment], of interface: InterfaceName, at path: ObjectPath
     ) async throws {
         var named: [(MemberName, DBusValue)] = []
         named.reserveCapacity(values.count)
-        for (property, value) in values {
+        for assignment in values {
+            let property = assignment.property
             precondition(property.interface == interface, "\(property.name) is not a property of \(interface)")
-            named.append((property.name, value))
+            named.append((property.name, assignment.value))
         }
         try await setProperties(named, of: interface, at: path)
     }
 
     /// The current value of an exported contract property, nil when the object does not export it.
-    public func property(_ property: KBlinkProperty, at path: ObjectPath) async -> DBusValue? {
-        await self.property(property.name, of: property.interface, at: path)
+    public func property<Value>(_ property: KBlinkProperty<Value>, at path: ObjectPath) async -> Value? {
+        guard let value = await self.property(property.name, of: property.interface, at: path) else { return nil }
+        return try? Value(dbusValue: value.unwrapped)
     }
 }

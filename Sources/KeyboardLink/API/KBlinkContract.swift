@@ -36,23 +36,21 @@ public enum KBlinkContract {
         public static let confirmPairing = KBlinkMethod<KBlinkArguments<String, Bool>, NoReply>(
             interface, "ConfirmPairing", inputs: ["device", "accept"], access: .requires(.pair))
         /// The `Version` property (`s`, const).
-        public static let versionProperty = KBlinkProperty(interface, "Version", .string, changes: .const)
+        public static let versionProperty = KBlinkProperty<String>(interface, "Version", changes: .const)
         /// The `HardwareKeyboardAttached` property (`b`).
-        public static let hardwareKeyboardAttachedProperty = KBlinkProperty(
-            interface, "HardwareKeyboardAttached", .boolean)
+        public static let hardwareKeyboardAttachedProperty = KBlinkProperty<Bool>(interface, "HardwareKeyboardAttached")
         /// The `HardwareKeyboards` property (`a(sss)`).
-        public static let hardwareKeyboardsProperty = KBlinkProperty(
-            interface, "HardwareKeyboards", .array(.structure([.string, .string, .string])))
+        public static let hardwareKeyboardsProperty = KBlinkProperty<[HardwareKeyboardEntry]>(
+            interface, "HardwareKeyboards")
         /// The `HardwareKeyboardReasons` property (`a(sssbs)`).
-        public static let hardwareKeyboardReasonsProperty = KBlinkProperty(
-            interface, "HardwareKeyboardReasons",
-            .array(.structure([.string, .string, .string, .boolean, .string])))
+        public static let hardwareKeyboardReasonsProperty = KBlinkProperty<[HardwareKeyboardReasonEntry]>(
+            interface, "HardwareKeyboardReasons")
         /// The `BluetoothAvailable` property (`b`).
-        public static let bluetoothAvailableProperty = KBlinkProperty(interface, "BluetoothAvailable", .boolean)
+        public static let bluetoothAvailableProperty = KBlinkProperty<Bool>(interface, "BluetoothAvailable")
         /// The `BlueZRunning` property (`b`).
-        public static let blueZRunningProperty = KBlinkProperty(interface, "BlueZRunning", .boolean)
+        public static let blueZRunningProperty = KBlinkProperty<Bool>(interface, "BlueZRunning")
         /// The `Discovering` property (`b`).
-        public static let discoveringProperty = KBlinkProperty(interface, "Discovering", .boolean)
+        public static let discoveringProperty = KBlinkProperty<Bool>(interface, "Discovering")
         /// The `PairingPrompt(o keyboard, s kind, s code, q entered)` signal (``PairingPromptSignal``).
         public static let pairingPromptSignal = KBlinkSignal<PairingPromptSignal>(interface, "PairingPrompt")
         /// The `PairingFinished(o keyboard, b ok, s error, s message)` signal (``PairingFinishedSignal``).
@@ -64,9 +62,10 @@ public enum KBlinkContract {
             resolveInsets.declaration, pair.declaration, cancelPairing.declaration, confirmPairing.declaration,
         ]
         /// Every property, in the order of the XML.
-        public static let properties: [KBlinkProperty] = [
-            versionProperty, hardwareKeyboardAttachedProperty, hardwareKeyboardsProperty,
-            hardwareKeyboardReasonsProperty, bluetoothAvailableProperty, blueZRunningProperty, discoveringProperty,
+        public static let properties: [KBlinkPropertyDeclaration] = [
+            versionProperty.declaration, hardwareKeyboardAttachedProperty.declaration,
+            hardwareKeyboardsProperty.declaration, hardwareKeyboardReasonsProperty.declaration,
+            bluetoothAvailableProperty.declaration, blueZRunningProperty.declaration, discoveringProperty.declaration,
         ]
         /// Every signal, in the order of the XML.
         public static let signals: [KBlinkSignalDeclaration] = [
@@ -91,24 +90,23 @@ public enum KBlinkContract {
         /// `RefreshInfo()`.
         public static let refreshInfo = KBlinkMethod<NoArguments, NoReply>(interface, "RefreshInfo", access: .anyone)
         /// The `Address` property (`s`, const).
-        public static let addressProperty = KBlinkProperty(interface, "Address", .string, changes: .const)
+        public static let addressProperty = KBlinkProperty<String>(interface, "Address", changes: .const)
         /// The `Name` property (`s`).
-        public static let nameProperty = KBlinkProperty(interface, "Name", .string)
+        public static let nameProperty = KBlinkProperty<String>(interface, "Name")
         /// The `Alias` property (`s`).
-        public static let aliasProperty = KBlinkProperty(interface, "Alias", .string)
+        public static let aliasProperty = KBlinkProperty<String>(interface, "Alias")
         /// The `Paired` property (`b`).
-        public static let pairedProperty = KBlinkProperty(interface, "Paired", .boolean)
+        public static let pairedProperty = KBlinkProperty<Bool>(interface, "Paired")
         /// The `Trusted` property (`b`).
-        public static let trustedProperty = KBlinkProperty(interface, "Trusted", .boolean)
+        public static let trustedProperty = KBlinkProperty<Bool>(interface, "Trusted")
         /// The `Connected` property (`b`).
-        public static let connectedProperty = KBlinkProperty(interface, "Connected", .boolean)
+        public static let connectedProperty = KBlinkProperty<Bool>(interface, "Connected")
         /// The `Battery` property (`a(sy)`).
-        public static let batteryProperty = KBlinkProperty(interface, "Battery", .array(.structure([.string, .byte])))
+        public static let batteryProperty = KBlinkProperty<[KeyboardSummary.BatteryPart]>(interface, "Battery")
         /// The `Firmware` property (`a{ss}`).
-        public static let firmwareProperty = KBlinkProperty(
-            interface, "Firmware", .dictionary(key: .string, value: .string))
+        public static let firmwareProperty = KBlinkProperty<[String: String]>(interface, "Firmware")
         /// The `Driver` property (`s`).
-        public static let driverProperty = KBlinkProperty(interface, "Driver", .string)
+        public static let driverProperty = KBlinkProperty<String>(interface, "Driver")
 
         /// Every method, in the order of the XML.
         public static let methods: [KBlinkMethodDeclaration] = [
@@ -116,9 +114,10 @@ public enum KBlinkContract {
             refreshInfo.declaration,
         ]
         /// Every property, in the order of the XML.
-        public static let properties: [KBlinkProperty] = [
-            addressProperty, nameProperty, aliasProperty, pairedProperty, trustedProperty, connectedProperty,
-            batteryProperty, firmwareProperty, driverProperty,
+        public static let properties: [KBlinkPropertyDeclaration] = [
+            addressProperty.declaration, nameProperty.declaration, aliasProperty.declaration,
+            pairedProperty.declaration, trustedProperty.declaration, connectedProperty.declaration,
+            batteryProperty.declaration, firmwareProperty.declaration, driverProperty.declaration,
         ]
         /// Every signal, in the order of the XML.
         public static let signals: [KBlinkSignalDeclaration] = []
@@ -162,9 +161,10 @@ public enum KBlinkContract {
         /// `GetMacros() -> a{ss} macros`: every macro's name and text, for callers allowed `read-macros`.
         public static let getMacros = KBlinkMethod<NoArguments, Reply<[String: String]>>(
             interface, "GetMacros", output: "macros", access: .requires(.readMacros))
-        /// `ImportProfile(s json, a{sv} options) -> a{sv} result`.
+        /// `ImportProfile(s json, a{sv} options) -> a{sv} result` (``ProfileImportRequest``,
+        /// ``ProfileImportReport``).
         public static let importProfile = KBlinkMethod<
-            KBlinkArguments<String, [String: DBusValue]>, Reply<[String: DBusValue]>
+            KBlinkArguments<String, ProfileImportRequest>, Reply<ProfileImportReport>
         >(
             interface, "ImportProfile", inputs: ["json", "options"], output: "result", access: .requires(.editKeymap),
             maximumBodySize: FileStore.maximumReadSize + (64 << 10))
@@ -175,44 +175,43 @@ public enum KBlinkContract {
         public static let removeLayer = KBlinkMethod<KBlinkArguments<UInt32>, NoReply>(
             interface, "RemoveLayer", inputs: ["layer"], access: .requires(.editKeymap))
         /// `CheckAction(s action) -> a{sv} result`: whether the keyboard's firmware can hold an action, answered as a
-        /// dry-run `Push` answers (its `problems`); nothing is written.
-        public static let checkAction = KBlinkMethod<KBlinkArguments<String>, Reply<[String: DBusValue]>>(
+        /// dry-run `Push` answers (``PushReport``, its `problems`); nothing is written.
+        public static let checkAction = KBlinkMethod<KBlinkArguments<String>, Reply<PushReport>>(
             interface, "CheckAction", inputs: ["action"], output: "result", access: .requires(.editKeymap))
         /// `GetKeys() -> a(ssdddd) keys` (``KeyGeometry``).
         public static let getKeys = KBlinkMethod<NoArguments, Reply<[KeyGeometry]>>(
             interface, "GetKeys", output: "keys", access: .anyone)
-        /// `Push(a{sv} options) -> a{sv} result`.
-        public static let push = KBlinkMethod<KBlinkArguments<[String: DBusValue]>, Reply<[String: DBusValue]>>(
+        /// `Push(a{sv} options) -> a{sv} result` (``PushRequest``, ``PushReport``).
+        public static let push = KBlinkMethod<KBlinkArguments<PushRequest>, Reply<PushReport>>(
             interface, "Push", inputs: ["options"], output: "result", access: .requires(.writeFirmware))
-        /// `Pull() -> a{sv} result`.
-        public static let pull = KBlinkMethod<NoArguments, Reply<[String: DBusValue]>>(
+        /// `Pull() -> a{sv} result` (``PullReport``).
+        public static let pull = KBlinkMethod<NoArguments, Reply<PullReport>>(
             interface, "Pull", output: "result", access: .requires(.writeFirmware))
         /// The `Layout` property (`s`, const).
-        public static let layoutProperty = KBlinkProperty(interface, "Layout", .string, changes: .const)
+        public static let layoutProperty = KBlinkProperty<String>(interface, "Layout", changes: .const)
         /// The `Zones` property (`as`, const).
-        public static let zonesProperty = KBlinkProperty(interface, "Zones", .array(.string), changes: .const)
+        public static let zonesProperty = KBlinkProperty<[String]>(interface, "Zones", changes: .const)
         /// The `CurrentZone` property (`s`, readwrite).
-        public static let currentZoneProperty = KBlinkProperty(
-            interface, "CurrentZone", .string, access: .readWrite, writableWith: .editKeymap)
+        public static let currentZoneProperty = KBlinkProperty<String>(
+            interface, "CurrentZone", access: .readWrite, writableWith: .editKeymap)
         /// The `Layers` property (`u`).
-        public static let layersProperty = KBlinkProperty(interface, "Layers", .uint32)
+        public static let layersProperty = KBlinkProperty<UInt32>(interface, "Layers")
         /// The `CanUndo` property (`b`).
-        public static let canUndoProperty = KBlinkProperty(interface, "CanUndo", .boolean)
+        public static let canUndoProperty = KBlinkProperty<Bool>(interface, "CanUndo")
         /// The `CanRedo` property (`b`).
-        public static let canRedoProperty = KBlinkProperty(interface, "CanRedo", .boolean)
+        public static let canRedoProperty = KBlinkProperty<Bool>(interface, "CanRedo")
         /// The `Dirty` property (`b`).
-        public static let dirtyProperty = KBlinkProperty(interface, "Dirty", .boolean)
+        public static let dirtyProperty = KBlinkProperty<Bool>(interface, "Dirty")
         /// The `Macros` property (`a{ss}`): every macro's name, its text withheld (empty); `GetMacros` gives the text.
-        public static let macrosProperty = KBlinkProperty(
-            interface, "Macros", .dictionary(key: .string, value: .string))
+        public static let macrosProperty = KBlinkProperty<[String: String]>(interface, "Macros")
         /// The `ApplyOnConnect` property (`b`, readwrite).
-        public static let applyOnConnectProperty = KBlinkProperty(
-            interface, "ApplyOnConnect", .boolean, access: .readWrite, writableWith: .writeFirmware)
+        public static let applyOnConnectProperty = KBlinkProperty<Bool>(
+            interface, "ApplyOnConnect", access: .readWrite, writableWith: .writeFirmware)
         /// The `BaseOrigin` property (`s`): where the draft's base came from: `default` (kblink's default keymap for
         /// the layout; the keyboard was never read), `keyboard` (read from it) or `pushed`.
-        public static let baseOriginProperty = KBlinkProperty(interface, "BaseOrigin", .string)
+        public static let baseOriginProperty = KBlinkProperty<String>(interface, "BaseOrigin")
         /// The `BaseSince` property (`t`): when the base was read or pushed, seconds since 1970; 0 when not known.
-        public static let baseSinceProperty = KBlinkProperty(interface, "BaseSince", .uint64)
+        public static let baseSinceProperty = KBlinkProperty<UInt64>(interface, "BaseSince")
         /// The `PushProgress(u done, u total)` signal (``PushProgress``).
         public static let pushProgressSignal = KBlinkSignal<PushProgress>(interface, "PushProgress")
         /// The `Reapplied(a(usss) changes)` signal (``Reapplied``).
@@ -226,9 +225,11 @@ public enum KBlinkContract {
             pull.declaration, addLayer.declaration, removeLayer.declaration, checkAction.declaration,
         ]
         /// Every property, in the order of the XML.
-        public static let properties: [KBlinkProperty] = [
-            layoutProperty, zonesProperty, currentZoneProperty, layersProperty, canUndoProperty, canRedoProperty,
-            dirtyProperty, macrosProperty, applyOnConnectProperty, baseOriginProperty, baseSinceProperty,
+        public static let properties: [KBlinkPropertyDeclaration] = [
+            layoutProperty.declaration, zonesProperty.declaration, currentZoneProperty.declaration,
+            layersProperty.declaration, canUndoProperty.declaration, canRedoProperty.declaration,
+            dirtyProperty.declaration, macrosProperty.declaration, applyOnConnectProperty.declaration,
+            baseOriginProperty.declaration, baseSinceProperty.declaration,
         ]
         /// Every signal, in the order of the XML.
         public static let signals: [KBlinkSignalDeclaration] = [

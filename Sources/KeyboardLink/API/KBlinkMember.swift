@@ -139,8 +139,9 @@ public struct KBlinkMethodDeclaration: Sendable, Equatable, CustomStringConverti
     public var description: String { "\(interface.rawValue).\(name.rawValue)(\(inputSignature.rawValue))" }
 }
 
-/// One property of the `org.kblink1` API: its interface, name, D-Bus type, access and how changes are announced.
-public struct KBlinkProperty: Sendable, Equatable {
+/// One property of the `org.kblink1` API as the introspection declares it: its interface, name, D-Bus type, access
+/// and how changes are announced. ``KBlinkProperty`` is the typed form the contract declares.
+public struct KBlinkPropertyDeclaration: Sendable, Equatable {
     /// The interface the property belongs to.
     public let interface: InterfaceName
     /// The property's name.
@@ -169,6 +170,57 @@ public struct KBlinkProperty: Sendable, Equatable {
         self.access = access
         self.changes = changes
         self.writeAction = writeAction
+    }
+}
+
+/// One property of the `org.kblink1` API, typed: its D-Bus type is `Value`'s, so that the daemon publishes and the
+/// client reads it as a Swift value (`KBlinkProperty<Bool>` is `b`, `KBlinkProperty<[HardwareKeyboardEntry]>` is
+/// `a(sss)`).
+public struct KBlinkProperty<Value: DBusRepresentable>: Sendable, Equatable {
+    /// What the introspection declares.
+    public let declaration: KBlinkPropertyDeclaration
+
+    /// Describes a property; `name` is a constant of the contract, checked once.
+    /// - Parameter writableWith: the action a writer needs; required exactly when the property is writable.
+    public init(
+        _ interface: InterfaceName, _ name: String, access: DBusProperty.Access = .read,
+        changes: DBusProperty.ChangeBehavior = .emits, writableWith writeAction: PolkitAction? = nil
+    ) {
+        declaration = KBlinkPropertyDeclaration(
+            interface, name, Value.dbusType, access: access, changes: changes, writableWith: writeAction)
+    }
+
+    /// The interface the property belongs to.
+    public var interface: InterfaceName { declaration.interface }
+    /// The property's name.
+    public var name: MemberName { declaration.name }
+
+    /// The property set to `value`, for a batched update (``KeyboardLinkDBus/BusConnection/setProperties(_:of:at:)``).
+    public func assigned(_ value: Value) -> KBlinkPropertyAssignment {
+        KBlinkPropertyAssignment(declaration, value.dbusValue)
+    }
+
+    /// Reads the property's value from a `GetAll` answer or a `PropertiesChanged` signal: nil when it is not there.
+    /// - Throws: ``DBusError`` (`InvalidArgs`) when it holds another type.
+    public func value(in properties: [String: DBusValue]) throws -> Value? {
+        guard let value = properties[name.rawValue]?.unwrapped else { return nil }
+        return try Value(dbusValue: value)
+    }
+
+    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.declaration == rhs.declaration }
+}
+
+/// A contract property with a value, as a batched update carries it.
+public struct KBlinkPropertyAssignment: Sendable, Equatable {
+    /// The property.
+    public let property: KBlinkPropertyDeclaration
+    /// Its value, of the property's type.
+    public let value: DBusValue
+
+    /// A property and its value; the value must have the property's type.
+    public init(_ property: KBlinkPropertyDeclaration, _ value: DBusValue) {
+        self.property = property
+        self.value = value
     }
 }
 

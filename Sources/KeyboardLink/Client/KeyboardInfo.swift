@@ -28,23 +28,14 @@ extension KeyboardSummary {
     /// to be `paired` (as BlueZ reports it where it does not say).
     public init(path: ObjectPath, properties: [String: DBusValue]) {
         typealias Keyboard = KBlinkContract.Keyboard
-        let name = properties[Keyboard.nameProperty]?.stringValue ?? ""
-        let paired = properties[Keyboard.pairedProperty]?.boolValue ?? false
-        var firmware: [String: String] = [:]
-        if case .dictionary(_, _, let entries)? = properties[Keyboard.firmwareProperty]?.unwrapped {
-            for entry in entries {
-                if let key = entry.key.stringValue, let value = entry.value.stringValue { firmware[key] = value }
-            }
-        }
+        func read<Value>(_ property: KBlinkProperty<Value>) -> Value? { try? property.value(in: properties) }
+        let name = read(Keyboard.nameProperty) ?? ""
+        let paired = read(Keyboard.pairedProperty) ?? false
         self.init(
-            path: path, address: properties[Keyboard.addressProperty]?.stringValue ?? "", name: name,
-            alias: properties[Keyboard.aliasProperty]?.stringValue ?? name, paired: paired,
-            trusted: properties[Keyboard.trustedProperty]?.boolValue ?? false,
-            connected: properties[Keyboard.connectedProperty]?.boolValue ?? false,
-            battery: (try? [BatteryPart](
-                dbusValue: properties[Keyboard.batteryProperty]?.unwrapped
-                    ?? .array(
-                        BatteryPart.dbusType, []))) ?? [],
-            firmware: firmware, driver: properties[Keyboard.driverProperty]?.stringValue ?? "none", bonded: paired)
+            path: path, address: read(Keyboard.addressProperty) ?? "", name: name,
+            alias: read(Keyboard.aliasProperty) ?? name, paired: paired,
+            trusted: read(Keyboard.trustedProperty) ?? false, connected: read(Keyboard.connectedProperty) ?? false,
+            battery: read(Keyboard.batteryProperty) ?? [], firmware: read(Keyboard.firmwareProperty) ?? [:],
+            driver: read(Keyboard.driverProperty) ?? "none", bonded: paired)
     }
 }

@@ -25,20 +25,21 @@ public struct ManagerStatus: Sendable, Equatable {
     public var blueZRunning: Bool
     public var discovering: Bool
 
-    /// Reads the status from `GetAll` values; missing values read as false or empty.
+    /// Reads the status from `GetAll` values; missing values, or values of another type, read as false or empty.
     public init(properties: [String: DBusValue]) {
-        version = properties[KBlinkContract.Manager.versionProperty]?.stringValue ?? "unknown"
-        hardwareKeyboardAttached =
-            properties[KBlinkContract.Manager.hardwareKeyboardAttachedProperty]?.boolValue ?? false
-        hardwareKeyboards = (properties[KBlinkContract.Manager.hardwareKeyboardsProperty]?.arrayValue ?? []).compactMap
-        { entry in
-            guard case .structure(let fields) = entry, fields.count == 3, let source = fields[0].stringValue,
-                let id = fields[1].stringValue, let name = fields[2].stringValue
-            else { return nil }
+        typealias Manager = KBlinkContract.Manager
+        func read<Value>(_ property: KBlinkProperty<Value>) -> Value? { try? property.value(in: properties) }
+        version = read(Manager.versionProperty) ?? "unknown"
+        hardwareKeyboardAttached = read(Manager.hardwareKeyboardAttachedProperty) ?? false
+        // Row by row, as text: a source a newer kblinkd adds is shown, not a reason to drop the list.
+        let rows = try? [DBusStruct<String, String, String>](
+            dbusValue: properties[Manager.hardwareKeyboardsProperty]?.unwrapped ?? .array(.string, []))
+        hardwareKeyboards = (rows ?? []).map {
+            let (source, id, name) = $0.fields
             return AttachedKeyboard(source: source, id: id, name: name)
         }
-        bluetoothAvailable = properties[KBlinkContract.Manager.bluetoothAvailableProperty]?.boolValue ?? false
-        blueZRunning = properties[KBlinkContract.Manager.blueZRunningProperty]?.boolValue ?? bluetoothAvailable
-        discovering = properties[KBlinkContract.Manager.discoveringProperty]?.boolValue ?? false
+        bluetoothAvailable = read(Manager.bluetoothAvailableProperty) ?? false
+        blueZRunning = read(Manager.blueZRunningProperty) ?? bluetoothAvailable
+        discovering = read(Manager.discoveringProperty) ?? false
     }
 }

@@ -241,7 +241,7 @@ struct TypedMethodTests {
                         "\(greeting) \(call.sender?.rawValue ?? "nobody") at \(call.path.rawValue)"
                     }
                 ])
-            let paths = try [ObjectPath("/com/example/typed/a"), ObjectPath("/com/example/typed/b")]
+            let paths = [ObjectPath("/com/example/typed/a"), ObjectPath("/com/example/typed/b")]
             for path in paths { try await server.export(declaration, at: path) }
             for path in paths {
                 let expected = "hi \(client.uniqueName.rawValue) at \(path.rawValue)"

@@ -33,7 +33,7 @@ struct AuthorizationTableTests {
     /// The same from the contract.
     static var contract: [String: String] {
         var result: [String: String] = [:]
-        let interfaces: [(String, [KBlinkMethodDeclaration], [KBlinkProperty])] = [
+        let interfaces: [(String, [KBlinkMethodDeclaration], [KBlinkPropertyDeclaration])] = [
             ("Manager", KBlinkContract.Manager.methods, KBlinkContract.Manager.properties),
             ("Keyboard", KBlinkContract.Keyboard.methods, KBlinkContract.Keyboard.properties),
             ("Keymap", KBlinkContract.Keymap.methods, KBlinkContract.Keymap.properties),

@@ -72,7 +72,7 @@ struct ContractTests {
 
     /// The contract's members of one interface, in the XML's order (methods, then signals, then properties).
     static func contract(
-        methods: [KBlinkMethodDeclaration], signals: [KBlinkSignalDeclaration], properties: [KBlinkProperty]
+        methods: [KBlinkMethodDeclaration], signals: [KBlinkSignalDeclaration], properties: [KBlinkPropertyDeclaration]
     ) -> [Member] {
         methods.map { method in
             Member(

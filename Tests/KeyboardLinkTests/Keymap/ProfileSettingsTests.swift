@@ -70,17 +70,6 @@ struct ProfileSettingsTests {
         }
     }
 
-    @Test("the Push option apply-on-connect is read, typed, and refused with a dry run")
-    func pushOption() throws {
-        #expect(try PushOptions([:]).applyOnConnect == nil)
-        #expect(try PushOptions(["apply-on-connect": .variant(.boolean(true))]).applyOnConnect == true)
-        #expect(try PushOptions(["apply-on-connect": .boolean(false)]).applyOnConnect == false)
-        #expect(throws: DBusError.self) { try PushOptions(["apply-on-connect": .uint32(1)]) }
-        #expect(throws: DBusError.self) {
-            try PushOptions(["apply-on-connect": .boolean(true), "dry-run": .boolean(true)])
-        }
-    }
-
     @Test("the re-apply log line names at most five drifted bindings and counts the rest")
     func summary() throws {
         func outcome(_ count: Int) throws -> DriverPush.Outcome {

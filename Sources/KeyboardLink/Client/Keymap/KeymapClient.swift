@@ -29,22 +29,22 @@ public struct KeymapClient: Sendable {
 
     /// Shows another zone (writes `CurrentZone`).
     public func selectZone(_ zone: String) async throws {
-        try await proxy.setProperty(Contract.currentZoneProperty, to: .string(zone))
+        try await proxy.setProperty(Contract.currentZoneProperty, to: zone)
     }
 
     /// The zone on show.
     public func currentZone() async throws -> String {
-        try await proxy.property(Contract.currentZoneProperty, as: String.self)
+        try await proxy.property(Contract.currentZoneProperty)
     }
 
     /// Whether the pushed keymap is re-applied when the keyboard connects (the `ApplyOnConnect` property).
     public func applyOnConnect() async throws -> Bool {
-        try await proxy.property(Contract.applyOnConnectProperty, as: Bool.self)
+        try await proxy.property(Contract.applyOnConnectProperty)
     }
 
     /// Turns re-applying on connect on or off (writes `ApplyOnConnect`); turning it on needs a pushed keymap.
     public func setApplyOnConnect(_ enabled: Bool) async throws {
-        try await proxy.setProperty(Contract.applyOnConnectProperty, to: .boolean(enabled))
+        try await proxy.setProperty(Contract.applyOnConnectProperty, to: enabled)
     }
 
     // MARK: Methods
@@ -85,7 +85,7 @@ public struct KeymapClient: Sendable {
 
     /// The macros' names (the `Macros` property, which everyone may read: it withholds the text).
     public func macroNames() async throws -> [String] {
-        try await proxy.property(Contract.macrosProperty, as: [String: String].self).keys.sorted()
+        try await proxy.property(Contract.macrosProperty).keys.sorted()
     }
 
     /// `SetMacro`: defines or replaces a macro.

@@ -29,19 +29,18 @@ public struct KeymapState: Sendable, Equatable {
 
     /// Reads the properties from a `GetAll` answer; missing or mistyped ones take empty values.
     public init(properties: [String: DBusValue]) {
-        layout = properties[KBlinkContract.Keymap.layoutProperty]?.stringValue ?? ""
-        zones =
-            (try? [String](dbusValue: properties[KBlinkContract.Keymap.zonesProperty]?.unwrapped ?? .array(.string, [])))
-            ?? []
-        currentZone = properties[KBlinkContract.Keymap.currentZoneProperty]?.stringValue ?? ""
-        layers = Int(properties[KBlinkContract.Keymap.layersProperty]?.integerValue ?? 0)
-        canUndo = properties[KBlinkContract.Keymap.canUndoProperty]?.boolValue ?? false
-        canRedo = properties[KBlinkContract.Keymap.canRedoProperty]?.boolValue ?? false
-        dirty = properties[KBlinkContract.Keymap.dirtyProperty]?.boolValue ?? false
-        applyOnConnect = properties[KBlinkContract.Keymap.applyOnConnectProperty]?.boolValue ?? false
-        baseOrigin = properties[KBlinkContract.Keymap.baseOriginProperty]?.stringValue ?? ""
-        baseSince = properties[KBlinkContract.Keymap.baseSinceProperty]?.integerValue ?? 0
-        macros = (properties[KBlinkContract.Keymap.macrosProperty]?.stringDictionary ?? [:]).compactMapValues(
-            \.stringValue)
+        typealias Keymap = KBlinkContract.Keymap
+        func read<Value>(_ property: KBlinkProperty<Value>) -> Value? { try? property.value(in: properties) }
+        layout = read(Keymap.layoutProperty) ?? ""
+        zones = read(Keymap.zonesProperty) ?? []
+        currentZone = read(Keymap.currentZoneProperty) ?? ""
+        layers = Int(read(Keymap.layersProperty) ?? 0)
+        canUndo = read(Keymap.canUndoProperty) ?? false
+        canRedo = read(Keymap.canRedoProperty) ?? false
+        dirty = read(Keymap.dirtyProperty) ?? false
+        applyOnConnect = read(Keymap.applyOnConnectProperty) ?? false
+        baseOrigin = read(Keymap.baseOriginProperty) ?? ""
+        baseSince = Int64(clamping: read(Keymap.baseSinceProperty) ?? 0)
+        macros = read(Keymap.macrosProperty) ?? [:]
     }
 }

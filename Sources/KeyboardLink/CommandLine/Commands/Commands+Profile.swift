@@ -44,8 +44,8 @@ extension Commands {
             if let imported {
                 let result = try await target.keymap.importProfile(
                     imported, replace: context.arguments.has("--replace"))
-                printImport(result, file: values[1], alias: target.keyboard.alias, output)
-                return .success
+                return try output.write(
+                    ProfileImportResult(result, file: values[1], alias: target.keyboard.alias))
             }
             let json = try await target.keymap.exportProfile()
             // '-' is standard output, as it is standard input for import.
@@ -54,60 +54,83 @@ extension Commands {
                 return .success
             }
             try LocalFile.write(json, to: values[1])
-            if output.json {
-                output.json(.object([("ok", .bool(true)), ("file", .string(values[1]))]))
-            } else {
-                output.line("\(target.keyboard.alias): profile written to \(values[1])")
-            }
-            return .success
+            return try output.write(ProfileWrittenResult(file: values[1], alias: target.keyboard.alias))
         }
     }
+}
 
-    /// What an import changed, listed.
-    static func printImport(_ result: KeymapImportResult, file: String, alias: String, _ output: Output) {
-        if output.json {
-            output.json(
-                .object([
-                    ("ok", .bool(true)), ("file", .string(file)), ("replaced", .bool(result.replaced)),
-                    ("cleared", .integer(Int64(result.cleared))),
-                    (
-                        "changes",
-                        .array(
-                            result.changes.map {
-                                .object([
-                                    ("layer", .integer(Int64($0.layer))), ("key", .string($0.key)),
-                                    ("old", .string($0.old)), ("new", .string($0.new)),
-                                ])
-                            })
-                    ),
-                    (
-                        "macros",
-                        .array(
-                            result.macros.map {
-                                .object([
-                                    ("name", .string($0.name)), ("old", .string($0.old)), ("new", .string($0.new)),
-                                ])
-                            })
-                    ),
-                ]))
-            return
-        }
-        let how = result.replaced ? "replaced the draft" : "merged into the draft"
-        var counts = "\(result.changes.count) key binding(s) and \(result.macros.count) macro(s) changed"
-        if result.replaced { counts += ", \(result.cleared) key(s) cleared because the profile leaves them out" }
+/// `kblink profile export DEVICE FILE`: where the profile went.
+struct ProfileWrittenResult: CommandResult {
+    let ok = true
+    let file: String
+    /// Text only.
+    private let alias: String
+
+    private enum CodingKeys: String, CodingKey { case ok, file }
+
+    init(file: String, alias: String) {
+        self.file = file
+        self.alias = alias
+    }
+
+    func writeText(to output: Output) {
+        output.line("\(alias): profile written to \(file)")
+    }
+}
+
+/// What an import changed in the draft, listed (`kblink profile import`).
+struct ProfileImportResult: CommandResult {
+    /// One binding changed.
+    struct Change: Encodable, Sendable {
+        let layer: Int
+        let key: String
+        let old: String
+        let new: String
+    }
+
+    /// One macro added, changed or removed (an empty text for absent).
+    struct MacroChange: Encodable, Sendable {
+        let name: String
+        let old: String
+        let new: String
+    }
+
+    let ok = true
+    let file: String
+    let replaced: Bool
+    let cleared: Int
+    let changes: [Change]
+    let macros: [MacroChange]
+    /// Text only.
+    private let alias: String
+
+    private enum CodingKeys: String, CodingKey { case ok, file, replaced, cleared, changes, macros }
+
+    init(_ report: ProfileImportReport, file: String, alias: String) {
+        self.file = file
+        replaced = report.replaced
+        cleared = report.cleared
+        changes = report.changes.map { Change(layer: $0.layer, key: $0.key, old: $0.old, new: $0.new) }
+        macros = report.macros.map { MacroChange(name: $0.name, old: $0.old, new: $0.new) }
+        self.alias = alias
+    }
+
+    func writeText(to output: Output) {
+        let how = replaced ? "replaced the draft" : "merged into the draft"
+        var counts = "\(changes.count) key binding(s) and \(macros.count) macro(s) changed"
+        if replaced { counts += ", \(cleared) key(s) cleared because the profile leaves them out" }
         output.line("\(alias): profile \(file) \(how): \(counts)")
-        if !result.changes.isEmpty {
-            output.table(
-                ["LAYER", "KEY", "OLD", "NEW"], result.changes.map { [String($0.layer), $0.key, $0.old, $0.new] })
+        if !changes.isEmpty {
+            output.table(["LAYER", "KEY", "OLD", "NEW"], changes.map { [String($0.layer), $0.key, $0.old, $0.new] })
         }
-        for macro in result.macros {
+        for macro in macros {
             let change =
                 macro.old.isEmpty
                 ? "added: \(macro.new)"
                 : macro.new.isEmpty ? "removed (was \(macro.old))" : "\(macro.old) -> \(macro.new)"
             output.line("macro \(macro.name) \(change)")
         }
-        if !result.changes.isEmpty || !result.macros.isEmpty {
+        if !changes.isEmpty || !macros.isEmpty {
             output.line("'kblink keymap diff' shows the draft, 'kblink keymap undo' takes the import back.")
         }
     }

@@ -26,27 +26,13 @@ extension Commands {
             }
         }
         defer { unlockNotice.cancel() }
-        let result = try await target.keymap.pull()
+        let report = try await target.keymap.pull()
         let state = try await target.keymap.state()
-        if output.json {
-            output.json(
-                .object([
-                    ("ok", .bool(true)), ("address", .string(target.keyboard.address)),
-                    ("driver", .string(result.driver)), ("changed", .integer(Int64(result.changed))),
-                    ("bindings", .integer(Int64(result.bindings))), ("layers", .integer(Int64(result.layers))),
-                    ("deviceLayers", .integer(Int64(result.deviceLayers))),
-                    ("macros", .integer(Int64(result.macros))), ("unknown", .integer(Int64(result.unknown))),
-                    ("dirty", .bool(state.dirty)), ("canUndo", .bool(state.canUndo)),
-                    ("undoable", .bool(result.undoable)), ("baseOrigin", .string(state.baseOrigin)),
-                ]))
-            return .success
-        }
-        output.line(pullSummary(result, alias: alias))
-        return .success
+        return try output.write(PullResult(report, state: state, keyboard: target.keyboard))
     }
 
     /// `pulled 98 bindings on 4 layers from VGN 98Pro: 12 differed from the draft; ...`.
-    static func pullSummary(_ result: KeymapPullResult, alias: String) -> String {
+    static func pullSummary(_ result: PullReport, alias: String) -> String {
         var text =
             "pulled \(result.bindings) binding(s) on \(result.layers) layer(s) from \(alias) over \(result.driver): "
         if result.changed == 0 {
@@ -71,5 +57,51 @@ extension Commands {
                 + "\(result.deviceLayers))"
         }
         return text
+    }
+}
+
+/// `kblink keymap pull`: what the pull read, and the draft after it.
+struct PullResult: CommandResult {
+    let ok = true
+    let address: String
+    let driver: String
+    let changed: Int
+    let bindings: Int
+    let layers: Int
+    let deviceLayers: Int
+    let macros: Int
+    let unknown: Int
+    let dirty: Bool
+    let canUndo: Bool
+    let undoable: Bool
+    let baseOrigin: String
+    /// Text only: the keyboard's alias and the answer it is worded from.
+    private let alias: String
+    private let report: PullReport
+
+    private enum CodingKeys: String, CodingKey {
+        case ok, address, driver, changed, bindings, layers, deviceLayers, macros, unknown, dirty, canUndo, undoable
+        case baseOrigin
+    }
+
+    init(_ report: PullReport, state: KeymapState, keyboard: KeyboardInfo) {
+        address = keyboard.address
+        driver = report.driver
+        changed = report.changed
+        bindings = report.bindings
+        layers = report.layers
+        deviceLayers = report.deviceLayers
+        macros = report.macros
+        unknown = report.unknown
+        dirty = state.dirty
+        canUndo = state.canUndo
+        undoable = report.undoable
+        baseOrigin = state.baseOrigin
+        alias = keyboard.alias
+        self.report = report
+    }
+
+    func writeText(to output: Output) {
+        output.line(Commands.pullSummary(report, alias: alias))
     }
 }

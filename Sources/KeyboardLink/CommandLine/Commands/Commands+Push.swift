@@ -69,7 +69,7 @@ extension Commands {
             }
         }
         defer { unlockNotice.cancel() }
-        let result: KeymapPushResult
+        let result: PushReport
         do {
             result = try await target.keymap.push(
                 dryRun: dryRun, verify: !arguments.has("--no-verify"), applyOnConnect: applyOnConnect,
@@ -174,7 +174,7 @@ extension Commands {
     }
 
     /// `{layer, key, base, draft, keyboard}`.
-    static func differenceJSON(_ row: KeymapPushResult.Difference) -> JSONValue {
+    static func differenceJSON(_ row: PushReport.Difference) -> JSONValue {
         .object([
             ("layer", .integer(Int64(row.layer))), ("key", .string(row.key)), ("base", .string(row.base)),
             ("draft", .string(row.draft)), ("keyboard", .string(row.keyboard)),

@@ -45,25 +45,27 @@ struct WatchText: Sendable {
                 : changed.sorted { $0.key < $1.key }.compactMap { keyboardWords($0.key, $0.value, path: path) }
             return words.map { "\(subject): \($0)" }
         case "PushProgress":
-            guard message.body.count == 2, let done = message.body[0].integerValue,
-                let total = message.body[1].integerValue
-            else { return [] }
-            return ["\(name(of: path)): pushing the keymap, \(done) of \(total) written"]
+            guard let progress = try? PushProgress(body: message.body) else { return [] }
+            return ["\(name(of: path)): pushing the keymap, \(progress.done) of \(progress.total) written"]
         case "Reapplied":
-            let count = message.body.first?.arrayValue?.count ?? 0
-            return ["\(name(of: path)): keymap re-applied on connect, \(count) binding(s) written back"]
+            guard let reapplied = try? Reapplied(body: message.body) else { return [] }
+            return [
+                "\(name(of: path)): keymap re-applied on connect, \(reapplied.changes.count) binding(s) written back"
+            ]
         case "PairingPrompt":
-            guard message.body.count == 4, case .objectPath(let keyboard) = message.body[0],
-                let kind = message.body[1].stringValue
-            else { return [] }
-            let code = message.body[2].stringValue ?? ""
-            return ["\(name(of: keyboard)): pairing asks to \(kind)" + (code.isEmpty ? "" : " \(code)")]
+            guard let signal = try? PairingPromptSignal(body: message.body) else { return [] }
+            let code = signal.prompt.code
+            return [
+                "\(name(of: signal.keyboard)): pairing asks to \(signal.prompt.kind.rawValue)"
+                    + (code.isEmpty ? "" : " \(code)")
+            ]
         case "PairingFinished":
-            guard message.body.count == 4, case .objectPath(let keyboard) = message.body[0],
-                case .boolean(let ok) = message.body[1]
-            else { return [] }
-            let text = message.body[3].stringValue ?? ""
-            return ["\(name(of: keyboard)): " + (ok ? "paired" : "pairing failed" + (text.isEmpty ? "" : ": \(text)"))]
+            guard let signal = try? PairingFinishedSignal(body: message.body) else { return [] }
+            let text = signal.message
+            return [
+                "\(name(of: signal.keyboard)): "
+                    + (signal.ok ? "paired" : "pairing failed" + (text.isEmpty ? "" : ": \(text)"))
+            ]
         default:
             return ["\(path == KBlink.managerPath ? "kblinkd" : name(of: path)): \(member)"]
         }
@@ -85,19 +87,13 @@ struct WatchText: Sendable {
         case ("Name", .string(let name)): return "reports the name \(name.escapedForTerminalLine)"
         case ("Driver", .string(let driver)):
             return driver == "none" ? "no firmware driver" : "firmware driver \(driver)"
-        case ("Battery", .array(_, let parts)):
-            let text = parts.compactMap { part -> String? in
-                guard case .structure(let fields) = part, fields.count == 2, let name = fields[0].stringValue,
-                    let level = fields[1].integerValue
-                else { return nil }
-                return name == "main" ? "\(level)%" : "\(name) \(level)%"
-            }
+        case ("Battery", _):
+            let parts = (try? [KeyboardSummary.BatteryPart](dbusValue: unwrapped)) ?? []
+            let text = parts.map { $0.part == "main" ? "\($0.level)%" : "\($0.part) \($0.level)%" }
             return text.isEmpty ? "battery unknown" : "battery " + text.joined(separator: ", ")
-        case ("Firmware", .dictionary(_, _, let entries)):
-            let text = entries.compactMap { entry -> String? in
-                guard let key = entry.key.stringValue, let value = entry.value.unwrapped.stringValue else { return nil }
-                return "\(key) \(value)"
-            }.sorted()
+        case ("Firmware", _):
+            let firmware = (try? [String: String](dbusValue: unwrapped)) ?? [:]
+            let text = firmware.map { "\($0.key) \($0.value.escapedForTerminalLine)" }.sorted()
             return "firmware: " + text.joined(separator: ", ")
         case ("Address", _): return nil
         default: return "\(key) changed to \(JSONValue(unwrapped).rendered())"
@@ -124,11 +120,10 @@ struct WatchText: Sendable {
     }
 
     private mutating func managerLines(_ changed: [String: DBusValue]) -> [String] {
-        if let list = changed["HardwareKeyboards"]?.unwrapped.arrayValue {
-            hardwareKeyboards = list.compactMap { entry in
-                guard case .structure(let fields) = entry, fields.count == 3 else { return nil }
-                return fields[2].stringValue
-            }
+        if let list = changed[KBlinkContract.Manager.hardwareKeyboardsProperty]?.unwrapped,
+            let rows = try? [DBusStruct<String, String, String>](dbusValue: list)
+        {
+            hardwareKeyboards = rows.map { $0.fields.2.escapedForTerminalLine }
         }
         var lines: [String] = []
         for (key, value) in changed.sorted(by: { $0.key < $1.key }) {

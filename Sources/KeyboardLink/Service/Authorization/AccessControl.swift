@@ -53,11 +53,11 @@ struct AccessControl: Sendable {
     }
 
     /// A writable property's setter with the check its contract entry names in front, and the audit line after.
-    func guardedSetter(
-        _ property: KBlinkProperty,
+    func guardedSetter<Value>(
+        _ property: KBlinkProperty<Value>,
         _ setter: @escaping @Sendable (DBusValue, MethodInvocation) async throws -> DBusValue
     ) -> @Sendable (DBusValue, MethodInvocation) async throws -> DBusValue {
-        guard let action = property.writeAction else {
+        guard let action = property.declaration.writeAction else {
             preconditionFailure("\(property.name) is not writable in the contract")
         }
         let authorizer = authorizer

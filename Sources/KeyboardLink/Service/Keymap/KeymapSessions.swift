@@ -195,20 +195,20 @@ public actor KeymapSessions {
     }
 
     /// The properties that edits change, with their values for a session.
-    static func changingProperties(of session: KeymapEditSession, settings: ProfileSettings) -> [(
-        KBlinkProperty, DBusValue
-    )] {
+    static func changingProperties(of session: KeymapEditSession, settings: ProfileSettings)
+        -> [KBlinkPropertyAssignment]
+    {
         typealias Keymap = KBlinkContract.Keymap
         return [
-            (Keymap.applyOnConnectProperty, .boolean(settings.applyOnConnect)),
-            (Keymap.currentZoneProperty, .string(session.currentZone.rawValue)),
-            (Keymap.layersProperty, .uint32(UInt32(clamping: session.layerCount))),
-            (Keymap.canUndoProperty, .boolean(session.canUndo)),
-            (Keymap.canRedoProperty, .boolean(session.canRedo)),
-            (Keymap.dirtyProperty, .boolean(session.isDirty)),
-            (Keymap.macrosProperty, macrosValue(session)),
-            (Keymap.baseOriginProperty, .string(settings.baseOrigin.rawValue)),
-            (Keymap.baseSinceProperty, .uint64(UInt64(clamping: max(0, settings.baseSince ?? 0)))),
+            Keymap.applyOnConnectProperty.assigned(settings.applyOnConnect),
+            Keymap.currentZoneProperty.assigned(session.currentZone.rawValue),
+            Keymap.layersProperty.assigned(UInt32(clamping: session.layerCount)),
+            Keymap.canUndoProperty.assigned(session.canUndo),
+            Keymap.canRedoProperty.assigned(session.canRedo),
+            Keymap.dirtyProperty.assigned(session.isDirty),
+            KBlinkPropertyAssignment(Keymap.macrosProperty.declaration, macrosValue(session)),
+            Keymap.baseOriginProperty.assigned(settings.baseOrigin.rawValue),
+            Keymap.baseSinceProperty.assigned(UInt64(clamping: max(0, settings.baseSince ?? 0))),
         ]
     }
 

@@ -9,12 +9,12 @@ import KeyboardLinkSupport
 /// driver into the base (the draft's edits replayed onto it) and stages it in the draft as one edit, so that one
 /// `Undo` brings the edits back.
 extension KeymapWriter {
-    /// Reads the keyboard into its draft and answers the result dictionary.
+    /// Reads the keyboard into its draft and answers what it read.
     /// - Throws: `DBusError`: `NotConnected`, `NotSupported` (no driver), `Locked` (not unlocked in time), `Busy`
     ///   (a push or re-apply is running), `Failed` (the keyboard answered nonsense, or the profile could not be
     ///   saved).
     func pull(_ address: BluetoothAddress, unlockTimeout: Duration = PushOptions().unlockTimeout) async throws
-        -> DBusValue
+        -> PullReport
     {
         guard let state = await registry.keyboard(address) else {
             throw KBlinkError.notFound("keyboard \(address) is no longer known")
@@ -40,7 +40,7 @@ extension KeymapWriter {
     }
 
     /// The pull itself, with the keyboard claimed.
-    private func performPull(_ state: KeyboardState, unlockTimeout: Duration) async throws -> DBusValue {
+    private func performPull(_ state: KeyboardState, unlockTimeout: Duration) async throws -> PullReport {
         let address = state.address
         // Through `read`, so that a keyboard whose profile is a newer kblink's gets that error, not "no session".
         let session = try await keymaps.read(address) { $0 }
@@ -105,23 +105,10 @@ extension KeymapWriter {
         }
     }
 
-    /// The `Pull` answer: `changed` (u, bindings that differed from the draft), `bindings` (u, bindings read),
-    /// `layers` (u, layers pulled), `device-layers` (u), `macros` (u, macros the pulled bindings play), `unknown`
-    /// (u, bindings kblink cannot express, pulled as the layer's cleared action), `driver` (s), `undoable` (b: the
-    /// pull replaced draft edits and was recorded as an edit, which one `Undo` takes back).
-    static func pullResult(_ pull: DevicePull, changed: Int, undoable: Bool, driver: DriverKind) -> DBusValue {
-        let entries: [(String, DBusValue)] = [
-            ("changed", .uint32(UInt32(clamping: changed))),
-            ("bindings", .uint32(UInt32(clamping: pull.bindings))),
-            ("layers", .uint32(UInt32(clamping: pull.layers))),
-            ("device-layers", .uint32(UInt32(clamping: pull.deviceLayers))),
-            ("macros", .uint32(UInt32(clamping: pull.macros))),
-            ("unknown", .uint32(UInt32(clamping: pull.unknown))),
-            ("driver", .string(driver.rawValue)),
-            ("undoable", .boolean(undoable)),
-        ]
-        return .dictionary(
-            key: .string, value: .variant,
-            entries.map { DBusDictionaryEntry(key: .string($0.0), value: .variant($0.1)) })
+    /// The `Pull` answer (``PullReport``).
+    static func pullResult(_ pull: DevicePull, changed: Int, undoable: Bool, driver: DriverKind) -> PullReport {
+        PullReport(
+            changed: changed, bindings: pull.bindings, layers: pull.layers, deviceLayers: pull.deviceLayers,
+            macros: pull.macros, unknown: pull.unknown, driver: driver.rawValue, undoable: undoable)
     }
 }

@@ -9,7 +9,7 @@ import KeyboardLinkSupport
 /// `org.kblink1.Keymap.Push` (docs/dbus-api.md): writes a keyboard's draft keymap to its firmware through the
 /// keyboard's driver, and the detection that fills the `Driver` property.
 extension KeymapWriter {
-    /// Pushes the keyboard's draft and answers the result dictionary.
+    /// Pushes the keyboard's draft and answers what it wrote (or, for a dry run or a check, would write).
     ///
     /// While kblinkd reads the keyboard's keymap on first contact, the push waits for that read (announced with
     /// `PushProgress(0, 0)`) instead of answering `Busy`; so it does behind a `CheckAction` that asks the keyboard,
@@ -19,7 +19,7 @@ extension KeymapWriter {
     ///   that could not be read from the keyboard without `overwrite`), `Locked` (not unlocked in time), `Busy` (a
     ///   push, pull or re-apply is running), `Conflict` (keys both sides changed; nothing written), `Failed` (the
     ///   keyboard refused; rolled back).
-    func push(_ address: BluetoothAddress, options: PushOptions) async throws -> DBusValue {
+    func push(_ address: BluetoothAddress, options: PushOptions) async throws -> PushReport {
         guard let state = await registry.keyboard(address) else {
             throw KBlinkError.notFound("keyboard \(address) is no longer known")
         }
@@ -58,7 +58,7 @@ extension KeymapWriter {
 
     /// The push itself, with the keyboard claimed: the draft merged three-way with the keyboard against the base
     /// (`PushMerge`), or, with `overwrite`, the whole draft.
-    private func performPush(_ state: KeyboardState, options: PushOptions) async throws -> DBusValue {
+    private func performPush(_ state: KeyboardState, options: PushOptions) async throws -> PushReport {
         let address = state.address
         // Through `read`, so that a keyboard whose profile is a newer kblink's gets that error, not "no session".
         var session = try await keymaps.read(address) { $0 }
@@ -171,7 +171,7 @@ extension KeymapWriter {
     /// The `check` option: whether the keyboard's firmware can hold one action; answered like a dry run that
     /// writes nothing, with the problem (layer 0, no key) in `problems` when it cannot. Asks the keyboard (claimed)
     /// only when nothing on this connection has learned what its firmware holds (`actionSupport`).
-    private func checkAction(_ state: KeyboardState, _ text: String) async throws -> DBusValue {
+    private func checkAction(_ state: KeyboardState, _ text: String) async throws -> PushReport {
         if let support = actionSupport[state.address] { return try Self.checkAction(text, support: support) }
         let action = try Self.parseCheckedAction(text)
         guard let driver = try await makeDriver(state) else {
@@ -211,7 +211,7 @@ extension KeymapWriter {
     }
 
     /// The `check` option answered from what a driver learned earlier on this connection.
-    static func checkAction(_ text: String, support: DriverActionSupport) throws -> DBusValue {
+    static func checkAction(_ text: String, support: DriverActionSupport) throws -> PushReport {
         let action = try parseCheckedAction(text)
         var problems: [DriverPush.Problem] = []
         do throws(DriverError) {
@@ -233,7 +233,7 @@ extension KeymapWriter {
     }
 
     private static func checkResult(_ action: KeyAction, problems: [DriverPush.Problem], driver: DriverKind)
-        -> DBusValue
+        -> PushReport
     {
         let outcome = DriverPush.Outcome(
             writes: [], previous: [], macros: nil, verified: false, saved: false, dryRun: true, problems: problems)
@@ -308,58 +308,28 @@ extension KeymapWriter {
         await registry.setDriver(driver, of: address)
     }
 
-    /// The `Push` answer: `written` (u), `macro-slots` (u: VIA macro slots written, or to write in a dry run),
-    /// `layers-added` (u: ZMK Studio layers added, or to add in a dry run),
-    /// `dry-run`, `verified`, `saved` (b), `driver` (s), `changes` (`a(usss)`: layer, key, what the keyboard held,
-    /// what was written), `kept` (`a(ussss)`: layer, key, base, draft, keyboard; keys the keyboard changed by itself, kept),
-    /// `conflicts` (keys both the draft and the keyboard changed, differently: a dry run lists them, a push refuses
-    /// them), `unedited-writes` (u: with `overwrite`, bindings written that the draft had not changed) and
-    /// `problems` (`a(usss)`: layer, key, action, why the firmware cannot hold it; a dry run lists them all, a push
-    /// refuses them before writing).
-    static func pushResult(_ outcome: DriverPush.Outcome, driver: DriverKind) -> DBusValue {
-        let changes = pushChanges(outcome)
-        let entries: [(String, DBusValue)] = [
-            ("written", .uint32(outcome.dryRun ? 0 : UInt32(clamping: outcome.writes.count))),
-            ("macro-slots", .uint32(UInt32(clamping: outcome.macros?.changed.count ?? 0))),
-            ("layers-added", .uint32(UInt32(clamping: outcome.addedLayers))),
-            ("dry-run", .boolean(outcome.dryRun)),
-            ("verified", .boolean(outcome.verified)),
-            ("saved", .boolean(outcome.saved)),
-            ("driver", .string(driver.rawValue)),
-            ("changes", .array(.structure([.uint32, .string, .string, .string]), changes)),
-            ("kept", .array(.structure([.uint32, .string, .string, .string, .string]), differences(outcome.kept))),
-            (
-                "conflicts",
-                .array(.structure([.uint32, .string, .string, .string, .string]), differences(outcome.conflicts))
-            ),
-            ("unedited-writes", .uint32(UInt32(clamping: outcome.uneditedWrites ?? 0))),
-            (
-                "problems",
-                .array(
-                    .structure([.uint32, .string, .string, .string]),
-                    outcome.problems.map {
-                        .structure([
-                            .uint32(UInt32(clamping: $0.layer)), .string($0.key?.rawValue ?? ""),
-                            .string($0.action.description), .string($0.reason),
-                        ])
-                    })
-            ),
-        ]
-        return .dictionary(
-            key: .string, value: .variant,
-            entries.map { DBusDictionaryEntry(key: .string($0.0), value: .variant($0.1)) })
+    /// The `Push` answer (``PushReport``) of a driver's outcome.
+    static func pushResult(_ outcome: DriverPush.Outcome, driver: DriverKind) -> PushReport {
+        PushReport(
+            written: outcome.dryRun ? 0 : outcome.writes.count, macroSlots: outcome.macros?.changed.count ?? 0,
+            layersAdded: outcome.addedLayers, dryRun: outcome.dryRun, verified: outcome.verified,
+            saved: outcome.saved, driver: driver.rawValue, changes: pushChanges(outcome),
+            kept: differences(outcome.kept), conflicts: differences(outcome.conflicts),
+            uneditedWrites: outcome.uneditedWrites ?? 0,
+            problems: outcome.problems.map {
+                PushReport.Problem(
+                    layer: $0.layer, key: $0.key?.rawValue ?? "", action: $0.action.description, reason: $0.reason)
+            })
     }
 }
 
 extension KeymapWriter {
-    /// The `a(ussss)` rows of keys the base, the draft and the keyboard disagree on: layer, key, base, draft,
-    /// keyboard.
-    static func differences(_ rows: [PushMerge.Difference]) -> [DBusValue] {
+    /// The keys the base, the draft and the keyboard disagree on, as the answer lists them.
+    static func differences(_ rows: [PushMerge.Difference]) -> [PushReport.Difference] {
         rows.map {
-            DBusValue.structure([
-                .uint32(UInt32(clamping: $0.layer)), .string($0.key.rawValue), .string($0.base.description),
-                .string($0.draft.description), .string($0.keyboard.description),
-            ])
+            PushReport.Difference(
+                layer: $0.layer, key: $0.key.rawValue, base: $0.base.description, draft: $0.draft.description,
+                keyboard: $0.keyboard.description)
         }
     }
 
@@ -373,12 +343,10 @@ extension KeymapWriter {
         }
     }
 
-    static func pushChanges(_ outcome: DriverPush.Outcome) -> [DBusValue] {
+    static func pushChanges(_ outcome: DriverPush.Outcome) -> [PushReport.Change] {
         zip(outcome.writes, outcome.previous).map { write, old in
-            DBusValue.structure([
-                .uint32(UInt32(clamping: write.layer)), .string(write.key.rawValue), .string(old.description),
-                .string(write.action.description),
-            ])
+            PushReport.Change(
+                layer: write.layer, key: write.key.rawValue, old: old.description, new: write.action.description)
         }
     }
 }

@@ -1,8 +1,8 @@
 import KBlinkAPI
-import KeyboardLinkDBus
 import KeyboardLinkDrivers
 
-/// The options of `org.kblink1.Keymap.Push` (docs/dbus-api.md).
+/// What a `Push` or `CheckAction` asks of the keyboard's writer: the caller's ``PushRequest`` in the daemon's
+/// terms, or a check of one action.
 public struct PushOptions: Sendable, Equatable {
     /// Plan only: report what would be written, write nothing.
     public var dryRun = false
@@ -23,49 +23,12 @@ public struct PushOptions: Sendable, Equatable {
     /// The defaults.
     public init() {}
 
-    /// Reads the `a{sv}` argument: `dry-run` (b), `verify` (b), `unlock-timeout` (u, seconds, at most 600),
-    /// `apply-on-connect` (b, not with a dry run), `overwrite` (b) or `keep-keyboard` (b), not both.
-    /// - Throws: `org.kblink1.Error.InvalidArgs` naming an unknown key or a value of the wrong type.
-    public init(_ values: [String: DBusValue]) throws {
-        for (key, value) in values {
-            switch key {
-            case "dry-run":
-                guard case .boolean(let flag) = value.unwrapped else { throw Self.wrongType(key, "a boolean") }
-                dryRun = flag
-            case "verify":
-                guard case .boolean(let flag) = value.unwrapped else { throw Self.wrongType(key, "a boolean") }
-                verify = flag
-            case "unlock-timeout":
-                guard case .uint32(let seconds) = value.unwrapped, seconds <= 600 else {
-                    throw Self.wrongType(key, "a number of seconds (u) up to 600")
-                }
-                unlockTimeout = .seconds(Int(seconds))
-            case "apply-on-connect":
-                guard case .boolean(let flag) = value.unwrapped else { throw Self.wrongType(key, "a boolean") }
-                applyOnConnect = flag
-            case "overwrite", "keep-keyboard":
-                guard case .boolean(let flag) = value.unwrapped else { throw Self.wrongType(key, "a boolean") }
-                guard flag else { continue }
-                let wanted: PushMerge.Resolution = key == "overwrite" ? .overwrite : .keepKeyboard
-                guard resolution == .stop || resolution == wanted else {
-                    throw KBlinkError.invalidArgs(
-                        "overwrite and keep-keyboard exclude each other: give one (overwrite writes the whole draft, "
-                            + "keep-keyboard keeps the keyboard's binding where both changed a key)")
-                }
-                resolution = wanted
-            default:
-                throw KBlinkError.invalidArgs(
-                    "unknown push option \"\(key.prefix(40))\"; known: dry-run, verify, "
-                        + "unlock-timeout, apply-on-connect, overwrite, keep-keyboard")
-            }
-        }
-        if dryRun && applyOnConnect != nil {
-            throw KBlinkError.invalidArgs(
-                "apply-on-connect takes effect after a push that writes; it cannot go with dry-run")
-        }
-    }
-
-    private static func wrongType(_ key: String, _ expected: String) -> DBusError {
-        KBlinkError.invalidArgs("push option \(key) must be \(expected)")
+    /// The options a caller sent (decoded and checked by ``PushRequest``).
+    public init(_ request: PushRequest) {
+        dryRun = request.dryRun
+        verify = request.verify
+        if let seconds = request.unlockTimeout { unlockTimeout = .seconds(Int(seconds)) }
+        applyOnConnect = request.applyOnConnect
+        resolution = request.overwrite ? .overwrite : request.keepKeyboard ? .keepKeyboard : .stop
     }
 }

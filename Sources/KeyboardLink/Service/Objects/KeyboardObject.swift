@@ -36,11 +36,7 @@ struct KeyboardObject: Sendable {
 
     /// The interface for one keyboard: its own property values, the shared methods.
     func interface(_ state: KeyboardState) -> DBusInterface {
-        var properties: [DBusProperty] = []
-        properties.reserveCapacity(state.propertyValues.count)
-        for (property, value) in state.propertyValues {
-            properties.append(DBusProperty(property, initial: value))
-        }
+        let properties = state.propertyValues.map { DBusProperty($0.property, initial: $0.value) }
         return DBusInterface(KBlink.keyboardInterface, methods: methods, properties: properties)
     }
 }

@@ -37,28 +37,32 @@ struct KeymapObject: Sendable {
         typealias Keymap = KBlinkContract.Keymap
         let values = Dictionary(
             uniqueKeysWithValues: KeymapSessions.changingProperties(of: session, settings: settings).map {
-                ($0.0.name, $0.1)
+                ($0.property.name, $0.value)
             })
-        func initial(_ property: KBlinkProperty) -> DBusValue { values[property.name] ?? .boolean(false) }
+        func initial<Value>(_ property: KBlinkProperty<Value>) -> DBusValue {
+            values[property.name] ?? .boolean(false)
+        }
+        func declared<Value>(
+            _ property: KBlinkProperty<Value>,
+            setter: (@Sendable (DBusValue, MethodInvocation) async throws -> DBusValue)? = nil
+        ) -> DBusProperty {
+            DBusProperty(property.declaration, initial: initial(property), setter: setter)
+        }
         return DBusInterface(
             KBlink.keymapInterface,
             methods: methods,
             properties: [
-                DBusProperty(Keymap.layoutProperty, initial: .string(session.layout.id.rawValue)),
-                DBusProperty(
-                    Keymap.zonesProperty, initial: .array(.string, session.zones.map { .string($0.rawValue) })),
-                DBusProperty(
-                    Keymap.currentZoneProperty, initial: initial(Keymap.currentZoneProperty), setter: setCurrentZone),
-                DBusProperty(Keymap.layersProperty, initial: initial(Keymap.layersProperty)),
-                DBusProperty(Keymap.canUndoProperty, initial: initial(Keymap.canUndoProperty)),
-                DBusProperty(Keymap.canRedoProperty, initial: initial(Keymap.canRedoProperty)),
-                DBusProperty(Keymap.dirtyProperty, initial: initial(Keymap.dirtyProperty)),
-                DBusProperty(Keymap.macrosProperty, initial: initial(Keymap.macrosProperty)),
-                DBusProperty(
-                    Keymap.applyOnConnectProperty, initial: initial(Keymap.applyOnConnectProperty),
-                    setter: setApplyOnConnect),
-                DBusProperty(Keymap.baseOriginProperty, initial: initial(Keymap.baseOriginProperty)),
-                DBusProperty(Keymap.baseSinceProperty, initial: initial(Keymap.baseSinceProperty)),
+                DBusProperty(Keymap.layoutProperty, initial: session.layout.id.rawValue),
+                DBusProperty(Keymap.zonesProperty, initial: session.zones.map(\.rawValue)),
+                declared(Keymap.currentZoneProperty, setter: setCurrentZone),
+                declared(Keymap.layersProperty),
+                declared(Keymap.canUndoProperty),
+                declared(Keymap.canRedoProperty),
+                declared(Keymap.dirtyProperty),
+                declared(Keymap.macrosProperty),
+                declared(Keymap.applyOnConnectProperty, setter: setApplyOnConnect),
+                declared(Keymap.baseOriginProperty),
+                declared(Keymap.baseSinceProperty),
             ],
             signals: signals)
     }
@@ -88,36 +92,33 @@ struct KeymapObject: Sendable {
         }
     }
 
-    /// `Push(a{sv} options) -> a{sv}`.
+    /// `Push(a{sv} options) -> a{sv}` (``PushRequest``, ``PushReport``).
     private static func pushMethod(_ writer: KeymapWriter) -> DBusMethod {
-        DBusMethod(KBlinkContract.Keymap.push) { [weak writer] (call: MethodInvocation) in
+        DBusMethod(KBlinkContract.Keymap.push) { [weak writer] (call: MethodCallContext, request: PushRequest) in
             let address = try call.keyboardAddress()
-            let values = try call.decode([String: DBusValue].self)
-            let options = try PushOptions(values)
             guard let writer else { throw KBlinkError.failed("kblinkd is stopping") }
-            return [try await writer.push(address, options: options)]
+            return try await writer.push(address, options: PushOptions(request))
         }
     }
 
     /// `CheckAction(s action) -> a{sv}`: a push that only asks whether the firmware can hold `action`.
     private static func checkActionMethod(_ writer: KeymapWriter) -> DBusMethod {
-        DBusMethod(KBlinkContract.Keymap.checkAction) { [weak writer] (call: MethodInvocation) in
+        DBusMethod(KBlinkContract.Keymap.checkAction) { [weak writer] (call: MethodCallContext, action: String) in
             let address = try call.keyboardAddress()
-            let action = try call.decode(String.self)
             try KeymapArgument.check(action, "action", limit: KeymapArgument.actionLimit)
             var options = PushOptions()
             options.check = action
             guard let writer else { throw KBlinkError.failed("kblinkd is stopping") }
-            return [try await writer.push(address, options: options)]
+            return try await writer.push(address, options: options)
         }
     }
 
-    /// `Pull() -> a{sv}`.
+    /// `Pull() -> a{sv}` (``PullReport``).
     private static func pullMethod(_ writer: KeymapWriter) -> DBusMethod {
-        DBusMethod(KBlinkContract.Keymap.pull) { [weak writer] (call: MethodInvocation) in
+        DBusMethod(KBlinkContract.Keymap.pull) { [weak writer] (call: MethodCallContext) in
             let address = try call.keyboardAddress()
             guard let writer else { throw KBlinkError.failed("kblinkd is stopping") }
-            return [try await writer.pull(address)]
+            return try await writer.pull(address)
         }
     }
 
@@ -215,22 +216,21 @@ struct KeymapObject: Sendable {
                 let address = try call.keyboardAddress()
                 return try await sessions.get().read(address) { session in session.exportProfileJSON() }
             },
-            DBusMethod(Keymap.importProfile) { (call: MethodInvocation) in
+            DBusMethod(Keymap.importProfile) {
+                (call: MethodCallContext, json: String, request: ProfileImportRequest) in
                 let address = try call.keyboardAddress()
-                let (json, values) = try call.decode(String.self, [String: DBusValue].self)
                 try KeymapArgument.check(json, "the profile", limit: KeymapArgument.profileLimit)
-                let options = try ImportOptions(values)
-                let owner = await access.callerUID(MethodCallContext(call))
+                let owner = await access.callerUID(call)
                 let summary = try await sessions.get().editProfile(address) { session, settings throws(KeymapError) in
-                    let summary = try session.importProfile(json: json, replace: options.replace)
+                    let summary = try session.importProfile(json: json, replace: request.replace)
                     for macro in summary.macros where macro.new != nil {
                         settings.macroOwners[macro.name.rawValue] = owner
                     }
                     return summary
                 }
                 // The answer lists macros' old text too: only for callers allowed to read it.
-                let revealsMacros = await access.mayReadMacros(MethodCallContext(call))
-                return [ImportOptions.result(summary, revealingMacroText: revealsMacros)]
+                let revealsMacros = await access.mayReadMacros(call)
+                return ProfileImportReport(summary, revealingMacroText: revealsMacros)
             },
             DBusMethod(Keymap.getKeys) { (call: MethodCallContext) in
                 let address = try call.keyboardAddress()

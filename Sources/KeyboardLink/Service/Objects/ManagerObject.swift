@@ -44,16 +44,13 @@ enum ManagerObject {
             KBlink.managerInterface,
             methods: access.guarded(methods, contract: Manager.methods),
             properties: [
-                DBusProperty(Manager.versionProperty, initial: .string(KBlink.version)),
-                DBusProperty(Manager.hardwareKeyboardAttachedProperty, initial: .boolean(false)),
-                DBusProperty(
-                    Manager.hardwareKeyboardsProperty, initial: .array(.structure([.string, .string, .string]), [])),
-                DBusProperty(
-                    Manager.hardwareKeyboardReasonsProperty,
-                    initial: .array(.structure([.string, .string, .string, .boolean, .string]), [])),
-                DBusProperty(Manager.bluetoothAvailableProperty, initial: .boolean(false)),
-                DBusProperty(Manager.blueZRunningProperty, initial: .boolean(false)),
-                DBusProperty(Manager.discoveringProperty, initial: .boolean(false)),
+                DBusProperty(Manager.versionProperty, initial: KBlink.version),
+                DBusProperty(Manager.hardwareKeyboardAttachedProperty, initial: false),
+                DBusProperty(Manager.hardwareKeyboardsProperty, initial: []),
+                DBusProperty(Manager.hardwareKeyboardReasonsProperty, initial: []),
+                DBusProperty(Manager.bluetoothAvailableProperty, initial: false),
+                DBusProperty(Manager.blueZRunningProperty, initial: false),
+                DBusProperty(Manager.discoveringProperty, initial: false),
             ],
             signals: Manager.signals.map(DBusSignal.init))
     }

@@ -95,14 +95,13 @@ struct KeyboardPairing: Sendable {
 
     /// Waits (briefly) until the exported keyboard object shows what BlueZ already said, so that a client reading
     /// it right after `Pair` returns sees it paired, trusted and connected: the reply leaves after these values.
-    private func waitUntilExported(_ path: ObjectPath, _ flags: [KBlinkProperty]) async {
+    private func waitUntilExported(_ path: ObjectPath, _ flags: [KBlinkProperty<Bool>]) async {
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: .seconds(5))
         while clock.now < deadline {
             var all = true
             for flag in flags {
-                let value = await connection.property(flag, at: path)
-                if value?.boolValue != true { all = false }
+                if await connection.property(flag, at: path) != true { all = false }
             }
             if all { return }
             try? await Task.sleep(for: .milliseconds(10))

@@ -64,9 +64,9 @@ extension KeyboardRegistry {
         publishedPresence = published
         // All at once, so that no reader sees the flag and the lists disagree.
         await setManagerProperties([
-            (KBlinkContract.Manager.hardwareKeyboardAttachedProperty, .boolean(published.hardwareKeyboardAttached)),
-            (KBlinkContract.Manager.hardwareKeyboardsProperty, published.keyboards.map(\.entry).dbusValue),
-            (KBlinkContract.Manager.hardwareKeyboardReasonsProperty, published.reasons.map(\.entry).dbusValue),
+            KBlinkContract.Manager.hardwareKeyboardAttachedProperty.assigned(published.hardwareKeyboardAttached),
+            KBlinkContract.Manager.hardwareKeyboardsProperty.assigned(published.keyboards.map(\.entry)),
+            KBlinkContract.Manager.hardwareKeyboardReasonsProperty.assigned(published.reasons.map(\.entry)),
         ])
     }
 }

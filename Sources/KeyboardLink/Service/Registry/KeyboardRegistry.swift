@@ -196,9 +196,9 @@ actor KeyboardRegistry {
             }
         }
         await setManagerProperties([
-            (KBlinkContract.Manager.bluetoothAvailableProperty, .boolean(snapshot.isBluetoothAvailable)),
-            (KBlinkContract.Manager.blueZRunningProperty, .boolean(snapshot.isBlueZRunning)),
-            (KBlinkContract.Manager.discoveringProperty, .boolean(snapshot.isDiscovering)),
+            KBlinkContract.Manager.bluetoothAvailableProperty.assigned(snapshot.isBluetoothAvailable),
+            KBlinkContract.Manager.blueZRunningProperty.assigned(snapshot.isBlueZRunning),
+            KBlinkContract.Manager.discoveringProperty.assigned(snapshot.isDiscovering),
         ])
         await publishPresence()
         offerBatteries()
@@ -240,7 +240,7 @@ actor KeyboardRegistry {
     }
 
     /// Sets Manager properties together: readers see them change at once, in one `PropertiesChanged`.
-    func setManagerProperties(_ values: [(KBlinkProperty, DBusValue)]) async {
+    func setManagerProperties(_ values: [KBlinkPropertyAssignment]) async {
         try? await connection.setProperties(values, of: KBlink.managerInterface, at: KBlink.managerPath)
     }
 

@@ -44,28 +44,20 @@ public struct KeyboardState: Sendable, Equatable {
     }
 
     /// The exported `org.kblink1.Keyboard` property values, in the contract's order.
-    var propertyValues: [(KBlinkProperty, DBusValue)] {
+    var propertyValues: [KBlinkPropertyAssignment] {
         typealias Keyboard = KBlinkContract.Keyboard
         return [
-            (Keyboard.addressProperty, .string(address.description)),
-            (Keyboard.nameProperty, .string(name)),
-            (Keyboard.aliasProperty, .string(alias)),
-            (Keyboard.pairedProperty, .boolean(paired)),
-            (Keyboard.trustedProperty, .boolean(trusted)),
-            (Keyboard.connectedProperty, .boolean(connected)),
-            (
-                Keyboard.batteryProperty,
-                .array(.structure([.string, .byte]), battery.map { .structure([.string($0.part), .byte($0.level)]) })
-            ),
-            (
-                Keyboard.firmwareProperty,
-                .dictionary(
-                    key: .string, value: .string,
-                    firmware.sorted { $0.key < $1.key }.map {
-                        DBusDictionaryEntry(key: .string($0.key), value: .string($0.value))
-                    })
-            ),
-            (Keyboard.driverProperty, .string(driver)),
+            Keyboard.addressProperty.assigned(address.description),
+            Keyboard.nameProperty.assigned(name),
+            Keyboard.aliasProperty.assigned(alias),
+            Keyboard.pairedProperty.assigned(paired),
+            Keyboard.trustedProperty.assigned(trusted),
+            Keyboard.connectedProperty.assigned(connected),
+            Keyboard.batteryProperty.assigned(
+                battery.map { KeyboardSummary.BatteryPart(part: $0.part, level: $0.level) }),
+            // Sorted by key, so that the same firmware is the same value (`[String: String]` encodes sorted).
+            Keyboard.firmwareProperty.assigned(firmware),
+            Keyboard.driverProperty.assigned(driver),
         ]
     }
 }
