@@ -153,8 +153,8 @@ enum KeymapFileCommands {
             let document = ProfileDocument(layout: layout.id, keymap: content.keymap)
             let result = try await target.keymap.importProfile(
                 String(decoding: document.json(), as: UTF8.self), replace: context.arguments.has("--replace"))
-            Commands.printImport(result, file: values[1], alias: target.keyboard.alias, context.output)
-            return .success
+            return try context.output.write(
+                ProfileImportResult(result, file: values[1], alias: target.keyboard.alias))
         }
     }
 }
