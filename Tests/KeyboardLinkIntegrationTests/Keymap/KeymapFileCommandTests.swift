@@ -133,6 +133,10 @@ struct KeymapFileCommandTests {
             #expect(unknown.status == 2 && unknown.standardError.contains("--format expects"))
             let misplaced = try await harness.kblink(["keymap", "show", "aula", "--replace"])
             #expect(misplaced.status == 2)
+            // --keyboard reads the keyboard: the VGN 98Pro is asleep.
+            let asleep = try await harness.kblink(["keymap", "export", "vgn", "--format", "zmk", "--keyboard"])
+            #expect(asleep.status == 1)
+            #expect(asleep.standardError.contains("--keyboard reads the keyboard"), "\(asleep.standardError)")
         }
     }
 
