@@ -8,7 +8,7 @@ import KeyboardLinkBlueZ
 /// user's "Keychron K3 Pro"): a name that is exactly an unpaired keyboard's alias while other keyboards' aliases or
 /// names start with it designates none of them (``Failure/unpairedExact(_:_:)``); the caller asks which one, by
 /// address.
-public struct KeyboardMatcher<Candidate>: Sendable {
+public struct KeyboardMatcher<Candidate: Sendable>: Sendable {
     /// Why no single keyboard matched.
     public enum Failure: Error {
         /// The text is empty.

@@ -6,7 +6,7 @@ import KeyboardLinkDBus
 public struct PushReport: Sendable, Equatable, DBusRepresentable {
     /// One binding written (or to write); on the wire `(usss)`: layer, key, what the keyboard held, what was
     /// written.
-    public struct Change: Sendable, Equatable, DBusRepresentable {
+    public struct Change: Sendable, Equatable, Encodable, DBusRepresentable {
         /// The layer.
         public var layer: Int
         /// The key.
@@ -37,7 +37,7 @@ public struct PushReport: Sendable, Equatable, DBusRepresentable {
     }
 
     /// A binding the firmware cannot hold; on the wire `(usss)`: layer, key, action (QMK spelling), why.
-    public struct Problem: Sendable, Equatable, DBusRepresentable {
+    public struct Problem: Sendable, Equatable, Encodable, DBusRepresentable {
         /// The layer.
         public var layer: Int
         /// The key (empty for a check of an action alone).
@@ -68,7 +68,7 @@ public struct PushReport: Sendable, Equatable, DBusRepresentable {
     }
 
     /// A key the base, the draft and the keyboard disagree on; on the wire `(ussss)`.
-    public struct Difference: Sendable, Equatable, DBusRepresentable {
+    public struct Difference: Sendable, Equatable, Encodable, DBusRepresentable {
         /// The layer.
         public var layer: Int
         /// The key.

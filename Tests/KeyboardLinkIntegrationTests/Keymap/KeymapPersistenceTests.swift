@@ -60,7 +60,7 @@ struct KeymapPersistenceTests {
             // The session opens a moment before the Keymap interface is exported: wait for the interface.
             let path = KBlink.keyboardPath(KeymapFixture.vgn)
             try await harness.waitForInterface(KBlink.keymapInterface, at: path)
-            try await KeymapFixture.withKeymap(harness, KeymapFixture.vgn) { keymap in
+            _ = try await KeymapFixture.withKeymap(harness, KeymapFixture.vgn) { keymap in
                 try await keymap.setBinding(zone: "number", layer: 0, key: "KP_0", action: "KC_INS")
             }
             let device = try #require(await harness.bluez.device(KeymapFixture.vgn))

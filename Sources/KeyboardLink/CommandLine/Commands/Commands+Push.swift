@@ -82,103 +82,10 @@ extension Commands {
         progress?.cancel()
         if progress != nil && result.written > 0 { output.writeRaw("\n") }
         let autoApply = try await target.keymap.applyOnConnect()
-        if output.json {
-            output.json(
-                .object([
-                    ("ok", .bool(true)), ("dryRun", .bool(result.dryRun)), ("written", .integer(Int64(result.written))),
-                    ("macroSlots", .integer(Int64(result.macroSlots))),
-                    ("layersAdded", .integer(Int64(result.layersAdded))),
-                    ("applyOnConnect", .bool(autoApply)),
-                    ("verified", .bool(result.verified)), ("saved", .bool(result.saved)),
-                    ("driver", .string(result.driver)),
-                    ("uneditedWrites", .integer(Int64(result.uneditedWrites))),
-                    ("kept", .array(result.kept.map(differenceJSON))),
-                    ("conflicts", .array(result.conflicts.map(differenceJSON))),
-                    (
-                        "changes",
-                        .array(
-                            result.changes.map {
-                                .object([
-                                    ("layer", .integer(Int64($0.layer))), ("key", .string($0.key)),
-                                    ("old", .string($0.old)), ("new", .string($0.new)),
-                                ])
-                            })
-                    ),
-                    (
-                        "problems",
-                        .array(
-                            result.problems.map {
-                                .object([
-                                    ("layer", .integer(Int64($0.layer))), ("key", .string($0.key)),
-                                    ("action", .string($0.action)), ("reason", .string($0.reason)),
-                                ])
-                            })
-                    ),
-                ]))
-            return result.problems.isEmpty && result.conflicts.isEmpty ? .success : .failure
-        }
-        let name = target.keyboard.alias
-        if applyOnConnect != nil { output.line("\(name): " + autoApplyText(autoApply)) }
-        let macros = result.macroSlots > 0 ? " and \(result.macroSlots) macro slot(s)" : ""
-        let layers = result.layersAdded > 0 ? "add \(result.layersAdded) layer(s) and " : ""
-        if !result.problems.isEmpty {
-            // Every problem at once, each with its key and layer; a real push would refuse them all.
-            output.writeError(
-                "kblink: the keyboard's firmware cannot hold \(result.problems.count) binding(s); a push would fail:")
-            for problem in result.problems {
-                output.writeError("  \(problem.key) on layer \(problem.layer): \(problem.action): \(problem.reason)")
-            }
-        }
-        if !result.conflicts.isEmpty {
-            // Only a dry run answers with conflicts; a push stops on them with org.kblink1.Error.Conflict.
-            output.writeError(
-                "kblink: \(result.conflicts.count) key(s) were changed both in the draft and on the keyboard; a push "
-                    + "would stop (--keep-keyboard keeps the keyboard's, --overwrite writes the draft's):")
-            for row in result.conflicts {
-                output.writeError(
-                    "  \(row.key) on layer \(row.layer): was \(row.base), draft \(row.draft), keyboard \(row.keyboard)")
-            }
-        }
-        if !result.kept.isEmpty {
-            output.line(
-                "\(name): \(result.dryRun ? "would keep" : "kept") \(result.kept.count) binding(s) the keyboard changed "
-                    + "by itself\(result.dryRun ? "" : " (now part of the base)"):")
-            output.table(
-                ["LAYER", "KEY", "WAS", "KEYBOARD"],
-                result.kept.map { [String($0.layer), $0.key, $0.base, $0.keyboard] })
-        }
-        if result.uneditedWrites > 0 {
-            output.line(
-                "\(name): --overwrite \(result.dryRun ? "would change" : "changed") \(result.uneditedWrites) "
-                    + "binding(s) the draft had not edited")
-        }
-        let failed = !result.problems.isEmpty || !result.conflicts.isEmpty
-        if result.changes.isEmpty && result.macroSlots == 0 && result.layersAdded == 0 {
-            output.line("\(name): the keyboard already holds every edit; nothing to write")
-            return failed ? .failure : .success
-        }
-        if result.dryRun {
-            output.line("\(name): a push would \(layers)write \(result.changes.count) binding(s)\(macros):")
-        } else {
-            let checks = [result.verified ? "verified" : nil, result.saved ? "saved" : nil].compactMap { $0 }
-            output.line(
-                "\(name): \(result.layersAdded > 0 ? "added \(result.layersAdded) layer(s) and " : "")"
-                    + "wrote \(result.written) binding(s)\(macros) over \(result.driver)"
-                    + (checks.isEmpty ? "" : ", " + checks.joined(separator: " and ")))
-        }
-        if !result.changes.isEmpty {
-            output.table(
-                ["LAYER", "KEY", "OLD", "NEW"], result.changes.map { [String($0.layer), $0.key, $0.old, $0.new] })
-        }
-        return failed ? .failure : .success
-    }
-
-    /// `{layer, key, base, draft, keyboard}`.
-    static func differenceJSON(_ row: PushReport.Difference) -> JSONValue {
-        .object([
-            ("layer", .integer(Int64(row.layer))), ("key", .string(row.key)), ("base", .string(row.base)),
-            ("draft", .string(row.draft)), ("keyboard", .string(row.keyboard)),
-        ])
+        return try output.write(
+            PushResult(
+                result, applyOnConnect: autoApply, announcingAutoApply: applyOnConnect != nil,
+                alias: target.keyboard.alias))
     }
 
     /// `[#####     ] 12/40`, with a carriage return to redraw in place.
@@ -187,5 +94,106 @@ extension Commands {
         let filled = total > 0 ? min(width, done * width / total) : 0
         return "\r[" + String(repeating: "#", count: filled) + String(repeating: " ", count: width - filled)
             + "] \(done)/\(total)"
+    }
+}
+
+/// `kblink keymap push`: what was written (or, for a dry run, would be), kept, in conflict, and what the firmware
+/// cannot hold; it fails (exit 1) when there are problems or conflicts.
+struct PushResult: CommandResult {
+    let ok = true
+    let dryRun: Bool
+    let written: Int
+    let macroSlots: Int
+    let layersAdded: Int
+    let applyOnConnect: Bool
+    let verified: Bool
+    let saved: Bool
+    let driver: String
+    let uneditedWrites: Int
+    let kept: [PushReport.Difference]
+    let conflicts: [PushReport.Difference]
+    let changes: [PushReport.Change]
+    let problems: [PushReport.Problem]
+    /// Text only: whether the command line turned auto-apply on or off (then the text says what it is now), and
+    /// the keyboard's alias.
+    private let announcingAutoApply: Bool
+    private let alias: String
+
+    private enum CodingKeys: String, CodingKey {
+        case ok, dryRun, written, macroSlots, layersAdded, applyOnConnect, verified, saved, driver, uneditedWrites
+        case kept, conflicts, changes, problems
+    }
+
+    init(_ report: PushReport, applyOnConnect: Bool, announcingAutoApply: Bool, alias: String) {
+        dryRun = report.dryRun
+        written = report.written
+        macroSlots = report.macroSlots
+        layersAdded = report.layersAdded
+        self.applyOnConnect = applyOnConnect
+        verified = report.verified
+        saved = report.saved
+        driver = report.driver
+        uneditedWrites = report.uneditedWrites
+        kept = report.kept
+        conflicts = report.conflicts
+        changes = report.changes
+        problems = report.problems
+        self.announcingAutoApply = announcingAutoApply
+        self.alias = alias
+    }
+
+    var exitStatus: ExitStatus { problems.isEmpty && conflicts.isEmpty ? .success : .failure }
+
+    func writeText(to output: Output) {
+        let name = alias
+        if announcingAutoApply { output.line("\(name): " + Commands.autoApplyText(applyOnConnect)) }
+        let macros = macroSlots > 0 ? " and \(macroSlots) macro slot(s)" : ""
+        let layers = layersAdded > 0 ? "add \(layersAdded) layer(s) and " : ""
+        if !problems.isEmpty {
+            // Every problem at once, each with its key and layer; a real push would refuse them all.
+            output.writeError(
+                "kblink: the keyboard's firmware cannot hold \(problems.count) binding(s); a push would fail:")
+            for problem in problems {
+                output.writeError("  \(problem.key) on layer \(problem.layer): \(problem.action): \(problem.reason)")
+            }
+        }
+        if !conflicts.isEmpty {
+            // Only a dry run answers with conflicts; a push stops on them with org.kblink1.Error.Conflict.
+            output.writeError(
+                "kblink: \(conflicts.count) key(s) were changed both in the draft and on the keyboard; a push "
+                    + "would stop (--keep-keyboard keeps the keyboard's, --overwrite writes the draft's):")
+            for row in conflicts {
+                output.writeError(
+                    "  \(row.key) on layer \(row.layer): was \(row.base), draft \(row.draft), keyboard \(row.keyboard)")
+            }
+        }
+        if !kept.isEmpty {
+            output.line(
+                "\(name): \(dryRun ? "would keep" : "kept") \(kept.count) binding(s) the keyboard changed "
+                    + "by itself\(dryRun ? "" : " (now part of the base)"):")
+            output.table(
+                ["LAYER", "KEY", "WAS", "KEYBOARD"], kept.map { [String($0.layer), $0.key, $0.base, $0.keyboard] })
+        }
+        if uneditedWrites > 0 {
+            output.line(
+                "\(name): --overwrite \(dryRun ? "would change" : "changed") \(uneditedWrites) "
+                    + "binding(s) the draft had not edited")
+        }
+        if changes.isEmpty && macroSlots == 0 && layersAdded == 0 {
+            output.line("\(name): the keyboard already holds every edit; nothing to write")
+            return
+        }
+        if dryRun {
+            output.line("\(name): a push would \(layers)write \(changes.count) binding(s)\(macros):")
+        } else {
+            let checks = [verified ? "verified" : nil, saved ? "saved" : nil].compactMap { $0 }
+            output.line(
+                "\(name): \(layersAdded > 0 ? "added \(layersAdded) layer(s) and " : "")"
+                    + "wrote \(written) binding(s)\(macros) over \(driver)"
+                    + (checks.isEmpty ? "" : ", " + checks.joined(separator: " and ")))
+        }
+        if !changes.isEmpty {
+            output.table(["LAYER", "KEY", "OLD", "NEW"], changes.map { [String($0.layer), $0.key, $0.old, $0.new] })
+        }
     }
 }

@@ -157,8 +157,8 @@ struct HIDRawGuardTests {
 
     @Test("kblinkd looks for the node with BlueZ's adapter address and Modalias IDs of the keyboard")
     func keyboardFromBlueZ() throws {
-        let adapterPath = try ObjectPath("/org/bluez/hci1")
-        let devicePath = try ObjectPath("/org/bluez/hci1/dev_C8_7F_54_0A_1B_2C")
+        let adapterPath = ObjectPath("/org/bluez/hci1")
+        let devicePath = ObjectPath("/org/bluez/hci1/dev_C8_7F_54_0A_1B_2C")
         var snapshot = BlueZModel.Snapshot()
         snapshot.adapters[adapterPath] = BlueZAdapter(
             path: adapterPath, interfaces: [BlueZ.adapterInterface.rawValue: ["Address": .string(Self.adapter)]])
