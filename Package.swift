@@ -33,8 +33,8 @@ func library(_ name: String, path: String, dependencies: [Target.Dependency] = [
 let libraryTargetNames = [
     "InsetCore", "KBlinkAPI", "KeyboardLinkAuthorization", "KeyboardLinkBlueZ", "KeyboardLinkClient",
     "KeyboardLinkCommandLine", "KeyboardLinkDBus", "KeyboardLinkDesktop", "KeyboardLinkDoctor", "KeyboardLinkDrivers",
-    "KeyboardLinkFirmware", "KeyboardLinkHostFix", "KeyboardLinkKeymap", "KeyboardLinkPairing", "KeyboardLinkPresence",
-    "KeyboardLinkService", "KeyboardLinkSimulator", "KeyboardLinkSupport",
+    "KeyboardLinkFirmware", "KeyboardLinkHostFix", "KeyboardLinkKeymap", "KeyboardLinkKeymapFiles", "KeyboardLinkPairing",
+    "KeyboardLinkPresence", "KeyboardLinkService", "KeyboardLinkSimulator", "KeyboardLinkSupport",
 ]
 
 /// The library targets but `excluded`, as dependencies.
@@ -82,6 +82,10 @@ let package = Package(
         library("KeyboardLinkDBus", path: "DBus", dependencies: ["CDBus", "KeyboardLinkSupport"]),
         library("KeyboardLinkKeymap", path: "Keymap", dependencies: ["KeyboardLinkSupport"]),
         library("KeyboardLinkBlueZ", path: "BlueZ", dependencies: ["KeyboardLinkDBus"]),
+        // Keymap files people keep (ZMK .keymap, QMK keymap.json, Vial .vil, keymap-drawer YAML): read and written by
+        // the CLI only, so that a hostile file is parsed where it can hurt least.
+        library(
+            "KeyboardLinkKeymapFiles", path: "KeymapFiles", dependencies: ["KeyboardLinkKeymap"]),
         library(
             "KeyboardLinkFirmware", path: "Firmware",
             dependencies: ["CBluetooth", "KeyboardLinkBlueZ", "KeyboardLinkSupport"]),
@@ -115,7 +119,7 @@ let package = Package(
             dependencies: [
                 "InsetCore", "KBlinkAPI", "KeyboardLinkBlueZ", "KeyboardLinkClient", "KeyboardLinkDBus",
                 "KeyboardLinkDesktop", "KeyboardLinkDoctor", "KeyboardLinkHostFix", "KeyboardLinkKeymap",
-                "KeyboardLinkSupport",
+                "KeyboardLinkKeymapFiles", "KeyboardLinkSupport",
             ]),
         // `kblink doctor`'s checks: the host through a replaceable root, kblinkd and BlueZ through the bus (client side).
         library(

@@ -13,6 +13,7 @@
 @_exported import KeyboardLinkFirmware
 @_exported import KeyboardLinkHostFix
 @_exported import KeyboardLinkKeymap
+@_exported import KeyboardLinkKeymapFiles
 @_exported import KeyboardLinkPairing
 @_exported import KeyboardLinkPresence
 @_exported import KeyboardLinkService

@@ -23,6 +23,8 @@ extension Commands {
                                       [--[no-]apply-on-connect] [--json]
                    kblink keymap pull DEVICE [--json]
                    kblink keymap auto-apply DEVICE [on|off] [--json]
+                   kblink keymap export DEVICE --format zmk|qmk|vil|keymap-drawer [FILE|-] [--keyboard] [--json]
+                   kblink keymap import DEVICE FILE|- [--format zmk|qmk|vil] [--replace] [--json]
             """,
         details: """
             show     draws the keyboard with what each key does on layer N (default 0): keys at their places,
@@ -75,14 +77,25 @@ extension Commands {
             auto-apply  shows, or turns on or off, re-applying on connect: each time the keyboard connects,
                      kblinkd reads it and writes back the bindings that differ from the keymap last pushed (not the
                      unpushed draft), logging what had drifted. Needs a pushed keymap. JSON: {address, applyOnConnect}.
+            export   writes the draft (with --keyboard: what the keyboard holds, read as 'push --dry-run' does) as a
+                     ZMK .keymap, a QMK keymap.json (qmk c2json's shape), a Vial .vil or keymap-drawer YAML, to
+                     FILE (replaced atomically; keymap-drawer's physical layout goes beside it as FILE's
+                     .info.json) or, without FILE or with '-', to standard output. Refused, naming the key, when the
+                     format cannot hold a binding. JSON (to a file): {alias, format, files, layers, keys, source, ok}.
+            import   reads a ZMK .keymap, QMK keymap.json or Vial .vil (FILE, '-' for standard input, at most 4 MiB;
+                     the format from --format or guessed from the content) and stages it like 'profile import':
+                     merged (what the file leaves out stays) or, with --replace, replacing everything; every change
+                     listed, one undo takes it back. What kblink cannot represent (sticky keys, &bt, tap dances,
+                     ...) is refused with its line and column. The file is parsed by kblink, not kblinkd.
+                     docs/keymap-files.md says what maps to what. JSON: as 'profile import'.
             Zones: standard, number, function, navigation. Edits are saved by kblinkd at once; 'keymap diff'
             shows what is staged.
             """,
-        flags: [
+        flags: Set([
             "--ascii", "--names", "--dry-run", "--no-verify", "--apply-on-connect", "--no-apply-on-connect",
             "--overwrite", "--keep-keyboard",
-        ],
-        options: ["--zone", "--layer"]
+        ]).union(KeymapFileCommands.flags),
+        options: Set(["--zone", "--layer"]).union(KeymapFileCommands.options)
     ) { context in
         let (subcommand, values) = try KeymapOptions.subcommand(
             context.arguments,
@@ -90,8 +103,10 @@ extension Commands {
                 "show": ["DEVICE"], "set": ["DEVICE", "KEY", "ACTION"], "undo": ["DEVICE"], "redo": ["DEVICE"],
                 "discard": ["DEVICE"], "diff": ["DEVICE"], "push": ["DEVICE"], "pull": ["DEVICE"],
                 "auto-apply": ["DEVICE"], "layer": ["add|remove", "DEVICE", "N"],
-            ], optional: ["auto-apply": ["on|off"]])
+                "export": ["DEVICE"], "import": ["DEVICE", "FILE"],
+            ], optional: ["auto-apply": ["on|off"], "export": ["FILE"]])
         let arguments = context.arguments
+        try KeymapFileCommands.checkOptions(subcommand, arguments)
         if !["show", "set"].contains(subcommand) {
             for option in ["--zone", "--layer"] where arguments.value(option) != nil {
                 throw ParsedArguments.UsageError("\(option) is for 'keymap show' and 'keymap set'")
@@ -103,6 +118,8 @@ extension Commands {
         if subcommand == "layer" {
             return try await layerEdit(context, values)
         }
+        if subcommand == "export" { return try await KeymapFileCommands.export(context, values) }
+        if subcommand == "import" { return try await KeymapFileCommands.import(context, values) }
         if subcommand != "push",
             [
                 "--dry-run", "--no-verify", "--apply-on-connect", "--no-apply-on-connect", "--overwrite",
