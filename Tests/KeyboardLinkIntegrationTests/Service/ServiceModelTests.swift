@@ -110,8 +110,11 @@ struct ServiceModelTests {
             // A session lost with BlueZ is not counted as running: after a restart, discovery starts again.
             try await client.manager.call(MemberName("StartDiscovery"))
             try await harness.bluez.restart()
-            #expect(try await eventually { try await client.status().bluetoothAvailable })
-            try await client.manager.call(MemberName("StartDiscovery"))
+            // bluetoothAvailable may still be what kblinkd saw before the restart: wait for StartDiscovery itself
+            // to succeed (it answers "BlueZ is not running" until kblinkd has seen BlueZ come back).
+            await eventually(
+                "StartDiscovery after the restart", { try await client.manager.call(MemberName("StartDiscovery")) },
+                satisfies: { _ in true })
             #expect(await eventually { await harness.bluez.adapterList.contains { $0.discovering } })
             try await client.manager.call(MemberName("StopDiscovery"))
             #expect(await eventually { await harness.bluez.adapterList.allSatisfy { !$0.discovering } })
