@@ -32,36 +32,9 @@ public struct ProfileImportRequest: Sendable, Equatable, DBusRepresentable {
 /// The answer of `org.kblink1.Keymap.ImportProfile`, on the wire `a{sv}`: what the import changed in the draft.
 /// Keys a peer does not know are skipped; a key it knows with another type is an error.
 public struct ProfileImportReport: Sendable, Equatable, DBusRepresentable {
-    /// One binding changed; on the wire `(usss)`: layer, key, old and new action (QMK spelling).
-    public struct Change: Sendable, Equatable, DBusRepresentable {
-        /// The layer.
-        public var layer: Int
-        /// The key.
-        public var key: String
-        /// The action before.
-        public var old: String
-        /// The action after.
-        public var new: String
-
-        /// A change as given.
-        public init(layer: Int, key: String, old: String, new: String) {
-            self.layer = layer
-            self.key = key
-            self.old = old
-            self.new = new
-        }
-
-        private typealias Wire = DBusStruct<UInt32, String, String, String>
-        /// `(usss)`.
-        public static var dbusType: DBusType { Wire.dbusType }
-        /// Decodes `(usss)`.
-        public init(dbusValue: DBusValue) throws {
-            let (layer, key, old, new) = try Wire(dbusValue: dbusValue).fields
-            self.init(layer: Int(layer), key: key, old: old, new: new)
-        }
-        /// Encodes as `(usss)`.
-        public var dbusValue: DBusValue { Wire(UInt32(clamping: layer), key, old, new).dbusValue }
-    }
+    /// One binding changed; on the wire `(usss)`: layer, key, old and new action (QMK spelling), as a push lists
+    /// what it wrote.
+    public typealias Change = PushReport.Change
 
     /// One macro added, changed or removed; on the wire `(sss)`: name, old and new definition (empty for absent;
     /// ``MacroText/withheld`` for a caller not allowed to read it).
