@@ -196,7 +196,13 @@ public enum DaemonRunner {
             await presence.run(into: service, logger: logger)
         }
         let count = await service.keyboardCount
-        try? notifier.ready(status: "serving org.kblink1, \(count) keyboard(s)")
+        do {
+            try notifier.ready(status: "serving org.kblink1, \(count) keyboard(s)")
+            if notifier.isEnabled { logger.debug("told the service manager READY=1") }
+        } catch {
+            // systemd would time the start out and stop kblinkd: say why here, where the journal shows it.
+            logger.error("cannot send READY=1 to NOTIFY_SOCKET: \(error)")
+        }
         let watchdog = Task {
             await notifier.keepWatchdogAlive(logger: logger) {
                 (try? await connection.nameOwner(of: KBlink.service)) == connection.uniqueName
