@@ -81,14 +81,16 @@ public struct KeyboardLayoutDefinition: Sendable, Equatable, DBusRepresentable {
             throw .invalidLayout("\(layoutID): the name is empty or holds control characters")
         }
         guard keys.count <= PhysicalLayout.maximumKeys else {
-            throw .invalidLayout("\(layoutID) has \(keys.count) keys; at most \(PhysicalLayout.maximumKeys) are allowed")
+            throw .invalidLayout(
+                "\(layoutID) has \(keys.count) keys; at most \(PhysicalLayout.maximumKeys) are allowed")
         }
         var physical: [PhysicalKey] = []
         for (index, key) in keys.enumerated() {
             do {
                 guard key.row < matrixRows, key.column < matrixColumns else {
                     throw KeymapError.invalidLayout(
-                        "matrix position \(key.row),\(key.column) is outside the \(matrixRows) × \(matrixColumns) matrix")
+                        "matrix position \(key.row),\(key.column) is outside the \(matrixRows) × \(matrixColumns) matrix"
+                    )
                 }
                 physical.append(
                     PhysicalKey(

@@ -445,8 +445,7 @@ extension VIADefinition {
         static func legends(_ label: String, alignment: Int) -> [String] {
             var legends = [String](repeating: "", count: 12)
             let places = legendPlaces[min(max(alignment, 0), 7)]
-            for (line, text) in label.split(separator: "\n", omittingEmptySubsequences: false).prefix(12).enumerated()
-            {
+            for (line, text) in label.split(separator: "\n", omittingEmptySubsequences: false).prefix(12).enumerated() {
                 let place = places[line]
                 if place >= 0 { legends[place] = text.trimmingCharacters(in: " \t\r") }
             }

@@ -98,7 +98,8 @@ struct LayoutCommandTests {
             #expect(list.standardOutput.contains("\"id\":\"1up60hse\""), "\(list.standardOutput)")
             let removed = try await harness.kblink(["layout", "remove", "1up60hse"])
             #expect(removed.status == 0, "\(removed.standardError)")
-            #expect(removed.standardOutput.contains("back on the layout its name suggests"), "\(removed.standardOutput)")
+            #expect(
+                removed.standardOutput.contains("back on the layout its name suggests"), "\(removed.standardOutput)")
             #expect(try await Self.vgnLayout(harness) == "vgn-98pro")
             #expect(try await harness.kblink(["layout", "list", "--json"]).standardOutput == "[]\n")
             let missing = try await harness.kblink(["layout", "show", "1up60hse"])
@@ -116,7 +117,8 @@ struct LayoutCommandTests {
             #expect(try await harness.kblink(["keymap", "set", "vgn", "KP_0", "KC_INS"]).status == 0)
             let added = try await harness.kblink(["layout", "add", file])
             #expect(added.status == 0, "\(added.standardError)")
-            #expect(added.standardOutput.contains("kept layout vgn-98pro: its draft has edits"), "\(added.standardOutput)")
+            #expect(
+                added.standardOutput.contains("kept layout vgn-98pro: its draft has edits"), "\(added.standardOutput)")
             #expect(try await Self.vgnLayout(harness) == "vgn-98pro")
             #expect(try await harness.kblink(["keymap", "discard", "vgn"]).status == 0)
             let again = try await harness.kblink(["layout", "add", file, "--json"])
@@ -143,8 +145,11 @@ struct LayoutCommandTests {
             #expect(result.standardError.hasPrefix("kblink: \(file): line \(line), column "), "\(result.standardError)")
             #expect(result.standardError.contains("outside the matrix of 5 rows and 14 columns"))
             #expect(try await harness.kblink(["layout", "list", "--json"]).standardOutput == "[]\n")
-            let builtIn = try await harness.kblink(["layout", "add", try Self.definitionFile(in: directory), "--id", "ansi-60"])
-            #expect(builtIn.status == 2 && builtIn.standardError.contains("built-in layout"), "\(builtIn.standardError)")
+            let builtIn = try await harness.kblink([
+                "layout", "add", try Self.definitionFile(in: directory), "--id", "ansi-60",
+            ])
+            #expect(
+                builtIn.status == 2 && builtIn.standardError.contains("built-in layout"), "\(builtIn.standardError)")
             let options = try await harness.kblink(["layout", "add", file, "--options", "x"])
             #expect(options.status == 2 && options.standardError.contains("--options takes"))
             let misplaced = try await harness.kblink(["layout", "list", "--id", "x"])
@@ -161,8 +166,10 @@ struct LayoutCommandTests {
                 id: "pad", name: "Pad", vendorID: 0x1234, productID: 0x5678, matrixRows: 1, matrixColumns: 2,
                 source: "test",
                 keys: [
-                    LayoutKeyRow(name: "A", zone: "standard", x: 0, y: 0, width: 1, height: 1, row: 0, column: 0, action: "KC_A"),
-                    LayoutKeyRow(name: "B", zone: "standard", x: 1, y: 0, width: 1, height: 1, row: 0, column: 1, action: "KC_B"),
+                    LayoutKeyRow(
+                        name: "A", zone: "standard", x: 0, y: 0, width: 1, height: 1, row: 0, column: 0, action: "KC_A"),
+                    LayoutKeyRow(
+                        name: "B", zone: "standard", x: 1, y: 0, width: 1, height: 1, row: 0, column: 1, action: "KC_B"),
                 ])
             var outside = good
             outside.keys[1].column = 2

@@ -89,10 +89,11 @@ enum LayoutCommands {
             throw LocalFile.Failure(description: "\(file): \(error)")
         }
         let chosen = definition.optionGroups.filter { $0.chosen != 0 }.map { "\($0.name)=\($0.choices[$0.chosen])" }
-        let source = String(
-            ("VIA \(definition.version.rawValue) definition"
-                + (chosen.isEmpty ? "" : ", options: " + chosen.joined(separator: ", "))).utf8.prefix(
-                    KeyboardLayoutDefinition.maximumSourceLength)) ?? "VIA definition"
+        let source =
+            String(
+                ("VIA \(definition.version.rawValue) definition"
+                    + (chosen.isEmpty ? "" : ", options: " + chosen.joined(separator: ", "))).utf8.prefix(
+                        KeyboardLayoutDefinition.maximumSourceLength)) ?? "VIA definition"
         let payload = KeyboardLayoutDefinition(
             layout: definition.layout, vendorID: definition.vendorID, productID: definition.productID,
             matrixRows: UInt16(definition.matrixRows), matrixColumns: UInt16(definition.matrixColumns),

@@ -84,14 +84,17 @@ extension KeymapSessions {
                     + "this one another id (kblink layout add FILE --id ID)")
         }
         let added = AddedLayout(definition: definition, layout: layout)
-        if let other = addedLayouts.values.first(where: { $0.productIDs == added.productIDs && $0.layout.id != layout.id }) {
+        if let other = addedLayouts.values.first(where: {
+            $0.productIDs == added.productIDs && $0.layout.id != layout.id
+        }) {
             throw KBlinkError.conflict(
                 "layout \(other.layout.id) is for \(Self.hex(added.productIDs)) already: remove it first "
                     + "(kblink layout remove \(other.layout.id))")
         }
         guard addedLayouts[layout.id] != nil || addedLayouts.count < Self.maximumAddedLayouts else {
             throw KBlinkError.invalidArgs(
-                "kblinkd keeps at most \(Self.maximumAddedLayouts) added layouts: remove one first (kblink layout remove)")
+                "kblinkd keeps at most \(Self.maximumAddedLayouts) added layouts: remove one first (kblink layout remove)"
+            )
         }
         guard let store = addedLayoutStore else { throw KBlinkError.failed("kblinkd has no state directory") }
         do {
@@ -186,6 +189,7 @@ extension KeymapSessions {
     }
 
     private static func hex(_ ids: BluetoothHIDKeyboard.ProductIDs) -> String {
-        [ids.vendor, ids.product].map { String($0, radix: 16, uppercase: true).leftPadded(to: 4) }.joined(separator: ":")
+        [ids.vendor, ids.product].map { String($0, radix: 16, uppercase: true).leftPadded(to: 4) }.joined(
+            separator: ":")
     }
 }
