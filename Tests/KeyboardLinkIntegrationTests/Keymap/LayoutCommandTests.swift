@@ -55,14 +55,10 @@ struct LayoutCommandTests {
             #expect(keyboards.first?["outcome"] as? String == "applied")
 
             // The change was published: Layout and Zones in one PropertiesChanged.
-            var published: [String: DBusValue] = [:]
-            for await message in signals {
-                guard message.body.count == 3, message.body[0].stringValue == KBlink.keymapInterface.rawValue,
-                    let changed = message.body[1].stringDictionary, changed["Layout"] != nil
-                else { continue }
-                published = changed
-                break
+            let message = await first(of: signals) { message in
+                message.body.count == 3 && message.body[1].stringDictionary?["Layout"] != nil
             }
+            let published = message?.body[1].stringDictionary ?? [:]
             #expect(published["Layout"] == .variant(.string("1up60hse")), "\(published)")
             #expect(published["Zones"] == .variant(.array(.string, [.string("standard")])), "\(published)")
 
