@@ -71,6 +71,10 @@ struct LayoutCommandTests {
             #expect(keys.count == 61 && keys.contains { $0["key"] as? String == "SPACE" && $0["w"] as? Double == 6.25 })
             #expect(!keys.contains { ($0["key"] as? String)?.hasPrefix("KP_") == true })
 
+            // Exports know its matrix: a .vil is by matrix position.
+            let vil = try await harness.kblink(["keymap", "export", "vgn", "--format", "vil"])
+            #expect(vil.status == 0, "\(vil.standardError)")
+
             let list = try await harness.kblink(["layout", "list", "--json"])
             let rows = try #require(try Self.json(list.standardOutput) as? [[String: Any]])
             #expect(rows.map { $0["id"] as? String } == ["1up60hse"])
