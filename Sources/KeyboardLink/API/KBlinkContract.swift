@@ -35,6 +35,23 @@ public enum KBlinkContract {
         /// prompt.
         public static let confirmPairing = KBlinkMethod<KBlinkArguments<String, Bool>, NoReply>(
             interface, "ConfirmPairing", inputs: ["device", "accept"], access: .requires(.pair))
+        /// `AddLayout((ssqqqqsa(ssddddqqs)) layout) -> a(sss) keyboards`: teaches kblinkd a layout for the keyboards
+        /// with its vendor and product IDs (``KeyboardLayoutDefinition``), replacing one of the same id; answers what
+        /// it did to the matching keyboards it knows (``LayoutApplication``).
+        public static let addLayout = KBlinkMethod<
+            KBlinkArguments<KeyboardLayoutDefinition>, Reply<[LayoutApplication]>
+        >(
+            interface, "AddLayout", inputs: ["layout"], output: "keyboards", access: .requires(.editKeymap),
+            maximumBodySize: 256 << 10)
+        /// `RemoveLayout(s id) -> a(sss) keyboards`: forgets a layout `AddLayout` taught.
+        public static let removeLayout = KBlinkMethod<KBlinkArguments<String>, Reply<[LayoutApplication]>>(
+            interface, "RemoveLayout", inputs: ["id"], output: "keyboards", access: .requires(.editKeymap))
+        /// `ListLayouts() -> a(ssqqus) layouts` (``LayoutSummary``): the layouts `AddLayout` taught, by id.
+        public static let listLayouts = KBlinkMethod<NoArguments, Reply<[LayoutSummary]>>(
+            interface, "ListLayouts", output: "layouts", access: .anyone)
+        /// `GetLayout(s id) -> (ssqqqqsa(ssddddqqs)) layout` (``KeyboardLayoutDefinition``).
+        public static let getLayout = KBlinkMethod<KBlinkArguments<String>, Reply<KeyboardLayoutDefinition>>(
+            interface, "GetLayout", inputs: ["id"], output: "layout", access: .anyone)
         /// The `Version` property (`s`, const).
         public static let versionProperty = KBlinkProperty<String>(interface, "Version", changes: .const)
         /// The `HardwareKeyboardAttached` property (`b`).
@@ -60,6 +77,7 @@ public enum KBlinkContract {
         public static let methods: [KBlinkMethodDeclaration] = [
             startDiscovery.declaration, stopDiscovery.declaration, listKeyboards.declaration,
             resolveInsets.declaration, pair.declaration, cancelPairing.declaration, confirmPairing.declaration,
+            addLayout.declaration, removeLayout.declaration, listLayouts.declaration, getLayout.declaration,
         ]
         /// Every property, in the order of the XML.
         public static let properties: [KBlinkPropertyDeclaration] = [
@@ -198,10 +216,10 @@ public enum KBlinkContract {
         /// `Pull() -> a{sv} result` (``PullReport``).
         public static let pull = KBlinkMethod<NoArguments, Reply<PullReport>>(
             interface, "Pull", output: "result", access: .requires(.writeFirmware))
-        /// The `Layout` property (`s`, const).
-        public static let layoutProperty = KBlinkProperty<String>(interface, "Layout", changes: .const)
-        /// The `Zones` property (`as`, const).
-        public static let zonesProperty = KBlinkProperty<[String]>(interface, "Zones", changes: .const)
+        /// The `Layout` property (`s`): changes when a layout added for the keyboard's IDs applies to it.
+        public static let layoutProperty = KBlinkProperty<String>(interface, "Layout")
+        /// The `Zones` property (`as`): changes with `Layout`.
+        public static let zonesProperty = KBlinkProperty<[String]>(interface, "Zones")
         /// The `CurrentZone` property (`s`, readwrite).
         public static let currentZoneProperty = KBlinkProperty<String>(
             interface, "CurrentZone", access: .readWrite, writableWith: .editKeymap)

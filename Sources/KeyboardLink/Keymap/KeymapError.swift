@@ -157,7 +157,7 @@ public enum KeymapError: Error, Equatable, Sendable, CustomStringConvertible {
     }
 
     /// Shortens and escapes text so that hostile input cannot flood or garble a message.
-    static func printable(_ text: String) -> String {
+    package static func printable(_ text: String) -> String {
         text.errorExcerpt(limit: 64)
     }
 }

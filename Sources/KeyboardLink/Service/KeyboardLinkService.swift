@@ -197,13 +197,14 @@ public actor KeyboardLinkService {
             ManagerObject.interface(
                 registry: registry,
                 pairing: KeyboardPairing(registry: registry, coordinator: pairing, connection: connection),
-                access: access),
+                keymaps: keymaps, access: access),
             at: KBlink.managerPath)
         if options.batteryProvider {
             await batteryProvider.start()
             await registry.setBatteryProvider(batteryProvider)
         }
         await keymaps.loadUserLayouts(from: options.stateDirectory + "/layouts")
+        await keymaps.loadAddedLayouts(from: options.stateDirectory + "/added-layouts")
         await keymaps.removeExpiredSetAsideProfiles()
         try await registry.start()
         try await pairing.start()

@@ -236,6 +236,7 @@ struct ServiceAuthorizationTests {
                 call(manager, KBlink.managerInterface, "Pair", "(s)", [.string(address)]),
                 call(manager, KBlink.managerInterface, "CancelPairing", "(s)", [.string(address)]),
                 call(manager, KBlink.managerInterface, "ConfirmPairing", "(sb)", [.string(address), .bool(true)]),
+                call(manager, KBlink.managerInterface, "RemoveLayout", "(s)", [.string("any-layout")]),
                 call(keyboard, KBlink.keyboardInterface, "Disconnect"),
                 call(keyboard, KBlink.keyboardInterface, "Forget"),
                 call(keyboard, KBlink.keyboardInterface, "SetTrusted", "(b)", [.bool(false)]),

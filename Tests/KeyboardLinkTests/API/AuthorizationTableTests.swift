@@ -77,7 +77,7 @@ struct AuthorizationTableTests {
         #expect(
             open == [
                 "Manager.ListKeyboards", "Manager.ResolveInsets", "Keyboard.RefreshInfo", "Keymap.GetBindings",
-                "Keymap.Diff", "Keymap.GetKeys",
+                "Keymap.Diff", "Keymap.GetKeys", "Manager.ListLayouts", "Manager.GetLayout",
             ])
     }
 }

@@ -9,7 +9,7 @@ import KeyboardLinkSupport
 enum Commands {
     static let all: [Command] = [
         status, list, scan, info, connect, disconnect, trust, untrust, forget, watch, insets, pair, keymap, macro,
-        profile, oskAgent, doctor,
+        profile, layout, oskAgent, doctor,
     ]
 
     static let status = Command.answering(

@@ -41,10 +41,16 @@ enum KeymapFileCommands {
         }
     }
 
-    /// The keyboard's physical layout: the built-in one of its id, else one made from kblinkd's key geometry (in
-    /// reading order, matrix positions unknown: numbered by reading order).
+    /// The keyboard's physical layout: the built-in one of its id, or the one `kblink layout add` taught kblinkd
+    /// (`GetLayout`), else one made from kblinkd's key geometry (in reading order, matrix positions unknown:
+    /// numbered by reading order).
     static func physicalLayout(_ target: KeymapTarget) async throws -> (PhysicalLayout, matrixKnown: Bool) {
         if let layout = try? PhysicalLayout.builtIn(target.state.layout) { return (layout, true) }
+        if let added = try? await target.client.manager.call(KBlinkContract.Manager.getLayout, target.state.layout),
+            let layout = try? added.physicalLayout()
+        {
+            return (layout, true)
+        }
         let geometry = try await target.keymap.keys()
         var keys: [PhysicalKey] = []
         for (index, key) in geometry.enumerated() {

@@ -22,7 +22,7 @@ public struct PhysicalKey: Hashable, Sendable {
 
     /// The action a key name suggests: `FN` is `MO(1)`, other names are read as `KC_<name>` or as an action name,
     /// and names that are neither do nothing.
-    static func impliedAction(for name: KeyName) -> KeyAction {
+    package static func impliedAction(for name: KeyName) -> KeyAction {
         if name.rawValue == "FN" { return .momentaryLayer(1) }
         if let action = try? KeyAction(parsing: "KC_" + name.rawValue) { return action }
         if let action = try? KeyAction(parsing: name.rawValue), case .key = action { return action }

@@ -121,6 +121,12 @@ extension PhysicalLayout {
         try self.init(id: id, name: name ?? metadataName ?? id.rawValue, keys: keys)
     }
 
+    /// The zone a key name suggests (`F1` is in the function zone when the layout has function keys, `KP_1` in the
+    /// number zone, `HOME` in the navigation zone, anything else in the standard zone).
+    package static func zone(forKeyName name: KeyName, hasFunctionKeys: Bool) -> ZoneID {
+        KLELabels.zone(for: name.rawValue, hasFunctionKeys: hasFunctionKeys)
+    }
+
     private static func kleNumber(_ value: Double?, _ key: String, _ row: Int) throws(KeymapError) -> Double {
         guard let value, value.isFinite, abs(value) <= 100 else {
             throw .invalidLayout("KLE row \(row + 1): property '\(key)' needs a number from -100 to 100")

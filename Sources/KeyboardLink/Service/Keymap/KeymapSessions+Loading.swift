@@ -2,6 +2,7 @@ import Glibc
 import KBlinkAPI
 import KeyboardLinkBlueZ
 import KeyboardLinkDBus
+import KeyboardLinkDrivers
 import KeyboardLinkKeymap
 import KeyboardLinkSupport
 
@@ -21,9 +22,10 @@ extension KeymapSessions {
         }
     }
 
-    /// A layout by id: the user's first, then the built-in ones.
+    /// A layout by id: the user's first, then those `AddLayout` taught, then the built-in ones.
     func layout(_ id: LayoutID) -> PhysicalLayout? {
         if let user = userLayouts[id] { return user }
+        if let added = addedLayouts[id] { return added.layout }
         if let known = builtInLayouts[id] { return known }
         guard let builtIn = try? PhysicalLayout.builtIn(id.rawValue) else { return nil }
         builtInLayouts[id] = builtIn
@@ -32,9 +34,11 @@ extension KeymapSessions {
 
     /// The default keymap of a layout, made once per layout.
     func defaultKeymap(_ layout: PhysicalLayout) -> Keymap {
-        if userLayouts[layout.id] == nil, let known = defaultKeymaps[layout.id] { return known }
+        // Only built-in layouts are cached: the others can be replaced while kblinkd runs.
+        let cached = userLayouts[layout.id] == nil && addedLayouts[layout.id] == nil
+        if cached, let known = defaultKeymaps[layout.id] { return known }
         let keymap = Keymap(defaultsFor: layout)
-        if userLayouts[layout.id] == nil { defaultKeymaps[layout.id] = keymap }
+        if cached { defaultKeymaps[layout.id] = keymap }
         return keymap
     }
 
@@ -63,7 +67,9 @@ extension KeymapSessions {
     /// that refuses every read and edit while that file is there (see `usable(_:of:)`).
     /// - Returns: the session, or nil when the profile exists but cannot be read (it is left alone, so that a
     ///   later save cannot overwrite it).
-    func open(_ address: BluetoothAddress, name: String, path: ObjectPath) -> KeymapEditSession? {
+    func open(
+        _ address: BluetoothAddress, name: String, path: ObjectPath, productIDs: BluetoothHIDKeyboard.ProductIDs? = nil
+    ) -> KeymapEditSession? {
         if let entry = entries[address] { return entry.session }
         guard let profileAddress = try? KeyboardAddress(address.description) else { return nil }
         let label = name.isEmpty ? address.description : "\(name) (\(address))"
@@ -99,6 +105,14 @@ extension KeymapSessions {
                     + "can be read (restart kblinkd then)")
             return nil
         }
+        // A layout added for the keyboard's IDs wins over the one its name suggests, and over the profile's while
+        // the draft holds no edits (it was saved before the layout was added).
+        if let added = addedLayout(matching: productIDs), session?.layout != added.layout,
+            session?.isDirty != true, newerProfile == nil
+        {
+            session = try? KeymapEditSession(layout: added.layout, base: defaultKeymap(added.layout))
+            settings = ProfileSettings()
+        }
         if session == nil {
             let id = Self.guessedLayoutID(forName: name)
             guard let layoutID = try? LayoutID(id), let layout = layout(layoutID) else { return nil }
@@ -107,7 +121,7 @@ extension KeymapSessions {
         guard let session else { return nil }
         entries[address] = Entry(
             profileAddress: profileAddress, path: path, session: session, settings: settings,
-            newerProfile: newerProfile)
+            newerProfile: newerProfile, keyboardName: name, productIDs: productIDs)
         return session
     }
 

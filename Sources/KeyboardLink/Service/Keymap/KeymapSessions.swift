@@ -1,6 +1,7 @@
 import KBlinkAPI
 import KeyboardLinkBlueZ
 import KeyboardLinkDBus
+import KeyboardLinkDrivers
 import KeyboardLinkKeymap
 import KeyboardLinkSupport
 
@@ -29,6 +30,10 @@ public actor KeymapSessions {
         var settings = ProfileSettings()
         /// The keyboard's profile file when a newer kblink wrote it: reads and edits are refused while it is there.
         var newerProfile: ProfileStore.NewerProfile?
+        /// The keyboard's name (what its layout is guessed from) and alias, for people.
+        var keyboardName = ""
+        /// Its vendor and product IDs, which a layout added for them (`AddLayout`) matches.
+        var productIDs: BluetoothHIDKeyboard.ProductIDs?
     }
 
     let connection: BusConnection
@@ -40,6 +45,9 @@ public actor KeymapSessions {
     /// Built-in layouts and their default keymaps, made once and shared by every session (copy on write): a
     /// thousand keyboards of one model hold one copy.
     var builtInLayouts: [LayoutID: PhysicalLayout] = [:]
+    /// Layouts `AddLayout` taught, by id, and where they are stored (nil until `loadAddedLayouts(from:)`).
+    var addedLayouts: [LayoutID: AddedLayout] = [:]
+    var addedLayoutStore: AddedLayoutStore?
     var defaultKeymaps: [LayoutID: Keymap] = [:]
     var entries: [BluetoothAddress: Entry] = [:]
     /// Keyboards with an edit in progress, and the edits waiting for them, first come first served.
@@ -200,6 +208,8 @@ public actor KeymapSessions {
     {
         typealias Keymap = KBlinkContract.Keymap
         return [
+            Keymap.layoutProperty.assigned(session.layout.id.rawValue),
+            Keymap.zonesProperty.assigned(session.zones.map(\.rawValue)),
             Keymap.applyOnConnectProperty.assigned(settings.applyOnConnect),
             Keymap.currentZoneProperty.assigned(session.currentZone.rawValue),
             Keymap.layersProperty.assigned(UInt32(clamping: session.layerCount)),

@@ -3,13 +3,14 @@ import KBlinkAPI
 import KeyboardLinkDBus
 
 /// `org.kblink1.Manager` at `/org/kblink1`: decodes each call, hands it to the job that does it (the
-/// ``KeyboardRegistry`` for discovery, the list and presence, ``KeyboardPairing`` for pairing) and encodes the
-/// answer.
+/// ``KeyboardRegistry`` for discovery, the list and presence, ``KeyboardPairing`` for pairing, ``KeymapSessions``
+/// for the layouts `AddLayout` taught) and encodes the answer.
 enum ManagerObject {
     /// The interface as declared in docs/dbus-api.md; the handlers hold the jobs weakly (the connection that holds
     /// the handlers is held by them).
-    static func interface(registry: KeyboardRegistry, pairing: KeyboardPairing, access: AccessControl) -> DBusInterface
-    {
+    static func interface(
+        registry: KeyboardRegistry, pairing: KeyboardPairing, keymaps: KeymapSessions, access: AccessControl
+    ) -> DBusInterface {
         typealias Manager = KBlinkContract.Manager
         let listCache = KeyboardListCache()
         let methods: [DBusMethod] = [
@@ -38,6 +39,21 @@ enum ManagerObject {
             DBusMethod(Manager.confirmPairing) { (call: MethodCallContext, device: String, accept: Bool) in
                 try await pairing.confirm(
                     try KeyboardPairing.deviceArgument(device), accept: accept, caller: call.sender)
+            },
+            DBusMethod(Manager.addLayout) { [weak keymaps] (_: MethodCallContext, layout: KeyboardLayoutDefinition) in
+                guard let keymaps else { throw KBlinkError.failed("kblinkd is stopping") }
+                return try await keymaps.addLayout(layout)
+            },
+            DBusMethod(Manager.removeLayout) { [weak keymaps] (_: MethodCallContext, id: String) in
+                guard let keymaps else { throw KBlinkError.failed("kblinkd is stopping") }
+                return try await keymaps.removeLayout(id)
+            },
+            DBusMethod(Manager.listLayouts) { [weak keymaps] (_: MethodCallContext) in
+                await keymaps?.addedLayoutSummaries() ?? []
+            },
+            DBusMethod(Manager.getLayout) { [weak keymaps] (_: MethodCallContext, id: String) in
+                guard let keymaps else { throw KBlinkError.failed("kblinkd is stopping") }
+                return try await keymaps.addedLayoutDefinition(id)
             },
         ]
         return DBusInterface(

@@ -303,7 +303,10 @@ actor KeyboardRegistry {
     private func attachKeymap(_ state: KeyboardState) async {
         guard let objects else { return }
         let path = KBlink.keyboardPath(state.address)
-        guard let session = await keymaps.open(state.address, name: state.name, path: path) else { return }
+        guard
+            let session = await keymaps.open(
+                state.address, name: state.name, path: path, productIDs: state.productIDs)
+        else { return }
         let settings = await keymaps.settings(for: state.address) ?? ProfileSettings()
         do {
             try await connection.export(objects.keymap.interface(session, settings: settings), at: path)

@@ -1,6 +1,8 @@
 import KBlinkAPI
 import KeyboardLinkBlueZ
 import KeyboardLinkDBus
+import KeyboardLinkDrivers
+import KeyboardLinkFirmware
 
 /// What the daemon exports for one keyboard, derived from BlueZ and the firmware cache.
 public struct KeyboardState: Sendable, Equatable {
@@ -26,6 +28,9 @@ public struct KeyboardState: Sendable, Equatable {
     public var heals: [HealRecord]
     /// The last reconnect times in milliseconds (`ReconnectTimes`), newest last.
     public var reconnectTimes: [UInt32]
+    /// The vendor and product IDs of its `Modalias` (nil when BlueZ has none, or one that does not parse): what a
+    /// layout added for those IDs (`AddLayout`) is matched by.
+    public var productIDs: BluetoothHIDKeyboard.ProductIDs?
 
     init?(device: BlueZDevice) {
         guard let address = BluetoothAddress(validating: device.address) else { return nil }
@@ -44,6 +49,9 @@ public struct KeyboardState: Sendable, Equatable {
         healthDetail = ""
         heals = []
         reconnectTimes = []
+        productIDs = device.modalias.flatMap { try? DeviceIdentity(modalias: $0) }.map {
+            BluetoothHIDKeyboard.ProductIDs(vendor: $0.vendorID, product: $0.productID)
+        }
     }
 
     public static func == (lhs: KeyboardState, rhs: KeyboardState) -> Bool {
@@ -53,7 +61,7 @@ public struct KeyboardState: Sendable, Equatable {
             && lhs.battery.map(\.level) == rhs.battery.map(\.level) && lhs.firmware == rhs.firmware
             && lhs.driver == rhs.driver && lhs.bonded == rhs.bonded && lhs.health == rhs.health
             && lhs.healthDetail == rhs.healthDetail && lhs.heals == rhs.heals
-            && lhs.reconnectTimes == rhs.reconnectTimes
+            && lhs.reconnectTimes == rhs.reconnectTimes && lhs.productIDs == rhs.productIDs
     }
 
     /// The exported `org.kblink1.Keyboard` property values, in the contract's order.

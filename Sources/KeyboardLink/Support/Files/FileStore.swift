@@ -117,6 +117,23 @@ package struct FileStore: Sendable {
         }
     }
 
+    /// Removes a file and `fsync`s its directory, so that the removal survives a crash; a missing file is removed
+    /// already.
+    /// - Returns: nil, or the error of the directory `fsync` when it failed after the file was removed.
+    /// - Throws: ``FileError`` when the file could not be removed; it is then untouched.
+    @discardableResult
+    package func remove(_ path: String) throws(FileError) -> FileError? {
+        let result = syscalls.unlink(path)
+        if result == -ENOENT { return nil }
+        guard result == 0 else { throw FileError(operation: "removing", path: path, errno: -result) }
+        do {
+            try syncDirectory(Self.split(path).directory)
+        } catch {
+            return error
+        }
+        return nil
+    }
+
     /// Creates a directory and any missing parents (mode 0700) unless they exist.
     package func makeDirectory(_ path: String) throws(FileError) {
         var prefix = path.hasPrefix("/") ? "" : "."
