@@ -14,11 +14,22 @@ struct KeymapLayerCommandTests {
             _ = try await demo.ok(["keymap", "set", "aula", "TAB", "LT(1, KC_TAB)"])
             _ = try await demo.ok(["keymap", "set", "aula", "A", "KC_B", "--layer", "3"])
             let before = try await CLITrustTests.layer(demo, 0)
+            let original =
+                try #require(
+                    try DemoDaemon.json(try await demo.ok(["keymap", "show", "aula", "--layer", "3", "--json"]))
+                        as? [String: Any])["layerName"] as? String
 
             let renamed = try #require(
                 try DemoDaemon.json(try await demo.ok(["keymap", "layer", "rename", "aula", "3", "Symbols", "--json"]))
                     as? [String: Any])
             #expect((renamed["layerNames"] as? [String])?[3] == "Symbols")
+            let diff = try #require(
+                try DemoDaemon.json(try await demo.ok(["keymap", "diff", "aula", "--json"])) as? [[String: Any]])
+            let nameRows = diff.filter { $0["zone"] as? String == "name" }
+            #expect(nameRows.count == 1)
+            #expect(nameRows.first?["layer"] as? Int == 3 && nameRows.first?["new"] as? String == "Symbols")
+            let diffText = try await demo.ok(["keymap", "diff", "aula"])
+            #expect(diffText.contains("layer 3 named 'Symbols'"), "\(diffText)")
             let moved = try await demo.ok(["keymap", "layer", "move", "aula", "3", "1"])
             #expect(moved.contains("layer 3 moved to 1"), "\(moved)")
             let layer0 = try await CLITrustTests.layer(demo, 0)
@@ -45,7 +56,8 @@ struct KeymapLayerCommandTests {
             let unnamed = try #require(
                 try DemoDaemon.json(try await demo.ok(["keymap", "show", "aula", "--layer", "3", "--json"]))
                     as? [String: Any])
-            #expect(unnamed["layerName"] as? String == "")
+            #expect(unnamed["layerName"] as? String == original)
+            #expect(original != "Symbols")
         }
     }
 

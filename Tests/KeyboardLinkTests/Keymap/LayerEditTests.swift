@@ -101,6 +101,9 @@ struct LayerEditTests {
         try session.renameLayer(2, to: nil)
         try session.renameLayer(0, to: try LayerName("Base"))
         session.markPushed()
+        try session.renameLayer(0, to: try LayerName("Other"))
+        session.discard()
+        #expect(session.layerNames == ["Base", "", "", ""] && !session.isDirty)
         #expect(!session.isDirty)
         #expect(session.base.layerName(0)?.rawValue == "Base")
         #expect(throws: KeymapError.self) { try session.renameLayer(9, to: try LayerName("x")) }

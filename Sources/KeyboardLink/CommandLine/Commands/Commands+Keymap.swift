@@ -57,7 +57,8 @@ extension Commands {
                      DRAFT and KEYBOARD, and the keys the keyboard changed by itself are listed too (origin
                      keyboard: a push keeps them), those both changed as origin conflict. JSON: an array of {zone,
                      layer, key, old (the base), new (the draft), keyboard (null when not read), origin}; layer rows
-                     have zone "layer" and an empty key, macro rows zone "macro" and the macro's name as key.
+                     have zone "layer" and an empty key, layer-name rows zone "name" (old and new name), macro rows
+                     zone "macro" and the macro's name as key.
             push     writes the user's edits to the keyboard's firmware (ZMK Studio or VIA). The draft is the
                      base (what kblinkd last read from or wrote to the keyboard; 'show' says which and when) plus
                      the edits; the push reads the keyboard and writes only the keys the draft changed. Keys the
@@ -347,7 +348,7 @@ extension Commands {
         }
         /// What the keyboard holds for a binding row: what the push plan saw, else (not written) the draft's.
         func keyboard(_ row: KeymapDiffRow) -> String? {
-            guard let holding, row.zone != "layer", row.zone != "macro" else { return nil }
+            guard let holding, !["layer", "macro", "name"].contains(row.zone) else { return nil }
             return holding["\(row.layer)/\(row.key)"] ?? row.new
         }
         if output.json {
@@ -371,7 +372,7 @@ extension Commands {
                     + (holding != nil ? "what the keyboard holds" : "the keymap last pushed or pulled"))
             return .success
         }
-        let bindings = rows.filter { $0.zone != "layer" && $0.zone != "macro" }
+        let bindings = rows.filter { !["layer", "macro", "name"].contains($0.zone) }
         if !bindings.isEmpty {
             if holding != nil {
                 output.table(
@@ -385,6 +386,11 @@ extension Commands {
         }
         for row in rows where row.zone == "layer" {
             output.line(row.new.isEmpty ? "layer \(row.layer) removed" : "layer \(row.layer) added")
+        }
+        for row in rows where row.zone == "name" {
+            output.line(
+                "layer \(row.layer) named " + (row.new.isEmpty ? "nothing" : "'\(row.new)'")
+                    + (row.old.isEmpty ? "" : " (was '\(row.old)')"))
         }
         for row in rows where row.zone == "macro" {
             let change =
@@ -447,6 +453,8 @@ extension Commands {
             for change in changes {
                 switch change.zone {
                 case "layer": output.line("  layer \(change.layer) " + (change.new.isEmpty ? "removed" : "added"))
+                case "name":
+                    output.line("  layer \(change.layer) named " + (change.new.isEmpty ? "nothing" : "'\(change.new)'"))
                 case "macro":
                     output.line(
                         "  macro \(change.key): " + (change.old.isEmpty ? "(none)" : change.old) + " -> "

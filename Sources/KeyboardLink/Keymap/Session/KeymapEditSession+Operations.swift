@@ -73,7 +73,7 @@ extension KeymapEditSession {
             }
 
         case .replaceKeymap(let keymap):
-            let target = try Keymap(layers: keymap.layers, macros: keymap.macros).validated(for: layout)
+            let target = try keymap.validated(for: layout)
             if target.layerCount != layerCount {
                 change.layerCount = .init(old: layerCount, new: target.layerCount)
             }
