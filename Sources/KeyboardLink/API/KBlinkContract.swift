@@ -17,7 +17,7 @@ public enum KBlinkContract {
         /// `StopDiscovery()`.
         public static let stopDiscovery = KBlinkMethod<NoArguments, NoReply>(
             interface, "StopDiscovery", access: .requires(.pair))
-        /// `ListKeyboards() -> a(osssbbba(sy)a{ss}sbs) keyboards` (``KeyboardSummary``).
+        /// `ListKeyboards() -> a(KeyboardSummary) keyboards`: the signature is ``KeyboardSummary``'s.
         public static let listKeyboards = KBlinkMethod<NoArguments, Reply<[KeyboardSummary]>>(
             interface, "ListKeyboards", output: "keyboards", access: .anyone)
         /// `ResolveInsets(a{sv} request) -> a{sv} answer`.

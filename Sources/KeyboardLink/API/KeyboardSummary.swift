@@ -4,8 +4,8 @@ import KeyboardLinkDBus
 /// variants. Its one codec is used by both sides: kblinkd builds the answer from these values, the client reads
 /// them back; the D-Bus type is derived from the fields, so a field added here is a field on the wire.
 ///
-/// On the wire `(osssbbba(sy)a{ss}sbs)`: path, address, name, alias, paired, trusted, connected, battery, firmware,
-/// driver, bonded, health.
+/// On the wire `(osssbbba(sy)a{ss}sbss)`: path, address, name, alias, paired, trusted, connected, battery, firmware,
+/// driver, bonded, health, health detail. Its JSON form (``encode(to:)``) is what `kblink list --json` prints.
 public struct KeyboardSummary: Sendable, Equatable, DBusRepresentable {
     /// The keyboard's object path.
     public var path: ObjectPath
@@ -32,9 +32,12 @@ public struct KeyboardSummary: Sendable, Equatable, DBusRepresentable {
     public var bonded: Bool
     /// Whether it can type (its `Health` property, ``KeyboardHealth``).
     public var health: KeyboardHealth
+    /// The healing step being tried, or why it failed and what to do (its `HealthDetail` property; empty while it
+    /// works).
+    public var healthDetail: String
 
     /// A battery level of one part of a keyboard (`main`, `left`, `right`); on the wire `(sy)`.
-    public struct BatteryPart: Sendable, Equatable, DBusRepresentable {
+    public struct BatteryPart: Sendable, Equatable, Encodable, DBusRepresentable {
         /// The part.
         public var part: String
         /// The level in percent.
@@ -60,7 +63,7 @@ public struct KeyboardSummary: Sendable, Equatable, DBusRepresentable {
     public init(
         path: ObjectPath, address: String, name: String, alias: String, paired: Bool, trusted: Bool, connected: Bool,
         battery: [BatteryPart], firmware: [String: String], driver: String, bonded: Bool,
-        health: KeyboardHealth
+        health: KeyboardHealth, healthDetail: String = ""
     ) {
         self.path = path
         self.address = address
@@ -74,14 +77,15 @@ public struct KeyboardSummary: Sendable, Equatable, DBusRepresentable {
         self.driver = driver
         self.bonded = bonded
         self.health = health
+        self.healthDetail = healthDetail
     }
 
     private typealias Wire = DBusStruct<
         ObjectPath, String, String, String, Bool, Bool, Bool, [BatteryPart], [String: String], String, Bool,
-        KeyboardHealth
+        KeyboardHealth, String
     >
 
-    /// `(osssbbba(sy)a{ss}sbs)`, from the fields' types.
+    /// `(osssbbba(sy)a{ss}sbss)`, from the fields' types.
     public static var dbusType: DBusType { Wire.dbusType }
 
     /// Decodes an entry.
@@ -91,12 +95,52 @@ public struct KeyboardSummary: Sendable, Equatable, DBusRepresentable {
         self.init(
             path: fields.0, address: fields.1, name: fields.2, alias: fields.3, paired: fields.4, trusted: fields.5,
             connected: fields.6, battery: fields.7, firmware: fields.8, driver: fields.9, bonded: fields.10,
-            health: fields.11)
+            health: fields.11, healthDetail: fields.12)
     }
 
     /// Encodes the entry.
     public var dbusValue: DBusValue {
-        Wire(path, address, name, alias, paired, trusted, connected, battery, firmware, driver, bonded, health)
-            .dbusValue
+        Wire(
+            path, address, name, alias, paired, trusted, connected, battery, firmware, driver, bonded, health,
+            healthDetail
+        ).dbusValue
+    }
+}
+
+extension KeyboardSummary: Encodable {
+    private enum CodingKeys: String, CodingKey {
+        case address, name, alias, paired, trusted, connected, bonded, battery, driver, health, healthDetail,
+            firmware, path
+    }
+
+    /// A `Firmware` entry's key in camelCase, as every JSON key kblink prints (`FirmwareRevision` ->
+    /// `firmwareRevision`).
+    private struct FirmwareKey: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue.prefix(1).lowercased() + stringValue.dropFirst() }
+        init?(intValue: Int) { nil }
+    }
+
+    /// The JSON form (`kblink list --json`, the start of `kblink info --json`): the fields by their names, the
+    /// health by its word, the firmware entries sorted by key, the path last.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(address, forKey: .address)
+        try container.encode(name, forKey: .name)
+        try container.encode(alias, forKey: .alias)
+        try container.encode(paired, forKey: .paired)
+        try container.encode(trusted, forKey: .trusted)
+        try container.encode(connected, forKey: .connected)
+        try container.encode(bonded, forKey: .bonded)
+        try container.encode(battery, forKey: .battery)
+        try container.encode(driver, forKey: .driver)
+        try container.encode(health.rawValue, forKey: .health)
+        try container.encode(healthDetail, forKey: .healthDetail)
+        var entries = container.nestedContainer(keyedBy: FirmwareKey.self, forKey: .firmware)
+        for (key, value) in firmware.sorted(by: { $0.key < $1.key }) {
+            try entries.encode(value, forKey: FirmwareKey(stringValue: key))
+        }
+        try container.encode(path.rawValue, forKey: .path)
     }
 }

@@ -38,6 +38,7 @@ extension KeyboardSummary {
             battery: read(Keyboard.batteryProperty) ?? [], firmware: read(Keyboard.firmwareProperty) ?? [:],
             driver: read(Keyboard.driverProperty) ?? "none", bonded: paired,
             health: read(Keyboard.healthProperty)
-                ?? ((read(Keyboard.connectedProperty) ?? false) ? .working : .disconnected))
+                ?? ((read(Keyboard.connectedProperty) ?? false) ? .working : .disconnected),
+            healthDetail: read(Keyboard.healthDetailProperty) ?? "")
     }
 }

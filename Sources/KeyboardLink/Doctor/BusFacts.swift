@@ -159,10 +159,7 @@ extension BusFacts {
             keyboard.applyOnConnect = try? await keymap.applyOnConnect()
             keyboard.driftedBindings = (try? await keymap.diff())?.filter { $0.origin == "device" }
             keyboard.health = summary.health.rawValue
-            let object = DBusProxy(
-                connection: connection, destination: KBlink.service, path: summary.path,
-                interface: KBlink.keyboardInterface)
-            keyboard.healthDetail = try? await object.property(KBlinkContract.Keyboard.healthDetailProperty)
+            keyboard.healthDetail = summary.healthDetail
             keyboards.append(keyboard)
         }
         return KBlinkd(version: version ?? "unknown", keyboards: keyboards)

@@ -1,3 +1,4 @@
+import Foundation
 import KeyboardLink
 import KeyboardLinkTestSupport
 import Testing
@@ -103,8 +104,14 @@ struct HealingTests {
             // The CLI says it in words.
             let list = try await daemon.kblink(["list"])
             #expect(list.standardOutput.contains("FAILED"))
+            // ListKeyboards carries the reason: `kblink list --json` shows it without reading each keyboard.
+            let listed = try await daemon.kblink(["list", "--json"])
+            let keyboards = try JSONSerialization.jsonObject(with: Data(listed.standardOutput.utf8)) as? [[String: Any]]
+            #expect(keyboards?.first?["healthDetail"] as? String == report.detail, "\(listed.standardOutput)")
             let status = try await daemon.kblink(["status", "--json"])
             #expect(status.standardOutput.contains("\"health\":\"failed\""), "\(status.standardOutput)")
+            let statusText = try await daemon.kblink(["status"])
+            #expect(statusText.standardOutput.contains("FAILED — "), "\(statusText.standardOutput)")
         }
     }
 

@@ -15,6 +15,10 @@ struct PairingFlowTests {
         }
     }
 
+    /// The `Pair` call's timeout: it bounds a hang, not how fast a pairing goes. The simulated passkey entry is
+    /// slow on a loaded machine (at load 12 one took more than 30 s); a pairing that never ends still fails.
+    static let pairDeadline = Duration.seconds(240)
+
     /// Collects every event of one pairing.
     static func events(_ stream: AsyncStream<PairingEvent>) async -> (
         prompts: [PairingPromptRelay], end: PairingResult?
@@ -35,7 +39,7 @@ struct PairingFlowTests {
             let client = try await harness.client()
             let device = PairingFixtures.blePasskey
             let target = try await client.pairingTarget(device.address.description)
-            let (prompts, end) = await Self.events(try await client.pairing(target, timeout: .seconds(30)))
+            let (prompts, end) = await Self.events(try await client.pairing(target, timeout: Self.pairDeadline))
             #expect(end?.error == nil, "\(String(describing: end?.error))")
             #expect(prompts.map(\.kind) == Array(repeating: .displayPasskey, count: 7))
             #expect(prompts.map(\.code) == Array(repeating: "004821", count: 7))
@@ -56,7 +60,7 @@ extension PairingFlowTests {
             let device = PairingFixtures.legacyPin
             let target = try await client.pairingTarget("apple")
             #expect(target.address == device.address)
-            let (prompts, end) = await Self.events(try await client.pairing(target, timeout: .seconds(30)))
+            let (prompts, end) = await Self.events(try await client.pairing(target, timeout: Self.pairDeadline))
             #expect(end?.ok == true, "\(String(describing: end?.error))")
             let prompt = try #require(prompts.first)
             #expect(prompts.count == 1)
@@ -98,7 +102,7 @@ extension PairingFlowTests {
         try await Self.withPairingDaemon { harness in
             let client = try await harness.client()
             let target = try await client.pairingTarget(device.address.description)
-            let (prompts, end) = await Self.events(try await client.pairing(target, timeout: .seconds(30)))
+            let (prompts, end) = await Self.events(try await client.pairing(target, timeout: Self.pairDeadline))
             let error = try #require(end?.error)
             #expect(error.name.rawValue == errorName)
             #expect(error.message.contains(advice), "\(error.message)")
@@ -119,7 +123,7 @@ extension PairingFlowTests {
             let client = try await harness.client()
             let device = PairingFixtures.slowPasskey
             let target = try await client.pairingTarget(device.address.description)
-            let stream = try await client.pairing(target, timeout: .seconds(30))
+            let stream = try await client.pairing(target, timeout: Self.pairDeadline)
             var iterator = stream.makeAsyncIterator()
             let first = await iterator.next()
             #expect(first == .prompt(PairingPromptRelay(kind: .displayPasskey, code: "765432", entered: 0)))
@@ -223,7 +227,7 @@ extension PairingFlowTests {
             let client = try await harness.client()
             for device in [PairingFixtures.blePasskey, PairingFixtures.legacyPin] {
                 let target = try await client.pairingTarget(device.address.description)
-                let (prompts, end) = await Self.events(try await client.pairing(target, timeout: .seconds(30)))
+                let (prompts, end) = await Self.events(try await client.pairing(target, timeout: Self.pairDeadline))
                 #expect(end?.ok == true, "\(device.name): \(String(describing: end?.error))")
                 #expect(!prompts.isEmpty)
                 let state = try #require(await harness.bluez.device(device.address))

@@ -62,13 +62,13 @@ enum PolicyScripts {
             def CancelPairing(self, device):
                 pass
 
-            @dbus.service.method(MANAGER, in_signature='', out_signature='a(osssbbba(sy)a{ss}sbs)')
+            @dbus.service.method(MANAGER, in_signature='', out_signature='a(osssbbba(sy)a{ss}sbss)')
             def ListKeyboards(self):
                 return dbus.Array([
                     (dbus.ObjectPath(KEYBOARD_PATH), 'AA:BB:CC:DD:EE:FF', 'Board', 'Board', True, True, False,
                      dbus.Array([('main', dbus.Byte(50))], signature='(sy)'), dbus.Dictionary({}, signature='ss'),
-                     'none', True, 'working'),
-                ], signature='(osssbbba(sy)a{ss}sbs)')
+                     'none', True, 'working', ''),
+                ], signature='(osssbbba(sy)a{ss}sbss)')
 
             @dbus.service.method(MANAGER, in_signature='a{sv}', out_signature='a{sv}')
             def ResolveInsets(self, request):

@@ -13,8 +13,8 @@ struct ListKeyboardsTests {
     ]
 
     /// Each keyboard object of `GetManagedObjects`, as the `ListKeyboards` entry it should match:
-    /// `(o, s, s, s, b, b, b, a(sy), a{ss}, s, b, s)` built from its `org.kblink1.Keyboard` properties and, for
-    /// `bonded`, `Paired` (the simulated BlueZ bonds exactly its paired devices), then `Health`.
+    /// `(o, s, s, s, b, b, b, a(sy), a{ss}, s, b, s, s)` built from its `org.kblink1.Keyboard` properties and, for
+    /// `bonded`, `Paired` (the simulated BlueZ bonds exactly its paired devices), then `Health` and `HealthDetail`.
     static func expectedEntries(_ connection: BusConnection) async throws -> [ObjectPath: DBusValue] {
         let reply = try await connection.call(
             destination: KBlink.service, path: KBlink.managerPath, interface: .objectManager,
@@ -29,6 +29,7 @@ struct ListKeyboardsTests {
             }
             fields.append(try #require(properties["Paired"]).unwrapped)
             fields.append(try #require(properties["Health"]).unwrapped)
+            fields.append(try #require(properties["HealthDetail"]).unwrapped)
             entries[path] = .structure(fields)
         }
         return entries
@@ -39,7 +40,7 @@ struct ListKeyboardsTests {
         let reply = try await connection.call(
             destination: KBlink.service, path: KBlink.managerPath, interface: KBlink.managerInterface,
             member: MemberName("ListKeyboards"))
-        #expect(reply.signature.rawValue == "a(osssbbba(sy)a{ss}sbs)")
+        #expect(reply.signature.rawValue == "a(osssbbba(sy)a{ss}sbss)")
         guard reply.body.count == 1, case .array(_, let entries) = reply.body[0] else {
             Issue.record("ListKeyboards answered '\(reply.signature.rawValue)'")
             return []
@@ -72,7 +73,7 @@ struct ListKeyboardsTests {
             #expect(
                 try await eventually {
                     try await Self.listed(connection).contains { entry in
-                        guard case .structure(let fields) = entry, fields.count == 12,
+                        guard case .structure(let fields) = entry, fields.count == 13,
                             case .dictionary(_, _, let firmware) = fields[8]
                         else { return false }
                         return !firmware.isEmpty
@@ -178,11 +179,11 @@ struct ListKeyboardsTests {
             for keyboard in keyboards {
                 #expect(
                     Set(keyboard.keys) == [
-                        "address", "name", "alias", "paired", "trusted", "connected", "battery", "driver", "health",
-                        "firmware", "path",
+                        "address", "name", "alias", "paired", "trusted", "connected", "bonded", "battery", "driver",
+                        "health", "healthDetail", "firmware", "path",
                     ])
                 let path = try ObjectPath(try #require(keyboard["path"] as? String))
-                guard case .structure(let fields)? = expected[path], fields.count == 12 else {
+                guard case .structure(let fields)? = expected[path], fields.count == 13 else {
                     Issue.record("no keyboard object at \(path)")
                     continue
                 }
@@ -209,7 +210,9 @@ struct ListKeyboardsTests {
                     })
                 #expect(keyboard["firmware"] as? [String: String] == expectedFirmware)
                 #expect(keyboard["driver"] as? String == fields[9].stringValue)
+                #expect(keyboard["bonded"] as? Bool == fields[10].boolValue)
                 #expect(keyboard["health"] as? String == fields[11].stringValue)
+                #expect(keyboard["healthDetail"] as? String == fields[12].stringValue)
             }
             await connection.close()
         }

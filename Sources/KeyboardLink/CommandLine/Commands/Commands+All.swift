@@ -16,7 +16,7 @@ enum Commands {
         name: "status", summary: "Show kblinkd, BlueZ and hardware-keyboard state",
         usageLine: "Usage: kblink status [--json]",
         details:
-            "JSON keys: version, bluezRunning, bluetoothAvailable, discovering, hardwareKeyboardAttached,\nhardwareKeyboards [{source, id, name}], keyboards [{address, alias, health}] (the connected ones and\nthose that failed)."
+            "JSON keys: version, bluezRunning, bluetoothAvailable, discovering, hardwareKeyboardAttached,\nhardwareKeyboards [{source, id, name}], keyboards [{address, alias, health, healthDetail}] (the connected ones and\nthose that failed)."
     ) { context in
         _ = try context.arguments.expectPositionals([])
         let client = try await context.client()
@@ -28,7 +28,7 @@ enum Commands {
     static let list = Command.answering(
         name: "list", summary: "List the Bluetooth keyboards kblinkd knows", usageLine: "Usage: kblink list [--json]",
         details:
-            "JSON: an array of {address, name, alias, paired, trusted, connected, battery [{part, level}], driver,\nhealth (working, waiting, healing, failed, asleep, disconnected), firmware {key: value}, path}; firmware keys are the Firmware property's in camelCase (firmwareRevision).\nEvery JSON key kblink prints is camelCase."
+            "JSON: an array of {address, name, alias, paired, trusted, connected, bonded, battery [{part, level}], driver,\nhealth (working, waiting, healing, failed, asleep, disconnected), healthDetail, firmware {key: value}, path}; firmware keys are the Firmware property's in camelCase (firmwareRevision).\nEvery JSON key kblink prints is camelCase."
     ) { context in
         _ = try context.arguments.expectPositionals([])
         let client = try await context.client()

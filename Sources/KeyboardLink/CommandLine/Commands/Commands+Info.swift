@@ -16,7 +16,7 @@ extension Commands {
                           information is shown and kblink says so)
             JSON: the object of 'kblink list --json' plus vendor {source, id, name}, product {id, version},
             manufacturer, model, serial, firmwareRevision, hardwareRevision, softwareRevision (null when unknown),
-            readAt (ISO 8601, null when never read), ageSeconds, notes [text], healthDetail, heals [{time, step,
+            readAt (ISO 8601, null when never read), ageSeconds, notes [text], heals [{time, step,
             outcome}] (the last healing steps, newest last), reconnectTime {lastMilliseconds, medianMilliseconds,
             count}, and with --refresh refresh {ok, error}.
             """,
@@ -117,7 +117,7 @@ struct InfoResult: CommandResult {
 
     /// The keyboard's keys, then the details', then `refresh` when asked for: one flat object.
     func encode(to encoder: any Encoder) throws {
-        try KeyboardRecord(keyboard).encode(to: encoder)
+        try keyboard.encode(to: encoder)
         try details.encode(to: encoder)
         try HealthDetails(health).encode(to: encoder)
         if let refresh {

@@ -15,7 +15,8 @@ extension KeyboardHealth {
     }
 }
 
-/// `kblink info`'s health fields in JSON: `health` is the keyboard's (in the list's object); these follow it.
+/// `kblink info`'s healing history in JSON: `health` and `healthDetail` are the keyboard's (in the list's object);
+/// these follow them.
 struct HealthDetails: Encodable, Sendable {
     /// One healing step.
     struct Heal: Encodable, Sendable {
@@ -32,12 +33,10 @@ struct HealthDetails: Encodable, Sendable {
         let count: Int
     }
 
-    let healthDetail: String
     let heals: [Heal]
     let reconnectTime: ReconnectTime
 
     init(_ report: KeyboardHealthReport) {
-        healthDetail = report.detail
         heals = report.heals.map {
             Heal(time: WallClockTime(secondsSince1970: $0.time).iso8601, step: $0.step, outcome: $0.outcome)
         }

@@ -103,8 +103,8 @@ struct Output: Sendable {
 extension KeyboardInfo {
     /// The stable `--json` form of a keyboard (its keys are listed in `kblink list --help`).
     var json: JSONValue {
-        // A KeyboardRecord holds strings, booleans and numbers only: encoding it cannot fail.
-        (try? JSONValueEncoder().encode(KeyboardRecord(self))) ?? .null
+        // A summary holds strings, booleans and numbers only: encoding it cannot fail.
+        (try? JSONValueEncoder().encode(self)) ?? .null
     }
 
     var batteryText: String {

@@ -2,44 +2,6 @@ import KBlinkAPI
 import KeyboardLinkClient
 import KeyboardLinkSupport
 
-/// A keyboard as kblink's JSON shows it (`kblink list --json`, scan's lines, the start of `kblink info --json`).
-struct KeyboardRecord: Encodable, Sendable {
-    /// One battery level.
-    struct Battery: Encodable, Sendable {
-        let part: String
-        let level: Int
-    }
-
-    let address: String
-    let name: String
-    let alias: String
-    let paired: Bool
-    let trusted: Bool
-    let connected: Bool
-    let battery: [Battery]
-    let driver: String
-    /// `Health`: working, waiting, healing, failed, asleep or disconnected.
-    let health: String
-    /// The Firmware property's entries, keys camelCased like every other key (the D-Bus property's are PascalCase),
-    /// sorted by key.
-    let firmware: JSONValue
-    let path: String
-
-    init(_ keyboard: KeyboardInfo) {
-        address = keyboard.address
-        name = keyboard.name
-        alias = keyboard.alias
-        paired = keyboard.paired
-        trusted = keyboard.trusted
-        connected = keyboard.connected
-        battery = keyboard.battery.map { Battery(part: $0.part, level: Int($0.level)) }
-        driver = keyboard.driver
-        health = keyboard.health.rawValue
-        firmware = .object(keyboard.firmware.sorted { $0.key < $1.key }.map { ($0.key.camelCased, .string($0.value)) })
-        path = keyboard.path.rawValue
-    }
-}
-
 /// `kblink status`.
 struct StatusResult: CommandResult {
     /// An attached hardware keyboard.
@@ -65,6 +27,8 @@ struct StatusResult: CommandResult {
         let address: String
         let alias: String
         let health: String
+        /// The step being tried, or why it failed and what to do.
+        let healthDetail: String
     }
 
     private enum CodingKeys: String, CodingKey {
@@ -74,7 +38,8 @@ struct StatusResult: CommandResult {
 
     init(_ status: ManagerStatus, keyboards: [KeyboardInfo], bus: String) {
         self.keyboards = keyboards.filter { $0.connected || $0.health == .failed }.map {
-            KeyboardHealthLine(address: $0.address, alias: $0.alias, health: $0.health.rawValue)
+            KeyboardHealthLine(
+                address: $0.address, alias: $0.alias, health: $0.health.rawValue, healthDetail: $0.healthDetail)
         }
         version = status.version
         bluezRunning = status.blueZRunning
@@ -109,8 +74,9 @@ struct StatusResult: CommandResult {
         }
         for keyboard in keyboards {
             let health = KeyboardHealth(rawValue: keyboard.health).map { $0.shown(in: output) } ?? keyboard.health
+            let detail = keyboard.healthDetail.isEmpty ? "" : " — " + keyboard.healthDetail.escapedForTerminalLine
             output.line(
-                "Keyboard:           \(keyboard.alias.escapedForTerminalLine) (\(keyboard.address)) \(health)")
+                "Keyboard:           \(keyboard.alias.escapedForTerminalLine) (\(keyboard.address)) \(health)\(detail)")
         }
     }
 }
@@ -123,14 +89,14 @@ struct KeyboardListResult: CommandResult {
 
     func encode(to encoder: any Encoder) throws {
         var container = encoder.unkeyedContainer()
-        for keyboard in keyboards { try container.encode(KeyboardRecord(keyboard)) }
+        for keyboard in keyboards { try container.encode(keyboard) }
     }
 
     /// The array streamed item by item (a list of 1,000 keyboards needs no tree of them all at once); the same
     /// text as the encoded value.
     func writeJSON(to output: Output) throws {
         let encoder = JSONValueEncoder()
-        try output.jsonArray(keyboards) { try encoder.encode(KeyboardRecord($0)) }
+        try output.jsonArray(keyboards) { try encoder.encode($0) }
     }
 
     func writeText(to output: Output) {

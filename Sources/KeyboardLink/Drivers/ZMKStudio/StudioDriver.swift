@@ -32,7 +32,6 @@ public actor StudioDriver: KeyboardDriver {
             if case .core(.lockState(let state)) = payload { return state }
             return nil
         }
-        await link.noteLockState(state)
         var layers = 0
         var keys = 0
         if state == .unlocked {
@@ -272,7 +271,6 @@ public actor StudioDriver: KeyboardDriver {
         let payload = try await link.call(subsystem)
         if let answer = extract(payload) { return answer }
         if case .meta(.simpleError(.unlockRequired)) = payload {
-            await link.noteLockState(.locked)
             throw .locked(
                 "the keyboard is locked: press the key bound to &studio_unlock on it, then retry")
         }

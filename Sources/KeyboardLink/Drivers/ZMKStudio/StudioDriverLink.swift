@@ -1,6 +1,9 @@
 /// The I/O half of a ZMK Studio client: sends request frames through `send`, takes the keyboard's bytes from
-/// `receive`, and hands each caller its answer, with a bounded wait. Tracks the lock state from
-/// `lock_state_changed` notifications for `waitUntilUnlocked`.
+/// `receive`, and hands each caller its answer, with a bounded wait. Tracks the lock state for `waitUntilUnlocked`
+/// from what the keyboard sends, in the order it sends it: `lock_state_changed` notifications, `get_lock_state`
+/// answers and `UNLOCK_REQUIRED` errors. (Recording an answer's lock state after it reached its caller would let a
+/// later notification be overwritten: an unlock that arrives right behind an `UNLOCK_REQUIRED` would be lost, and
+/// a push would wait its whole unlock timeout on a keyboard that is unlocked.)
 public actor StudioDriverLink {
     /// Writes one request frame to the keyboard.
     public typealias Send = @Sendable ([UInt8]) async throws(DriverError) -> Void
@@ -69,6 +72,11 @@ public actor StudioDriverLink {
         for event in core.receive(chunk) {
             switch event {
             case .response(let id, _, let payload):
+                switch payload {
+                case .core(.lockState(let state)): noteLockState(state)
+                case .meta(.simpleError(.unlockRequired)): lockState = .locked
+                default: break
+                }
                 timers.removeValue(forKey: id)?.cancel()
                 waiters.removeValue(forKey: id)?.resume(returning: .success(payload))
             case .notification(.core(.lockStateChanged(let state))):
@@ -81,8 +89,8 @@ public actor StudioDriverLink {
         }
     }
 
-    /// Records a lock state read with `get_lock_state`.
-    public func noteLockState(_ state: StudioLockState) {
+    /// Records a lock state the keyboard reported, waking the callers waiting for an unlock.
+    private func noteLockState(_ state: StudioLockState) {
         lockState = state
         guard state == .unlocked else { return }
         let waiting = unlockWaiters

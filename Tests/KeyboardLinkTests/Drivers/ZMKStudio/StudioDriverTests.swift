@@ -28,9 +28,31 @@ private actor StudioLoopback {
         self.link = link
     }
 
+    /// Whether the next `UNLOCK_REQUIRED` answer is followed, in the same chunk, by the keyboard being unlocked.
+    var unlocksAfterNextRefusal = false
+
     func deliver(_ frame: [UInt8]) async {
-        let answer = firmware.receive(bytes: frame)
+        guard unlocksAfterNextRefusal else {
+            await link?.receive(firmware.receive(bytes: frame))
+            return
+        }
+        var decoder = StudioFrameDecoder()
+        decoder.append(frame)
+        var answer: [UInt8] = []
+        while let payload = try? decoder.nextPayload() {
+            for response in firmware.handle(requestPayload: payload) {
+                answer += StudioFrameCodec.encode(response.serializedBytes())
+                if case .requestResponse(let reply) = response, reply.payload == .meta(.simpleError(.unlockRequired)) {
+                    unlocksAfterNextRefusal = false
+                    for unlocked in firmware.unlock() { answer += StudioFrameCodec.encode(unlocked.serializedBytes()) }
+                }
+            }
+        }
         await link?.receive(answer)
+    }
+
+    func unlockAfterNextRefusal() {
+        unlocksAfterNextRefusal = true
     }
 
     func unlock() async {
@@ -95,6 +117,18 @@ struct StudioDriverTests {
         #expect(keymap.layers.count == 4)
         #expect(keymap.keymap() == SimulatedOwnerKeymap.keymap(for: layout, layerCount: 4))
         #expect(keymap.keymap() != Keymap(defaultsFor: layout, layerCount: 4))
+    }
+
+    @Test("an unlock right behind an UNLOCK_REQUIRED answer is kept: the keyboard reads as unlocked, no wait")
+    func unlockRightBehindRefusal() async throws {
+        let layout = try Self.layout()
+        let (driver, loopback) = await StudioLoopback.driver(SimulatedStudioKeyboard.firmware(matching: layout))
+        _ = try await driver.identify()
+        await loopback.unlockAfterNextRefusal()
+        await #expect(throws: DriverError.self) { try await driver.readKeymap(layout: layout) }
+        // The refusal and the unlock arrived in that order; the unlock is the keyboard's state now.
+        #expect(await driver.waitUntilUnlocked(timeout: .zero))
+        #expect(try await driver.readKeymap(layout: layout).layers.count == 4)
     }
 
     @Test("firmware macro behaviours are bound by name; another macro is NotSupported and named")
