@@ -13,6 +13,7 @@
 #   battery KB INDEX LEVEL            set a Battery Level and notify it
 #   forget-host KB                    the keyboard drops its bond with the host (RemoveDevice on its adapter)
 #   studio-get LAYER POS | studio-set LAYER POS BEHAVIOR PARAM1   the ZMK Studio keyboard's saved keymap
+#   studio-layers                     its saved layer count and names (`4 Layer 0|Layer 1|...`)
 #   via-get LAYER ROW COL | via-set LAYER ROW COL KEYCODE         the VIA keyboard's keymap
 #   log                               counters (writes seen) for the scenario checks
 import sys
@@ -283,6 +284,9 @@ class StudioFirmware:
         base = [(11, (0x07 << 16) | (0x04 + i % 0x60)) for i in range(keys)]
         self.saved = [list(base)] + [[(13, 0)] * keys for _ in range(3)]
         self.active = [list(layer) for layer in self.saved]
+        # Layer ids apart from indices (remove_layer takes a layer out of the order), names by id.
+        self.saved_ids, self.saved_names = [0, 1, 2, 3], {i: 'Layer %d' % i for i in range(4)}
+        self.active_ids, self.active_names = list(self.saved_ids), dict(self.saved_names)
         self.buffer, self.in_frame, self.escaped = bytearray(), False, False
         self.sets = self.saves = 0
 
@@ -338,11 +342,14 @@ class StudioFirmware:
                 for index, layer in enumerate(self.active):
                     bindings = b''.join(field_bytes(3, field_varint(1, zigzag(b)) + field_varint(2, p))
                                         for b, p in layer)
-                    layers += field_bytes(1, field_varint(1, index) + field_bytes(2, b'Layer %d' % index) + bindings)
+                    lid = self.active_ids[index]
+                    name = self.active_names.get(lid, '').encode()
+                    layers += field_bytes(1, field_varint(1, lid) + field_bytes(2, name) + bindings)
                 answer = field_bytes(5, field_bytes(1, layers + field_varint(2, 0) + field_varint(3, 20)))
             elif 2 in keymap:
                 edit = parse(keymap[2][0])
-                layer, position = edit.get(1, [0])[0], edit.get(2, [0])[0]
+                lid, position = edit.get(1, [0])[0], edit.get(2, [0])[0]
+                layer = self.active_ids.index(lid) if lid in self.active_ids else len(self.active)
                 binding = parse(edit.get(3, [b''])[0])
                 behavior, param1 = unzigzag(binding.get(1, [0])[0]), binding.get(2, [0])[0]
                 if layer < len(self.active) and position < len(self.active[layer]):
@@ -356,13 +363,35 @@ class StudioFirmware:
                 answer = field_bytes(5, field_varint(3, int(self.active != self.saved)))
             elif 4 in keymap:
                 self.saved = [list(layer) for layer in self.active]
+                self.saved_ids, self.saved_names = list(self.active_ids), dict(self.active_names)
                 self.saves += 1
                 notifications.append(field_bytes(2, field_bytes(5, field_varint(1, 0))))
                 answer = field_bytes(5, field_bytes(4, field_varint(1, 1)))
             elif 5 in keymap:
                 self.active = [list(layer) for layer in self.saved]
+                self.active_ids, self.active_names = list(self.saved_ids), dict(self.saved_names)
                 notifications.append(field_bytes(2, field_bytes(5, field_varint(1, 0))))
                 answer = field_bytes(5, field_varint(5, 1))
+            elif 10 in keymap:  # remove_layer { layer_index }: ok {} or err INVALID_INDEX (2)
+                index = parse(keymap[10][0]).get(1, [0])[0]
+                if index < len(self.active) and len(self.active) > 1:
+                    del self.active[index]
+                    del self.active_ids[index]
+                    notifications.append(field_bytes(2, field_bytes(5, field_varint(1, 1))))
+                    answer = field_bytes(5, field_bytes(10, field_bytes(1, b'')))
+                else:
+                    answer = field_bytes(5, field_bytes(10, field_varint(2, 2)))
+            elif 12 in keymap:  # set_layer_props { layer_id, name }: an empty name is OK and changes nothing, as in ZMK
+                props = parse(keymap[12][0])
+                lid, name = props.get(1, [0])[0], props.get(2, [b''])[0].decode()
+                if not name:
+                    answer = field_bytes(5, field_varint(12, 0))
+                elif lid not in self.active_ids:
+                    answer = field_bytes(5, field_varint(12, 2))
+                else:
+                    self.active_names[lid] = name
+                    notifications.append(field_bytes(2, field_bytes(5, field_varint(1, 1))))
+                    answer = field_bytes(5, field_varint(12, 0))
             else:
                 answer = field_bytes(2, field_varint(2, 2))
         else:
@@ -618,6 +647,9 @@ class Rig:
         elif op == 'studio-get':
             b, p = self.keyboards['studio'].studio.saved[int(words[1])][int(words[2])]
             return '%d %d' % (b, p)
+        elif op == 'studio-layers':  # the saved layers: their count and names
+            fw = self.keyboards['studio'].studio
+            return '%d %s' % (len(fw.saved), '|'.join(fw.saved_names.get(i, '') for i in fw.saved_ids))
         elif op == 'studio-set':
             fw = self.keyboards['studio'].studio
             layer, pos, b, p = (int(w, 0) for w in words[1:5])

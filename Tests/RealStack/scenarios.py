@@ -596,6 +596,27 @@ def zmk_studio():
     check(action and 'Z' in action.upper(), 'after pull, S does %r, not Z' % action)
 
 
+@scenario('zmk-studio-layers')
+def zmk_studio_layers():
+    if not connected(ADDR['studio']):
+        status, events, err = pair('studio')
+        check(status == 0 and finished(events).get('ok'), 'pairing failed: %s %s' % (finished(events).get('message'),
+                                                                                      err))
+    # The keyboard holds 4 layers named 'Layer N'; the draft removes its last one and renames layer 1.
+    check(kb.do('studio-layers').startswith('4 '), 'the keyboard does not hold 4 layers: %s' % kb.do('studio-layers'))
+    kblink('keymap', 'layer', 'remove', ADDR['studio'], '3', check_ok=True)
+    kblink('keymap', 'layer', 'rename', ADDR['studio'], '1', 'Nav', check_ok=True)
+    pushed = kblink_json('keymap', 'push', ADDR['studio'], timeout=300)
+    check(pushed.get('ok'), 'push failed: %s' % pushed)
+    layers = kb.do('studio-layers')
+    check(layers == '3 Layer 0|Nav|Layer 2', 'after the push the keyboard holds %r, not 3 layers with Nav' % layers)
+    pulled = kblink_json('keymap', 'pull', ADDR['studio'], timeout=300)
+    check(pulled.get('ok') and pulled.get('deviceLayers') == 3, 'the pull after the push: %s' % pulled)
+    shown = kblink_json('keymap', 'show', ADDR['studio'], '--layer', '1')
+    check(shown.get('layerName') == 'Nav' and shown.get('layers') == 3, 'after pull, keymap show says %s layers, '
+          'layer 1 named %r' % (shown.get('layers'), shown.get('layerName')))
+
+
 @scenario('via-push-pull')
 def via():
     status, events, err = pair('via')

@@ -203,6 +203,15 @@ public enum KBlinkContract {
         /// `RemoveLayer(u layer)`.
         public static let removeLayer = KBlinkMethod<KBlinkArguments<UInt32>, NoReply>(
             interface, "RemoveLayer", inputs: ["layer"], access: .requires(.editKeymap))
+        /// `MoveLayer(u from, u to)`.
+        public static let moveLayer = KBlinkMethod<KBlinkArguments<UInt32, UInt32>, NoReply>(
+            interface, "MoveLayer", inputs: ["from", "to"], access: .requires(.editKeymap))
+        /// `CopyLayer(u from, u to)`.
+        public static let copyLayer = KBlinkMethod<KBlinkArguments<UInt32, UInt32>, NoReply>(
+            interface, "CopyLayer", inputs: ["from", "to"], access: .requires(.editKeymap))
+        /// `RenameLayer(u layer, s name)`: an empty name clears it.
+        public static let renameLayer = KBlinkMethod<KBlinkArguments<UInt32, String>, NoReply>(
+            interface, "RenameLayer", inputs: ["layer", "name"], access: .requires(.editKeymap))
         /// `CheckAction(s action) -> a{sv} result`: whether the keyboard's firmware can hold an action, answered as a
         /// dry-run `Push` answers (``PushReport``, its `problems`); nothing is written.
         public static let checkAction = KBlinkMethod<KBlinkArguments<String>, Reply<PushReport>>(
@@ -225,6 +234,8 @@ public enum KBlinkContract {
             interface, "CurrentZone", access: .readWrite, writableWith: .editKeymap)
         /// The `Layers` property (`u`).
         public static let layersProperty = KBlinkProperty<UInt32>(interface, "Layers")
+        /// The `LayerNames` property (`as`): per layer of the draft, its name (empty for a layer without one).
+        public static let layerNamesProperty = KBlinkProperty<[String]>(interface, "LayerNames")
         /// The `CanUndo` property (`b`).
         public static let canUndoProperty = KBlinkProperty<Bool>(interface, "CanUndo")
         /// The `CanRedo` property (`b`).
@@ -251,14 +262,15 @@ public enum KBlinkContract {
             getBindings.declaration, setBinding.declaration, undo.declaration, redo.declaration, diff.declaration,
             discard.declaration, setMacro.declaration, removeMacro.declaration, getMacros.declaration,
             exportProfile.declaration, importProfile.declaration, getKeys.declaration, push.declaration,
-            pull.declaration, addLayer.declaration, removeLayer.declaration, checkAction.declaration,
+            pull.declaration, addLayer.declaration, removeLayer.declaration, moveLayer.declaration,
+            copyLayer.declaration, renameLayer.declaration, checkAction.declaration,
         ]
         /// Every property, in the order of the XML.
         public static let properties: [KBlinkPropertyDeclaration] = [
             layoutProperty.declaration, zonesProperty.declaration, currentZoneProperty.declaration,
             layersProperty.declaration, canUndoProperty.declaration, canRedoProperty.declaration,
             dirtyProperty.declaration, macrosProperty.declaration, applyOnConnectProperty.declaration,
-            baseOriginProperty.declaration, baseSinceProperty.declaration,
+            baseOriginProperty.declaration, baseSinceProperty.declaration, layerNamesProperty.declaration,
         ]
         /// Every signal, in the order of the XML.
         public static let signals: [KBlinkSignalDeclaration] = [

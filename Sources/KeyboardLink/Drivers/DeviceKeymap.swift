@@ -32,12 +32,21 @@ public struct DeviceKeymap: Sendable, Hashable {
     /// How many more layers the firmware can add at run time (ZMK Studio's `available_layers`; 0 for VIA, whose
     /// layer count is fixed).
     public var addableLayers: Int
+    /// Per layer, the name the keyboard holds (empty: none); nil for keyboards that hold no names (VIA).
+    public var layerNames: [String]?
+    /// Whether the firmware removes layers at run time (ZMK Studio's `remove_layer`).
+    public var removesLayers: Bool
 
     /// Creates a device keymap.
-    public init(layers: [[KeyName: Binding]], macros: DeviceMacros? = nil, addableLayers: Int = 0) {
+    public init(
+        layers: [[KeyName: Binding]], macros: DeviceMacros? = nil, addableLayers: Int = 0, layerNames: [String]? = nil,
+        removesLayers: Bool = false
+    ) {
         self.layers = layers
         self.macros = macros
         self.addableLayers = addableLayers
+        self.layerNames = layerNames
+        self.removesLayers = removesLayers
     }
 
     /// The binding of a key on a layer; nil when either is missing.

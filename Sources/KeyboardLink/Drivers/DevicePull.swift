@@ -23,7 +23,12 @@ public struct DevicePull: Sendable, Equatable {
     public var macros: Int
 
     /// Converts what a keyboard holds for a profile with `layerCount` layers and the macros `macros`.
-    public init(device: DeviceKeymap, layout: PhysicalLayout, layerCount: Int, macros: [MacroName: Macro]) {
+    /// - Parameter names: the layer names to keep when the keyboard holds none (VIA); a keyboard's own names (ZMK
+    ///   Studio) win, those kblink cannot hold (``LayerName``) read as none.
+    public init(
+        device: DeviceKeymap, layout: PhysicalLayout, layerCount: Int, macros: [MacroName: Macro],
+        names: [Int: LayerName] = [:]
+    ) {
         let converted = device.keymap(macros: macros)
         let count = max(layerCount, 1)
         var layers: [[KeyName: KeyAction]] = []
@@ -54,7 +59,12 @@ public struct DevicePull: Sendable, Equatable {
             }
             layers.append(bindings)
         }
-        self.keymap = Keymap(layers: layers, macros: converted.macros)
+        var layerNames = names
+        if let held = device.layerNames {
+            layerNames = [:]
+            for (layer, text) in held.enumerated() { layerNames[layer] = try? LayerName.optional(text) }
+        }
+        self.keymap = Keymap(layers: layers, macros: converted.macros, layerNames: layerNames)
         self.layers = min(count, device.layers.count)
         self.deviceLayers = device.layers.count
         self.bindings = self.layers * layout.keys.count

@@ -1,8 +1,14 @@
+import KeyboardLinkKeymap
+
 /// What a push writes to a keyboard: the layers to add first (ZMK Studio), its macro slots (keyboards with runtime
 /// macros), then the bindings.
 public struct DriverPlan: Sendable, Hashable {
     /// How many layers to add after the keyboard's last one before writing.
     public var addedLayers: Int
+    /// How many of the keyboard's last layers to remove (ZMK Studio `remove_layer`), the draft having fewer.
+    public var removedLayers = 0
+    /// Layer names to set (ZMK Studio `set_layer_props`), by layer: where the draft names a layer otherwise.
+    public var layerNames: [Int: LayerName] = [:]
     /// The macro slots to write; nil when every slot already holds what it should (or the keyboard has none).
     public var macros: DriverMacroWrite?
     /// The bindings to write, in layer then layout order.
@@ -16,5 +22,7 @@ public struct DriverPlan: Sendable, Hashable {
     }
 
     /// Whether the push writes nothing.
-    public var isEmpty: Bool { addedLayers == 0 && macros == nil && keys.isEmpty }
+    public var isEmpty: Bool {
+        addedLayers == 0 && macros == nil && keys.isEmpty && removedLayers == 0 && layerNames.isEmpty
+    }
 }

@@ -204,7 +204,19 @@ public struct DriverPush: Sendable {
                 }
             }
         }
-        return DriverPlan(addedLayers: addedLayers, macros: macroWrite, keys: writes)
+        var plan = DriverPlan(addedLayers: addedLayers, macros: macroWrite, keys: writes)
+        // Layers the keyboard holds above the desired ones are removed where the firmware can (ZMK Studio); on
+        // other keyboards they stay as they are (VIA's layer count is fixed).
+        if desired.layerCount < held && device.removesLayers { plan.removedLayers = held - desired.layerCount }
+        // Names go where the keyboard holds names and the desired keymap names a layer otherwise. ZMK ignores an
+        // empty name, so a name is never cleared on the keyboard.
+        if let held = device.layerNames {
+            for layer in 0..<desired.layerCount {
+                guard let name = desired.layerName(layer) else { continue }
+                if layer >= held.count || held[layer] != name.rawValue { plan.layerNames[layer] = name }
+            }
+        }
+        return plan
     }
 
     /// `keymap` without its layers above `count`.
@@ -349,7 +361,10 @@ public struct DriverPush: Sendable {
             outcome.kept = merge?.kept ?? []
             outcome.conflicts = merge?.conflicts ?? []
             outcome.uneditedWrites = uneditedWrites
-            if !dryRun { outcome.holding = Self.holding(device, layout: layout, macros: desired.macros) }
+            if !dryRun {
+                outcome.holding = Self.holding(
+                    device, layout: layout, macros: desired.macros, names: desired.layerNames)
+            }
             return outcome
         }
         if addedLayers > 0 {
@@ -387,6 +402,10 @@ public struct DriverPush: Sendable {
                     await progress(total - writes.count + count, total)
                 }
             }
+            if plan.removedLayers > 0 { try await driver.removeLayers(plan.removedLayers) }
+            for (layer, name) in plan.layerNames.sorted(by: { $0.key < $1.key }) {
+                try await driver.setLayerName(name, layer: layer)
+            }
             if verify {
                 let readBack = try await driver.readKeymap(layout: layout)
                 let remaining = try Self.changes(
@@ -396,14 +415,23 @@ public struct DriverPush: Sendable {
                         "reading back found \(remaining.keys.count) binding(s) the keyboard did not take, "
                             + "first \(first.key) on layer \(first.layer)")
                 }
+                if remaining.removedLayers > 0 || !remaining.layerNames.isEmpty {
+                    throw .failed(
+                        "reading back found \(remaining.removedLayers) layer(s) the keyboard did not remove and "
+                            + "\(remaining.layerNames.count) layer name(s) it did not take")
+                }
                 if let macros = remaining.macros, let slot = macros.changed.first {
                     throw .failed(
                         "reading back found \(macros.changed.count) macro slot(s) the keyboard did not take, "
                             + "first slot \(slot)")
                 }
-                holding = Self.holding(readBack, layout: layout, macros: desired.macros)
+                holding = Self.holding(readBack, layout: layout, macros: desired.macros, names: desired.layerNames)
             } else {
-                holding = Self.holding(device, layout: layout, macros: desired.macros)
+                holding = Self.holding(device, layout: layout, macros: desired.macros, names: desired.layerNames)
+                if plan.removedLayers > 0 {
+                    holding = holding.resized(toLayerCount: holding.layerCount - plan.removedLayers, for: layout)
+                }
+                for (layer, name) in plan.layerNames { holding.setLayerName(name, layer: layer) }
                 for write in writes { holding.setAction(write.action, layer: write.layer, key: write.key) }
                 for (name, macro) in desired.macros { holding.macros[name] = macro }
             }
@@ -424,8 +452,13 @@ public struct DriverPush: Sendable {
 
     /// What a keyboard holds in the keymap model's terms (bindings it cannot express read as cleared), on all its
     /// layers, its macro slots named after `macros` where they hold the same steps.
-    static func holding(_ device: DeviceKeymap, layout: PhysicalLayout, macros: [MacroName: Macro]) -> Keymap {
-        DevicePull(device: device, layout: layout, layerCount: max(device.layers.count, 1), macros: macros).keymap
+    /// - Parameter names: the names to keep when the keyboard holds none (VIA).
+    static func holding(
+        _ device: DeviceKeymap, layout: PhysicalLayout, macros: [MacroName: Macro], names: [Int: LayerName] = [:]
+    ) -> Keymap {
+        DevicePull(
+            device: device, layout: layout, layerCount: max(device.layers.count, 1), macros: macros, names: names
+        ).keymap
     }
 
     /// For an overwriting merge: how many writes are of keys the user did not edit.

@@ -56,6 +56,15 @@ public protocol KeyboardDriver: Sendable {
     /// - Throws: `DriverError.notSupported` when the firmware cannot add them (VIA: never).
     func addLayers(_ count: Int) async throws(DriverError)
 
+    /// Removes the keyboard's last `count` layers, staged like binding writes (ZMK Studio `remove_layer`;
+    /// `DeviceKeymap.removesLayers` says whether the firmware can).
+    /// - Throws: `DriverError.notSupported` when the firmware cannot (VIA: never).
+    func removeLayers(_ count: Int) async throws(DriverError)
+
+    /// Names a layer, staged like binding writes (ZMK Studio `set_layer_props`).
+    /// - Throws: `DriverError.notSupported` when the firmware holds no names (VIA).
+    func setLayerName(_ name: LayerName, layer: Int) async throws(DriverError)
+
     /// Makes the written bindings permanent (ZMK `save_changes`; VIA writes straight to EEPROM: nothing to do).
     /// - Throws: `DriverError`.
     func save() async throws(DriverError)
@@ -99,6 +108,17 @@ extension KeyboardDriver {
     public func addLayers(_ count: Int) async throws(DriverError) {
         guard count > 0 else { return }
         throw .notSupported("\(kind.rawValue) keyboards have a fixed number of layers")
+    }
+
+    /// Keyboards whose layer count is fixed remove none.
+    public func removeLayers(_ count: Int) async throws(DriverError) {
+        guard count > 0 else { return }
+        throw .notSupported("\(kind.rawValue) keyboards have a fixed number of layers")
+    }
+
+    /// Keyboards that hold no layer names take none.
+    public func setLayerName(_ name: LayerName, layer: Int) async throws(DriverError) {
+        throw .notSupported("\(kind.rawValue) keyboards hold no layer names")
     }
 
     /// Keyboards without runtime macros have none to restore.

@@ -12,7 +12,8 @@ import KeyboardLinkKeymap
 /// A binding the keymap model cannot express (a ZMK behaviour kblink does not know) reads as the layer's cleared
 /// action, as it did when the base was read; it is never written over unless the user edited that key.
 /// Layers follow the keys: the keyboard's layers stay, a layer the draft binds keys on that the keyboard lacks is
-/// added (`DriverPush`), and layers the keyboard gained by itself are kept.
+/// added (`DriverPush`), layers the user removed from the draft are removed (where the firmware can), and layers the
+/// keyboard gained by itself are kept. Layer names the user changed are written; the keyboard's others stay.
 public struct PushMerge: Sendable, Equatable {
     /// How a conflict (a key both the user and the keyboard changed, differently) is resolved.
     public enum Resolution: String, Sendable, Equatable {
@@ -92,11 +93,14 @@ public struct PushMerge: Sendable, Equatable {
         // The keyboard in the model's terms, its macro slots named after the base's macros with the same steps, so
         // that a macro the keyboard still holds as the base had it reads under the base's name.
         let keyboard = DevicePull(
-            device: device, layout: layout, layerCount: max(device.layers.count, 1), macros: base.macros
+            device: device, layout: layout, layerCount: max(device.layers.count, 1), macros: base.macros,
+            names: base.layerNames
         ).keymap
         let editedMacros = Set(
             Set(base.macros.keys).union(draft.macros.keys).filter { base.macros[$0] != draft.macros[$0] })
-        let layerCount = max(keyboard.layerCount, draft.layerCount)
+        // Layers the user removed from the draft go from the keyboard too; layers it gained by itself stay.
+        let removed = max(0, base.layerCount - draft.layerCount)
+        let layerCount = max(keyboard.layerCount - removed, draft.layerCount)
         var desired = keyboard.resized(toLayerCount: layerCount, for: layout)
         var edited = Set<KeyPosition>()
         var kept: [Difference] = []
@@ -126,6 +130,10 @@ public struct PushMerge: Sendable, Equatable {
                     conflicts.append(difference)
                 }
             }
+        }
+        // Names the user gave win; the keyboard's stay where the user did not rename.
+        for layer in 0..<min(draft.layerCount, layerCount) where draft.layerName(layer) != base.layerName(layer) {
+            desired.setLayerName(draft.layerName(layer), layer: layer)
         }
         // The draft's macros win where it defines them; the keyboard's other macros stay for the keys that play them.
         for (name, macro) in draft.macros { desired.macros[name] = macro }

@@ -7,14 +7,17 @@ public struct Keymap: Hashable, Sendable {
     public private(set) var layers: [[KeyName: KeyAction]]
     /// The macros, by name.
     public var macros: [MacroName: Macro]
+    /// The layers' names, by layer (a layer without a name has none here).
+    public private(set) var layerNames: [Int: LayerName] = [:]
 
     /// The most layers a keymap may have (QMK's limit).
     public static let maximumLayers = 32
 
     /// Creates a keymap from its parts, unchecked; see `validated(for:)`.
-    public init(layers: [[KeyName: KeyAction]], macros: [MacroName: Macro] = [:]) {
+    public init(layers: [[KeyName: KeyAction]], macros: [MacroName: Macro] = [:], layerNames: [Int: LayerName] = [:]) {
         self.layers = layers
         self.macros = macros
+        self.layerNames = layerNames.filter { layers.indices.contains($0.key) }
     }
 
     /// The default keymap of a layout: layer 0 says what the keycaps say, the layers above are transparent.
@@ -38,6 +41,15 @@ public struct Keymap: Hashable, Sendable {
         return layers[layer][key]
     }
 
+    /// A layer's name; nil when it has none or the layer is missing.
+    public func layerName(_ layer: Int) -> LayerName? { layerNames[layer] }
+
+    /// Names an existing layer, or (nil) clears its name; nothing happens for a layer that does not exist.
+    public mutating func setLayerName(_ name: LayerName?, layer: Int) {
+        guard layers.indices.contains(layer) else { return }
+        layerNames[layer] = name
+    }
+
     /// Sets what a key does on an existing layer (nothing happens for a layer that does not exist).
     public mutating func setAction(_ action: KeyAction, layer: Int, key: KeyName) {
         guard layers.indices.contains(layer) else { return }
@@ -48,7 +60,10 @@ public struct Keymap: Hashable, Sendable {
     /// `layout`.
     public func resized(toLayerCount count: Int, for layout: PhysicalLayout) -> Keymap {
         var result = self
-        if result.layers.count > count { result.layers.removeSubrange(count...) }
+        if result.layers.count > count {
+            result.layers.removeSubrange(count...)
+            result.layerNames = result.layerNames.filter { $0.key < count }
+        }
         while result.layers.count < count {
             let layer = result.layers.count
             result.layers.append(

@@ -93,13 +93,23 @@ public struct KeymapFileContent: Sendable, Equatable {
         self.macros = macros
     }
 
-    /// The content of a keymap.
-    public init(_ keymap: Keymap, layerNames: [String] = []) {
-        self.init(layers: keymap.layers, layerNames: layerNames, macros: keymap.macros)
+    /// The content of a keymap, its layers named as `layerNames` says or else as the keymap names them.
+    public init(_ keymap: Keymap, layerNames: [String]? = nil) {
+        self.init(
+            layers: keymap.layers,
+            layerNames: layerNames ?? (0..<keymap.layerCount).map { keymap.layerName($0)?.rawValue ?? "" },
+            macros: keymap.macros)
     }
 
-    /// The keymap to import: these layers and macros, which `Keymap.validated(for:)` and kblinkd check again.
-    public var keymap: Keymap { Keymap(layers: layers, macros: macros) }
+    /// The keymap to import: these layers, macros and layer names (those that are valid ``LayerName``s), which
+    /// `Keymap.validated(for:)` and kblinkd check again.
+    public var keymap: Keymap {
+        var names: [Int: LayerName] = [:]
+        for (layer, text) in layerNames.enumerated() {
+            if let name = try? LayerName.optional(text) { names[layer] = name }
+        }
+        return Keymap(layers: layers, macros: macros, layerNames: names)
+    }
 
     /// The name of a layer for a file: its own when it has one, else `layer_N`.
     func layerName(_ index: Int) -> String {

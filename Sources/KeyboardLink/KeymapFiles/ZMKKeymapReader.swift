@@ -51,7 +51,15 @@ struct ZMKKeymapReader {
         var names: [String] = []
         for node in layerNodes {
             let property = node.property("display-name") ?? node.property("label")
-            names.append(property?.string ?? "")
+            var name = property?.string ?? ""
+            // `Layer N` on layer N is what kblink writes for a layer without a name: it reads back as none.
+            if name == "Layer \(names.count)" { name = "" }
+            do {
+                _ = try LayerName.optional(name)
+            } catch {
+                throw KeymapFileError(property?.position ?? node.position, "layer \(node.name): \(error.description)")
+            }
+            names.append(name)
             let bindings = try split(node.property("bindings")!)
             guard bindings.count == layout.keys.count else {
                 let position = bindings.last?.first?.position ?? node.property("bindings")!.position

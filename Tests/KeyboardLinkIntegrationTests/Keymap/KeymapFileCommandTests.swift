@@ -94,7 +94,12 @@ struct KeymapFileCommandTests {
             let diff = try await harness.kblink(["keymap", "diff", "aula", "--json"])
             let rows = try #require(
                 try JSONSerialization.jsonObject(with: Data(diff.standardOutput.utf8)) as? [[String: Any]])
-            let keys = rows.filter { $0["zone"] as? String != "macro" }.map {
+            // The file's display-names name the layers: listed apart from the keys.
+            let names = rows.filter { $0["zone"] as? String == "name" }.map {
+                "\($0["layer"] ?? ""): \($0["new"] ?? "")"
+            }
+            #expect(names == ["0: Base", "1: Nav"], "\(names)")
+            let keys = rows.filter { !["macro", "name"].contains($0["zone"] as? String) }.map {
                 "\($0["layer"] ?? "")/\($0["key"] ?? ""): \($0["old"] ?? "") -> \($0["new"] ?? "")"
             }
             #expect(

@@ -321,6 +321,13 @@ struct KeymapEditGenerator {
         case 4: return .removeMacro(names.randomElement(using: &random) ?? names[0])
         case 5: return .addLayer(Int.random(in: 0...layerCount, using: &random))
         case 6: return .removeLayer(Int.random(in: 0..<layerCount + 1, using: &random))
+        case 7:
+            return .moveLayer(from: layer, to: Int.random(in: 0..<layerCount + 1, using: &random))
+        case 8: return .copyLayer(from: layer, to: Int.random(in: 0..<layerCount, using: &random))
+        case 9:
+            let name = ["Nav", "Fn", "Símbolos"].randomElement(using: &random).flatMap { try? LayerName($0) }
+            return .renameLayer(
+                Int.random(in: 0..<layerCount + 1, using: &random), Bool.random(using: &random) ? name : nil)
         default:
             let key = layout.keys.randomElement(using: &random)?.name ?? layout.keys[0].name
             return .setBinding(layer: layer, key: key, action: actions.randomElement(using: &random) ?? .none)
@@ -390,7 +397,9 @@ struct KeymapReferenceModel {
             var rows = keymap.layers.map { row in row.mapValues { Self.renumber($0, from: index, by: 1) } }
             rows.insert(
                 Dictionary(uniqueKeysWithValues: layout.keys.map { ($0.name, KeyAction.transparent) }), at: index)
-            result = Keymap(layers: rows, macros: keymap.macros)
+            var names = (0..<layers).map { keymap.layerName($0) }
+            names.insert(nil, at: index)
+            result = Keymap(layers: rows, macros: keymap.macros, layerNames: Self.names(names))
         case .removeLayer(let index):
             guard layers > 1, (1..<layers).contains(index) else { return nil }
             let switching = keymap.layers.enumerated().contains { layer, row in
@@ -399,10 +408,46 @@ struct KeymapReferenceModel {
             guard !switching else { return nil }
             var rows = keymap.layers
             rows.remove(at: index)
+            var names = (0..<layers).map { keymap.layerName($0) }
+            names.remove(at: index)
             result = Keymap(
                 layers: rows.map { row in row.mapValues { Self.renumber($0, from: index + 1, by: -1) } },
-                macros: keymap.macros)
+                macros: keymap.macros, layerNames: Self.names(names))
+        case .renameLayer(let layer, let name):
+            guard layer < layers else { return nil }
+            result.setLayerName(name, layer: layer)
+        case .copyLayer(let from, let to):
+            guard from != to, from < layers, to < layers else { return nil }
+            for key in layout.keys {
+                result.setAction(keymap.layers[from][key.name] ?? .none, layer: to, key: key.name)
+            }
+        case .moveLayer(let from, let to):
+            guard from != to, from < layers, to < layers else { return nil }
+            // The old layers in their new order; a switch to old layer L goes to L's new place.
+            var order = Array(0..<layers)
+            order.insert(order.remove(at: from), at: to)
+            var place: [Int: Int] = [:]
+            for (new, old) in order.enumerated() { place[old] = new }
+            func follow(_ action: KeyAction) -> KeyAction {
+                switch action {
+                case .momentaryLayer(let layer): return .momentaryLayer(place[layer] ?? layer)
+                case .toggleLayer(let layer): return .toggleLayer(place[layer] ?? layer)
+                case .toLayer(let layer): return .toLayer(place[layer] ?? layer)
+                case .layerTap(let layer, let tap): return .layerTap(layer: place[layer] ?? layer, tap: tap)
+                default: return action
+                }
+            }
+            result = Keymap(
+                layers: order.map { keymap.layers[$0].mapValues(follow) }, macros: keymap.macros,
+                layerNames: Self.names(order.map { keymap.layerName($0) }))
         }
+        return result
+    }
+
+    /// Names by layer from a list of optional names.
+    static func names(_ list: [LayerName?]) -> [Int: LayerName] {
+        var result: [Int: LayerName] = [:]
+        for (layer, name) in list.enumerated() { result[layer] = name }
         return result
     }
 

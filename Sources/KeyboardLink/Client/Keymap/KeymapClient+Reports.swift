@@ -18,6 +18,21 @@ extension KeymapClient {
         try await proxy.call(KBlinkContract.Keymap.removeLayer, UInt32(clamping: layer))
     }
 
+    /// `MoveLayer`: moves layer `from` to index `to`; every layer switch follows its layer.
+    public func moveLayer(from: Int, to: Int) async throws {
+        try await proxy.call(KBlinkContract.Keymap.moveLayer, UInt32(clamping: from), UInt32(clamping: to))
+    }
+
+    /// `CopyLayer`: copies every binding of layer `from` onto layer `to`.
+    public func copyLayer(from: Int, to: Int) async throws {
+        try await proxy.call(KBlinkContract.Keymap.copyLayer, UInt32(clamping: from), UInt32(clamping: to))
+    }
+
+    /// `RenameLayer`: names a layer; an empty name clears it.
+    public func renameLayer(_ layer: Int, to name: String) async throws {
+        try await proxy.call(KBlinkContract.Keymap.renameLayer, UInt32(clamping: layer), name)
+    }
+
     /// `Pull()`: reads the keyboard's keymap into the draft as one edit (one `undo()` takes it back).
     public func pull() async throws -> PullReport {
         // A locked ZMK keyboard: the daemon waits up to 30 s for the unlock key, then reads every binding.

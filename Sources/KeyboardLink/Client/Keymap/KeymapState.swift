@@ -26,6 +26,8 @@ public struct KeymapState: Sendable, Equatable {
     public var baseOrigin: String
     /// When the base was read or pushed, seconds since 1970; 0 when not known.
     public var baseSince: Int64
+    /// Per layer, its name (empty for a layer without one).
+    public var layerNames: [String]
 
     /// Reads the properties from a `GetAll` answer; missing or mistyped ones take empty values.
     public init(properties: [String: DBusValue]) {
@@ -42,5 +44,6 @@ public struct KeymapState: Sendable, Equatable {
         baseOrigin = read(Keymap.baseOriginProperty) ?? ""
         baseSince = Int64(clamping: read(Keymap.baseSinceProperty) ?? 0)
         macros = read(Keymap.macrosProperty) ?? [:]
+        layerNames = read(Keymap.layerNamesProperty) ?? []
     }
 }

@@ -18,6 +18,8 @@ extension Commands {
                    kblink keymap set DEVICE KEY ACTION [--zone Z] [--layer N] [--json]
                    kblink keymap undo|redo|discard DEVICE [--json]
                    kblink keymap layer add|remove DEVICE N [--json]
+                   kblink keymap layer move|copy DEVICE FROM TO [--json]
+                   kblink keymap layer rename DEVICE N [NAME] [--json]
                    kblink keymap diff DEVICE [--json]
                    kblink keymap push DEVICE [--dry-run] [--no-verify] [--overwrite] [--keep-keyboard]
                                       [--[no-]apply-on-connect] [--json]
@@ -32,7 +34,8 @@ extension Commands {
                      --zone Z labels only that zone's keys; --ascii draws with + - | only; --names labels each key
                      with its key name instead (what 'set' and profiles call it).
                      Says where the draft's base came from and when (read from the keyboard, pushed, or kblink's
-                     default keymap). JSON: {address, layout, layer, layers, zones, currentZone, dirty, baseOrigin
+                     default keymap) and the layer's name. JSON: {address, layout, layer, layerName ("" for none),
+                     layerNames (per layer), layers, zones, currentZone, dirty, baseOrigin
                      ("keyboard", "pushed" or "default"), baseSince (ISO 8601 or null), keys [{key, zone, action,
                      changed, x, y, w, h}]}.
             set      stages KEY on layer N to do ACTION. KEY is a key name (CAPS, ENTER, KP_1; 'show --names'
@@ -43,14 +46,19 @@ extension Commands {
             undo     undoes the last edit; redo redoes it; discard drops the whole draft.
             layer    add N inserts a transparent layer at N (1 up to the layer count; layers from N move up, and
                      layer switches to them follow); remove N removes layer N (not 0) when no key switches to it
-                     (layers above move down). Both are one undoable edit.
+                     (layers above move down); move FROM TO moves layer FROM to TO (the layers between shift by
+                     one); copy FROM TO copies every binding of layer FROM onto layer TO; rename N NAME names layer
+                     N (at most 64 bytes, no control characters; without NAME or with '' the name is cleared).
+                     Every layer switch (MO, LT, TG, TO and QMK's DF, OSL, TT, LM; ZMK's &mo, &lt, &tog, &to)
+                     follows its layer. Each is one undoable edit.
             diff     lists the keys whose action the draft changes against the base (origin draft), the layers
                      added or removed and the macros added, changed or removed. When the keyboard is connected and
                      speaks ZMK Studio or VIA (read as 'push --dry-run' does), each key shows three columns, BASE,
                      DRAFT and KEYBOARD, and the keys the keyboard changed by itself are listed too (origin
                      keyboard: a push keeps them), those both changed as origin conflict. JSON: an array of {zone,
                      layer, key, old (the base), new (the draft), keyboard (null when not read), origin}; layer rows
-                     have zone "layer" and an empty key, macro rows zone "macro" and the macro's name as key.
+                     have zone "layer" and an empty key, layer-name rows zone "name" (old and new name), macro rows
+                     zone "macro" and the macro's name as key.
             push     writes the user's edits to the keyboard's firmware (ZMK Studio or VIA). The draft is the
                      base (what kblinkd last read from or wrote to the keyboard; 'show' says which and when) plus
                      the edits; the push reads the keyboard and writes only the keys the draft changed. Keys the
@@ -102,9 +110,9 @@ extension Commands {
             [
                 "show": ["DEVICE"], "set": ["DEVICE", "KEY", "ACTION"], "undo": ["DEVICE"], "redo": ["DEVICE"],
                 "discard": ["DEVICE"], "diff": ["DEVICE"], "push": ["DEVICE"], "pull": ["DEVICE"],
-                "auto-apply": ["DEVICE"], "layer": ["add|remove", "DEVICE", "N"],
+                "auto-apply": ["DEVICE"], "layer": ["add|remove|move|copy|rename", "DEVICE", "N"],
                 "export": ["DEVICE"], "import": ["DEVICE", "FILE"],
-            ], optional: ["auto-apply": ["on|off"], "export": ["FILE"]])
+            ], optional: ["auto-apply": ["on|off"], "export": ["FILE"], "layer": ["TO|NAME"]])
         let arguments = context.arguments
         try KeymapFileCommands.checkOptions(subcommand, arguments)
         if !["show", "set"].contains(subcommand) {
@@ -173,7 +181,10 @@ extension Commands {
             output.json(
                 .object([
                     ("address", .string(target.keyboard.address)), ("layout", .string(state.layout)),
-                    ("layer", .integer(Int64(layer))), ("layers", .integer(Int64(state.layers))),
+                    ("layer", .integer(Int64(layer))),
+                    ("layerName", .string(state.layerNames.indices.contains(layer) ? state.layerNames[layer] : "")),
+                    ("layerNames", .array(state.layerNames.map { .string($0) })),
+                    ("layers", .integer(Int64(state.layers))),
                     ("zones", .array(state.zones.map { .string($0) })), ("currentZone", .string(state.currentZone)),
                     ("dirty", .bool(state.dirty)), ("baseOrigin", .string(state.baseOrigin)),
                     (
@@ -200,8 +211,11 @@ extension Commands {
         let ascii = context.arguments.has("--ascii")
         let names = context.arguments.has("--names")
         var header = output.bold(target.keyboard.alias) + (ascii ? " - " : " — ")
-        header += "layout \(state.layout), layer \(layer) of 0-"
-        header += "\(max(state.layers - 1, 0))"
+        header += "layout \(state.layout), layer \(layer)"
+        if state.layerNames.indices.contains(layer), !state.layerNames[layer].isEmpty {
+            header += " (\(state.layerNames[layer]))"
+        }
+        header += " of 0-\(max(state.layers - 1, 0))"
         if let zone { header += ", \(zone) zone" }
         header += state.dirty ? "; the draft has changes ('kblink keymap diff')" : "; no changes in the draft"
         output.line(header)
@@ -334,7 +348,7 @@ extension Commands {
         }
         /// What the keyboard holds for a binding row: what the push plan saw, else (not written) the draft's.
         func keyboard(_ row: KeymapDiffRow) -> String? {
-            guard let holding, row.zone != "layer", row.zone != "macro" else { return nil }
+            guard let holding, !["layer", "macro", "name"].contains(row.zone) else { return nil }
             return holding["\(row.layer)/\(row.key)"] ?? row.new
         }
         if output.json {
@@ -358,7 +372,7 @@ extension Commands {
                     + (holding != nil ? "what the keyboard holds" : "the keymap last pushed or pulled"))
             return .success
         }
-        let bindings = rows.filter { $0.zone != "layer" && $0.zone != "macro" }
+        let bindings = rows.filter { !["layer", "macro", "name"].contains($0.zone) }
         if !bindings.isEmpty {
             if holding != nil {
                 output.table(
@@ -372,6 +386,11 @@ extension Commands {
         }
         for row in rows where row.zone == "layer" {
             output.line(row.new.isEmpty ? "layer \(row.layer) removed" : "layer \(row.layer) added")
+        }
+        for row in rows where row.zone == "name" {
+            output.line(
+                "layer \(row.layer) named " + (row.new.isEmpty ? "nothing" : "'\(row.new)'")
+                    + (row.old.isEmpty ? "" : " (was '\(row.old)')"))
         }
         for row in rows where row.zone == "macro" {
             let change =
@@ -434,6 +453,8 @@ extension Commands {
             for change in changes {
                 switch change.zone {
                 case "layer": output.line("  layer \(change.layer) " + (change.new.isEmpty ? "removed" : "added"))
+                case "name":
+                    output.line("  layer \(change.layer) named " + (change.new.isEmpty ? "nothing" : "'\(change.new)'"))
                 case "macro":
                     output.line(
                         "  macro \(change.key): " + (change.old.isEmpty ? "(none)" : change.old) + " -> "
@@ -470,35 +491,73 @@ extension Commands {
         return result
     }
 
-    /// `keymap layer add|remove DEVICE N`.
+    /// `keymap layer add|remove DEVICE N`, `keymap layer move|copy DEVICE FROM TO`, `keymap layer rename DEVICE N
+    /// [NAME]`.
     static func layerEdit(_ context: CommandContext, _ values: [String]) async throws -> ExitStatus {
         let verb = values[0]
-        guard verb == "add" || verb == "remove" else {
-            throw ParsedArguments.UsageError("'keymap layer' takes add or remove, not '\(verb)'")
+        guard ["add", "remove", "move", "copy", "rename"].contains(verb) else {
+            throw ParsedArguments.UsageError("'keymap layer' takes add, remove, move, copy or rename, not '\(verb)'")
         }
-        guard let layer = Int(values[2]), (0..<Keymap.maximumLayers).contains(layer) else {
-            throw ParsedArguments.UsageError(
-                "N is a layer number from 0 to \(Keymap.maximumLayers - 1); got '\(values[2])'")
-        }
-        return try await KeymapTarget.with(context, device: values[1]) { target in
-            if verb == "add" {
-                try await target.keymap.addLayer(layer)
-            } else {
-                try await target.keymap.removeLayer(layer)
+        func layerNumber(_ text: String, _ what: String) throws -> Int {
+            guard let layer = Int(text), (0..<Keymap.maximumLayers).contains(layer) else {
+                throw ParsedArguments.UsageError(
+                    "\(what) is a layer number from 0 to \(Keymap.maximumLayers - 1); got '\(text)'")
             }
-            let state = try await target.keymap.state()
+            return layer
+        }
+        let layer = try layerNumber(values[2], verb == "move" || verb == "copy" ? "FROM" : "N")
+        let extra = values.count > 3 ? values[3] : nil
+        var target: Int?
+        switch verb {
+        case "move", "copy":
+            guard let extra else { throw ParsedArguments.UsageError("missing TO") }
+            target = try layerNumber(extra, "TO")
+        case "rename":
+            break
+        default:
+            if let extra { throw ParsedArguments.UsageError("unexpected argument '\(extra)'") }
+        }
+        let name = verb == "rename" ? (extra ?? "") : ""
+        if verb == "rename" {
+            do {
+                _ = try LayerName.optional(name)
+            } catch {
+                throw ParsedArguments.UsageError("NAME: \(error.description)")
+            }
+        }
+        return try await KeymapTarget.with(context, device: values[1]) { keymapTarget in
+            let keymap = keymapTarget.keymap
+            let done: String
+            switch (verb, target) {
+            case ("add", _):
+                try await keymap.addLayer(layer)
+                done = "layer \(layer) added"
+            case ("remove", _):
+                try await keymap.removeLayer(layer)
+                done = "layer \(layer) removed"
+            case ("move", let to?):
+                try await keymap.moveLayer(from: layer, to: to)
+                done = "layer \(layer) moved to \(to)"
+            case ("copy", let to?):
+                try await keymap.copyLayer(from: layer, to: to)
+                done = "layer \(layer) copied onto layer \(to)"
+            default:
+                try await keymap.renameLayer(layer, to: name)
+                done = name.isEmpty ? "layer \(layer)'s name cleared" : "layer \(layer) named '\(name)'"
+            }
+            let state = try await keymap.state()
             let output = context.output
             if output.json {
                 output.json(
                     .object([
-                        ("ok", .bool(true)), ("layers", .integer(Int64(state.layers))), ("dirty", .bool(state.dirty)),
+                        ("ok", .bool(true)), ("layers", .integer(Int64(state.layers))),
+                        ("layerNames", .array(state.layerNames.map { .string($0) })), ("dirty", .bool(state.dirty)),
                         ("canUndo", .bool(state.canUndo)),
                     ]))
             } else {
                 output.line(
-                    "\(target.keyboard.alias): layer \(layer) \(verb == "add" ? "added" : "removed"); the draft has "
-                        + "\(state.layers) layer(s) (0-\(max(state.layers - 1, 0))); 'kblink keymap undo' takes it back"
-                )
+                    "\(keymapTarget.keyboard.alias): \(done); the draft has \(state.layers) layer(s) "
+                        + "(0-\(max(state.layers - 1, 0))); 'kblink keymap undo' takes it back")
             }
             return .success
         }

@@ -15,6 +15,7 @@ public actor StudioDriver: KeyboardDriver {
     private let onClose: @Sendable () async -> Void
     private var bindings: StudioDriverBindings?
     private var layerIDs: [UInt32] = []
+    private var maxLayerNameLength = 0
 
     /// Creates a driver over a link; `onClose` releases the transport.
     public init(link: StudioDriverLink, onClose: @escaping @Sendable () async -> Void = {}) {
@@ -60,7 +61,9 @@ public actor StudioDriver: KeyboardDriver {
             }
             layers.append(bindings)
         }
-        return DeviceKeymap(layers: layers, addableLayers: Int(clamping: keymap.availableLayers))
+        return DeviceKeymap(
+            layers: layers, addableLayers: Int(clamping: keymap.availableLayers),
+            layerNames: keymap.layers.map(\.name), removesLayers: true)
     }
 
     public func check(_ action: KeyAction) async throws(DriverError) {
@@ -111,6 +114,92 @@ public actor StudioDriver: KeyboardDriver {
         }
         // The ids of the added layers are re-read with the keymap: they are the firmware's to choose.
         _ = try await fetchKeymap()
+    }
+
+    /// Sends `remove_layer` for the last layer, `count` times (ZMK stages each until `save_changes`).
+    public func removeLayers(_ count: Int) async throws(DriverError) {
+        for removed in 0..<max(0, count) {
+            if layerIDs.isEmpty { _ = try await fetchKeymap() }
+            guard layerIDs.count > 1 else {
+                throw .notSupported("the keyboard has only layer 0 left, which stays")
+            }
+            let index = UInt32(layerIDs.count - 1)
+            let result = try await call(.keymap(.removeLayer(index: index)), expecting: "a remove-layer result") {
+                payload in
+                if case .keymap(.removeLayer(let result)) = payload { return result }
+                return nil
+            }
+            guard case .ok = result else {
+                throw .failed(
+                    "the keyboard removed \(removed) of the \(count) layer(s) to remove, then refused layer \(index): "
+                        + Self.layerError(result, invalid: "no such layer index"))
+            }
+            layerIDs.removeLast()
+        }
+    }
+
+    /// Sends `move_layer`: the layer at `from` goes to `to` (ZMK answers the keymap after the move).
+    public func moveLayer(from: Int, to: Int) async throws(DriverError) {
+        guard let start = UInt32(exactly: from), let destination = UInt32(exactly: to) else {
+            throw .failed("layer \(from) or \(to) is not a layer index")
+        }
+        let result = try await call(.keymap(.moveLayer(from: start, to: destination)), expecting: "a move result") {
+            payload in
+            if case .keymap(.moveLayer(let result)) = payload { return result }
+            return nil
+        }
+        guard case .ok(let keymap) = result else {
+            // ZMK answers every failed move with GENERIC.
+            throw .failed("the keyboard did not move layer \(from) to \(to): " + Self.layerError(result, invalid: ""))
+        }
+        layerIDs = keymap.layers.map(\.id)
+    }
+
+    /// Sends `restore_layer`: a layer removed since the last save (by its id) comes back at `index`.
+    public func restoreLayer(id: UInt32, at index: Int) async throws(DriverError) {
+        guard let at = UInt32(exactly: index) else { throw .failed("\(index) is not a layer index") }
+        let result = try await call(.keymap(.restoreLayer(id: id, at: at)), expecting: "a restore result") {
+            payload in
+            if case .keymap(.restoreLayer(let result)) = payload { return result }
+            return nil
+        }
+        guard case .ok = result else {
+            throw .failed(
+                "the keyboard did not restore layer id \(id) at \(index): "
+                    + Self.layerError(result, invalid: "no removed layer has that id"))
+        }
+        _ = try await fetchKeymap()
+    }
+
+    /// Sends `set_layer_props` with the layer's id and name.
+    public func setLayerName(_ name: LayerName, layer: Int) async throws(DriverError) {
+        if layerIDs.isEmpty { _ = try await fetchKeymap() }
+        guard layerIDs.indices.contains(layer) else {
+            throw .notSupported("the keyboard has \(layerIDs.count) layers, layer \(layer) does not exist")
+        }
+        let request = StudioSetLayerPropsRequest(layerID: layerIDs[layer], name: name.rawValue)
+        let result = try await call(.keymap(.setLayerProps(request)), expecting: "a layer-props result") { payload in
+            if case .keymap(.setLayerProps(let result)) = payload { return result }
+            return nil
+        }
+        switch result {
+        case .ok: return
+        case .generic:
+            throw .notSupported(
+                "the keyboard did not take the name '\(name)' for layer \(layer) (its firmware stores names of at "
+                    + "most \(maxLayerNameLength) bytes; choose a shorter one)")
+        default: throw .failed("the keyboard did not take the name of layer \(layer): \(result)")
+        }
+    }
+
+    /// What a failed layer request's error code says.
+    private static func layerError<Success>(_ result: StudioLayerEditResult<Success>, invalid: String) -> String {
+        guard case .failed(let code) = result else { return "no error" }
+        switch code {
+        case .generic: return "the firmware did not say why (GENERIC)"
+        case .invalidFirst where !invalid.isEmpty: return invalid
+        default: return code.description
+        }
     }
 
     public func save() async throws(DriverError) {
@@ -170,6 +259,7 @@ public actor StudioDriver: KeyboardDriver {
             return nil
         }
         layerIDs = keymap.layers.map(\.id)
+        maxLayerNameLength = Int(keymap.maxLayerNameLength)
         return keymap
     }
 

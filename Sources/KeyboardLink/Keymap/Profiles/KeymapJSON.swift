@@ -5,6 +5,8 @@ enum KeymapJSON {
     struct RawKeymap: Codable, Equatable {
         var layers: [[String: String]]
         var macros: [String: String]?
+        /// Per layer, its name (empty: none); absent when no layer has one (and in files of older kblink).
+        var layerNames: [String]?
     }
 
     /// An edit operation: `op` names it, the other fields are those it uses.
@@ -37,7 +39,30 @@ enum KeymapJSON {
             layers: keymap.layers.map { layer in
                 Dictionary(uniqueKeysWithValues: layer.map { ($0.key.rawValue, $0.value.description) })
             },
-            macros: Dictionary(uniqueKeysWithValues: keymap.macros.map { ($0.key.rawValue, $0.value.description) }))
+            macros: Dictionary(uniqueKeysWithValues: keymap.macros.map { ($0.key.rawValue, $0.value.description) }),
+            layerNames: rawNames(keymap))
+    }
+
+    /// Per layer, its name (empty: none); nil when no layer has one.
+    static func rawNames(_ keymap: Keymap) -> [String]? {
+        keymap.layerNames.isEmpty ? nil : (0..<keymap.layerCount).map { keymap.layerName($0)?.rawValue ?? "" }
+    }
+
+    /// Layer names as read: at most one per layer, each empty or a valid ``LayerName``.
+    static func layerNames(_ raw: [String]?, layerCount: Int) throws(KeymapError) -> [Int: LayerName] {
+        guard let raw else { return [:] }
+        guard raw.count <= layerCount else {
+            throw .invalidProfile("\(raw.count) layer names for \(layerCount) layers")
+        }
+        var names: [Int: LayerName] = [:]
+        for (layer, text) in raw.enumerated() {
+            do {
+                names[layer] = try LayerName.optional(text)
+            } catch {
+                throw .invalidProfile("the name of layer \(layer): \(error.description)")
+            }
+        }
+        return names
     }
 
     static func keymap(_ raw: RawKeymap) throws(KeymapError) -> Keymap {
@@ -73,7 +98,8 @@ enum KeymapJSON {
             }
             layers.append(layer)
         }
-        return Keymap(layers: layers, macros: macros)
+        return Keymap(
+            layers: layers, macros: macros, layerNames: try layerNames(raw.layerNames, layerCount: layers.count))
     }
 
     static func raw(_ operation: EditOperation) -> RawOperation {
@@ -119,6 +145,18 @@ enum KeymapJSON {
         case .removeLayer(let layer):
             raw.op = "removeLayer"
             raw.layer = layer
+        case .renameLayer(let layer, let name):
+            raw.op = "renameLayer"
+            raw.layer = layer
+            raw.name = name?.rawValue ?? ""
+        case .moveLayer(let from, let to):
+            raw.op = "moveLayer"
+            raw.from = from
+            raw.to = to
+        case .copyLayer(let from, let to):
+            raw.op = "copyLayer"
+            raw.from = from
+            raw.to = to
         }
         return raw
     }
@@ -163,6 +201,12 @@ enum KeymapJSON {
             return .addLayer(try need(raw.layer, "layer"))
         case "removeLayer":
             return .removeLayer(try need(raw.layer, "layer"))
+        case "renameLayer":
+            return .renameLayer(try need(raw.layer, "layer"), try LayerName.optional(try need(raw.name, "name")))
+        case "moveLayer":
+            return .moveLayer(from: try need(raw.from, "from"), to: try need(raw.to, "to"))
+        case "copyLayer":
+            return .copyLayer(from: try need(raw.from, "from"), to: try need(raw.to, "to"))
         default:
             throw .invalidProfile("unknown operation '\(KeymapError.printable(raw.op))'")
         }

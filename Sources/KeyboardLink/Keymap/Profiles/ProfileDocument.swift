@@ -7,9 +7,13 @@ import KeyboardLinkSupport
 ///   "schemaVersion": 1,
 ///   "layout": "aula-f87",
 ///   "layers": [ { "A": "KC_A", "CAPS": "KC_LCTL", ... }, { "F1": "KC_MUTE", ... } ],
-///   "macros": { "copy": "ctrl+c", "sig": "text 'Best regards', enter" }
+///   "macros": { "copy": "ctrl+c", "sig": "text 'Best regards', enter" },
+///   "layerNames": [ "Base", "Fn" ]
 /// }
 /// ```
+///
+/// `layerNames` (optional) names the layers in order, an empty string for a layer without a name; an import sets
+/// the names it gives (also a replacing one: QMK and Vial files cannot say names).
 ///
 /// Actions may be written in any spelling `KeyAction(parsing:)` reads and macros in the text form of
 /// `Macro(parsing:)`; exports use QMK spellings. An import merges: keys, layers and macros the document leaves
@@ -35,6 +39,7 @@ public struct ProfileDocument: Hashable, Sendable {
         var layout: String
         var layers: [[String: String]]
         var macros: [String: String]?
+        var layerNames: [String]?
     }
 
     /// Reads and checks an exported profile (schema, types, names, actions, macros, references between them).
@@ -43,7 +48,8 @@ public struct ProfileDocument: Hashable, Sendable {
         try ProfileJSON.checkSchema(json)
         let raw = try ProfileJSON.decode(Raw.self, from: json)
         layout = try LayoutID(raw.layout)
-        keymap = try KeymapJSON.keymap(KeymapJSON.RawKeymap(layers: raw.layers, macros: raw.macros))
+        keymap = try KeymapJSON.keymap(
+            KeymapJSON.RawKeymap(layers: raw.layers, macros: raw.macros, layerNames: raw.layerNames))
     }
 
     /// Reads and checks an exported profile from text.
@@ -57,7 +63,7 @@ public struct ProfileDocument: Hashable, Sendable {
         return ProfileJSON.encode(
             Raw(
                 schemaVersion: Self.currentSchemaVersion, layout: layout.rawValue, layers: raw.layers,
-                macros: raw.macros))
+                macros: raw.macros, layerNames: raw.layerNames))
     }
 }
 

@@ -34,7 +34,8 @@
 /// Operations: `setBinding` (layer, key, action), `clearZone` (zone, layer), `copyZone` (zone, from, to),
 /// `swapZones` (first and second: {zone, layer}), `setMacro` and `recordMacro` (name, definition), `removeMacro`
 /// (name), `importProfile`, `mergeProfile` and `replaceKeymap` (keymap: {layers, macros}), `addLayer` and
-/// `removeLayer` (layer). `cursor` counts the applied operations; the rest is the
+/// `removeLayer` (layer), `renameLayer` (layer, name: empty clears it), `moveLayer` and `copyLayer` (from, to). A
+/// keymap may name its layers (`layerNames`: per layer, empty for none; absent in older profiles). `cursor` counts the applied operations; the rest is the
 /// redo tail.
 public struct StoredProfile: Hashable, Sendable {
     /// The keyboard.

@@ -13,6 +13,13 @@ struct EditChange: Hashable, Sendable {
         var new: Macro?
     }
 
+    /// A layer's name before and after (nil: none).
+    struct NameChange: Hashable, Sendable {
+        var layer: Int
+        var old: LayerName?
+        var new: LayerName?
+    }
+
     /// The draft's layer count before and after, when the edit changes it.
     struct LayerCountChange: Hashable, Sendable {
         var old: Int
@@ -22,15 +29,17 @@ struct EditChange: Hashable, Sendable {
     var bindings: [Binding] = []
     var macros: [MacroChange] = []
     var layerCount: LayerCountChange?
+    var names: [NameChange] = []
 
-    var isEmpty: Bool { bindings.isEmpty && macros.isEmpty && layerCount == nil }
+    var isEmpty: Bool { bindings.isEmpty && macros.isEmpty && layerCount == nil && names.isEmpty }
 
     /// The change that undoes this one.
     var reversed: EditChange {
         EditChange(
             bindings: bindings.reversed().map { Binding(layer: $0.layer, key: $0.key, old: $0.new, new: $0.old) },
             macros: macros.reversed().map { MacroChange(name: $0.name, old: $0.new, new: $0.old) },
-            layerCount: layerCount.map { LayerCountChange(old: $0.new, new: $0.old) })
+            layerCount: layerCount.map { LayerCountChange(old: $0.new, new: $0.old) },
+            names: names.reversed().map { NameChange(layer: $0.layer, old: $0.new, new: $0.old) })
     }
 }
 

@@ -23,6 +23,12 @@ public enum EditOperation: Hashable, Sendable {
     case addLayer(Int)
     /// Removes a layer (not layer 0) that no other layer switches to; layer switches to layers above move down.
     case removeLayer(Int)
+    /// Names a layer, or (nil) clears its name.
+    case renameLayer(Int, LayerName?)
+    /// Moves a layer to another index; the layers between shift by one, and every layer switch follows its layer.
+    case moveLayer(from: Int, to: Int)
+    /// Copies every binding of one layer onto another (the target's name stays).
+    case copyLayer(from: Int, to: Int)
     /// Records a macro from input events: stored like `setMacro`, named apart so the log says where it came from.
     case recordMacro(MacroName, Macro)
 }
@@ -47,6 +53,10 @@ extension EditOperation: CustomStringConvertible {
             return "replace the keymap with \(keymap.layerCount) layers and \(keymap.macros.count) macros"
         case .addLayer(let layer): return "add layer \(layer)"
         case .removeLayer(let layer): return "remove layer \(layer)"
+        case .renameLayer(let layer, let name):
+            return name.map { "name layer \(layer) '\($0)'" } ?? "clear the name of layer \(layer)"
+        case .moveLayer(let from, let to): return "move layer \(from) to \(to)"
+        case .copyLayer(let from, let to): return "copy layer \(from) onto layer \(to)"
         }
     }
 }

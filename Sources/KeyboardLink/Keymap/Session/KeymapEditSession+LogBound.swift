@@ -55,7 +55,8 @@ extension EditOperation {
     /// About how many bytes the operation takes in a saved profile: its macro text and its bindings.
     var estimatedSize: Int {
         switch self {
-        case .setBinding, .clearZone, .copyZone, .swapZones, .removeMacro, .addLayer, .removeLayer:
+        case .setBinding, .clearZone, .copyZone, .swapZones, .removeMacro, .addLayer, .removeLayer, .renameLayer,
+            .moveLayer, .copyLayer:
             return 64
         case .setMacro(_, let macro), .recordMacro(_, let macro):
             return 64 + macro.description.utf8.count

@@ -67,9 +67,13 @@ extension KeymapEditSession {
             var layers = keymap.layers
             while layers.count < layerCount { layers.append([:]) }
             try addReplacement(&change, Keymap(layers: layers, macros: keymap.macros))
+            // Names are merged also by a replacing import: most files cannot say them (QMK, Vial).
+            for (layer, name) in keymap.layerNames.sorted(by: { $0.key < $1.key }) {
+                addName(&change, layer: layer, to: name)
+            }
 
         case .replaceKeymap(let keymap):
-            let target = try Keymap(layers: keymap.layers, macros: keymap.macros).validated(for: layout)
+            let target = try keymap.validated(for: layout)
             if target.layerCount != layerCount {
                 change.layerCount = .init(old: layerCount, new: target.layerCount)
             }
@@ -81,6 +85,9 @@ extension KeymapEditSession {
                 }
             }
             try addReplacement(&change, target, layers: target.layerCount)
+            for layer in 0..<max(layerCount, target.layerCount) {
+                addName(&change, layer: layer, to: target.layerName(layer))
+            }
 
         case .mergeProfile(let keymap):
             guard keymap.layerCount <= layerCount else {
@@ -104,6 +111,9 @@ extension KeymapEditSession {
             for name in keymap.macros.keys.sorted() where macros[name] != keymap.macros[name] {
                 change.macros.append(.init(name: name, old: macros[name], new: keymap.macros[name]))
             }
+            for (layer, name) in keymap.layerNames.sorted(by: { $0.key < $1.key }) {
+                addName(&change, layer: layer, to: name)
+            }
 
         case .addLayer(let index):
             guard (1...layerCount).contains(index) else {
@@ -126,6 +136,7 @@ extension KeymapEditSession {
                     }
                     addBinding(&change, layer: layer, key: key.name, zone: key.zone, to: action)
                 }
+                addName(&change, layer: layer, to: layer == index ? nil : layerName(layer > index ? layer - 1 : layer))
             }
 
         case .removeLayer(let index):
@@ -138,7 +149,7 @@ extension KeymapEditSession {
             var switching: [String] = []
             for layer in 0..<layerCount where layer != index {
                 for key in layout.keys
-                where effectiveAction(layer: layer, key: key.name, zone: key.zone).referencedLayer == index {
+                where effectiveAction(layer: layer, key: key.name, zone: key.zone).layerReference == index {
                     switching.append("\(key.name) on layer \(layer)")
                 }
             }
@@ -156,9 +167,56 @@ extension KeymapEditSession {
                     }
                     addBinding(&change, layer: layer, key: key.name, zone: key.zone, to: action)
                 }
+                addName(
+                    &change, layer: layer,
+                    to: layer == layerCount - 1 ? nil : layerName(layer >= index ? layer + 1 : layer))
+            }
+
+        case .renameLayer(let index, let name):
+            try checkLayer(index)
+            addName(&change, layer: index, to: name)
+
+        case .moveLayer(let from, let to):
+            try checkLayer(from)
+            try checkLayer(to)
+            guard from != to else { throw .invalidEdit("moving layer \(from) onto itself changes nothing") }
+            // Where each layer goes: `from` to `to`, the layers between one step towards `from`'s old place.
+            let destination: (Int) -> Int = { layer in
+                if layer == from { return to }
+                if from < to, layer > from, layer <= to { return layer - 1 }
+                if to < from, layer >= to, layer < from { return layer + 1 }
+                return layer
+            }
+            let source: (Int) -> Int = { layer in
+                if layer == to { return from }
+                if from < to, layer >= from, layer < to { return layer + 1 }
+                if to < from, layer > to, layer <= from { return layer - 1 }
+                return layer
+            }
+            for layer in 0..<layerCount {
+                for key in layout.keys {
+                    let action = effectiveAction(layer: source(layer), key: key.name, zone: key.zone)
+                    addBinding(
+                        &change, layer: layer, key: key.name, zone: key.zone, to: action.mappingLayers(destination))
+                }
+                addName(&change, layer: layer, to: layerName(source(layer)))
+            }
+
+        case .copyLayer(let from, let to):
+            try checkLayer(from)
+            try checkLayer(to)
+            guard from != to else { throw .invalidEdit("copying layer \(from) onto itself changes nothing") }
+            for key in layout.keys {
+                let action = effectiveAction(layer: from, key: key.name, zone: key.zone)
+                addBinding(&change, layer: to, key: key.name, zone: key.zone, to: action)
             }
         }
         return change
+    }
+
+    private func addName(_ change: inout EditChange, layer: Int, to name: LayerName?) {
+        let old = layerName(layer)
+        if old != name { change.names.append(.init(layer: layer, old: old, new: name)) }
     }
 
     /// Adds what replacing every binding of `layers` layers (all of the draft's by default) and every macro with

@@ -62,6 +62,10 @@ extension KeymapEditSession {
             let added = layer >= base.layerCount
             rows.append(("layer", layer, "", added ? "" : "layer \(layer)", added ? "layer \(layer)" : "", "draft"))
         }
+        for layer in 0..<layerCount where layerName(layer) != base.layerName(layer) {
+            rows.append(
+                ("name", layer, "", base.layerName(layer)?.rawValue ?? "", layerName(layer)?.rawValue ?? "", "draft"))
+        }
         for entry in macroDiff() {
             rows.append(
                 (

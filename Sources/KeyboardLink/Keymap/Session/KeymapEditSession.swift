@@ -22,6 +22,8 @@ public struct KeymapEditSession: Sendable {
     private var macroDrafts: [MacroName: Macro?] = [:]
     /// The draft's layer count when it differs from the base's.
     private var draftLayerCount: Int?
+    /// Layer names whose draft differs from the base; a nil value is a cleared name.
+    private var nameDrafts: [Int: LayerName?] = [:]
 
     /// Starts a session with an empty draft.
     /// - Parameter base: checked against the layout; keys it lacks are filled with cleared actions.
@@ -111,11 +113,23 @@ public struct KeymapEditSession: Sendable {
             for (key, action) in keys { keymap.setAction(action, layer: slot.layer, key: key) }
         }
         keymap.macros = macros
+        for layer in 0..<layerCount { keymap.setLayerName(layerName(layer), layer: layer) }
         return keymap
     }
 
+    /// A layer's name in the draft; nil when it has none.
+    public func layerName(_ layer: Int) -> LayerName? {
+        if let draft = nameDrafts[layer] { return draft }
+        return base.layerName(layer)
+    }
+
+    /// Every layer's name in the draft, by layer (empty for a layer without one).
+    public var layerNames: [String] { (0..<layerCount).map { layerName($0)?.rawValue ?? "" } }
+
     /// Whether the draft differs from the base.
-    public var isDirty: Bool { !drafts.isEmpty || !macroDrafts.isEmpty || draftLayerCount != nil }
+    public var isDirty: Bool {
+        !drafts.isEmpty || !macroDrafts.isEmpty || draftLayerCount != nil || !nameDrafts.isEmpty
+    }
     /// Whether there is an edit to undo.
     public var canUndo: Bool { log.canUndo }
     /// Whether there is an undone edit to redo.
@@ -214,6 +228,24 @@ public struct KeymapEditSession: Sendable {
         try apply(.removeLayer(index))
     }
 
+    /// Names a layer, or (nil) clears its name.
+    @discardableResult
+    public mutating func renameLayer(_ index: Int, to name: LayerName?) throws(KeymapError) -> Bool {
+        try apply(.renameLayer(index, name))
+    }
+
+    /// Moves layer `from` to index `to`; every layer switch follows its layer.
+    @discardableResult
+    public mutating func moveLayer(from: Int, to: Int) throws(KeymapError) -> Bool {
+        try apply(.moveLayer(from: from, to: to))
+    }
+
+    /// Copies every binding of layer `from` onto layer `to`.
+    @discardableResult
+    public mutating func copyLayer(from: Int, to: Int) throws(KeymapError) -> Bool {
+        try apply(.copyLayer(from: from, to: to))
+    }
+
     /// Removes a macro no key is bound to.
     @discardableResult
     public mutating func removeMacro(_ name: MacroName) throws(KeymapError) -> Bool {
@@ -248,6 +280,7 @@ public struct KeymapEditSession: Sendable {
     private mutating func clearDraft() {
         drafts.removeAll()
         macroDrafts.removeAll()
+        nameDrafts.removeAll()
         draftLayerCount = nil
         log.removeAll()
     }
@@ -291,6 +324,9 @@ public struct KeymapEditSession: Sendable {
         {
             later.macros[name] = current.macros[name]
         }
+        for layer in 0..<current.layerCount where current.layerName(layer) != pushed.layerName(layer) {
+            later.setLayerName(current.layerName(layer), layer: layer)
+        }
         try fresh.apply(.replaceKeymap(later))
         self = fresh
     }
@@ -331,6 +367,7 @@ public struct KeymapEditSession: Sendable {
     private mutating func setLayerCount(_ count: Int) {
         draftLayerCount = count == base.layerCount ? nil : count
         drafts = drafts.filter { $0.key.layer < count }
+        nameDrafts = nameDrafts.filter { $0.key < count }
     }
 
     mutating func perform(_ change: EditChange) {
@@ -347,6 +384,9 @@ public struct KeymapEditSession: Sendable {
             } else {
                 drafts[slot, default: [:]][binding.key] = binding.new
             }
+        }
+        for name in change.names {
+            nameDrafts[name.layer] = base.layerName(name.layer) == name.new ? nil : .some(name.new)
         }
         for macro in change.macros {
             if base.macros[macro.name] == macro.new {

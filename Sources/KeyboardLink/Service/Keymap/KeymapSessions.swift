@@ -219,6 +219,7 @@ public actor KeymapSessions {
             KBlinkPropertyAssignment(Keymap.macrosProperty.declaration, macrosValue(session)),
             Keymap.baseOriginProperty.assigned(settings.baseOrigin.rawValue),
             Keymap.baseSinceProperty.assigned(UInt64(clamping: max(0, settings.baseSince ?? 0))),
+            Keymap.layerNamesProperty.assigned(session.layerNames),
         ]
     }
 

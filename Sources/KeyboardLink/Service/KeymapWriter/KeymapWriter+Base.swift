@@ -91,7 +91,9 @@ extension KeymapEditSession {
     /// - Throws: `KeymapError` when the edits do not apply either way; the session is then unchanged.
     mutating func rebaseOnKeyboard(_ device: DeviceKeymap) throws(KeymapError) {
         let layerCount = min(max(device.layers.count, 1), Keymap.maximumLayers)
-        let keyboard = DevicePull(device: device, layout: layout, layerCount: layerCount, macros: base.macros).keymap
+        let keyboard = DevicePull(
+            device: device, layout: layout, layerCount: layerCount, macros: base.macros, names: base.layerNames
+        ).keymap
         do {
             try rebase(onto: keyboard)
         } catch {

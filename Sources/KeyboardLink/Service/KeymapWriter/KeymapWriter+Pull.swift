@@ -64,7 +64,9 @@ extension KeymapWriter {
             // Converted against the session as it is now: edits that arrived while the keyboard was read count.
             // The draft takes the keyboard's layer count: what a push can write.
             let layerCount = min(max(device.layers.count, 1), Keymap.maximumLayers)
-            let pull = DevicePull(device: device, layout: layout, layerCount: layerCount, macros: session.macros)
+            let pull = DevicePull(
+                device: device, layout: layout, layerCount: layerCount, macros: session.macros,
+                names: session.draftKeymap.layerNames)
             let changed = pull.changed(from: session.draftKeymap, layout: layout)
             var recorded = false
             // What the keyboard holds becomes the base, the draft's edits replayed onto it; then the draft takes the

@@ -63,6 +63,7 @@ struct KeymapObject: Sendable {
                 declared(Keymap.applyOnConnectProperty, setter: setApplyOnConnect),
                 declared(Keymap.baseOriginProperty),
                 declared(Keymap.baseSinceProperty),
+                declared(Keymap.layerNamesProperty),
             ],
             signals: signals)
     }

@@ -8,7 +8,13 @@ import KeyboardLinkDrivers
 /// `unsaved_changes_status_changed(true)` before its answer; `save_changes` and `discard_changes` raise it with
 /// false. `add_layer` appends a transparent layer while the firmware has one to spare (`available_layers` in
 /// `get_keymap` counts them), stages it like an edit, and answers `ADD_LAYER_ERR_NO_SPACE` when none is left;
-/// `discard_changes` drops staged layers, as ZMK reloads its saved layer order. Layer ids equal layer indices.
+/// `discard_changes` drops staged layers, as ZMK reloads its saved layer order. Layers have ids apart from their
+/// indices (at first equal): `add_layer` takes the lowest id not in use, `remove_layer` takes a layer out of the
+/// order (its bindings kept for `restore_layer` until the next save or discard; `INVALID_INDEX` for an index
+/// beyond the layers), `restore_layer` puts a removed layer back at an index (`INVALID_ID`, `INVALID_INDEX`),
+/// `move_layer` answers the keymap after the move or, on any failure, only `GENERIC` (as ZMK does), and
+/// `set_layer_props` names a layer by id (`INVALID_ID`; longer than `max_layer_name_length` is `GENERIC`; an empty
+/// name answers OK and changes nothing, as in ZMK). Every one of them stages like a binding change.
 /// Faults are one-shot and counted from creation.
 public struct SimulatedStudioFirmware: Sendable {
     /// A fault to inject.
@@ -26,8 +32,10 @@ public struct SimulatedStudioFirmware: Sendable {
     public let serialNumber: [UInt8]
     /// The behaviours the firmware offers: the standard ones, then one per firmware macro.
     public let behaviors: [SimulatedStudioBehavior]
-    /// Layer names, by index.
+    /// The layer names the firmware was built with, by index.
     public let layerNames: [String]
+    /// The longest layer name `set_layer_props` stores (ZMK's `CONFIG_ZMK_KEYMAP_LAYER_NAME_MAX_LEN`).
+    public static let maximumLayerNameLength = 20
     /// Bindings per layer.
     public let keyCount: Int
     /// The physical layout `get_physical_layouts` reports.
@@ -44,6 +52,10 @@ public struct SimulatedStudioFirmware: Sendable {
     public private(set) var savedKeymap: [[StudioBehaviorBinding]]
     /// What the keyboard uses now: the saved keymap plus staged edits.
     public private(set) var activeKeymap: [[StudioBehaviorBinding]]
+    /// The ids of the layers in use, in layer order.
+    public private(set) var activeLayerIDs: [UInt32]
+    /// Layer names by id, staged edits included.
+    public private(set) var activeLayerNames: [UInt32: String]
     /// Whether edits are staged (set by any accepted `set_layer_binding`, cleared by save and discard).
     public private(set) var hasUnsavedChanges = false
     /// Whether the simulated link is up.
@@ -54,6 +66,10 @@ public struct SimulatedStudioFirmware: Sendable {
     public private(set) var undecodableRequestCount = 0
 
     private let defaultKeymap: [[StudioBehaviorBinding]]
+    private var savedLayerIDs: [UInt32]
+    private var savedLayerNames: [UInt32: String]
+    /// Layers removed since the last save or discard, by id: what `restore_layer` brings back.
+    private var removedLayers: [UInt32: [StudioBehaviorBinding]] = [:]
     private var faults: Set<Fault>
     private var setLayerBindingCalls = 0
     private var decoder = StudioFrameDecoder()
@@ -99,8 +115,14 @@ public struct SimulatedStudioFirmware: Sendable {
         activeKeymap = defaultKeymap
         self.keyCount = defaultKeymap.first?.count ?? 0
         maximumLayerCount = defaultKeymap.count + max(0, availableLayers)
-        self.layerNames =
-            layerNames ?? defaultKeymap.indices.map { $0 == 0 ? "Base" : "Layer \($0)" }
+        let names = layerNames ?? defaultKeymap.indices.map { $0 == 0 ? "Base" : "Layer \($0)" }
+        self.layerNames = names
+        savedLayerIDs = defaultKeymap.indices.map { UInt32($0) }
+        activeLayerIDs = savedLayerIDs
+        var byID: [UInt32: String] = [:]
+        for (index, name) in names.enumerated() where index < defaultKeymap.count { byID[UInt32(index)] = name }
+        savedLayerNames = byID
+        activeLayerNames = byID
         self.physicalLayout = physicalLayout ?? Self.gridLayout(keyCount: defaultKeymap.first?.count ?? 0)
     }
 
@@ -240,6 +262,15 @@ public struct SimulatedStudioFirmware: Sendable {
         case .core(.resetSettings):
             savedKeymap = defaultKeymap
             activeKeymap = defaultKeymap
+            savedLayerIDs = defaultKeymap.indices.map { UInt32($0) }
+            activeLayerIDs = savedLayerIDs
+            var names: [UInt32: String] = [:]
+            for (index, name) in layerNames.enumerated() where index < defaultKeymap.count {
+                names[UInt32(index)] = name
+            }
+            savedLayerNames = names
+            activeLayerNames = names
+            removedLayers = [:]
             hasUnsavedChanges = false
             return .core(.resetSettings(true))
         case .behaviors(.listAllBehaviors):
@@ -255,16 +286,30 @@ public struct SimulatedStudioFirmware: Sendable {
             return .keymap(.unsavedChanges(hasUnsavedChanges))
         case .keymap(.saveChanges):
             savedKeymap = activeKeymap
+            savedLayerIDs = activeLayerIDs
+            savedLayerNames = activeLayerNames
+            removedLayers = [:]
             hasUnsavedChanges = false
             notifications.append(.notification(.keymap(.unsavedChangesStatusChanged(false))))
             return .keymap(.saveChanges(.ok))
         case .keymap(.discardChanges):
             activeKeymap = savedKeymap
+            activeLayerIDs = savedLayerIDs
+            activeLayerNames = savedLayerNames
+            removedLayers = [:]
             hasUnsavedChanges = false
             notifications.append(.notification(.keymap(.unsavedChangesStatusChanged(false))))
             return .keymap(.discardChanges(true))
         case .keymap(.addLayer):
             return addLayer(notifications: &notifications)
+        case .keymap(.removeLayer(let index)):
+            return removeLayer(at: index, notifications: &notifications)
+        case .keymap(.restoreLayer(let id, let index)):
+            return restoreLayer(id: id, at: index, notifications: &notifications)
+        case .keymap(.moveLayer(let from, let to)):
+            return moveLayer(from: from, to: to, notifications: &notifications)
+        case .keymap(.setLayerProps(let request)):
+            return setLayerProps(request, notifications: &notifications)
         case .keymap(.getPhysicalLayouts):
             return .keymap(.physicalLayouts(.init(activeLayoutIndex: 0, layouts: [physicalLayout])))
         case .keymap(.setActivePhysicalLayout):
@@ -287,9 +332,8 @@ public struct SimulatedStudioFirmware: Sendable {
         if faults.remove(.failSetLayerBinding(call: setLayerBindingCalls)) != nil {
             return .meta(.simpleError(.generic))
         }
-        let layer = Int(request.layerID)
         let position = Int(request.keyPosition)
-        guard activeKeymap.indices.contains(layer), position >= 0, position < keyCount else {
+        guard let layer = activeLayerIDs.firstIndex(of: request.layerID), position >= 0, position < keyCount else {
             return .keymap(.setLayerBinding(.invalidLocation))
         }
         let binding = request.binding
@@ -309,11 +353,85 @@ public struct SimulatedStudioFirmware: Sendable {
     private mutating func addLayer(notifications: inout [StudioResponse]) -> StudioRequestResponse.Payload {
         guard activeKeymap.count < maximumLayerCount else { return .keymap(.addLayer(.failed(.noSpace))) }
         let transparent = StudioBehaviorBinding(behaviorID: Int32(behaviors[2].id))
+        guard let id = (0..<UInt32(maximumLayerCount)).first(where: { !activeLayerIDs.contains($0) }) else {
+            return .keymap(.addLayer(.failed(.noSpace)))
+        }
         activeKeymap.append([StudioBehaviorBinding](repeating: transparent, count: keyCount))
-        hasUnsavedChanges = true
-        notifications.append(.notification(.keymap(.unsavedChangesStatusChanged(true))))
+        activeLayerIDs.append(id)
+        removedLayers[id] = nil
+        activeLayerNames[id] = nil
+        stage(&notifications)
         let index = activeKeymap.count - 1
         return .keymap(.addLayer(.ok(index: UInt32(index), layer: currentKeymap().layers[index])))
+    }
+
+    private mutating func removeLayer(at index: UInt32, notifications: inout [StudioResponse])
+        -> StudioRequestResponse.Payload
+    {
+        let position = Int(index)
+        guard activeKeymap.indices.contains(position) else {
+            return .keymap(.removeLayer(.failed(.invalidFirst)))
+        }
+        guard activeKeymap.count > 1 else { return .keymap(.removeLayer(.failed(.generic))) }
+        removedLayers[activeLayerIDs[position]] = activeKeymap[position]
+        activeKeymap.remove(at: position)
+        activeLayerIDs.remove(at: position)
+        stage(&notifications)
+        return .keymap(.removeLayer(.ok(StudioEmptyMessage())))
+    }
+
+    private mutating func restoreLayer(id: UInt32, at index: UInt32, notifications: inout [StudioResponse])
+        -> StudioRequestResponse.Payload
+    {
+        guard let bindings = removedLayers[id], !activeLayerIDs.contains(id) else {
+            return .keymap(.restoreLayer(.failed(.invalidFirst)))
+        }
+        let position = Int(index)
+        guard position <= activeKeymap.count, activeKeymap.count < maximumLayerCount else {
+            return .keymap(.restoreLayer(.failed(.invalidSecond)))
+        }
+        removedLayers[id] = nil
+        activeKeymap.insert(bindings, at: position)
+        activeLayerIDs.insert(id, at: position)
+        stage(&notifications)
+        return .keymap(.restoreLayer(.ok(currentKeymap().layers[position])))
+    }
+
+    private mutating func moveLayer(from: UInt32, to: UInt32, notifications: inout [StudioResponse])
+        -> StudioRequestResponse.Payload
+    {
+        let start = Int(from)
+        let destination = Int(to)
+        // ZMK answers every failure of a move with GENERIC, whatever was wrong.
+        guard activeKeymap.indices.contains(start), activeKeymap.indices.contains(destination) else {
+            return .keymap(.moveLayer(.failed(.generic)))
+        }
+        if start != destination {
+            activeKeymap.insert(activeKeymap.remove(at: start), at: destination)
+            activeLayerIDs.insert(activeLayerIDs.remove(at: start), at: destination)
+            stage(&notifications)
+        }
+        return .keymap(.moveLayer(.ok(currentKeymap())))
+    }
+
+    private mutating func setLayerProps(_ request: StudioSetLayerPropsRequest, notifications: inout [StudioResponse])
+        -> StudioRequestResponse.Payload
+    {
+        // ZMK returns OK for an empty name without looking at the layer.
+        guard !request.name.isEmpty else { return .keymap(.setLayerProps(.ok)) }
+        guard activeLayerIDs.contains(request.layerID) else { return .keymap(.setLayerProps(.invalidFirst)) }
+        guard request.name.utf8.count <= Self.maximumLayerNameLength else {
+            return .keymap(.setLayerProps(.generic))
+        }
+        activeLayerNames[request.layerID] = request.name
+        stage(&notifications)
+        return .keymap(.setLayerProps(.ok))
+    }
+
+    /// Marks edits staged and raises `unsaved_changes_status_changed(true)`.
+    private mutating func stage(_ notifications: inout [StudioResponse]) {
+        hasUnsavedChanges = true
+        notifications.append(.notification(.keymap(.unsavedChangesStatusChanged(true))))
     }
 
     private func parametersAreValid(_ binding: StudioBehaviorBinding, for behavior: SimulatedStudioBehavior) -> Bool {
@@ -336,12 +454,11 @@ public struct SimulatedStudioFirmware: Sendable {
 
     private func currentKeymap() -> StudioKeymap {
         StudioKeymap(
-            layers: activeKeymap.enumerated().map { index, bindings in
-                StudioLayer(
-                    id: UInt32(index), name: layerNames.indices.contains(index) ? layerNames[index] : "",
-                    bindings: bindings)
+            layers: zip(activeLayerIDs, activeKeymap).map { id, bindings in
+                StudioLayer(id: id, name: activeLayerNames[id] ?? "", bindings: bindings)
             },
-            availableLayers: UInt32(max(0, maximumLayerCount - activeKeymap.count)), maxLayerNameLength: 20)
+            availableLayers: UInt32(max(0, maximumLayerCount - activeKeymap.count)),
+            maxLayerNameLength: UInt32(Self.maximumLayerNameLength))
     }
 
     private mutating func setLockState(_ state: StudioLockState) -> [StudioResponse] {

@@ -57,8 +57,8 @@ struct StudioOneOfTests {
 
     @Test("only unknown members: unrecognized, with the first unknown field number", arguments: messages)
     func unknownMembers(_ type: OneOfMessage) throws {
-        // Field 20 (varint 1), then field 12 (varint 0): neither is a member of any of these messages.
-        #expect(try type.decodesAsUnrecognized([0xA0, 0x01, 0x01, 0x60, 0x00], 20))
+        // Field 20 (varint 1), then field 13 (varint 0): neither is a member of any of these messages.
+        #expect(try type.decodesAsUnrecognized([0xA0, 0x01, 0x01, 0x68, 0x00], 20))
     }
 
     @Test("the last member read wins, and unknown fields beside a known one are skipped")

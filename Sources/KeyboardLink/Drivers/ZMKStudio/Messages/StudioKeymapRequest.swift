@@ -1,4 +1,4 @@
-/// `zmk.keymap.Request` (the members kblink uses; layer move/remove/restore/rename are not modelled).
+/// `zmk.keymap.Request`.
 public enum StudioKeymapRequest: ProtobufMessage, Equatable {
     /// Field 1: every layer with its bindings.
     case getKeymap
@@ -14,8 +14,16 @@ public enum StudioKeymapRequest: ProtobufMessage, Equatable {
     case getPhysicalLayouts
     /// Field 7: choose the active physical layout by index.
     case setActivePhysicalLayout(UInt32)
+    /// Field 8: move the layer at `start_index` to `dest_index` (`MoveLayerRequest`).
+    case moveLayer(from: UInt32, to: UInt32)
     /// Field 9: append a layer (staged like a binding change).
     case addLayer
+    /// Field 10: remove the layer at an index (`RemoveLayerRequest { 1 layer_index }`).
+    case removeLayer(index: UInt32)
+    /// Field 11: bring a removed layer back, by id, at an index (`RestoreLayerRequest`).
+    case restoreLayer(id: UInt32, at: UInt32)
+    /// Field 12: a layer's name (`SetLayerPropsRequest`).
+    case setLayerProps(StudioSetLayerPropsRequest)
 
     public func encode(to writer: inout ProtobufWriter) {
         switch self {
@@ -27,6 +35,10 @@ public enum StudioKeymapRequest: ProtobufMessage, Equatable {
         case .getPhysicalLayouts: writer.writeBool(true, field: 6, emitDefault: true)
         case .setActivePhysicalLayout(let index): writer.writeUInt32(index, field: 7, emitDefault: true)
         case .addLayer: writer.writeMessage(StudioAddLayerRequest(), field: 9)
+        case .moveLayer(let from, let to): writer.writeMessage(StudioLayerIndexPair(from, to), field: 8)
+        case .removeLayer(let index): writer.writeMessage(StudioLayerIndexPair(index, 0), field: 10)
+        case .restoreLayer(let id, let at): writer.writeMessage(StudioLayerIndexPair(id, at), field: 11)
+        case .setLayerProps(let request): writer.writeMessage(request, field: 12)
         }
     }
 
@@ -40,6 +52,16 @@ public enum StudioKeymapRequest: ProtobufMessage, Equatable {
             case 9:
                 let _: StudioAddLayerRequest = try reader.readMessage()
                 decoded = .addLayer
+            case 8:
+                let pair: StudioLayerIndexPair = try reader.readMessage()
+                decoded = .moveLayer(from: pair.first, to: pair.second)
+            case 10:
+                let pair: StudioLayerIndexPair = try reader.readMessage()
+                decoded = .removeLayer(index: pair.first)
+            case 11:
+                let pair: StudioLayerIndexPair = try reader.readMessage()
+                decoded = .restoreLayer(id: pair.first, at: pair.second)
+            case 12: decoded = .setLayerProps(try reader.readMessage())
             case 1, 3, 4, 5, 6:
                 _ = try reader.readBool()
                 decoded =

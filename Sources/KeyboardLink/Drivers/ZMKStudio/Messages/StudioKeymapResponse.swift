@@ -12,8 +12,16 @@ public enum StudioKeymapResponse: ProtobufMessage, Equatable {
     case discardChanges(Bool)
     /// Field 6: the answer to `getPhysicalLayouts`.
     case physicalLayouts(StudioPhysicalLayouts)
+    /// Field 8: the outcome of `moveLayer`: the keymap after the move, or (ZMK answers only `GENERIC`) an error.
+    case moveLayer(StudioLayerEditResult<StudioKeymap>)
     /// Field 9: the outcome of `addLayer`.
     case addLayer(StudioAddLayerResult)
+    /// Field 10: the outcome of `removeLayer`.
+    case removeLayer(StudioLayerEditResult<StudioEmptyMessage>)
+    /// Field 11: the outcome of `restoreLayer`: the layer brought back.
+    case restoreLayer(StudioLayerEditResult<StudioLayer>)
+    /// Field 12: the outcome of `setLayerProps` (an enum: 0 OK).
+    case setLayerProps(StudioLayerErrorCode)
     /// A member this code does not know (its field number).
     case unrecognized(field: Int)
 
@@ -26,6 +34,10 @@ public enum StudioKeymapResponse: ProtobufMessage, Equatable {
         case .discardChanges(let flag): writer.writeBool(flag, field: 5, emitDefault: true)
         case .physicalLayouts(let layouts): writer.writeMessage(layouts, field: 6)
         case .addLayer(let result): writer.writeMessage(result, field: 9)
+        case .moveLayer(let result): writer.writeMessage(result, field: 8)
+        case .removeLayer(let result): writer.writeMessage(result, field: 10)
+        case .restoreLayer(let result): writer.writeMessage(result, field: 11)
+        case .setLayerProps(let result): writer.writeEnum(result, field: 12, emitDefault: true)
         case .unrecognized: break
         }
     }
@@ -47,7 +59,11 @@ public enum StudioKeymapResponse: ProtobufMessage, Equatable {
             case 4: .saveChanges(try reader.readMessage())
             case 5: .discardChanges(try reader.readBool())
             case 6: .physicalLayouts(try reader.readMessage())
+            case 8: .moveLayer(try reader.readMessage())
             case 9: .addLayer(try reader.readMessage())
+            case 10: .removeLayer(try reader.readMessage())
+            case 11: .restoreLayer(try reader.readMessage())
+            case 12: .setLayerProps(try reader.readEnum())
             default: nil
             }
         }
