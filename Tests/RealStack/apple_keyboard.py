@@ -8,7 +8,7 @@
 # reach evdev (a keyboard served by bluetoothd 5.66 cannot deliver them: docs/real-bluez.md).
 #
 # Usage: apple_keyboard.py HCI_INDEX [quiet]   (quiet: it does not advertise until told)   Commands on standard input, one answer line each (as keyboards.py):
-#   press USAGE       presses and releases the key with that HID usage (0x3A: F1)
+#   press USAGE       presses and releases the key with that HID usage (0x3A: F1), Fn not held
 #   adv on|off        advertise, or stop
 import asyncio
 import sys
@@ -21,10 +21,16 @@ from bumble.pairing import PairingConfig, PairingDelegate
 from bumble.transport import open_transport
 
 NAME = 'RS Mac K2'
+# A keyboard report (ID 1) with Apple's Fn key after the six key bytes: usage page 0xFF, usage 0x03, one bit (then
+# seven bits of padding). hid-apple maps that usage to KEY_FN; on a keyboard without it, Debian 12's 6.1 kernel says
+# "Fn key not found (Apple Wireless Keyboard clone?), disabling Fn key handling" and leaves the F-row alone.
 REPORT_MAP = bytes([
     0x05, 0x01, 0x09, 0x06, 0xA1, 0x01, 0x85, 0x01, 0x05, 0x07, 0x19, 0xE0, 0x29, 0xE7, 0x15, 0x00, 0x25, 0x01,
     0x75, 0x01, 0x95, 0x08, 0x81, 0x02, 0x95, 0x01, 0x75, 0x08, 0x81, 0x01, 0x95, 0x06, 0x75, 0x08, 0x15, 0x00,
-    0x25, 0x65, 0x05, 0x07, 0x19, 0x00, 0x29, 0x65, 0x81, 0x00, 0xC0])
+    0x25, 0x65, 0x05, 0x07, 0x19, 0x00, 0x29, 0x65, 0x81, 0x00,
+    0x05, 0xFF, 0x09, 0x03, 0x15, 0x00, 0x25, 0x01, 0x75, 0x01, 0x95, 0x01, 0x81, 0x02,
+    0x95, 0x07, 0x75, 0x01, 0x81, 0x01, 0xC0])
+REPORT_SIZE = 9  # modifiers, reserved, six keys, Fn
 APPLE_PNP_ID = bytes([0x02, 0xAC, 0x05, 0x55, 0x02, 0x50, 0x01])  # USB source, 0x05AC, 0x0255, version 0x0150
 R, W, WNR, N = (Characteristic.READ, Characteristic.WRITE, Characteristic.WRITE_WITHOUT_RESPONSE,
                 Characteristic.NOTIFY)
@@ -40,7 +46,7 @@ async def main():
     transport = await open_transport('hci-socket:' + index)
     device = Device.with_hci(NAME, Address('00:AA:01:0%s:00:0%s' % (index, index), Address.PUBLIC_DEVICE_ADDRESS),
                              transport.source, transport.sink)
-    keys = Characteristic('2A4D', R | N, READABLE, bytes(8),
+    keys = Characteristic('2A4D', R | N, READABLE, bytes(REPORT_SIZE),
                           descriptors=[Descriptor('2908', Descriptor.READABLE, bytes([1, 1]))])
     device.add_services([
         Service('1812', [
@@ -86,9 +92,9 @@ async def main():
         try:
             if words[0] == 'press':
                 usage = int(words[1], 0)
-                await device.notify_subscribers(keys, bytes([0, 0, usage, 0, 0, 0, 0, 0]))
+                await device.notify_subscribers(keys, bytes([0, 0, usage]) + bytes(REPORT_SIZE - 3))
                 await asyncio.sleep(0.1)
-                await device.notify_subscribers(keys, bytes(8))
+                await device.notify_subscribers(keys, bytes(REPORT_SIZE))
                 answer = ''
             elif words[0] == 'adv':  # advertise (on) or stop (off: it also stops coming back after a link ends)
                 if words[1] == 'on':

@@ -959,10 +959,11 @@ def hid_apple_fnmode():
                 open(FNMODE).read().strip(), before))
         finally:
             polkitd.kill(signal.SIGTERM)
-    finally:  # one link at a time: it leaves
-        apple_kb.do('adv', 'off')
+    finally:  # one link at a time: it leaves (and stops advertising once the link is down: Bumble refuses before)
         if connected(address):
             kblink('disconnect', address)
+            wait_for('the Mac-mode keyboard disconnected', lambda: not connected(address), 30)
+        apple_kb.do('adv', 'off')
 
 
 @scenario('auto-apply-on-reconnect')
