@@ -39,11 +39,24 @@ public struct KeymapFileError: Error, Equatable, Sendable, CustomStringConvertib
     /// Why.
     public var reason: String
 
-    /// A refusal at a place.
+    /// The longest reason, in characters: names quoted from a file are shortened to keep a refusal one line.
+    public static let maximumReasonLength = 300
+
+    /// A refusal at a place. The reason quotes text from a hostile file, so control characters become `?` (a
+    /// terminal shows the refusal) and a reason longer than `maximumReasonLength` is cut with `…`.
     public init(line: Int, column: Int, _ reason: String) {
         self.line = line
         self.column = column
-        self.reason = reason
+        var shown = String.UnicodeScalarView()
+        for (index, scalar) in reason.unicodeScalars.enumerated() {
+            if index == Self.maximumReasonLength {
+                shown.append("…")
+                break
+            }
+            let isControl = scalar.value < 0x20 || (0x7F..<0xA0).contains(scalar.value)
+            shown.append(isControl ? "?" : scalar)
+        }
+        self.reason = String(shown)
     }
 
     /// A refusal at a place.

@@ -180,11 +180,21 @@ struct ZMKKeymapReader {
                 "&\(DevicetreeSource.printable(behaviour)) is neither a behaviour kblink knows (&kp, &mo, &lt, &mt, "
                     + "&tog, &to, &trans, &none) nor a macro defined in this file")
         }
+        if let quoted = binding.first(where: { $0.kind == .string }) {
+            throw KeymapFileError(
+                quoted.position,
+                "\"\(DevicetreeSource.printable(quoted.text))\" in a binding of &\(behaviour): parameters are key codes, "
+                    + "layer numbers and #defined names, not strings")
+        }
         let action: KeyAction
         do {
             action = try KeyAction(parsing: text(binding[...]))
         } catch {
             throw KeymapFileError(start, error.description)
+        }
+        // Macros are the file's own behaviours, read above; a parameter list that reads as one is not a binding.
+        if action.referencedMacro != nil {
+            throw KeymapFileError(start, "&\(behaviour) with these parameters is not a binding kblink can read")
         }
         if let layer = action.referencedLayer, layer >= layerCount {
             throw KeymapFileError(

@@ -46,6 +46,11 @@ struct KeymapFileFuzzTests {
         return bytes
     }
 
+    /// The candidate as a Swift string literal, so a failure found in CI can be replayed from its log.
+    static func shown(_ text: String) -> String {
+        text.debugDescription
+    }
+
     /// Reads one candidate; checks what a refusal or a success says.
     static func check(_ bytes: [UInt8], _ format: KeymapFileFormat, _ layout: PhysicalLayout, names: [MacroName]) {
         let text = String(decoding: bytes, as: UTF8.self)
@@ -56,14 +61,16 @@ struct KeymapFileFuzzTests {
                 #expect(layer.keys.allSatisfy(layout.contains))
                 for action in layer.values {
                     if let target = action.referencedLayer { #expect(target < content.layers.count) }
-                    if let macro = action.referencedMacro { #expect(content.macros[macro] != nil) }
+                    if let macro = action.referencedMacro {
+                        #expect(content.macros[macro] != nil, "\(macro) is not defined in \(shown(text))")
+                    }
                 }
             }
         } catch {
             let lines = text.split(separator: "\n", omittingEmptySubsequences: false).count
             #expect(error.line >= 1 && error.line <= lines + 1, "\(error)")
             #expect(error.column >= 1, "\(error)")
-            #expect(!error.reason.isEmpty && error.reason.utf8.count < 600, "\(error)")
+            #expect(!error.reason.isEmpty && error.reason.utf8.count < 600, "\(error) for \(shown(text))")
         }
     }
 

@@ -64,6 +64,7 @@ struct KeymapFilesTests {
             ("&kp LS(LA(TAB))", "&mo 5", "the file has layers 0 to 1"),
             ("&kp LS(LA(TAB))", "&kp NOT_A_KEY", "unknown key code"),
             ("&kp LS(LA(TAB))", "&mt A B", "holds a modifier"),
+            ("&kp LS(LA(TAB))", "&tog \"KC_A\"0", "not strings"),
             ("&kp LS(LA(TAB))", "", "has 86 bindings"),
             ("&kp LS(LA(TAB))", "&trans &trans", "has 88 bindings"),
             ("#define NAV  1", "#define NAV(x) 1", "function-like #define"),
@@ -91,6 +92,21 @@ struct KeymapFilesTests {
         #expect(error.reason.contains(reason), "\(error)")
         #expect(error.line == line || replacement.isEmpty || reason == "comment is not closed", "\(error)")
         #expect(error.line >= 1 && error.column >= 1, "\(error)")
+    }
+
+    @Test("a refusal quoting a huge or control-laden name from the file stays one short line")
+    func refusalsStayShort() throws {
+        let layout = try PhysicalLayout.builtIn("aula-f87")
+        let name = String(repeating: "x", count: 3_000)
+        let text = KeymapFileFixtures.handWrittenZMK.replacing(
+            "display-name = \"Nav\";", with: "display-name = \"Nav\"; \(name) = <1>;", maxReplacements: 1)
+        let error = try #require(throws: KeymapFileError.self) {
+            try KeymapFiles.read(text, as: .zmk, layout: layout)
+        }
+        #expect(error.reason.hasPrefix("layer property xxx"), "\(error)")
+        #expect(error.reason.count == KeymapFileError.maximumReasonLength + 1 && error.reason.hasSuffix("…"))
+        let escape = KeymapFileError(line: 1, column: 1, "name \u{1B}[2J\u{9B}31m\n")
+        #expect(escape.reason == "name ?[2J?31m?")
     }
 
     @Test("QMK keymap.json: a bad keycode, a layer of the wrong size and an undefined macro are refused by line")
