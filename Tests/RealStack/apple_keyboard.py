@@ -9,13 +9,15 @@
 #
 # Usage: apple_keyboard.py HCI_INDEX [quiet]   (quiet: it does not advertise until told)   Commands on standard input, one answer line each (as keyboards.py):
 #   press USAGE       presses and releases the key with that HID usage (0x3A: F1), Fn not held
+#   report-map fail-once   the next read of its Report Map is answered with an ATT error (Unlikely Error)
 #   adv on|off        advertise, or stop
 import asyncio
 import sys
 
+from bumble.att import ATT_Error, ErrorCode
 from bumble.core import AdvertisingData
 from bumble.device import Device
-from bumble.gatt import Characteristic, Descriptor, Service
+from bumble.gatt import Characteristic, CharacteristicValue, Descriptor, Service
 from bumble.hci import Address, OwnAddressType
 from bumble.pairing import PairingConfig, PairingDelegate
 from bumble.transport import open_transport
@@ -46,12 +48,21 @@ async def main():
     transport = await open_transport('hci-socket:' + index)
     device = Device.with_hci(NAME, Address('00:AA:01:0%s:00:0%s' % (index, index), Address.PUBLIC_DEVICE_ADDRESS),
                              transport.source, transport.sink)
+    failing = {'report-map': False}
+
+    def read_report_map(connection):
+        if failing['report-map']:
+            failing['report-map'] = False
+            say('event report-map-read-failed')
+            raise ATT_Error(ErrorCode.UNLIKELY_ERROR)
+        return REPORT_MAP
+
     keys = Characteristic('2A4D', R | N, READABLE, bytes(REPORT_SIZE),
                           descriptors=[Descriptor('2908', Descriptor.READABLE, bytes([1, 1]))])
     device.add_services([
         Service('1812', [
             Characteristic('2A4A', R, READABLE, bytes([0x11, 0x01, 0x00, 0x02])),
-            Characteristic('2A4B', R, READABLE, REPORT_MAP),
+            Characteristic('2A4B', R, READABLE, CharacteristicValue(read=read_report_map)),
             keys,
             Characteristic('2A4E', R | WNR, RW, bytes([1])),
             Characteristic('2A4C', WNR, Characteristic.WRITEABLE, bytes(1)),
@@ -95,6 +106,9 @@ async def main():
                 await device.notify_subscribers(keys, bytes([0, 0, usage]) + bytes(REPORT_SIZE - 3))
                 await asyncio.sleep(0.1)
                 await device.notify_subscribers(keys, bytes(REPORT_SIZE))
+                answer = ''
+            elif words[0] == 'report-map' and words[1:] == ['fail-once']:
+                failing['report-map'] = True
                 answer = ''
             elif words[0] == 'adv':  # advertise (on) or stop (off: it also stops coming back after a link ends)
                 if words[1] == 'on':
