@@ -1199,9 +1199,11 @@ def main():
     # bluetoothd never sees it.
     via_kb = Keyboards([VENV_PYTHON, '-u', os.path.join(HERE, 'via_keyboard.py'), '6'], 'via-keyboard')
     ADDR['via'] = via_kb.ready.split('via=', 1)[1].strip().upper()
+    log('the VIA keyboard is ready')  # a line of progress for the host's watchdog (REALSTACK_STALL)
     # The Mac-mode keyboard (Bumble as well) takes the controller after it, silent until its scenario.
     apple_kb = Keyboards([VENV_PYTHON, '-u', os.path.join(HERE, 'apple_keyboard.py'), '7', 'quiet'], 'apple-keyboard')
     ADDR['apple'] = apple_kb.ready.split('apple=', 1)[1].strip().upper()
+    log('the Mac-mode keyboard is ready')
     # Debian's defaults (no -E; DeviceID on: bluetoothd serves its own Device Information beside the keyboards'),
     # except that discovered devices do not expire (a scan's finds stay under the host adapter until the scenarios
     # pair them, instead of being found again by whichever adapter discovers first) and one ATT channel per link
