@@ -39,6 +39,8 @@ enum BenchCommand {
           --lists N              daemon: timed runs of each list command (10)
           --hold-seconds N       daemon: after the start-ups, print kblinkd's pid and bus and wait N s (profiling)
           --startup-rounds N     startup: timed rounds, each command once per round (60)
+          --packaged-kblink PATH startup: also time this kblink (an absolute path; the Debian package's, with the
+                                 Swift runtime linked statically: dpkg-deb -x build/deb/kblink_*.deb DIR)
           --layout-rounds N      layout: timed rounds per row (7)
           --edits N              keymap: edits, undos and redos per round (10000)
           --edit-rounds N        keymap: timed edit rounds (5)
@@ -77,6 +79,11 @@ enum BenchCommand {
                 return 0
             case "--sequential-only":
                 roundTrip.sequentialOnly = true
+                continue
+            case "--packaged-kblink":
+                guard operand.hasPrefix("/") else { break }
+                startup.packagedKBlink = operand
+                index += 1
                 continue
             case "--pairs":
                 guard let pairs = RoundTripBenchmark.parsePairs(operand) else { break }

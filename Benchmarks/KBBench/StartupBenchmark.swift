@@ -11,6 +11,9 @@ struct StartupBenchmark: Sendable {
     var rounds = 60
     /// Untimed rounds first (page cache, the daemon's first answers).
     var warmUpRounds = 5
+    /// A second `kblink` timed in the same rounds: the packaged one (`scripts/package`, the Swift runtime linked
+    /// statically), extracted with `dpkg-deb -x`.
+    var packagedKBlink: String?
 
     /// The goals of issue 29 on this machine, in seconds.
     static let versionGoal = 0.003
@@ -22,6 +25,8 @@ struct StartupBenchmark: Sendable {
         var statusJSON: ChildProcess.Finished
         var busctl: ChildProcess.Finished
         var baseline: ChildProcess.Finished
+        var packagedVersion: ChildProcess.Finished?
+        var packagedStatus: ChildProcess.Finished?
     }
 
     func run() async throws -> String {
@@ -55,8 +60,13 @@ struct StartupBenchmark: Sendable {
         }
 
         let address = bus.address
-        @Sendable func checked(_ arguments: [String], expecting text: String) throws -> ChildProcess.Finished {
-            let finished = try ChildProcess.run(kblink, arguments, environment: environment)
+        if let packagedKBlink = packagedKBlink, access(packagedKBlink, X_OK) != 0 {
+            throw BenchError("--packaged-kblink \(packagedKBlink) is not an executable file")
+        }
+        @Sendable func checked(
+            _ arguments: [String], expecting text: String, binary: String = kblink
+        ) throws -> ChildProcess.Finished {
+            let finished = try ChildProcess.run(binary, arguments, environment: environment)
             guard finished.status == 0, finished.outputText.contains(text) else {
                 throw BenchError(
                     "kblink \(arguments.joined(separator: " ")) exited \(finished.status): "
@@ -64,7 +74,7 @@ struct StartupBenchmark: Sendable {
             }
             return finished
         }
-        let measured = await blocking { [rounds, warmUpRounds] in
+        let measured = await blocking { [rounds, warmUpRounds, packagedKBlink] in
             Result { () throws -> [Round] in
                 var timed: [Round] = []
                 for index in 0..<(warmUpRounds + rounds) {
@@ -74,7 +84,13 @@ struct StartupBenchmark: Sendable {
                         statusJSON: try checked(
                             ["--bus", address, "status", "--json"], expecting: "\"hardwareKeyboardAttached\""),
                         busctl: try ChildProcess.run(busctl, ["--version"], environment: environment),
-                        baseline: try ChildProcess.run("/bin/true", [], environment: environment))
+                        baseline: try ChildProcess.run("/bin/true", [], environment: environment),
+                        packagedVersion: try packagedKBlink.map {
+                            try checked(["--version"], expecting: "kblink", binary: $0)
+                        },
+                        packagedStatus: try packagedKBlink.map {
+                            try checked(["--bus", address, "status"], expecting: "kblinkd", binary: $0)
+                        })
                     if index >= warmUpRounds { timed.append(round) }
                 }
                 return timed
@@ -95,6 +111,19 @@ struct StartupBenchmark: Sendable {
         }
         let version = Summary(rounds.map(\.version.wallSeconds)).median
         let status = Summary(rounds.map(\.status.wallSeconds)).median
+        let packagedVersion = rounds.compactMap(\.packagedVersion)
+        let packagedStatus = rounds.compactMap(\.packagedStatus)
+        var packagedRows: [[String]] = []
+        var packagedVerdicts = ""
+        if packagedVersion.count == rounds.count, packagedStatus.count == rounds.count {
+            packagedRows = [
+                row("kblink --version (packaged, static runtime)", packagedVersion),
+                row("kblink status (packaged, static runtime)", packagedStatus),
+            ]
+            packagedVerdicts =
+                "\nGoal, packaged kblink --version: \(verdict(Summary(packagedVersion.map(\.wallSeconds)).median, versionGoal))."
+                + "\nGoal, packaged kblink status: \(verdict(Summary(packagedStatus.map(\.wallSeconds)).median, statusGoal))."
+        }
         func verdict(_ median: Double, _ goal: Double) -> String {
             "\(Format.milliseconds(median)) ms against \(Format.milliseconds(goal)) ms: "
                 + (median <= goal ? "met" : "not met")
@@ -106,10 +135,11 @@ struct StartupBenchmark: Sendable {
                     row("kblink --version", rounds.map(\.version)),
                     row("kblink status (kblinkd-demo)", rounds.map(\.status)),
                     row("kblink status --json (kblinkd-demo)", rounds.map(\.statusJSON)),
+                ] + packagedRows + [
                     row("busctl --version", rounds.map(\.busctl)),
                     row("/bin/true", rounds.map(\.baseline)),
                 ])
             + "\n\nGoal: kblink --version at most 3 ms: \(verdict(version, versionGoal))."
-            + "\nGoal: kblink status at most 6 ms: \(verdict(status, statusGoal))."
+            + "\nGoal: kblink status at most 6 ms: \(verdict(status, statusGoal))." + packagedVerdicts
     }
 }
