@@ -11,14 +11,17 @@ here=$(dirname "$(realpath "$0")")
 repo=$(realpath "$here/../..")
 cd "$out"
 echo "guest: kernel $(uname -r), $(nproc) cpus"
-for m in bluetooth hci_vhci uhid evdev hid_generic uinput; do modprobe "$m" || echo "guest: modprobe $m failed"; done
+# hid_apple: no udev in the guest loads it when the Mac-mode keyboard's uhid device appears.
+for m in bluetooth hci_vhci uhid evdev hid_generic hid_apple uinput; do
+  modprobe "$m" || echo "guest: modprobe $m failed"
+done
 # Every controller's HCI traffic, read by scenarios.py after a failure (hci_trace.py); on tmpfs, not the shared
 # output folder, so that recording costs the emulated machine no 9p write per packet.
 btmon -w /run/hci.btsnoop >/dev/null 2>&1 &
-# Seven controllers: btvirt's first never answers its HCI Reset and stays dead; one host adapter and five keyboards.
-btvirt -L -l7 >"$out/btvirt.log" 2>&1 &
+# Eight controllers: btvirt's first never answers its HCI Reset and stays dead; one host adapter and six keyboards.
+btvirt -L -l8 >"$out/btvirt.log" 2>&1 &
 i=0
-while [ ! -e /sys/class/bluetooth/hci6 ] && [ $i -lt 120 ]; do sleep 0.5; i=$((i + 1)); done
+while [ ! -e /sys/class/bluetooth/hci7 ] && [ $i -lt 120 ]; do sleep 0.5; i=$((i + 1)); done
 conf=/run/realstack-system.conf
 {
   echo '<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN" "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">'

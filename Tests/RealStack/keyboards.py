@@ -15,6 +15,8 @@
 #   studio-get LAYER POS | studio-set LAYER POS BEHAVIOR PARAM1   the ZMK Studio keyboard's saved keymap
 #   studio-layers                     its saved layer count and names (`4 Layer 0|Layer 1|...`)
 #   via-get LAYER ROW COL | via-set LAYER ROW COL KEYCODE         the VIA keyboard's keymap
+#   hid KB missing-once               the keyboard serves its GATT database without its HID service until its next
+#                                     link goes down, then with it again (a firmware that came up without HID)
 #   log                               counters (writes seen) for the scenario checks
 import sys
 import time
@@ -140,12 +142,15 @@ class Advertisement(dbus.service.Object):
 class App(dbus.service.Object):
     def __init__(self, path):
         self.path, self.services = path, []
+        self.hidden = set()  # service UUIDs left out of what bluetoothd is given (`hid KB missing-once`)
         dbus.service.Object.__init__(self, bus, path)
 
     @dbus.service.method(OM, out_signature='a{oa{sa{sv}}}')
     def GetManagedObjects(self):
         out = {}
         for s in self.services:
+            if s.props['UUID'] in self.hidden:
+                continue
             out[dbus.ObjectPath(s.path)] = {GATT_SVC: s.props}
             for c in s.chars:
                 out[dbus.ObjectPath(c.path)] = {GATT_CHR: c.props}
@@ -495,6 +500,38 @@ class Keyboard:
             done(None)
         self.advertise(False, lambda error: self.disconnect_links(radio_off) if not error else done(error))
 
+    def register_again(self, done):
+        """Gives bluetoothd the GATT application again (it asks GetManagedObjects anew): what `App.hidden` leaves out
+        is gone from the keyboard's database, or back in it. bluetoothd changes the database hash, so the host
+        discovers the services again on its next connection."""
+        manager = dbus.Interface(self.adapter_object(), 'org.bluez.GattManager1')
+
+        def register(_=None):
+            manager.RegisterApplication(dbus.ObjectPath(self.path), {}, reply_handler=lambda: done(None),
+                                        error_handler=lambda e: done('RegisterApplication: %s' % e))
+        manager.UnregisterApplication(dbus.ObjectPath(self.path), reply_handler=register,
+                                      error_handler=lambda e: done('UnregisterApplication: %s' % e))
+
+    def hid_missing_once(self, done):
+        """Serves the database without the HID service (so the host's hog plugin makes no input device) until the
+        keyboard's next link goes down, then with it again: the firmware came up without HID once."""
+        self.app.hidden = {'1812'}
+        prefix = '/org/bluez/%s/dev_' % self.adapter
+        state = {}
+
+        def changed(interface, properties, invalidated, path=None):
+            # The link went down: Connected false, or ServicesResolved false (bluetoothd 5.66 can announce a link
+            # that went down and came straight back up as ServicesResolved false with Connected still true).
+            down = not properties.get('Connected', True) or not properties.get('ServicesResolved', True)
+            if interface != 'org.bluez.Device1' or not path.startswith(prefix) or not down or not self.app.hidden:
+                return
+            self.app.hidden = set()
+            state['match'].remove()
+            self.register_again(lambda error: say('event hid-back', self.name, error or 'ok'))
+        state['match'] = bus.add_signal_receiver(changed, 'PropertiesChanged', PROPS, 'org.bluez',
+                                                 path_keyword='path')
+        self.register_again(done)
+
     def disconnect_links(self, done):
         om = dbus.Interface(bus.get_object('org.bluez', '/'), OM)
         prefix = '/org/bluez/%s/dev_' % self.adapter
@@ -616,6 +653,10 @@ class Rig:
             return lambda done: kb().advertise(words[2] == 'on', done)
         elif op == 'power':
             return lambda done: kb().power(words[2] == 'on', done)
+        elif op == 'hid':
+            if words[2] != 'missing-once':
+                raise ValueError('hid KB missing-once')
+            return lambda done: kb().hid_missing_once(done)
         elif op == 'battery':
             kb().batteries[int(words[2])].notify(bytes([int(words[3])]))
         elif op == 'forget-host':
