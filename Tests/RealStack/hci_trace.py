@@ -14,7 +14,9 @@ ADDRESS = re.compile(r'Address: ([0-9A-F:]{17})')
 
 def blocks(trace, since):
     """(direction, title, index, time, body lines) of every packet at or after `since` (HH:MM:SS, btmon -t)."""
-    done = subprocess.run(['btmon', '-t', '-C', '200', '-r', trace], capture_output=True, text=True, timeout=300)
+    # Late in a run under TCG on a loaded machine, decoding the whole trace took five minutes: the host's watchdog
+    # (REALSTACK_STALL) then stopped the guest before the scenarios left. Two minutes, then the diagnosis goes without.
+    done = subprocess.run(['btmon', '-t', '-C', '200', '-r', trace], capture_output=True, text=True, timeout=120)
     current = None
     for line in done.stdout.splitlines():
         header = HEADER.match(line)

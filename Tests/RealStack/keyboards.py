@@ -39,13 +39,18 @@ def say(*words):
     print(*words, flush=True)
 
 
+# How long one call to bluetoothd may take. Right after bluetoothd (re)started, under TCG on a loaded machine, it sets
+# up five adapters before it answers anything else: a call then waited out libdbus's default 25 s (NoReply).
+CALL_TIMEOUT = 90
+
+
 def set_adapter(props, name, value, patience=30):
     """Sets an Adapter1 property; bluetoothd answers org.bluez.Error.Busy while it still sets an adapter up after
     starting (or while a power change is under way), so Busy is asked again, every half second, for `patience` s."""
     deadline = time.monotonic() + patience
     while True:
         try:
-            props.Set(ADAPTER_IF, name, value)
+            props.Set(ADAPTER_IF, name, value, timeout=CALL_TIMEOUT)
             return
         except dbus.DBusException as error:
             if error.get_dbus_name() != 'org.bluez.Error.Busy' or time.monotonic() > deadline:
@@ -455,14 +460,15 @@ class Keyboard:
         set_adapter(props, 'Powered', dbus.Boolean(True))
         dbus.Interface(adapter, 'org.bluez.GattManager1').RegisterApplication(
             dbus.ObjectPath(self.path), {}, reply_handler=lambda: self.advertise(advertise, done),
-            error_handler=lambda e: done('RegisterApplication on %s: %s' % (self.adapter, e)))
+            error_handler=lambda e: done('RegisterApplication on %s: %s' % (self.adapter, e)), timeout=CALL_TIMEOUT)
 
     def advertise(self, on, done):
         manager = dbus.Interface(self.adapter_object(), 'org.bluez.LEAdvertisingManager1')
         if on and self.adv is None:
             self.adv = Advertisement(self.path + '/adv', self.label)
             manager.RegisterAdvertisement(dbus.ObjectPath(self.adv.path), {}, reply_handler=lambda: done(None),
-                                          error_handler=lambda e: done('RegisterAdvertisement: %s' % e))
+                                          error_handler=lambda e: done('RegisterAdvertisement: %s' % e),
+                                          timeout=CALL_TIMEOUT)
         elif not on and self.adv is not None:
             adv, self.adv = self.adv, None
 
@@ -620,8 +626,8 @@ class Rig:
         self.agent_serial += 1
         self.agent = Agent('/rs/agent%d' % self.agent_serial, self)
         self.agent.path = '/rs/agent%d' % self.agent_serial
-        manager.RegisterAgent(dbus.ObjectPath(self.agent.path), capability)
-        manager.RequestDefaultAgent(dbus.ObjectPath(self.agent.path))
+        manager.RegisterAgent(dbus.ObjectPath(self.agent.path), capability, timeout=CALL_TIMEOUT)
+        manager.RequestDefaultAgent(dbus.ObjectPath(self.agent.path), timeout=CALL_TIMEOUT)
 
     def start_all(self, done, advertising=None):
         """Starts every keyboard; only those in `advertising` (all when None) advertise."""

@@ -1091,7 +1091,9 @@ def bluetoothd_restart():
     expect_presence(address, False, 'no keyboard attached while BlueZ is gone')
     bluetoothd.start()
     wait_for('kblinkd notices BlueZ is back', lambda: manager_property('BlueZRunning'), 60)
-    kb.do('restart', 'plain')  # the keyboards register their GATT services and agent again; plain advertises
+    # The keyboards register their GATT services and agent again; plain advertises. bluetoothd answers slowly while it
+    # sets its adapters up again (keyboards.py CALL_TIMEOUT).
+    kb.do('restart', 'plain', timeout=240)
     # bluetoothd put it on hci1's kernel connect list again when it started (it is paired and trusted). When it is not
     # back within a minute, the person connects it with kblink, through kblinkd's model of the restarted BlueZ: in
     # some runs the host controller scanned twice in three minutes after the restart and never connected the
@@ -1142,7 +1144,7 @@ def battery_upower():
     bluetoothd = Daemon(BLUETOOTHD_ARGV + ['-E'], 'bluetoothd.log')
     bluetoothd.start()
     wait_for('bluetoothd back with its adapters', lambda: HOST in adapters(), 90)
-    kb.do('restart', 'split')
+    kb.do('restart', 'split', timeout=240)
 
     attempts = []
 
@@ -1210,6 +1212,7 @@ def diagnose(name, since):
     # Decoding the trace takes a minute under TCG late in a run, and later failures mostly follow from the first ones.
     traced = sum(1 for r in results if not r.startswith('PASS'))
     if traced <= 2:
+        log('%s failed: reading the HCI trace for its diagnosis' % name)  # progress, for the host's watchdog
         try:
             keyboards = {n: (ADDR[n], CONTROLLER[n]) for n in ADDR if n in CONTROLLER}
             lines += hci_trace.summarize(TRACE, since, int(HOST[3:]), keyboards)
