@@ -28,18 +28,23 @@ func library(_ name: String, path: String, dependencies: [Target.Dependency] = [
     )
 }
 
-/// Every library target: what the umbrella re-exports and, but for those they reach through it, what the test
-/// targets import (`@testable`).
+/// Every library target: what the umbrella re-exports.
 let libraryTargetNames = [
     "InsetCore", "KBlinkAPI", "KeyboardLinkAuthorization", "KeyboardLinkBlueZ", "KeyboardLinkClient",
     "KeyboardLinkCommandLine", "KeyboardLinkDBus", "KeyboardLinkDesktop", "KeyboardLinkDoctor", "KeyboardLinkDrivers",
-    "KeyboardLinkFirmware", "KeyboardLinkHostFix", "KeyboardLinkKeymap", "KeyboardLinkKeymapFiles", "KeyboardLinkPairing",
+    "KeyboardLinkFirmware", "KeyboardLinkHostFix", "KeyboardLinkKeymap", "KeyboardLinkKeymapFiles",
+    "KeyboardLinkPairing",
     "KeyboardLinkPresence", "KeyboardLinkService", "KeyboardLinkSimulator", "KeyboardLinkSupport",
 ]
 
-/// The library targets but `excluded`, as dependencies.
-func libraryTargets(except excluded: Set<String> = []) -> [Target.Dependency] {
-    libraryTargetNames.filter { !excluded.contains($0) }.map { .target(name: $0) }
+/// The unit tests of one library target: `Tests/<library>Tests`, depending on the library and on the `others` its
+/// tests also use (PackageDependencyTests holds the list to the files' imports).
+func unitTests(of library: String, alsoUsing others: [String] = []) -> Target {
+    .testTarget(
+        name: "\(library)Tests",
+        dependencies: ([library] + others).map { .target(name: $0) },
+        path: "Tests/\(library)Tests"
+    )
 }
 
 let package = Package(
@@ -142,7 +147,7 @@ let package = Package(
         // The umbrella: re-exports every library target, for tests, benchmarks and embedders.
         library(
             "KeyboardLink", path: "Umbrella",
-            dependencies: libraryTargets()),
+            dependencies: libraryTargetNames.map { .target(name: $0) }),
         .executableTarget(
             name: "kblinkd",
             dependencies: ["KBlinkAPI", "KeyboardLinkDrivers", "KeyboardLinkService", "KeyboardLinkSupport"],
@@ -180,22 +185,63 @@ let package = Package(
             dependencies: ["KeyboardLink", "CReference"],
             path: "Benchmarks/KBBench"
         ),
-        // What both test targets share: temporary directories, child processes, waiting for a condition.
+        // What the test targets share: temporary directories, child processes, waiting for a condition, the seeded
+        // random generator, fixtures.
         .target(
             name: "KeyboardLinkTestSupport",
-            dependencies: ["KeyboardLinkSupport"],
+            dependencies: ["InsetCore", "KeyboardLinkSupport"],
             path: "Tests/KeyboardLinkTestSupport"
         ),
-        .testTarget(
-            name: "KeyboardLinkTests",
-            dependencies: ["KeyboardLink", "KeyboardLinkTestSupport"]
-                + libraryTargets(except: ["KeyboardLinkAuthorization"]),
-            path: "Tests/KeyboardLinkTests"
-        ),
+        // One unit-test target per library target, named after it; each depends on its library and on what its
+        // tests also build values of, never on the umbrella.
+        unitTests(of: "InsetCore", alsoUsing: ["KeyboardLinkTestSupport"]),
+        unitTests(of: "KBlinkAPI", alsoUsing: ["KeyboardLinkBlueZ", "KeyboardLinkDBus", "KeyboardLinkTestSupport"]),
+        unitTests(of: "KeyboardLinkBlueZ", alsoUsing: ["KeyboardLinkDBus"]),
+        unitTests(of: "KeyboardLinkClient", alsoUsing: ["KBlinkAPI", "KeyboardLinkDBus"]),
+        unitTests(
+            of: "KeyboardLinkCommandLine",
+            alsoUsing: [
+                "InsetCore", "KBlinkAPI", "KeyboardLinkBlueZ", "KeyboardLinkClient", "KeyboardLinkDBus",
+                "KeyboardLinkTestSupport",
+            ]),
+        unitTests(of: "KeyboardLinkDBus"),
+        unitTests(of: "KeyboardLinkDesktop", alsoUsing: ["KeyboardLinkSupport"]),
+        unitTests(
+            of: "KeyboardLinkDoctor",
+            alsoUsing: ["KBlinkAPI", "KeyboardLinkDBus", "KeyboardLinkSupport", "KeyboardLinkTestSupport"]),
+        unitTests(
+            of: "KeyboardLinkDrivers",
+            alsoUsing: [
+                "KeyboardLinkBlueZ", "KeyboardLinkDBus", "KeyboardLinkKeymap", "KeyboardLinkSimulator",
+                "KeyboardLinkTestSupport",
+            ]),
+        unitTests(
+            of: "KeyboardLinkFirmware",
+            alsoUsing: ["KeyboardLinkBlueZ", "KeyboardLinkDBus", "KeyboardLinkSupport", "KeyboardLinkTestSupport"]),
+        unitTests(of: "KeyboardLinkKeymap", alsoUsing: ["KeyboardLinkSupport", "KeyboardLinkTestSupport"]),
+        unitTests(of: "KeyboardLinkKeymapFiles", alsoUsing: ["KeyboardLinkKeymap", "KeyboardLinkTestSupport"]),
+        unitTests(
+            of: "KeyboardLinkPairing", alsoUsing: ["KeyboardLinkBlueZ", "KeyboardLinkDBus", "KeyboardLinkTestSupport"]),
+        unitTests(
+            of: "KeyboardLinkPresence",
+            alsoUsing: ["KeyboardLinkBlueZ", "KeyboardLinkSupport", "KeyboardLinkTestSupport"]),
+        unitTests(
+            of: "KeyboardLinkService",
+            alsoUsing: [
+                "KBlinkAPI", "KeyboardLinkBlueZ", "KeyboardLinkDBus", "KeyboardLinkDrivers", "KeyboardLinkFirmware",
+                "KeyboardLinkKeymap", "KeyboardLinkPairing", "KeyboardLinkPresence", "KeyboardLinkSupport",
+                "KeyboardLinkTestSupport",
+            ]),
+        unitTests(of: "KeyboardLinkSupport", alsoUsing: ["KeyboardLinkTestSupport"]),
+        // The whole system: kblinkd-demo, kblink and the library together on private dbus-daemons, the repository's
+        // files (policy, units, docs) and the package's own arrows.
         .testTarget(
             name: "KeyboardLinkIntegrationTests",
-            dependencies: ["KeyboardLink", "KeyboardLinkTestSupport"]
-                + libraryTargets(except: ["KeyboardLinkAuthorization", "KeyboardLinkDesktop"]),
+            dependencies: [
+                "KBlinkAPI", "KeyboardLink", "KeyboardLinkClient", "KeyboardLinkDBus", "KeyboardLinkDoctor",
+                "KeyboardLinkHostFix", "KeyboardLinkKeymap", "KeyboardLinkKeymapFiles", "KeyboardLinkService",
+                "KeyboardLinkSimulator", "KeyboardLinkSupport", "KeyboardLinkTestSupport",
+            ],
             path: "Tests/KeyboardLinkIntegrationTests",
             resources: [.copy("Fixtures")]
         ),

@@ -1,19 +1,7 @@
+import KeyboardLinkTestSupport
 import Testing
 
 @testable import InsetCore
-@testable import KBlinkAPI
-@testable import KeyboardLinkBlueZ
-@testable import KeyboardLinkClient
-@testable import KeyboardLinkCommandLine
-@testable import KeyboardLinkDBus
-@testable import KeyboardLinkDrivers
-@testable import KeyboardLinkFirmware
-@testable import KeyboardLinkKeymap
-@testable import KeyboardLinkPairing
-@testable import KeyboardLinkPresence
-@testable import KeyboardLinkService
-@testable import KeyboardLinkSimulator
-@testable import KeyboardLinkSupport
 
 /// Properties over thousands of random screens, windows, safe areas, options and event sequences (seeded, so a
 /// failure repeats: the message names the seed).
@@ -30,7 +18,7 @@ struct LayoutPropertyTests {
     }
 
     static func world(seed: UInt64) -> World {
-        var random = LayoutRandom(seed: seed)
+        var random = SeededRandom(seed: seed)
         let screen = Size(width: random.points(320...2800), height: random.points(320...2800))
         let window: Rect
         if random.chance(0.3) {
@@ -62,7 +50,7 @@ struct LayoutPropertyTests {
         return World(geometry: geometry, options: options, hardware: random.chance(0.5), events: events)
     }
 
-    static func event(_ random: inout LayoutRandom, screen: Size) -> KeyboardEvent {
+    static func event(_ random: inout SeededRandom, screen: Size) -> KeyboardEvent {
         let width = screen.width
         let height = screen.height
         let frame: Rect
@@ -160,7 +148,7 @@ struct LayoutPropertyTests {
     func animationContinuity() {
         for seed in 0..<UInt64(Self.caseCount) {
             let world = Self.world(seed: seed)
-            var random = LayoutRandom(seed: seed ^ 0xA5A5)
+            var random = SeededRandom(seed: seed ^ 0xA5A5)
             var state = KeyboardLayoutState(
                 geometry: world.geometry, options: world.options, hardwareKeyboardAttached: world.hardware)
             for event in world.events {

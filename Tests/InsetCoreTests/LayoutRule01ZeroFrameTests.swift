@@ -1,19 +1,7 @@
+import KeyboardLinkTestSupport
 import Testing
 
 @testable import InsetCore
-@testable import KBlinkAPI
-@testable import KeyboardLinkBlueZ
-@testable import KeyboardLinkClient
-@testable import KeyboardLinkCommandLine
-@testable import KeyboardLinkDBus
-@testable import KeyboardLinkDrivers
-@testable import KeyboardLinkFirmware
-@testable import KeyboardLinkKeymap
-@testable import KeyboardLinkPairing
-@testable import KeyboardLinkPresence
-@testable import KeyboardLinkService
-@testable import KeyboardLinkSimulator
-@testable import KeyboardLinkSupport
 
 /// Rule 1: ignore `willChangeFrame` whose end frame is all zeros (sent while the user drags a floating keyboard).
 @Suite("Rule 1: all-zero willChangeFrame is ignored")

@@ -1,19 +1,7 @@
+import KeyboardLinkTestSupport
 import Testing
 
 @testable import InsetCore
-@testable import KBlinkAPI
-@testable import KeyboardLinkBlueZ
-@testable import KeyboardLinkClient
-@testable import KeyboardLinkCommandLine
-@testable import KeyboardLinkDBus
-@testable import KeyboardLinkDrivers
-@testable import KeyboardLinkFirmware
-@testable import KeyboardLinkKeymap
-@testable import KeyboardLinkPairing
-@testable import KeyboardLinkPresence
-@testable import KeyboardLinkService
-@testable import KeyboardLinkSimulator
-@testable import KeyboardLinkSupport
 
 /// Rule 4: the overlap is the height of the keyboard's intersection with the view, never the keyboard's height.
 @Suite("Rule 4: overlap is the intersection with the view")

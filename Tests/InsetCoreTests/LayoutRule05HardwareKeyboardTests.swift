@@ -1,19 +1,7 @@
+import KeyboardLinkTestSupport
 import Testing
 
 @testable import InsetCore
-@testable import KBlinkAPI
-@testable import KeyboardLinkBlueZ
-@testable import KeyboardLinkClient
-@testable import KeyboardLinkCommandLine
-@testable import KeyboardLinkDBus
-@testable import KeyboardLinkDrivers
-@testable import KeyboardLinkFirmware
-@testable import KeyboardLinkKeymap
-@testable import KeyboardLinkPairing
-@testable import KeyboardLinkPresence
-@testable import KeyboardLinkService
-@testable import KeyboardLinkSimulator
-@testable import KeyboardLinkSupport
 
 /// Rule 5: with a hardware keyboard, an overlap up to `accessoryBarMax` is a shortcut bar and counts as 0.
 @Suite("Rule 5: a hardware keyboard zeroes the shortcut bar")

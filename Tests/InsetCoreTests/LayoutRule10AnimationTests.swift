@@ -1,19 +1,7 @@
+import KeyboardLinkTestSupport
 import Testing
 
 @testable import InsetCore
-@testable import KBlinkAPI
-@testable import KeyboardLinkBlueZ
-@testable import KeyboardLinkClient
-@testable import KeyboardLinkCommandLine
-@testable import KeyboardLinkDBus
-@testable import KeyboardLinkDrivers
-@testable import KeyboardLinkFirmware
-@testable import KeyboardLinkKeymap
-@testable import KeyboardLinkPairing
-@testable import KeyboardLinkPresence
-@testable import KeyboardLinkService
-@testable import KeyboardLinkSimulator
-@testable import KeyboardLinkSupport
 
 /// Rule 10: inset(t) = from + (to - from) * f(t / duration); duration 0 on hide applies at once, any other zero
 /// duration means 0.25 s; events whose target equals the current value emit nothing.

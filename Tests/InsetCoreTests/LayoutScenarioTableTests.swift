@@ -1,19 +1,7 @@
+import KeyboardLinkTestSupport
 import Testing
 
 @testable import InsetCore
-@testable import KBlinkAPI
-@testable import KeyboardLinkBlueZ
-@testable import KeyboardLinkClient
-@testable import KeyboardLinkCommandLine
-@testable import KeyboardLinkDBus
-@testable import KeyboardLinkDrivers
-@testable import KeyboardLinkFirmware
-@testable import KeyboardLinkKeymap
-@testable import KeyboardLinkPairing
-@testable import KeyboardLinkPresence
-@testable import KeyboardLinkService
-@testable import KeyboardLinkSimulator
-@testable import KeyboardLinkSupport
 
 /// The scenario table of layout-core.md, answered through `InsetResolver` (the daemon's and the CLI's path).
 /// Screen 1024 x 1366 pt, default options unless a row says otherwise. Each row's expected numbers are worked out

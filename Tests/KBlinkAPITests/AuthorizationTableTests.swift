@@ -1,13 +1,14 @@
 import Foundation
-import KeyboardLink
+import KeyboardLinkTestSupport
 import Testing
+
+@testable import KBlinkAPI
 
 /// The authorization table of `docs/dbus-api.md` against the contract: every method and writable property of
 /// `KBlinkContract` is in exactly one row, with the action the contract gives it.
 @Suite("docs/dbus-api.md's authorization table is the contract's")
 struct AuthorizationTableTests {
-    static let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("docs/dbus-api.md")
+    static let file = URL(fileURLWithPath: RepositoryFiles.path("docs/dbus-api.md"))
 
     /// `Interface.Member` (or `writing Interface.Property`) -> action id or `anyone`, from the table's rows.
     static func documented(_ text: String) -> [String: String] {

@@ -1,6 +1,8 @@
 import Foundation
-import KeyboardLink
+import KeyboardLinkTestSupport
 import Testing
+
+@testable import KBlinkAPI
 
 /// The contract values (`KBlinkContract`) against the checked-in introspection (`docs/dbus/org.kblink1.xml`, which
 /// `IntrospectionContractTests` checks against the running daemon): same interfaces, members, argument names,
@@ -15,8 +17,7 @@ struct ContractTests {
         var description: String { "\(kind) \(name)(\(details.joined(separator: ", ")))" }
     }
 
-    static let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("docs/dbus/org.kblink1.xml")
+    static let file = URL(fileURLWithPath: RepositoryFiles.path("docs/dbus/org.kblink1.xml"))
 
     /// Attribute `name` of an XML start tag.
     static func attribute(_ name: String, in tag: Substring) -> String? {

@@ -1,5 +1,7 @@
-import KeyboardLink
+import KeyboardLinkBlueZ
 import Testing
+
+@testable import KBlinkAPI
 
 /// The one rule for a `device` argument, used by kblinkd and kblink.
 @Suite("KeyboardMatcher")

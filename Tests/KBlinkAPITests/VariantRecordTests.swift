@@ -1,5 +1,7 @@
-import KeyboardLink
+import KeyboardLinkDBus
 import Testing
+
+@testable import KBlinkAPI
 
 /// The `a{sv}` records of org.kblink1 (`Push`, `Pull`, `ImportProfile`, `CheckAction`): one codec for both sides,
 /// strict for options, open to new keys for answers.

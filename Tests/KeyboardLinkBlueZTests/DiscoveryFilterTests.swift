@@ -1,7 +1,7 @@
+import KeyboardLinkDBus
 import Testing
 
 @testable import KeyboardLinkBlueZ
-@testable import KeyboardLinkDBus
 
 /// `SetDiscoveryFilter`'s argument built from a typed filter: BlueZ's key names, the value types it checks, and only
 /// the keys that are set.

@@ -1,19 +1,6 @@
 import Testing
 
-@testable import InsetCore
-@testable import KBlinkAPI
 @testable import KeyboardLinkBlueZ
-@testable import KeyboardLinkClient
-@testable import KeyboardLinkCommandLine
-@testable import KeyboardLinkDBus
-@testable import KeyboardLinkDrivers
-@testable import KeyboardLinkFirmware
-@testable import KeyboardLinkKeymap
-@testable import KeyboardLinkPairing
-@testable import KeyboardLinkPresence
-@testable import KeyboardLinkService
-@testable import KeyboardLinkSimulator
-@testable import KeyboardLinkSupport
 
 @Suite struct KeyboardClassifierTests {
     private static let hid = "00001124-0000-1000-8000-00805f9b34fb"

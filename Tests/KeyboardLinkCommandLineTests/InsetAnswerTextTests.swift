@@ -1,19 +1,8 @@
+import InsetCore
+import KeyboardLinkTestSupport
 import Testing
 
-@testable import InsetCore
-@testable import KBlinkAPI
-@testable import KeyboardLinkBlueZ
-@testable import KeyboardLinkClient
 @testable import KeyboardLinkCommandLine
-@testable import KeyboardLinkDBus
-@testable import KeyboardLinkDrivers
-@testable import KeyboardLinkFirmware
-@testable import KeyboardLinkKeymap
-@testable import KeyboardLinkPairing
-@testable import KeyboardLinkPresence
-@testable import KeyboardLinkService
-@testable import KeyboardLinkSimulator
-@testable import KeyboardLinkSupport
 
 @Suite("InsetAnswer text")
 struct InsetAnswerTextTests {
@@ -56,18 +45,6 @@ struct InsetAnswerTextTests {
 
         let atOnce = LayoutFixtures.scenario1().answerAfter(LayoutFixtures.hide(duration: 0))
         #expect(atOnce.textFields.first { $0.key == "animation" }?.value == "335 -> 0 at once")
-    }
-
-    @Test("point values: whole numbers bare, fractions up to thousandths, -0 as 0")
-    func pointFormat() {
-        #expect(PointFormat.text(335) == "335")
-        #expect(PointFormat.text(167.5) == "167.5")
-        #expect(PointFormat.text(-0.0) == "0")
-        #expect(PointFormat.text(1.0 / 3) == "0.333")
-        #expect(PointFormat.text(-12.0004) == "-12")
-        #expect(PointFormat.text(.nan) == "nan")
-        #expect(PointFormat.text(-.infinity) == "-inf")
-        #expect(PointFormat.text(1e20) == "1e+20")
     }
 }
 

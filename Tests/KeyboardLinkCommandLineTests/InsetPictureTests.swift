@@ -1,19 +1,8 @@
+import InsetCore
+import KeyboardLinkTestSupport
 import Testing
 
-@testable import InsetCore
-@testable import KBlinkAPI
-@testable import KeyboardLinkBlueZ
-@testable import KeyboardLinkClient
 @testable import KeyboardLinkCommandLine
-@testable import KeyboardLinkDBus
-@testable import KeyboardLinkDrivers
-@testable import KeyboardLinkFirmware
-@testable import KeyboardLinkKeymap
-@testable import KeyboardLinkPairing
-@testable import KeyboardLinkPresence
-@testable import KeyboardLinkService
-@testable import KeyboardLinkSimulator
-@testable import KeyboardLinkSupport
 
 /// The expected grids are worked out by hand. Screen 1024 x 1366 on 60 x 24: a column is
 /// max(1024 / 60, 1366 / 48) = 28.4583 pt and a row 56.9167 pt, so the screen takes 36 columns and 24 rows;

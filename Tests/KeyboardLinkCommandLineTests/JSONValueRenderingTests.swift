@@ -1,5 +1,6 @@
-import KeyboardLink
 import Testing
+
+@testable import KeyboardLinkCommandLine
 
 /// The CLI's JSON writer: plain strings copied in one go, the rest escaped byte by byte, same text either way.
 @Suite("JSONValue rendering")

@@ -1,4 +1,6 @@
-import KeyboardLink
+import KBlinkAPI
+import KeyboardLinkBlueZ
+import KeyboardLinkDBus
 import Testing
 
 @testable import KeyboardLinkCommandLine

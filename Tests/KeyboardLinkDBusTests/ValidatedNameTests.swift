@@ -1,5 +1,6 @@
-import KeyboardLink
 import Testing
+
+@testable import KeyboardLinkDBus
 
 /// The five name types share their initialisers (``ValidatedName``): text is validated or refused, a literal is a
 /// constant checked when it is made.

@@ -1,7 +1,7 @@
+import KeyboardLinkSupport
 import Testing
 
 @testable import KeyboardLinkDesktop
-@testable import KeyboardLinkSupport
 
 /// The dconf formats the agent speaks without GLib: the `a{smv}` changeset `Change` takes, and the GVDB database.
 @Suite struct DconfFormatTests {

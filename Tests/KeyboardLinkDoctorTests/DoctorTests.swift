@@ -1,9 +1,7 @@
 import KBlinkAPI
-import KeyboardLinkTestSupport
 import Testing
 
 @testable import KeyboardLinkDoctor
-@testable import KeyboardLinkHostFix
 
 /// `kblink doctor`'s checks on fake roots and given bus facts: a healthy host reports nothing, a host with every
 /// problem planted reports each of them and nothing else, and each check is driven through found, not found and

@@ -1,11 +1,11 @@
 import Glibc
 import KBlinkAPI
 import KeyboardLinkDBus
+import KeyboardLinkSupport
 import KeyboardLinkTestSupport
 import Testing
 
 @testable import KeyboardLinkDoctor
-@testable import KeyboardLinkSupport
 
 /// A host's `/sys`, `/proc`, `/etc`, `/dev`, `/usr` and `/var` built under a temporary directory, laid out as the
 /// kernel and Debian lay them out (sysfs links relative, as the kernel makes them), for ``Doctor`` to read.

@@ -1,8 +1,8 @@
+import KeyboardLinkKeymap
+import KeyboardLinkSimulator
 import Testing
 
 @testable import KeyboardLinkDrivers
-@testable import KeyboardLinkKeymap
-@testable import KeyboardLinkSimulator
 
 /// `PushMerge`: the three-way merge of base, draft and keyboard behind every push.
 @Suite("Three-way push merge")

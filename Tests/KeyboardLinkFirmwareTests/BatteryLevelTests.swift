@@ -1,20 +1,8 @@
 import FoundationEssentials
+import KeyboardLinkDBus
 import Testing
 
-@testable import InsetCore
-@testable import KBlinkAPI
-@testable import KeyboardLinkBlueZ
-@testable import KeyboardLinkClient
-@testable import KeyboardLinkCommandLine
-@testable import KeyboardLinkDBus
-@testable import KeyboardLinkDrivers
 @testable import KeyboardLinkFirmware
-@testable import KeyboardLinkKeymap
-@testable import KeyboardLinkPairing
-@testable import KeyboardLinkPresence
-@testable import KeyboardLinkService
-@testable import KeyboardLinkSimulator
-@testable import KeyboardLinkSupport
 
 @Suite struct BatteryLevelTests {
     @Test(arguments: [UInt8(0), 1, 57, 100])
@@ -36,20 +24,6 @@ import Testing
         }
         #expect(error == .batteryLevelLength(count))
         #expect(error.description.contains("expected 1"))
-    }
-
-    @Test func readingTravelsAsStringByteStruct() throws {
-        let reading = BatteryReading(part: "left", level: try BatteryLevel(percentage: 85))
-        #expect(BatteryReading.dbusType == .structure([.string, .byte]))
-        #expect(reading.dbusValue == .structure([.string("left"), .byte(85)]))
-        #expect(try BatteryReading(dbusValue: reading.dbusValue) == reading)
-        #expect([reading].dbusValue == .array(.structure([.string, .byte]), [reading.dbusValue]))
-    }
-
-    @Test func readingFromDBusRejectsBadValues() {
-        #expect(throws: DBusError.self) { try BatteryReading(dbusValue: .structure([.string("main"), .byte(101)])) }
-        #expect(throws: DBusError.self) { try BatteryReading(dbusValue: .structure([.string("main")])) }
-        #expect(throws: DBusError.self) { try BatteryReading(dbusValue: .string("main")) }
     }
 
     @Test func cachedLevelIsValidated() throws {

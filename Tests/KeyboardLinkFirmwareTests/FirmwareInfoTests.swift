@@ -1,20 +1,8 @@
+import KeyboardLinkSupport
 import KeyboardLinkTestSupport
 import Testing
 
-@testable import InsetCore
-@testable import KBlinkAPI
-@testable import KeyboardLinkBlueZ
-@testable import KeyboardLinkClient
-@testable import KeyboardLinkCommandLine
-@testable import KeyboardLinkDBus
-@testable import KeyboardLinkDrivers
 @testable import KeyboardLinkFirmware
-@testable import KeyboardLinkKeymap
-@testable import KeyboardLinkPairing
-@testable import KeyboardLinkPresence
-@testable import KeyboardLinkService
-@testable import KeyboardLinkSimulator
-@testable import KeyboardLinkSupport
 
 @Suite struct FirmwareInfoTests {
     static let readAt = WallClockTime(secondsSince1970: 1_760_000_000)
@@ -53,31 +41,6 @@ import Testing
         #expect(info.batteries == [BatteryReading(part: "main", level: try BatteryLevel(percentage: 80))])
         #expect(info.notes.isEmpty)
         #expect(info.readAt == Self.readAt)
-    }
-
-    @Test func firmwareProperty() throws {
-        let info = FirmwareInfo(
-            manufacturer: "OpenMoko", model: "ZMK Split", serial: nil, firmwareRevision: "3.5.0",
-            identity: DeviceIdentity(source: .usb, vendorID: 0x1D50, productID: 0x615E, productVersion: 0x0305),
-            vendorName: "OpenMoko, Inc.", readAt: Self.readAt)
-        #expect(
-            info.firmwareProperty == [
-                "Manufacturer": "OpenMoko",
-                "Model": "ZMK Split",
-                "FirmwareRevision": "3.5.0",
-                "VendorSource": "usb",
-                "VendorId": "0x1d50",
-                "ProductId": "0x615e",
-                "ProductVersion": "0x0305",
-                "VendorName": "OpenMoko, Inc.",
-            ])
-        #expect([String: String].dbusType == .dictionary(key: .string, value: .string))
-    }
-
-    @Test func emptyInfoHasEmptyProperties() {
-        let info = FirmwareInfo(readAt: Self.readAt)
-        #expect(info.firmwareProperty.isEmpty)
-        #expect(info.batteryProperty.isEmpty)
     }
 
     @Test func malformedValuesGiveNotesAndNoCrash() throws {
@@ -128,24 +91,6 @@ import Testing
         #expect(info.identity == nil)
         #expect(info.notes.count == 1)
         #expect(info.notes.first?.hasPrefix("Modalias \"usb:v04\" is not") == true)
-    }
-
-    @Test func splitKeyboardBatteriesByDescription() throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let readings = FirmwareReadings(
-            batteryLevels: [
-                RawBatteryLevel(value: [85], description: "Left"),
-                RawBatteryLevel(value: [72], userDescription: Array("Right".utf8) + [0]),
-            ],
-            battery1Percentage: 85, readAt: Self.readAt)
-        let info = FirmwareInfo(readings: readings, vendorNames: try Self.vendorNames(directory))
-        #expect(info.batteries.map(\.description) == ["left: 85%", "right: 72%"])
-        #expect(
-            info.batteryProperty.dbusValue
-                == .array(
-                    .structure([.string, .byte]),
-                    [.structure([.string("left"), .byte(85)]), .structure([.string("right"), .byte(72)])]))
     }
 
     @Test func battery1IsUsedWhenNoCharacteristicIsReadable() throws {

@@ -1,7 +1,7 @@
+import KeyboardLinkKeymap
 import KeyboardLinkTestSupport
 import Testing
 
-@testable import KeyboardLinkKeymap
 @testable import KeyboardLinkKeymapFiles
 
 /// Keymaps and files the keymap-file tests share.

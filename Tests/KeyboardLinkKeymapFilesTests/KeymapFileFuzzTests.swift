@@ -1,7 +1,8 @@
 import Foundation
+import KeyboardLinkKeymap
+import KeyboardLinkTestSupport
 import Testing
 
-@testable import KeyboardLinkKeymap
 @testable import KeyboardLinkKeymapFiles
 
 /// Seeded fuzzing of the keymap-file readers (ZMK devicetree and preprocessor, QMK and Vial JSON): mutated files
@@ -22,7 +23,7 @@ struct KeymapFileFuzzTests {
         String(repeating: "(", count: 300), String(repeating: "[", count: 300), String(repeating: "x", count: 3_000),
     ]
 
-    static func mutate(_ text: [UInt8], _ random: inout KeymapRandom) -> [UInt8] {
+    static func mutate(_ text: [UInt8], _ random: inout SeededRandom) -> [UInt8] {
         var bytes = text
         for _ in 0...Int.random(in: 0...3, using: &random) {
             let position = bytes.isEmpty ? 0 : Int.random(in: 0..<bytes.count, using: &random)
@@ -86,7 +87,7 @@ struct KeymapFileFuzzTests {
             Array(try KeymapFiles.write(KeymapFileContent(keymap), as: format, layout: layout, keyboard: "T").utf8)
         ]
         if format == .zmk { seeds.append(Array(KeymapFileFixtures.handWrittenZMK.utf8)) }
-        var random = KeymapRandom(seed: 0x6b65_796d_6170 &+ UInt64(format.rawValue.utf8.count))
+        var random = SeededRandom(seed: 0x6b65_796d_6170 &+ UInt64(format.rawValue.utf8.count))
         for index in 0..<Self.cases {
             let seed = seeds[index % seeds.count]
             Self.check(Self.mutate(seed, &random), format, layout, names: names)

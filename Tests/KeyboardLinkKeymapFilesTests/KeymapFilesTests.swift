@@ -1,6 +1,6 @@
+import KeyboardLinkKeymap
 import Testing
 
-@testable import KeyboardLinkKeymap
 @testable import KeyboardLinkKeymapFiles
 
 @Suite("Keymap files: ZMK .keymap, QMK keymap.json, Vial .vil, keymap-drawer YAML")

@@ -1,6 +1,6 @@
+import KeyboardLinkKeymap
 import Testing
 
-@testable import KeyboardLinkKeymap
 @testable import KeyboardLinkKeymapFiles
 
 @Suite("Layer names in keymap files")

@@ -1,7 +1,7 @@
+import KeyboardLinkKeymap
 import KeyboardLinkTestSupport
 import Testing
 
-@testable import KeyboardLinkKeymap
 @testable import KeyboardLinkKeymapFiles
 
 @Suite("VIA keyboard definitions (v2 and v3) read into layouts; broken ones refused by line and column")

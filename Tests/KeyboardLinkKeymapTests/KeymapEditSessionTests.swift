@@ -1,19 +1,7 @@
+import KeyboardLinkTestSupport
 import Testing
 
-@testable import InsetCore
-@testable import KBlinkAPI
-@testable import KeyboardLinkBlueZ
-@testable import KeyboardLinkClient
-@testable import KeyboardLinkCommandLine
-@testable import KeyboardLinkDBus
-@testable import KeyboardLinkDrivers
-@testable import KeyboardLinkFirmware
 @testable import KeyboardLinkKeymap
-@testable import KeyboardLinkPairing
-@testable import KeyboardLinkPresence
-@testable import KeyboardLinkService
-@testable import KeyboardLinkSimulator
-@testable import KeyboardLinkSupport
 
 @Suite("Edit session")
 struct KeymapEditSessionTests {
@@ -47,7 +35,7 @@ struct KeymapEditSessionTests {
     func randomZoneSwitching() throws {
         var session = try Self.session("vgn-98pro")
         var model = KeymapReferenceModel(session.base)
-        var random = KeymapRandom(seed: 1)
+        var random = SeededRandom(seed: 1)
         let generator = KeymapEditGenerator(layout: session.layout, layerCount: session.layerCount)
         for _ in 0..<1_000 {
             try session.selectZone(session.zones.randomElement(using: &random) ?? .standard)
@@ -70,7 +58,7 @@ struct KeymapEditSessionTests {
     @Test("undo and redo over a long random log return to every earlier state exactly")
     func undoRedo() throws {
         var session = try Self.session()
-        var random = KeymapRandom(seed: 2)
+        var random = SeededRandom(seed: 2)
         let generator = KeymapEditGenerator(layout: session.layout, layerCount: session.layerCount)
         var states = [session.draftKeymap]
         while states.count < 400 {
@@ -256,7 +244,7 @@ struct KeymapEditSessionTests {
     @Test("a saved draft restores the same draft, undo history and zone")
     func restore() throws {
         var session = try Self.session()
-        var random = KeymapRandom(seed: 3)
+        var random = SeededRandom(seed: 3)
         let generator = KeymapEditGenerator(layout: session.layout, layerCount: session.layerCount)
         for _ in 0..<200 { _ = try? session.apply(generator.next(using: &random, macros: session.macros)) }
         for _ in 0..<30 { try session.undo() }
@@ -303,7 +291,7 @@ struct KeymapEditGenerator {
         ]
     }
 
-    func next(using random: inout KeymapRandom, macros: [MacroName: Macro]) -> EditOperation {
+    func next(using random: inout SeededRandom, macros: [MacroName: Macro]) -> EditOperation {
         let layer = Int.random(in: 0..<layerCount, using: &random)
         let zone = layout.zones.randomElement(using: &random) ?? .standard
         let names = ["m1", "m2"].compactMap { try? MacroName($0) }

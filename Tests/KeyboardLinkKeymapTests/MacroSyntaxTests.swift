@@ -1,19 +1,7 @@
+import KeyboardLinkTestSupport
 import Testing
 
-@testable import InsetCore
-@testable import KBlinkAPI
-@testable import KeyboardLinkBlueZ
-@testable import KeyboardLinkClient
-@testable import KeyboardLinkCommandLine
-@testable import KeyboardLinkDBus
-@testable import KeyboardLinkDrivers
-@testable import KeyboardLinkFirmware
 @testable import KeyboardLinkKeymap
-@testable import KeyboardLinkPairing
-@testable import KeyboardLinkPresence
-@testable import KeyboardLinkService
-@testable import KeyboardLinkSimulator
-@testable import KeyboardLinkSupport
 
 @Suite("Macro text syntax")
 struct MacroSyntaxTests {
@@ -74,7 +62,7 @@ struct MacroSyntaxTests {
 
     @Test("random macros round-trip through their text form")
     func randomRoundTrip() throws {
-        var random = KeymapRandom(seed: 7)
+        var random = SeededRandom(seed: 7)
         for _ in 0..<300 {
             let macro = try Macro(steps: RandomMacroSteps.random(using: &random))
             #expect(try Macro(parsing: macro.description) == macro, "\(macro)")
@@ -152,7 +140,7 @@ enum RandomMacroSteps {
         .keyboard(0x2F), .keyboard(0x34),
     ]
 
-    static func random(using random: inout KeymapRandom) -> [MacroStep] {
+    static func random(using random: inout SeededRandom) -> [MacroStep] {
         let count = Int.random(in: 1...8, using: &random)
         return (0..<count).map { _ in
             let key = keys.randomElement(using: &random) ?? .keyboard(0x04)

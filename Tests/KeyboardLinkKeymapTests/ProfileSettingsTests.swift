@@ -1,19 +1,6 @@
 import Testing
 
-@testable import InsetCore
-@testable import KBlinkAPI
-@testable import KeyboardLinkBlueZ
-@testable import KeyboardLinkClient
-@testable import KeyboardLinkCommandLine
-@testable import KeyboardLinkDBus
-@testable import KeyboardLinkDrivers
-@testable import KeyboardLinkFirmware
 @testable import KeyboardLinkKeymap
-@testable import KeyboardLinkPairing
-@testable import KeyboardLinkPresence
-@testable import KeyboardLinkService
-@testable import KeyboardLinkSimulator
-@testable import KeyboardLinkSupport
 
 /// The apply-on-connect settings of a stored profile, the `Push` option that sets them, and the log line of a
 /// re-apply.
@@ -68,24 +55,5 @@ struct ProfileSettingsTests {
         } catch {
             #expect(error.description.contains("applyOnConnect"))
         }
-    }
-
-    @Test("the re-apply log line names at most five drifted bindings and counts the rest")
-    func summary() throws {
-        func outcome(_ count: Int) throws -> DriverPush.Outcome {
-            let keys = ["ESC", "F1", "F2", "F3", "F4", "F5", "F6"]
-            return DriverPush.Outcome(
-                writes: try keys.prefix(count).map {
-                    DriverKeyWrite(layer: 0, key: try KeyName($0), action: try KeyAction(parsing: "KC_A"))
-                },
-                previous: keys.prefix(count).map { _ in .action(.none) }, verified: true, saved: true, dryRun: false)
-        }
-        #expect(
-            KeymapWriter.reapplySummary(try outcome(2))
-                == "re-applied the profile: 2 binding(s) had drifted (layer 0 ESC KC_NO->KC_A, layer 0 F1 KC_NO->KC_A)")
-        let long = KeymapWriter.reapplySummary(try outcome(7))
-        #expect(long.hasPrefix("re-applied the profile: 7 binding(s) had drifted (layer 0 ESC KC_NO->KC_A, "))
-        #expect(long.hasSuffix("layer 0 F4 KC_NO->KC_A, and 2 more)"))
-        #expect(!long.contains("F5"))
     }
 }

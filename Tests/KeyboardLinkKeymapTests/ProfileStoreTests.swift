@@ -1,21 +1,9 @@
 import Glibc
+import KeyboardLinkSupport
 import KeyboardLinkTestSupport
 import Testing
 
-@testable import InsetCore
-@testable import KBlinkAPI
-@testable import KeyboardLinkBlueZ
-@testable import KeyboardLinkClient
-@testable import KeyboardLinkCommandLine
-@testable import KeyboardLinkDBus
-@testable import KeyboardLinkDrivers
-@testable import KeyboardLinkFirmware
 @testable import KeyboardLinkKeymap
-@testable import KeyboardLinkPairing
-@testable import KeyboardLinkPresence
-@testable import KeyboardLinkService
-@testable import KeyboardLinkSimulator
-@testable import KeyboardLinkSupport
 
 @Suite("Profiles on disk")
 struct ProfileStoreTests {
@@ -72,7 +60,7 @@ struct ProfileStoreTests {
         let store = ProfileStore(directory: directory.path)
         let layout = try PhysicalLayout.builtIn("aula-f87")
         var session = try KeymapEditSession(layout: layout, base: Keymap(defaultsFor: layout))
-        var random = KeymapRandom(seed: 11)
+        var random = SeededRandom(seed: 11)
         let generator = KeymapEditGenerator(layout: layout, layerCount: session.layerCount)
         for _ in 0..<60 {
             guard (try? session.apply(generator.next(using: &random, macros: session.macros))) == true else { continue }

@@ -1,19 +1,6 @@
 import Testing
 
-@testable import InsetCore
-@testable import KBlinkAPI
-@testable import KeyboardLinkBlueZ
-@testable import KeyboardLinkClient
-@testable import KeyboardLinkCommandLine
-@testable import KeyboardLinkDBus
-@testable import KeyboardLinkDrivers
-@testable import KeyboardLinkFirmware
 @testable import KeyboardLinkKeymap
-@testable import KeyboardLinkPairing
-@testable import KeyboardLinkPresence
-@testable import KeyboardLinkService
-@testable import KeyboardLinkSimulator
-@testable import KeyboardLinkSupport
 
 /// Expected values are computed by hand from QMK's keycode ranges (keycodes 0.0.1: QK_MODS 0x0100,
 /// QK_MOD_TAP 0x2000, QK_LAYER_TAP 0x4000, QK_TO 0x5200, QK_MOMENTARY 0x5220, QK_TOGGLE_LAYER 0x5260,

@@ -1,20 +1,8 @@
+import KeyboardLinkSupport
 import KeyboardLinkTestSupport
 import Testing
 
-@testable import InsetCore
-@testable import KBlinkAPI
-@testable import KeyboardLinkBlueZ
-@testable import KeyboardLinkClient
-@testable import KeyboardLinkCommandLine
-@testable import KeyboardLinkDBus
-@testable import KeyboardLinkDrivers
-@testable import KeyboardLinkFirmware
 @testable import KeyboardLinkKeymap
-@testable import KeyboardLinkPairing
-@testable import KeyboardLinkPresence
-@testable import KeyboardLinkService
-@testable import KeyboardLinkSimulator
-@testable import KeyboardLinkSupport
 
 /// The undo log's bounds: at most 1,000 edits and about 4 MiB of them, the oldest merged into one, the draft unchanged,
 /// and a saved profile always loadable (issue 18: three 8 MB imports once made a 24.8 MB profile the daemon refused).

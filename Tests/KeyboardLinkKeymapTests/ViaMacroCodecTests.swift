@@ -1,19 +1,7 @@
+import KeyboardLinkTestSupport
 import Testing
 
-@testable import InsetCore
-@testable import KBlinkAPI
-@testable import KeyboardLinkBlueZ
-@testable import KeyboardLinkClient
-@testable import KeyboardLinkCommandLine
-@testable import KeyboardLinkDBus
-@testable import KeyboardLinkDrivers
-@testable import KeyboardLinkFirmware
 @testable import KeyboardLinkKeymap
-@testable import KeyboardLinkPairing
-@testable import KeyboardLinkPresence
-@testable import KeyboardLinkService
-@testable import KeyboardLinkSimulator
-@testable import KeyboardLinkSupport
 
 /// Bytes computed by hand from QMK's dynamic macro format: `0x01 0x01 kc` tap, `0x01 0x02 kc` down,
 /// `0x01 0x03 kc` up, `0x01 0x04 <digits> '|'` delay, printable ASCII as itself, NUL after each macro.
@@ -58,7 +46,7 @@ struct ViaMacroCodecTests {
 
     @Test("random macros decode to their canonical form")
     func randomRoundTrip() throws {
-        var random = KeymapRandom(seed: 42)
+        var random = SeededRandom(seed: 42)
         for _ in 0..<500 {
             let macro = try Macro(steps: RandomMacroSteps.random(using: &random))
             let bytes = try ViaMacroCodec.encode(macro)

@@ -1,19 +1,6 @@
 import Testing
 
-@testable import InsetCore
-@testable import KBlinkAPI
-@testable import KeyboardLinkBlueZ
-@testable import KeyboardLinkClient
-@testable import KeyboardLinkCommandLine
-@testable import KeyboardLinkDBus
-@testable import KeyboardLinkDrivers
-@testable import KeyboardLinkFirmware
 @testable import KeyboardLinkKeymap
-@testable import KeyboardLinkPairing
-@testable import KeyboardLinkPresence
-@testable import KeyboardLinkService
-@testable import KeyboardLinkSimulator
-@testable import KeyboardLinkSupport
 
 /// Expected values computed by hand from ZMK's encoding: `(modifiers << 24) | (usage_page << 16) | usage_id`,
 /// page 0x07 keyboard, 0x0C consumer; modifier bits 0x01 LCtrl, 0x02 LShift, 0x04 LAlt, 0x08 LGUI, 0x40 RAlt.

@@ -1,19 +1,7 @@
+import KeyboardLinkTestSupport
 import Testing
 
-@testable import InsetCore
-@testable import KBlinkAPI
-@testable import KeyboardLinkBlueZ
-@testable import KeyboardLinkClient
-@testable import KeyboardLinkCommandLine
-@testable import KeyboardLinkDBus
-@testable import KeyboardLinkDrivers
-@testable import KeyboardLinkFirmware
-@testable import KeyboardLinkKeymap
 @testable import KeyboardLinkPairing
-@testable import KeyboardLinkPresence
-@testable import KeyboardLinkService
-@testable import KeyboardLinkSimulator
-@testable import KeyboardLinkSupport
 
 /// Passkeys and PINs: zero-padding, ranges, validation, random PINs.
 @Suite struct PairingCodeTests {
@@ -39,20 +27,8 @@ import Testing
         #expect(throws: AgentArgumentError.self) { try PinCode(text) }
     }
 
-    /// SplitMix64, for repeatable random PINs.
-    struct SeededGenerator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     @Test func randomPinsAreSixDigitsAndVary() {
-        var generator = SeededGenerator(state: 42)
+        var generator = SeededRandom(seed: 42)
         let pins = (0..<500).map { _ in PinCode.random(using: &generator) }
         #expect(pins.allSatisfy { $0.isSixDigits })
         #expect(Set(pins).count > 490, "500 draws from a million values almost never repeat")

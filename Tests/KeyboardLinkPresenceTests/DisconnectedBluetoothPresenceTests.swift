@@ -1,5 +1,7 @@
-import KeyboardLink
+import KeyboardLinkBlueZ
 import Testing
+
+@testable import KeyboardLinkPresence
 
 /// An evdev node of a Bluetooth keyboard that BlueZ reports disconnected (BlueZ keeps an LE keyboard's uhid device
 /// across disconnections) does not count, under any policy.

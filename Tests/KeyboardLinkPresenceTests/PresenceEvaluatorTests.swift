@@ -1,19 +1,7 @@
+import KeyboardLinkBlueZ
 import Testing
 
-@testable import InsetCore
-@testable import KBlinkAPI
-@testable import KeyboardLinkBlueZ
-@testable import KeyboardLinkClient
-@testable import KeyboardLinkCommandLine
-@testable import KeyboardLinkDBus
-@testable import KeyboardLinkDrivers
-@testable import KeyboardLinkFirmware
-@testable import KeyboardLinkKeymap
-@testable import KeyboardLinkPairing
 @testable import KeyboardLinkPresence
-@testable import KeyboardLinkService
-@testable import KeyboardLinkSimulator
-@testable import KeyboardLinkSupport
 
 @Suite struct PresenceEvaluatorTests {
     typealias Fixtures = InputDevicesFixtures
@@ -110,17 +98,5 @@ import Testing
                 "evdev /dev/input/event5 \"Logitech USB Keyboard\"",
                 "evdev /dev/input/event21 \"Aula F87\"",
             ])
-    }
-
-    @Test func hardwareKeyboardTravelsAsThreeStrings() throws {
-        let keyboard = HardwareKeyboard(source: .evdev, id: "/dev/input/event5", name: "Logitech USB Keyboard")
-        #expect(HardwareKeyboardEntry.dbusType == .structure([.string, .string, .string]))
-        #expect(
-            keyboard.entry.dbusValue
-                == .structure([.string("evdev"), .string("/dev/input/event5"), .string("Logitech USB Keyboard")]))
-        #expect(try HardwareKeyboardEntry(dbusValue: keyboard.entry.dbusValue) == keyboard.entry)
-        #expect(throws: DBusError.self) {
-            try HardwareKeyboardEntry(dbusValue: .structure([.string("usb"), .string("x"), .string("y")]))
-        }
     }
 }

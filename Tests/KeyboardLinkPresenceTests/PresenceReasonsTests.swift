@@ -1,11 +1,9 @@
+import KeyboardLinkBlueZ
+import KeyboardLinkSupport
 import KeyboardLinkTestSupport
 import Testing
 
-@testable import KBlinkAPI
-@testable import KeyboardLinkBlueZ
-@testable import KeyboardLinkDBus
 @testable import KeyboardLinkPresence
-@testable import KeyboardLinkSupport
 
 /// `HardwareKeyboardReasons`, the grace period, virtual devices and udev's `KBLINK_IGNORE=1`.
 @Suite struct PresenceReasonsTests {
@@ -44,17 +42,6 @@ import Testing
                 evdevDevices: devices, bluetoothKeyboards: [])
             #expect(!result.hardwareKeyboardAttached)
             #expect(result.reasons.first?.reason == "udev gives it KBLINK_IGNORE=1")
-        }
-    }
-
-    @Test func reasonTravelsAsFiveFields() throws {
-        let reason = HardwareKeyboardReason(
-            source: .evdev, id: "/dev/input/event5", name: "Logitech", counts: true, reason: "usb keyboard")
-        #expect(reason.entry.dbusValue.type.signature == "(sssbs)")
-        #expect(try HardwareKeyboardReasonEntry(dbusValue: reason.entry.dbusValue) == reason.entry)
-        #expect(throws: DBusError.self) {
-            try HardwareKeyboardReasonEntry(
-                dbusValue: .structure([.string("usb"), .string("x"), .string("y"), .boolean(true), .string("z")]))
         }
     }
 

@@ -1,6 +1,8 @@
 import Glibc
 import Testing
 
+@testable import KeyboardLinkService
+
 /// A datagram socket a test binds to a path or an abstract name, standing in for systemd's notification socket.
 final class DatagramReceiver {
     let descriptor: Int32

@@ -1,5 +1,5 @@
-import KeyboardLink
-import KeyboardLinkTestSupport
+import KeyboardLinkBlueZ
+import KeyboardLinkDBus
 import Testing
 
 @testable import KeyboardLinkService

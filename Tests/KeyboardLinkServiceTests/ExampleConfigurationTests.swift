@@ -1,30 +1,13 @@
 import Glibc
+import KeyboardLinkTestSupport
 import Testing
 
-@testable import InsetCore
-@testable import KBlinkAPI
-@testable import KeyboardLinkBlueZ
-@testable import KeyboardLinkClient
-@testable import KeyboardLinkCommandLine
-@testable import KeyboardLinkDBus
-@testable import KeyboardLinkDrivers
-@testable import KeyboardLinkFirmware
-@testable import KeyboardLinkKeymap
-@testable import KeyboardLinkPairing
-@testable import KeyboardLinkPresence
 @testable import KeyboardLinkService
-@testable import KeyboardLinkSimulator
-@testable import KeyboardLinkSupport
 
 /// The shipped `systemd/kblinkd.conf.example` documents every key with its default.
 @Suite("kblinkd.conf.example")
 struct ExampleConfigurationTests {
-    static let examplePath: String = {
-        // Tests/KeyboardLinkTests/Service/ExampleConfigurationTests.swift -> repository root
-        var components = "\(#filePath)".split(separator: "/", omittingEmptySubsequences: false)
-        components.removeLast(4)
-        return components.joined(separator: "/") + "/systemd/kblinkd.conf.example"
-    }()
+    static let examplePath = RepositoryFiles.path("systemd/kblinkd.conf.example")
 
     @Test("as shipped (everything commented out) it parses to the defaults without warnings")
     func asShipped() throws {

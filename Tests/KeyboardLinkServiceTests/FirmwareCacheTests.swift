@@ -1,22 +1,12 @@
 import FoundationEssentials
 import Glibc
+import KeyboardLinkBlueZ
+import KeyboardLinkFirmware
+import KeyboardLinkSupport
 import KeyboardLinkTestSupport
 import Testing
 
-@testable import InsetCore
-@testable import KBlinkAPI
-@testable import KeyboardLinkBlueZ
-@testable import KeyboardLinkClient
-@testable import KeyboardLinkCommandLine
-@testable import KeyboardLinkDBus
-@testable import KeyboardLinkDrivers
-@testable import KeyboardLinkFirmware
-@testable import KeyboardLinkKeymap
-@testable import KeyboardLinkPairing
-@testable import KeyboardLinkPresence
 @testable import KeyboardLinkService
-@testable import KeyboardLinkSimulator
-@testable import KeyboardLinkSupport
 
 @Suite struct FirmwareCacheTests {
     static let address = BluetoothAddress(validating: "EC:0C:4E:00:00:42")!

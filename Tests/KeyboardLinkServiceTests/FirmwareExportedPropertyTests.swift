@@ -1,19 +1,9 @@
+import KBlinkAPI
+import KeyboardLinkFirmware
+import KeyboardLinkSupport
 import Testing
 
-@testable import InsetCore
-@testable import KBlinkAPI
-@testable import KeyboardLinkBlueZ
-@testable import KeyboardLinkClient
-@testable import KeyboardLinkCommandLine
-@testable import KeyboardLinkDBus
-@testable import KeyboardLinkDrivers
-@testable import KeyboardLinkFirmware
-@testable import KeyboardLinkKeymap
-@testable import KeyboardLinkPairing
-@testable import KeyboardLinkPresence
 @testable import KeyboardLinkService
-@testable import KeyboardLinkSimulator
-@testable import KeyboardLinkSupport
 
 @Suite struct FirmwareExportedPropertyTests {
     static let readAt = WallClockTime(secondsSince1970: 1_764_419_922)  // 2025-11-29T12:38:42Z

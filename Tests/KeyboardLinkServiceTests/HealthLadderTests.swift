@@ -1,6 +1,5 @@
 import Testing
 
-@testable import KBlinkAPI
 @testable import KeyboardLinkService
 
 /// The healing ladder as a pure state machine: every instant is given, nothing waits.

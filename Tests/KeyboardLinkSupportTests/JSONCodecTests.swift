@@ -1,19 +1,6 @@
 import FoundationEssentials
 import Testing
 
-@testable import InsetCore
-@testable import KBlinkAPI
-@testable import KeyboardLinkBlueZ
-@testable import KeyboardLinkClient
-@testable import KeyboardLinkCommandLine
-@testable import KeyboardLinkDBus
-@testable import KeyboardLinkDrivers
-@testable import KeyboardLinkFirmware
-@testable import KeyboardLinkKeymap
-@testable import KeyboardLinkPairing
-@testable import KeyboardLinkPresence
-@testable import KeyboardLinkService
-@testable import KeyboardLinkSimulator
 @testable import KeyboardLinkSupport
 
 /// kblink's own JSON reader and writer (`JSONCodec`): the same text as Foundation's coders wrote, strict parsing,

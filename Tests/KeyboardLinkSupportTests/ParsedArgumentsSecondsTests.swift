@@ -1,5 +1,6 @@
-import KeyboardLink
 import Testing
+
+@testable import KeyboardLinkSupport
 
 /// `--timeout S` and the other seconds options: plain decimal numbers only, within the range.
 @Suite("ParsedArguments seconds")

@@ -1,7 +1,8 @@
 import Foundation
 import Glibc
-import KeyboardLink
 import Testing
+
+@testable import KeyboardLinkSupport
 
 @Suite("Unix accounts and /proc: the lookups the authorizer makes")
 struct UnixAccountsTests {

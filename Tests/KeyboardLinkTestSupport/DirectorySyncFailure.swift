@@ -1,29 +1,18 @@
 import Glibc
+import KeyboardLinkSupport
 import Synchronization
-
-@testable import InsetCore
-@testable import KBlinkAPI
-@testable import KeyboardLinkBlueZ
-@testable import KeyboardLinkClient
-@testable import KeyboardLinkCommandLine
-@testable import KeyboardLinkDBus
-@testable import KeyboardLinkDrivers
-@testable import KeyboardLinkFirmware
-@testable import KeyboardLinkKeymap
-@testable import KeyboardLinkPairing
-@testable import KeyboardLinkPresence
-@testable import KeyboardLinkService
-@testable import KeyboardLinkSimulator
-@testable import KeyboardLinkSupport
 
 /// File system calls whose `fsync` fails with `EIO` on directories only, so that an atomic write fails after its
 /// rename succeeded (the file `fsync` and the rename go through).
-final class DirectorySyncFailure: Sendable {
+package final class DirectorySyncFailure: Sendable {
     /// The open directory descriptors; a descriptor number leaves the set when closed, as the kernel reuses it.
     private let directories = Mutex<Set<Int32>>([])
 
+    /// Directory `fsync` fails from the start.
+    package init() {}
+
     /// The system calls with the failure injected.
-    var syscalls: FileSyscalls {
+    package var syscalls: FileSyscalls {
         var calls = FileSyscalls.system
         calls.open = { path, flags, mode in
             let fd = FileSyscalls.system.open(path, flags, mode)

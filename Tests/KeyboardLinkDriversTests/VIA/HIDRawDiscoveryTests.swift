@@ -1,20 +1,8 @@
 import FoundationEssentials
+import KeyboardLinkBlueZ
 import Testing
 
-@testable import InsetCore
-@testable import KBlinkAPI
-@testable import KeyboardLinkBlueZ
-@testable import KeyboardLinkClient
-@testable import KeyboardLinkCommandLine
-@testable import KeyboardLinkDBus
 @testable import KeyboardLinkDrivers
-@testable import KeyboardLinkFirmware
-@testable import KeyboardLinkKeymap
-@testable import KeyboardLinkPairing
-@testable import KeyboardLinkPresence
-@testable import KeyboardLinkService
-@testable import KeyboardLinkSimulator
-@testable import KeyboardLinkSupport
 
 /// A fake `/sys/class/hidraw` under a temporary directory, and beside it a fake `/dev` whose entries are symbolic
 /// links to real files (`/dev/null` stands in for a hidraw node: a character device anyone may open for writing).

@@ -1,11 +1,9 @@
 import FoundationEssentials
 import Glibc
+import KeyboardLinkBlueZ
 import Testing
 
-@testable import KeyboardLinkBlueZ
-@testable import KeyboardLinkDBus
 @testable import KeyboardLinkDrivers
-@testable import KeyboardLinkService
 
 /// Issue 27 item 6: a hidraw node is written to only when it is the Bluetooth keyboard's, and the one opened is
 /// the one discovered. `/dev/null` stands in for a node: a character device anyone can open for writing, so a
@@ -140,49 +138,5 @@ struct HIDRawGuardTests {
         try unchecked.add("hidraw4", uevent: Self.uevent(), descriptor: HIDReportDescriptorTests.qmkRawHID)
         try unchecked.link("hidraw4", to: "/dev/null")
         #expect(throws: HIDRawRefusal.unverifiable(path: unchecked.devices + "/hidraw4")) { try Self.open(unchecked) }
-    }
-
-    @Test("A push or pull refused over the node says why, not to check permissions")
-    func refusalMessage() {
-        let refusal = HIDRawRefusal.substituted(
-            path: "/dev/hidraw4", expected: .init(major: 247, minor: 4), found: "character device 1:3")
-        let refused = VIADriverLinks.openFailure(alias: "VGN 98Pro", cause: refusal).message
-        #expect(refused.contains("/dev/hidraw4") && refused.contains("247:4") && refused.contains("1:3"), "\(refused)")
-        #expect(!refused.contains("permissions"), "\(refused)")
-        let denied = VIADriverLinks.openFailure(
-            alias: "VGN 98Pro", cause: VIATransportError.systemCall(name: "open", path: "/dev/hidraw4", errno: EACCES)
-        ).message
-        #expect(denied.contains("permissions"), "\(denied)")
-    }
-
-    @Test("kblinkd looks for the node with BlueZ's adapter address and Modalias IDs of the keyboard")
-    func keyboardFromBlueZ() throws {
-        let adapterPath = ObjectPath("/org/bluez/hci1")
-        let devicePath = ObjectPath("/org/bluez/hci1/dev_C8_7F_54_0A_1B_2C")
-        var snapshot = BlueZModel.Snapshot()
-        snapshot.adapters[adapterPath] = BlueZAdapter(
-            path: adapterPath, interfaces: [BlueZ.adapterInterface.rawValue: ["Address": .string(Self.adapter)]])
-        var properties: [String: DBusValue] = [
-            "Address": .string(Self.address), "Adapter": .objectPath(adapterPath),
-            "Modalias": .string("usb:v320Fp5088d0100"),
-        ]
-        snapshot.devices[devicePath] = BlueZDevice(
-            path: devicePath, interfaces: [BlueZ.deviceInterface.rawValue: properties])
-        let device = try #require(snapshot.devices[devicePath])
-        let state = try #require(KeyboardState(device: device))
-        #expect(KeymapWriter.hidKeyboard(state, in: snapshot) == Self.keyboard)
-
-        // No Modalias, or one that does not parse: the IDs are unknown, not zero.
-        for modalias: DBusValue? in [nil, .string("usb:v320F")] {
-            properties["Modalias"] = modalias
-            snapshot.devices[devicePath] = BlueZDevice(
-                path: devicePath, interfaces: [BlueZ.deviceInterface.rawValue: properties])
-            var expected = Self.keyboard
-            expected.productIDs = nil
-            #expect(KeymapWriter.hidKeyboard(state, in: snapshot) == expected)
-        }
-        // An adapter BlueZ no longer lists: unknown, so no node will match.
-        snapshot.adapters = [:]
-        #expect(KeymapWriter.hidKeyboard(state, in: snapshot).adapter == nil)
     }
 }

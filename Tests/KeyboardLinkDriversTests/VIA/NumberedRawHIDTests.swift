@@ -1,6 +1,6 @@
 import Testing
 
-@testable import KeyboardLink
+@testable import KeyboardLinkDrivers
 
 /// A Bluetooth LE keyboard carries VIA's raw HID collection in its one HID service, beside its keyboard collection,
 /// so the reports are numbered: the hidraw node takes and gives the report ID before the 32 bytes (BlueZ's `hog`

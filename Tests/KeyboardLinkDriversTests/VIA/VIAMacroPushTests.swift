@@ -1,19 +1,8 @@
+import KeyboardLinkKeymap
+import KeyboardLinkSimulator
 import Testing
 
-@testable import InsetCore
-@testable import KBlinkAPI
-@testable import KeyboardLinkBlueZ
-@testable import KeyboardLinkClient
-@testable import KeyboardLinkCommandLine
-@testable import KeyboardLinkDBus
 @testable import KeyboardLinkDrivers
-@testable import KeyboardLinkFirmware
-@testable import KeyboardLinkKeymap
-@testable import KeyboardLinkPairing
-@testable import KeyboardLinkPresence
-@testable import KeyboardLinkService
-@testable import KeyboardLinkSimulator
-@testable import KeyboardLinkSupport
 
 /// `DriverPush` with macros through the VIA driver, against a simulated keyboard on a socketpair: macros go to
 /// slots of the macro buffer, keys play them with `QK_MACRO_n` (0x7700 + n).

@@ -1,19 +1,7 @@
+import KeyboardLinkKeymap
 import Testing
 
-@testable import InsetCore
-@testable import KBlinkAPI
-@testable import KeyboardLinkBlueZ
-@testable import KeyboardLinkClient
-@testable import KeyboardLinkCommandLine
-@testable import KeyboardLinkDBus
 @testable import KeyboardLinkDrivers
-@testable import KeyboardLinkFirmware
-@testable import KeyboardLinkKeymap
-@testable import KeyboardLinkPairing
-@testable import KeyboardLinkPresence
-@testable import KeyboardLinkService
-@testable import KeyboardLinkSimulator
-@testable import KeyboardLinkSupport
 
 /// The VIA driver's macro buffer: what it writes for a slot table and how it reads a buffer back into slots.
 /// Expected bytes are written by hand from the macro buffer table in docs/protocols.md (`0x01 0x01 kc` tap,

@@ -1,19 +1,7 @@
+import KeyboardLinkTestSupport
 import Testing
 
-@testable import InsetCore
-@testable import KBlinkAPI
-@testable import KeyboardLinkBlueZ
-@testable import KeyboardLinkClient
-@testable import KeyboardLinkCommandLine
-@testable import KeyboardLinkDBus
 @testable import KeyboardLinkDrivers
-@testable import KeyboardLinkFirmware
-@testable import KeyboardLinkKeymap
-@testable import KeyboardLinkPairing
-@testable import KeyboardLinkPresence
-@testable import KeyboardLinkService
-@testable import KeyboardLinkSimulator
-@testable import KeyboardLinkSupport
 
 /// A message nested in itself through field 1, to test the depth cap.
 private struct Nest: ProtobufMessage {
@@ -247,7 +235,7 @@ struct ProtobufCodecTests {
 
     @Test("Random fields of every kind survive a round trip", arguments: [UInt64(1), 2, 3, 0xDEAD_BEEF])
     func randomRoundTrip(seed: UInt64) throws {
-        var generator = DriverTestGenerator(seed: seed)
+        var generator = SeededRandom(seed: seed)
         for _ in 0..<100 {
             let fields: [AnyField] = (0..<Int.random(in: 0...20, using: &generator)).map { _ in
                 switch Int.random(in: 0..<9, using: &generator) {
@@ -311,7 +299,7 @@ struct ProtobufCodecTests {
 
     @Test("Random bytes never crash the decoder: each input decodes or throws ProtobufError")
     func randomGarbage() {
-        var generator = DriverTestGenerator(seed: 0xF0_22)
+        var generator = SeededRandom(seed: 0xF0_22)
         var thrown = 0
         for _ in 0..<5_000 {
             let input = (0..<Int.random(in: 0...64, using: &generator)).map { _ in

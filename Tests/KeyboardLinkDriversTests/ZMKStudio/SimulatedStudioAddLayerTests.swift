@@ -1,7 +1,7 @@
+import KeyboardLinkSimulator
 import Testing
 
 @testable import KeyboardLinkDrivers
-@testable import KeyboardLinkSimulator
 
 /// `add_layer` on the simulated ZMK Studio firmware, and its wire encoding (ZMK's `keymap.proto`, field 9).
 @Suite("Simulated ZMK Studio firmware: add_layer")

@@ -1,7 +1,7 @@
+import KeyboardLinkSimulator
 import Testing
 
 @testable import KeyboardLinkDrivers
-@testable import KeyboardLinkSimulator
 
 /// `remove_layer`, `restore_layer`, `move_layer` and `set_layer_props` on the simulated ZMK Studio firmware, with
 /// ZMK's quirks, and their wire encoding (ZMK's `keymap.proto`, fields 8, 10, 11, 12).

@@ -1,20 +1,10 @@
 import Foundation
+import KeyboardLinkDBus
+import KeyboardLinkSimulator
+import KeyboardLinkTestSupport
 import Testing
 
-@testable import InsetCore
-@testable import KBlinkAPI
-@testable import KeyboardLinkBlueZ
-@testable import KeyboardLinkClient
-@testable import KeyboardLinkCommandLine
-@testable import KeyboardLinkDBus
 @testable import KeyboardLinkDrivers
-@testable import KeyboardLinkFirmware
-@testable import KeyboardLinkKeymap
-@testable import KeyboardLinkPairing
-@testable import KeyboardLinkPresence
-@testable import KeyboardLinkService
-@testable import KeyboardLinkSimulator
-@testable import KeyboardLinkSupport
 
 /// Seeded fuzzing of what kblink decodes from a ZMK Studio keyboard: the frame decoder (start, escape, end), the
 /// protobuf wire reader and the response and notification messages, fed random bytes and mutated valid frames.
@@ -30,10 +20,10 @@ struct StudioDecoderFuzzTests {
     static let trace = ProcessInfo.processInfo.environment["KBLINK_FUZZ_TRACE"] == "1"
 
     /// The generator of case `index` of a test seeded with `seed`; prints the seed when tracing.
-    static func generator(_ seed: UInt64, case index: Int) -> DriverTestGenerator {
+    static func generator(_ seed: UInt64, case index: Int) -> SeededRandom {
         let caseSeed = seed &+ UInt64(index)
         if trace { print("StudioDecoderFuzzTests: case \(index) seed 0x\(String(caseSeed, radix: 16))") }
-        return DriverTestGenerator(seed: caseSeed)
+        return SeededRandom(seed: caseSeed)
     }
 
     /// What a case says about itself in a failure.
@@ -76,7 +66,7 @@ struct StudioDecoderFuzzTests {
 
     /// One to four random changes: flip a bit, insert or delete a byte, duplicate or drop a run, truncate, or
     /// insert a framing byte.
-    static func mutate(_ input: [UInt8], _ random: inout DriverTestGenerator) -> [UInt8] {
+    static func mutate(_ input: [UInt8], _ random: inout SeededRandom) -> [UInt8] {
         var bytes = input
         for _ in 0...Int.random(in: 0...3, using: &random) {
             let position = bytes.isEmpty ? 0 : Int.random(in: 0..<bytes.count, using: &random)
@@ -102,12 +92,12 @@ struct StudioDecoderFuzzTests {
         return bytes
     }
 
-    static func randomBytes(_ random: inout DriverTestGenerator, maximum: Int = 96) -> [UInt8] {
+    static func randomBytes(_ random: inout SeededRandom, maximum: Int = 96) -> [UInt8] {
         (0..<Int.random(in: 0...maximum, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) }
     }
 
     /// Either random bytes, or a mutated valid response (most cases: they reach deeper into the decoders).
-    static func protobufInput(_ random: inout DriverTestGenerator) -> [UInt8] {
+    static func protobufInput(_ random: inout SeededRandom) -> [UInt8] {
         if Int.random(in: 0..<4, using: &random) == 0 { return randomBytes(&random) }
         let valid = corpus.randomElement(using: &random)?.serializedBytes() ?? []
         return mutate(valid, &random)
@@ -116,7 +106,7 @@ struct StudioDecoderFuzzTests {
     /// Feeds `stream` to a frame decoder in random chunks and collects payloads and errors until it is drained.
     static func decodeFrames(
         _ stream: [UInt8], maximumPayloadLength: Int = StudioFrameCodec.defaultMaximumPayloadLength,
-        _ random: inout DriverTestGenerator
+        _ random: inout SeededRandom
     ) -> (payloads: [[UInt8]], errors: [StudioFramingError]) {
         var decoder = StudioFrameDecoder(maximumPayloadLength: maximumPayloadLength)
         var payloads: [[UInt8]] = []

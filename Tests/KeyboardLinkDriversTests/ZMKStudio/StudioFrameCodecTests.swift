@@ -1,19 +1,7 @@
+import KeyboardLinkTestSupport
 import Testing
 
-@testable import InsetCore
-@testable import KBlinkAPI
-@testable import KeyboardLinkBlueZ
-@testable import KeyboardLinkClient
-@testable import KeyboardLinkCommandLine
-@testable import KeyboardLinkDBus
 @testable import KeyboardLinkDrivers
-@testable import KeyboardLinkFirmware
-@testable import KeyboardLinkKeymap
-@testable import KeyboardLinkPairing
-@testable import KeyboardLinkPresence
-@testable import KeyboardLinkService
-@testable import KeyboardLinkSimulator
-@testable import KeyboardLinkSupport
 
 @Suite("ZMK Studio framing")
 struct StudioFrameCodecTests {
@@ -136,7 +124,7 @@ struct StudioFrameCodecTests {
 
     @Test("Random payloads survive framing in random chunks")
     func randomRoundTrips() throws {
-        var generator = DriverTestGenerator(seed: 0x5EED_F4A3)
+        var generator = SeededRandom(seed: 0x5EED_F4A3)
         for _ in 0..<200 {
             let count = Int.random(in: 0...300, using: &generator)
             let payloads = (0..<Int.random(in: 1...4, using: &generator)).map { _ in

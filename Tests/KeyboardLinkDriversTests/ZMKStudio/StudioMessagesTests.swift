@@ -1,19 +1,7 @@
+import KeyboardLinkTestSupport
 import Testing
 
-@testable import InsetCore
-@testable import KBlinkAPI
-@testable import KeyboardLinkBlueZ
-@testable import KeyboardLinkClient
-@testable import KeyboardLinkCommandLine
-@testable import KeyboardLinkDBus
 @testable import KeyboardLinkDrivers
-@testable import KeyboardLinkFirmware
-@testable import KeyboardLinkKeymap
-@testable import KeyboardLinkPairing
-@testable import KeyboardLinkPresence
-@testable import KeyboardLinkService
-@testable import KeyboardLinkSimulator
-@testable import KeyboardLinkSupport
 
 /// Golden bytes below are written by hand from the field table in protocols.md (field number << 3 | wire type,
 /// varint lengths), not produced by our encoder.
@@ -230,7 +218,7 @@ struct StudioMessagesTests {
 
     @Test("Random keymaps survive a round trip", arguments: [UInt64(7), 8, 9])
     func randomKeymaps(seed: UInt64) throws {
-        var generator = DriverTestGenerator(seed: seed)
+        var generator = SeededRandom(seed: seed)
         for _ in 0..<50 {
             let layers = (0..<Int.random(in: 0...6, using: &generator)).map { index in
                 StudioLayer(

@@ -1,19 +1,6 @@
 import Testing
 
-@testable import InsetCore
-@testable import KBlinkAPI
-@testable import KeyboardLinkBlueZ
-@testable import KeyboardLinkClient
-@testable import KeyboardLinkCommandLine
-@testable import KeyboardLinkDBus
 @testable import KeyboardLinkDrivers
-@testable import KeyboardLinkFirmware
-@testable import KeyboardLinkKeymap
-@testable import KeyboardLinkPairing
-@testable import KeyboardLinkPresence
-@testable import KeyboardLinkService
-@testable import KeyboardLinkSimulator
-@testable import KeyboardLinkSupport
 
 /// ZMK Studio's responses and notifications are each one protobuf `oneof`, read by
 /// `ProtobufReader.readOneOf(message:oneof:unrecognized:member:)`: an empty message is an error naming the message,

@@ -34,7 +34,7 @@ struct KeymapCrashTests {
         // Every standard key on every layer, once each, to an action none of them has: each acknowledged edit
         // can be checked on its own after the restart.
         let keys = try await keymap.keys().filter { $0.zone == "standard" }.map(\.key)
-        var random = KeymapBusRandom(seed: UInt64(killAfter))
+        var random = SeededRandom(seed: UInt64(killAfter))
         let plan = (0..<4).flatMap { layer in
             keys.map { Edit(layer: layer, key: $0, action: ["KC_F13", "KC_F14", "KC_F15", "KC_F16"][layer]) }
         }.shuffled(using: &random)

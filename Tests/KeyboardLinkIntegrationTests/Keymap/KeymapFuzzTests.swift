@@ -1,20 +1,10 @@
 import Foundation
+import KeyboardLinkTestSupport
 import Testing
 
-@testable import InsetCore
 @testable import KBlinkAPI
-@testable import KeyboardLinkBlueZ
-@testable import KeyboardLinkClient
-@testable import KeyboardLinkCommandLine
 @testable import KeyboardLinkDBus
-@testable import KeyboardLinkDrivers
-@testable import KeyboardLinkFirmware
 @testable import KeyboardLinkKeymap
-@testable import KeyboardLinkPairing
-@testable import KeyboardLinkPresence
-@testable import KeyboardLinkService
-@testable import KeyboardLinkSimulator
-@testable import KeyboardLinkSupport
 
 /// Seeded fuzzing of the profile parser and the macro syntax: mutated and generated inputs never crash, every
 /// failure is a `KeymapError` with a short message, and every success round-trips. `KBLINK_FUZZ_CASES` raises the
@@ -45,7 +35,7 @@ struct KeymapFuzzTests {
     ]
 
     /// One random change to a text: flip, insert, delete, duplicate, truncate, or splice a token.
-    static func mutate(_ text: [UInt8], _ random: inout KeymapBusRandom) -> [UInt8] {
+    static func mutate(_ text: [UInt8], _ random: inout SeededRandom) -> [UInt8] {
         var bytes = text
         for _ in 0...Int.random(in: 0...3, using: &random) {
             let position = bytes.isEmpty ? 0 : Int.random(in: 0..<bytes.count, using: &random)
@@ -81,7 +71,7 @@ struct KeymapFuzzTests {
     func profileParser() throws {
         let seed = try Self.seedProfile()
         let original = Array(seed.json.utf8)
-        var random = KeymapBusRandom(seed: 0xF022_0001)
+        var random = SeededRandom(seed: 0xF022_0001)
         var accepted = 0
         var refused = 0
         for _ in 0..<Self.cases {
@@ -112,7 +102,7 @@ struct KeymapFuzzTests {
         let seed = try Self.seedProfile()
         let address = try KeyboardAddress("98:00:00:00:98:01")
         let original = StoredProfile(address: address, session: seed.session).json()
-        var random = KeymapBusRandom(seed: 0x5702_ED00)
+        var random = SeededRandom(seed: 0x5702_ED00)
         var accepted = 0
         for _ in 0..<Self.cases {
             let bytes = Self.mutate(original, &random)
@@ -141,7 +131,7 @@ struct KeymapFuzzTests {
 
     @Test("generated macro texts: parsed and round-tripped, or refused with a short KeymapError")
     func macroSyntax() throws {
-        var random = KeymapBusRandom(seed: 0x3AC2_0000)
+        var random = SeededRandom(seed: 0x3AC2_0000)
         var accepted = 0
         var refused = 0
         for _ in 0..<Self.cases {
@@ -171,7 +161,7 @@ struct KeymapFuzzTests {
         let seed = try Self.seedProfile()
         try await withDaemon { harness in
             try await KeymapFixture.withKeymap(harness, KeymapFixture.vgn) { keymap async throws in
-                var random = KeymapBusRandom(seed: 0xB05_F022)
+                var random = SeededRandom(seed: 0xB05_F022)
                 var answers = 0
                 for round in 0..<200 {
                     // D-Bus strings cannot carry NUL (the client library refuses them before sending).

@@ -1,5 +1,6 @@
 import Foundation
 import KeyboardLink
+import KeyboardLinkTestSupport
 import Testing
 
 /// Issue 7's acceptance: undo and redo over a long random log return to every earlier state exactly.
@@ -10,7 +11,7 @@ struct KeymapUndoWalkTests {
         try await withDaemon { harness in
             try await KeymapFixture.withKeymap(harness) { keymap in
                 let keys = try await keymap.keys().map(\.key)
-                var random = KeymapBusRandom(seed: 42)
+                var random = SeededRandom(seed: 42)
                 var snapshots = [try await keymap.exportProfile()]
                 var macroNames: [String] = []
                 while snapshots.count <= 150 {

@@ -1,5 +1,6 @@
 import Foundation
 import KeyboardLink
+import KeyboardLinkTestSupport
 import Testing
 
 /// Issue 7's acceptance: switching zones back and forth between edits keeps all of them.
@@ -19,7 +20,7 @@ struct KeymapZoneSwitchingTests {
                 let keysByZone = Dictionary(grouping: try await keymap.keys(), by: \.zone).mapValues { $0.map(\.key) }
                 let zones = try await keymap.state().zones
                 #expect(zones.count == 4)
-                var random = KeymapBusRandom(seed: 0x7A0E_5111)
+                var random = SeededRandom(seed: 0x7A0E_5111)
                 var current = "standard"
                 var edits = 0
                 for switchNumber in 0..<1_000 {

@@ -7,7 +7,7 @@ import Testing
 /// keep either: SwiftPM lets a file import any module built before it, and keeps a dependency nobody imports.
 @Suite struct PackageDependencyTests {
     @Test func everyDeclaredDependencyIsImportedAndEveryImportDeclared() async throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        let root = URL(fileURLWithPath: RepositoryFiles.root)
             .deletingLastPathComponent().deletingLastPathComponent()
         let targets = try await PackageTargets.dump(packageDirectory: root.path)
         let moduleNames = Set(targets.map(\.name))

@@ -1,24 +1,12 @@
 import KeyboardLink
+import KeyboardLinkTestSupport
 import Testing
 
 /// A few thousand random calls to every object and method of org.kblink1: each answer is an error of ours or a
 /// standard D-Bus error (or a reply), and the daemon keeps serving.
 @Suite("Random and hostile calls to kblinkd")
 struct HostileCallsTests {
-    /// SplitMix64, seeded, so a failure can be replayed.
-    struct Generator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func pick<T>(_ items: [T]) -> T { items[Int(next() % UInt64(items.count))] }
-    }
-
-    static func randomValue(_ generator: inout Generator, depth: Int = 0) -> DBusValue {
+    static func randomValue(_ generator: inout SeededRandom, depth: Int = 0) -> DBusValue {
         let hostileStrings = [
             "", "AA:BB", "aula", "ZZ:ZZ:ZZ:ZZ:ZZ:ZZ", String(repeating: "x", count: 5000), "\u{1F3B9}", "../../etc",
             "'; DROP",
@@ -59,7 +47,7 @@ struct HostileCallsTests {
                 (KBlink.managerPath, .objectManager, ["GetManagedObjects"]),
                 (ObjectPath("/org/kblink1/keyboards/dev_00_00_00_00_00_00"), KBlink.keyboardInterface, ["Connect"]),
             ]
-            var generator = Generator(state: 0x6B62_6C69_6E6B)
+            var generator = SeededRandom(seed: 0x6B62_6C69_6E6B)
             var outcomes: [String: Int] = [:]
             for _ in 0..<3_000 {
                 let (path, interface, members) = generator.pick(targets)
