@@ -220,8 +220,7 @@ let package = Package(
             alsoUsing: ["KeyboardLinkBlueZ", "KeyboardLinkDBus", "KeyboardLinkSupport", "KeyboardLinkTestSupport"]),
         unitTests(of: "KeyboardLinkKeymap", alsoUsing: ["KeyboardLinkSupport", "KeyboardLinkTestSupport"]),
         unitTests(of: "KeyboardLinkKeymapFiles", alsoUsing: ["KeyboardLinkKeymap", "KeyboardLinkTestSupport"]),
-        unitTests(
-            of: "KeyboardLinkPairing", alsoUsing: ["KeyboardLinkBlueZ", "KeyboardLinkDBus", "KeyboardLinkTestSupport"]),
+        unitTests(of: "KeyboardLinkPairing", alsoUsing: ["KeyboardLinkDBus", "KeyboardLinkTestSupport"]),
         unitTests(
             of: "KeyboardLinkPresence",
             alsoUsing: ["KeyboardLinkBlueZ", "KeyboardLinkSupport", "KeyboardLinkTestSupport"]),

@@ -4,11 +4,11 @@ import Testing
 
 /// Package.swift's arrows checked against the sources: every dependency a target declares is imported by one of its
 /// files, and every module a file imports is the toolchain's or one its target declares. The compiler alone does not
-/// keep either: SwiftPM lets a file import any module built before it, and keeps a dependency nobody imports.
+/// keep either: SwiftPM lets a file import any module built before it, and keeps a dependency nobody imports. Test
+/// targets are held to the same, and a unit-test target is named after the library target it tests.
 @Suite struct PackageDependencyTests {
     @Test func everyDeclaredDependencyIsImportedAndEveryImportDeclared() async throws {
         let root = URL(fileURLWithPath: RepositoryFiles.root)
-            .deletingLastPathComponent().deletingLastPathComponent()
         let targets = try await PackageTargets.dump(packageDirectory: root.path)
         let moduleNames = Set(targets.map(\.name))
         var problems: [String] = []
@@ -29,6 +29,17 @@ import Testing
             guard PackageTargets.hasSwiftSources(root.appendingPathComponent(target.path)) else { continue }
             for dependency in declared.sorted() where imports[dependency] == nil {
                 problems.append("\(target.name) declares \(dependency) but no file of it imports it")
+            }
+            // Tests follow targets: a unit-test target is `<library>Tests`, depends on that library and not on the
+            // umbrella; only the integration target tests the whole system.
+            if target.type == "test" && target.name != "KeyboardLinkIntegrationTests" {
+                let library = String(target.name.dropLast("Tests".count))
+                if !target.name.hasSuffix("Tests") || !declared.contains(library) || !moduleNames.contains(library) {
+                    problems.append("\(target.name) is not named after a library target it depends on")
+                }
+                if declared.contains("KeyboardLink") {
+                    problems.append("\(target.name) depends on the umbrella instead of the targets it tests")
+                }
             }
         }
         #expect(problems.isEmpty, "\(problems.count) mismatches:\n\(problems.joined(separator: "\n"))")

@@ -1,5 +1,6 @@
 import Foundation
 import KeyboardLink
+import KeyboardLinkTestSupport
 import Testing
 
 /// The checked-in introspection XML (`docs/dbus/org.kblink1.xml`) must equal what the running daemon serves.
@@ -7,8 +8,7 @@ import Testing
 /// changing the API on purpose, and describe the change in docs/dbus-api.md.
 @Suite("The checked-in org.kblink1 introspection matches the daemon")
 struct IntrospectionContractTests {
-    static let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("docs/dbus/org.kblink1.xml")
+    static let file = URL(fileURLWithPath: RepositoryFiles.path("docs/dbus/org.kblink1.xml"))
 
     /// The `<interface>` elements of our own interfaces in a document.
     static func ownInterfaces(_ xml: String) -> [String] {

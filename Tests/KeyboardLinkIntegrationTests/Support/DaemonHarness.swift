@@ -79,9 +79,7 @@ final class DaemonHarness: Sendable {
         let candidate = bundle.appendingPathComponent(name).path
         if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
         // swift test runs the bundle from .build/<triple>/debug.
-        let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent()
-        return repo.appendingPathComponent(".build/debug/\(name)").path
+        return RepositoryFiles.path(".build/debug/\(name)")
     }
 }
 
