@@ -23,30 +23,6 @@ struct KeymapFileFuzzTests {
         String(repeating: "(", count: 300), String(repeating: "[", count: 300), String(repeating: "x", count: 3_000),
     ]
 
-    static func mutate(_ text: [UInt8], _ random: inout SeededRandom) -> [UInt8] {
-        var bytes = text
-        for _ in 0...Int.random(in: 0...3, using: &random) {
-            let position = bytes.isEmpty ? 0 : Int.random(in: 0..<bytes.count, using: &random)
-            switch Int.random(in: 0..<6, using: &random) {
-            case 0 where !bytes.isEmpty:
-                bytes[position] ^= UInt8(1 << Int.random(in: 0..<8, using: &random))
-            case 1:
-                bytes.insert(UInt8.random(in: 0...255, using: &random), at: position)
-            case 2 where !bytes.isEmpty:
-                let end = min(bytes.count, position + Int.random(in: 1...64, using: &random))
-                bytes.removeSubrange(position..<end)
-            case 3 where !bytes.isEmpty:
-                let end = min(bytes.count, position + Int.random(in: 1...256, using: &random))
-                bytes.insert(contentsOf: bytes[position..<end], at: position)
-            case 4:
-                bytes = Array(bytes.prefix(position))
-            default:
-                bytes.insert(contentsOf: Array(tokens.randomElement(using: &random)!.utf8), at: position)
-            }
-        }
-        return bytes
-    }
-
     /// The candidate as a Swift string literal, so a failure found in CI can be replayed from its log.
     static func shown(_ text: String) -> String {
         text.debugDescription
@@ -90,7 +66,7 @@ struct KeymapFileFuzzTests {
         var random = SeededRandom(seed: 0x6b65_796d_6170 &+ UInt64(format.rawValue.utf8.count))
         for index in 0..<Self.cases {
             let seed = seeds[index % seeds.count]
-            Self.check(Self.mutate(seed, &random), format, layout, names: names)
+            Self.check(random.mutated(seed, splicing: Self.tokens), format, layout, names: names)
         }
     }
 

@@ -34,32 +34,6 @@ struct KeymapFuzzTests {
         String(repeating: "[", count: 600), String(repeating: "x", count: 5_000),
     ]
 
-    /// One random change to a text: flip, insert, delete, duplicate, truncate, or splice a token.
-    static func mutate(_ text: [UInt8], _ random: inout SeededRandom) -> [UInt8] {
-        var bytes = text
-        for _ in 0...Int.random(in: 0...3, using: &random) {
-            let position = bytes.isEmpty ? 0 : Int.random(in: 0..<bytes.count, using: &random)
-            switch Int.random(in: 0..<7, using: &random) {
-            case 0 where !bytes.isEmpty:
-                bytes[position] ^= UInt8(1 << Int.random(in: 0..<8, using: &random))
-            case 1:
-                bytes.insert(UInt8.random(in: 0...255, using: &random), at: position)
-            case 2 where !bytes.isEmpty:
-                let end = min(bytes.count, position + Int.random(in: 1...64, using: &random))
-                bytes.removeSubrange(position..<end)
-            case 3 where !bytes.isEmpty:
-                let end = min(bytes.count, position + Int.random(in: 1...256, using: &random))
-                bytes.insert(contentsOf: bytes[position..<end], at: position)
-            case 4:
-                bytes = Array(bytes.prefix(position))
-            default:
-                let token = tokens.randomElement(using: &random) ?? "{"
-                bytes.insert(contentsOf: Array(token.utf8), at: position)
-            }
-        }
-        return bytes
-    }
-
     /// Checks that an error is short and says what is wrong.
     static func checkClear(_ error: KeymapError, _ input: String) {
         let text = error.description
@@ -75,7 +49,7 @@ struct KeymapFuzzTests {
         var accepted = 0
         var refused = 0
         for _ in 0..<Self.cases {
-            let bytes = Self.mutate(original, &random)
+            let bytes = random.mutated(original, splicing: Self.tokens)
             do {
                 let document = try ProfileDocument(json: bytes)
                 #expect(try ProfileDocument(json: document.json()) == document)
@@ -105,7 +79,7 @@ struct KeymapFuzzTests {
         var random = SeededRandom(seed: 0x5702_ED00)
         var accepted = 0
         for _ in 0..<Self.cases {
-            let bytes = Self.mutate(original, &random)
+            let bytes = random.mutated(original, splicing: Self.tokens)
             do {
                 let profile = try StoredProfile(json: bytes)
                 #expect(try StoredProfile(json: profile.json()) == profile)
@@ -141,7 +115,7 @@ struct KeymapFuzzTests {
                 if Bool.random(using: &random) { text += " " }
             }
             if Int.random(in: 0..<8, using: &random) == 0 {
-                text = String(decoding: Self.mutate(Array(text.utf8), &random), as: UTF8.self)
+                text = String(decoding: random.mutated(Array(text.utf8), splicing: Self.tokens), as: UTF8.self)
             }
             do {
                 let macro = try Macro(parsing: text)
@@ -165,7 +139,9 @@ struct KeymapFuzzTests {
                 var answers = 0
                 for round in 0..<200 {
                     // D-Bus strings cannot carry NUL (the client library refuses them before sending).
-                    let mutated = Self.mutate(Array(seed.json.utf8), &random).map { $0 == 0 ? 0x20 : $0 }
+                    let mutated = random.mutated(Array(seed.json.utf8), splicing: Self.tokens).map {
+                        $0 == 0 ? 0x20 : $0
+                    }
                     let profile = String(decoding: mutated, as: UTF8.self)
                     let macro = (0..<6).map { _ in Self.macroWords.randomElement(using: &random) ?? "" }.joined()
                     for call in [
