@@ -77,7 +77,9 @@ struct DBusMockHealthTests {
 
         let serviceConnection = try await bus.connect()
         var options = KeyboardLinkService.Options(stateDirectory: "/tmp")
-        options.health = HealthSettings(deadline: .milliseconds(500), budget: 2, backoff: .milliseconds(50))
+        // A deadline long enough for the mock's Connected signals of a reconnect to arrive within it on a loaded
+        // machine: one arriving after the keyboard failed would be a new connection, with a whole budget.
+        options.health = HealthSettings(deadline: .milliseconds(1500), budget: 2, backoff: .milliseconds(50))
         let lines = LogRecorder()
         let service = KeyboardLinkService(
             connection: serviceConnection, options: options,

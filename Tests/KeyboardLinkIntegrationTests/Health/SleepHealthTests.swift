@@ -39,8 +39,8 @@ struct SleepHealthTests {
             #expect(await eventually { await daemon.bluez.healingCalls(of: Self.aula).connect == 1 })
             #expect(try await daemon.health(Self.aula) == .healing)
             try await prepareForSleep(true)
+            #expect(await eventually { daemon.logLines.contains { $0.1.contains("the computer is going to sleep") } })
             #expect(await eventually { await !service.healthIsPending(Self.aula) })
-            #expect(daemon.logLines.contains { $0.1.contains("the computer is going to sleep") })
             // The keyboard's link drops while the computer sleeps.
             try await daemon.bluez.setConnected(Self.aula, false)
             #expect(try await daemon.settles(Self.aula, at: .asleep))
