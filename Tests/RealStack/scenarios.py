@@ -1234,6 +1234,10 @@ def run_scenario(name, function):
     and the result line says so either way. Every later scenario would otherwise fail for BlueZ's crash."""
     t0 = time.monotonic()
     since = time.strftime('%H:%M:%S')
+    crash_file = os.path.join(OUT, 'crash-bluetoothd-in.txt')  # scripts/real-bluez-test --crash-bluetoothd-in NAME
+    if os.path.exists(crash_file) and open(crash_file).read().split() == [name]:
+        log('%s: crashing bluetoothd (SIGSEGV), as asked, to check the recovery' % name)
+        bluetoothd.kill(signal.SIGSEGV)
     line = attempt(name, function)
     if line.startswith('PASS'):
         return line, t0
