@@ -79,7 +79,7 @@ struct DBusMockHealthTests {
         var options = KeyboardLinkService.Options(stateDirectory: "/tmp")
         // A deadline long enough for the mock's Connected signals of a reconnect to arrive within it on a loaded
         // machine: one arriving after the keyboard failed would be a new connection, with a whole budget.
-        options.health = HealthSettings(deadline: .milliseconds(1500), budget: 2, backoff: .milliseconds(50))
+        options.health = HealthSettings(deadline: .seconds(3), budget: 2, backoff: .milliseconds(50))
         let lines = LogRecorder()
         let service = KeyboardLinkService(
             connection: serviceConnection, options: options,
