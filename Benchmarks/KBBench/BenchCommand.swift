@@ -19,8 +19,8 @@ enum BenchCommand {
           fairness         another connection's Get while one client sends the worst single calls (a 100,000-field
                            ResolveInsets, 1 MiB arguments, an 8 MB ImportProfile) to kblinkd-demo
                            (runs .build/release/kblinkd-demo: 'swift build -c release' first)
-          health           reconnect time: link up to the keyboard's input device, healthy and healed by
-                           ConnectProfile, on the simulator with its simulated input devices
+          health           reconnect time: link up to the keyboard's input device, healthy and healed (LE by
+                           reconnect, classic by ConnectProfile), on the simulator with its simulated input devices
           all              every benchmark (default)
         options:
           --rounds N             roundtrip rounds per configuration (5)

@@ -264,8 +264,20 @@ import Testing
             host.remove("/etc/udev/rules.d/71-kblink-via-user.rules")
         },
         Case(.keyboardStudioLock, "not Studio", .ok, subject: keychron),
-        Case(.keyboardStudioLock, "Studio", .note, subject: keychron) { _, facts, _ in
+        Case(.keyboardStudioLock, "Studio, lock not published", .note, subject: keychron) { _, facts, _ in
             facts.kblinkd?.keyboards[0].summary.driver = "zmk-studio"
+        },
+        Case(.keyboardStudioLock, "Studio, locked", .warn, subject: keychron) { _, facts, _ in
+            facts.kblinkd?.keyboards[0].summary.driver = "zmk-studio"
+            facts.kblinkd?.keyboards[0].studioLock = .locked
+        },
+        Case(.keyboardStudioLock, "Studio, unlocked", .ok, subject: keychron) { _, facts, _ in
+            facts.kblinkd?.keyboards[0].summary.driver = "zmk-studio"
+            facts.kblinkd?.keyboards[0].studioLock = .unlocked
+        },
+        Case(.keyboardStudioLock, "Studio, not connected", .note, subject: keychron) { _, facts, _ in
+            facts.kblinkd?.keyboards[0].summary.driver = "zmk-studio"
+            facts.kblinkd?.keyboards[0].studioLock = .unknown
         },
         Case(.keyboardBattery, "charged", .ok, subject: keychron),
         Case(.keyboardBattery, "not reported", .ok, subject: keychron) { _, facts, _ in

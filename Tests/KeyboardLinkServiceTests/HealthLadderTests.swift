@@ -11,11 +11,12 @@ struct HealthLadderTests {
     static func at(_ seconds: Double) -> ContinuousClock.Instant { start + .milliseconds(Int(seconds * 1000)) }
 
     static func seen(
-        connected: Bool = true, linkUp: Bool = true, input: Bool = false, watched: Bool = true, trusted: Bool = true
+        connected: Bool = true, linkUp: Bool = true, input: Bool = false, watched: Bool = true, trusted: Bool = true,
+        lowEnergy: Bool = false
     ) -> HealthObservation {
         HealthObservation(
             connected: connected, linkUp: linkUp && connected, hasInputDevice: input, inputDevicesWatched: watched,
-            paired: true, trusted: trusted)
+            paired: true, trusted: trusted, lowEnergy: lowEnergy)
     }
 
     @Test("an input device at once: working, with the reconnect time measured from the link coming up")
@@ -66,6 +67,29 @@ struct HealthLadderTests {
         #expect(ladder.timerFired(now: Self.at(200)).run == nil)
         #expect(ladder.health == .failed)
         #expect(!ladder.health.countsAsAttached)
+    }
+
+    @Test("an LE keyboard skips connect-profile: the budget's steps are all reconnects")
+    func lowEnergySkipsConnectProfile() {
+        var ladder = HealthLadder(settings: Self.settings)
+        _ = ladder.observe(Self.seen(lowEnergy: true), now: Self.at(0))
+        #expect(ladder.ladder == [.reconnect])
+        #expect(ladder.timerFired(now: Self.at(10)).run == .reconnect)
+        #expect(ladder.detail.contains("disconnecting and connecting it again (step 1 of 3)"))
+        _ = ladder.stepReturned(.reconnect, error: nil, now: Self.at(10.5))
+        _ = ladder.timerFired(now: Self.at(20.5))
+        #expect(ladder.timerFired(now: Self.at(22.5)).run == .reconnect)
+        _ = ladder.stepReturned(.reconnect, error: nil, now: Self.at(23))
+        let output = ladder.observe(Self.seen(input: true, lowEnergy: true), now: Self.at(24))
+        #expect(output.ended == [.init(step: .reconnect, outcome: "healed")])
+        #expect(output.journal == ["reconnect: healed, its input device exists (step 2)"])
+        #expect(
+            HealthLadder(settings: HealthSettings(powerCycleAdapter: true)).ladder == [
+                .connectProfile, .reconnect, .powerCycleAdapter,
+            ])
+        var powerCycling = HealthLadder(settings: HealthSettings(powerCycleAdapter: true))
+        _ = powerCycling.observe(Self.seen(lowEnergy: true), now: Self.at(0))
+        #expect(powerCycling.ladder == [.reconnect, .powerCycleAdapter])
     }
 
     @Test("the input device appears after a step: working, the heal recorded, the budget restored")

@@ -528,8 +528,9 @@ def heal_steps(calls):
 def heal_hid_missing():
     """A keyboard whose firmware comes up without its HID service (so BlueZ's hog plugin makes no input device) on a
     connection and with it on the next: kblinkd notices (no evdev node within [Health] Deadline), heals it with no
-    user action (ConnectProfile fails: there is no HID profile to connect; disconnect and connect brings the keyboard
-    back with its HID service), within 30 s of the link coming up, and kblink info names the heal."""
+    user action (an LE keyboard: no ConnectProfile, which bluetoothd sends over BR/EDR; disconnect and connect
+    brings the keyboard back with its HID service), within 30 s of the link coming up, and kblink info names the
+    heal."""
     address = ADDR['plain']
     alone('plain')
     if connected(address):
@@ -567,11 +568,13 @@ def heal_hid_missing():
     healed = next(h for h in heals if h.get('outcome') == 'healed')
     check(re.search(r'Heal.*%s: healed' % re.escape(healed['step']), text),
           'kblink info does not name the heal: %r' % text)
-    # The user's connect, then at most the budget's 3 steps (here ConnectProfile, then disconnect and connect).
+    # The user's connect, then the heal: disconnect and connect, no ConnectProfile (an LE keyboard), within the
+    # budget's 3 steps.
     calls = calls_to_device(address, since)
     log('kblinkd\'s calls on the keyboard during the heal: %s' % calls)
-    check(calls[:1] == ['Connect'] and heal_steps(calls) <= 3 and calls.count('Connect') - 1 <= 3,
-          'kblinkd called more than the user\'s Connect and a budget of 3 steps: %s' % calls)
+    check(calls[:3] == ['Connect', 'Disconnect', 'Connect'] and 'ConnectProfile' not in calls
+          and heal_steps(calls) <= 3 and calls.count('Connect') - 1 <= 3,
+          'kblinkd called more than the user\'s Connect and a budget of 3 disconnect-and-connect steps: %s' % calls)
 
 
 def set_host_powered(on):
@@ -1028,8 +1031,9 @@ def apple_leaves():
 def heal_gives_up():
     """A keyboard whose report map read fails on its first connection (the Mac-mode keyboard, forgotten and paired
     again, answers it with an ATT error once): BlueZ's hog plugin never reads it again for that device
-    (docs/real-bluez.md, finding 13), so no step heals it: kblinkd takes the budget's 3 steps, says failed with a
-    reason, stops calling BlueZ, and does not count the keyboard as attached."""
+    (docs/real-bluez.md, finding 13), so no step heals it: kblinkd takes the budget's 3 steps (disconnect and
+    connect each: no ConnectProfile for an LE keyboard), says failed with a reason, stops calling BlueZ, and does not
+    count the keyboard as attached."""
     address = ADDR['apple']
     alone('apple')
     if host_device(address) is not None:
@@ -1055,7 +1059,8 @@ def heal_gives_up():
         check('forget' in detail and 'pair' in detail, 'the failure does not say what to do: %r' % detail)
         calls = calls_to_device(address, since)
         log('kblinkd\'s calls on the keyboard: %s; heals %s' % (calls, info.get('heals')))
-        check(heal_steps(calls) == 3, 'kblinkd took %d steps, not the budget\'s 3: %s' % (heal_steps(calls), calls))
+        check(heal_steps(calls) == 3 and 'ConnectProfile' not in calls and calls.count('Disconnect') == 3,
+              'kblinkd took %d steps, not the budget\'s 3 disconnect-and-connect steps: %s' % (heal_steps(calls), calls))
         expect_presence(address, False, 'a failed keyboard is not counted as attached')
         mark = calls_mark()
         stays('kblinkd stops trying once failed', lambda: not calls_to_device(address, mark), 20, interval=2)

@@ -134,6 +134,8 @@ public enum KBlinkContract {
         /// The `ReconnectTimes` property (`au`): the last times, in milliseconds, from the link coming up to the
         /// input device existing, newest last.
         public static let reconnectTimesProperty = KBlinkProperty<[UInt32]>(interface, "ReconnectTimes")
+        /// The `StudioLock` property (`s`, ``StudioLock``): a ZMK Studio keyboard's lock state, empty for others.
+        public static let studioLockProperty = KBlinkProperty<StudioLock>(interface, "StudioLock")
 
         /// Every method, in the order of the XML.
         public static let methods: [KBlinkMethodDeclaration] = [
@@ -146,7 +148,7 @@ public enum KBlinkContract {
             pairedProperty.declaration, trustedProperty.declaration, connectedProperty.declaration,
             batteryProperty.declaration, firmwareProperty.declaration, driverProperty.declaration,
             healthProperty.declaration, healthDetailProperty.declaration, healsProperty.declaration,
-            reconnectTimesProperty.declaration,
+            reconnectTimesProperty.declaration, studioLockProperty.declaration,
         ]
         /// Every signal, in the order of the XML.
         public static let signals: [KBlinkSignalDeclaration] = []

@@ -43,15 +43,18 @@ public struct BusFacts: Sendable {
         public var health: String?
         /// `Keyboard.HealthDetail`: the step being tried, or the reason and what to do.
         public var healthDetail: String?
+        /// `Keyboard.StudioLock`; nil when this kblinkd does not publish it.
+        public var studioLock: StudioLock?
         public init(
             summary: KeyboardSummary, applyOnConnect: Bool? = nil, driftedBindings: [DiffRow]? = nil,
-            health: String? = nil, healthDetail: String? = nil
+            health: String? = nil, healthDetail: String? = nil, studioLock: StudioLock? = nil
         ) {
             self.summary = summary
             self.applyOnConnect = applyOnConnect
             self.driftedBindings = driftedBindings
             self.health = health
             self.healthDetail = healthDetail
+            self.studioLock = studioLock
         }
     }
 
@@ -160,6 +163,10 @@ extension BusFacts {
             keyboard.driftedBindings = (try? await keymap.diff())?.filter { $0.origin == "device" }
             keyboard.health = summary.health.rawValue
             keyboard.healthDetail = summary.healthDetail
+            keyboard.studioLock = try? await DBusProxy(
+                connection: connection, destination: KBlink.service, path: summary.path,
+                interface: KBlinkContract.Keyboard.interface
+            ).property(KBlinkContract.Keyboard.studioLockProperty)
             keyboards.append(keyboard)
         }
         return KBlinkd(version: version ?? "unknown", keyboards: keyboards)

@@ -72,15 +72,7 @@ extension Doctor {
         let hidDevices = self.hidDevices(of: summary.address)
         checks.append(hidDriverCheck(summary, hidDevices))
         checks.append(hidrawCheck(summary))
-        checks.append(
-            summary.driver == "zmk-studio"
-                ? DoctorCheck(
-                    .keyboardStudioLock, subject: subject, .note,
-                    found: "a ZMK Studio keyboard: it may be locked",
-                    why: "a locked keyboard refuses keymap reads and writes until its unlock key is pressed; kblink "
-                        + "asks for it (an unlock prompt) when a push or pull meets the lock",
-                    fix: "press the keyboard's &studio_unlock key when kblink asks")
-                : DoctorCheck(.keyboardStudioLock, subject: subject, .ok, found: "not a ZMK Studio keyboard"))
+        checks.append(studioLockCheck(keyboard))
         checks.append(batteryCheck(summary))
         checks.append(driftCheck(keyboard))
         checks.append(
@@ -92,6 +84,38 @@ extension Doctor {
                         : "off: kblinkd leaves the keyboard's keymap alone when it connects"
                 } ?? "no keymap session (not paired)"))
         return checks
+    }
+
+    /// The ZMK Studio lock, as kblinkd publishes it (`StudioLock`).
+    func studioLockCheck(_ keyboard: BusFacts.Keyboard) -> DoctorCheck {
+        let subject = keyboard.summary.address
+        guard keyboard.summary.driver == "zmk-studio" else {
+            return DoctorCheck(.keyboardStudioLock, subject: subject, .ok, found: "not a ZMK Studio keyboard")
+        }
+        let why =
+            "a locked ZMK Studio keyboard refuses keymap reads and writes (kblink keymap push, pull, auto-apply) "
+            + "until its unlock key is pressed"
+        switch keyboard.studioLock {
+        case .locked?:
+            return DoctorCheck(
+                .keyboardStudioLock, subject: subject, .warn, found: "locked for ZMK Studio", why: why,
+                fix: "press the keyboard's &studio_unlock key (a key bound to it in the keymap; ZMK's docs: "
+                    + "https://zmk.dev/docs/features/studio); kblink also asks for it when a push or pull meets "
+                    + "the lock")
+        case .unlocked?:
+            return DoctorCheck(.keyboardStudioLock, subject: subject, .ok, found: "unlocked for ZMK Studio")
+        case .unknown?, .notStudio?:
+            return DoctorCheck(
+                .keyboardStudioLock, subject: subject, .note,
+                found: "a ZMK Studio keyboard whose lock state is unknown (not connected)",
+                why: why + "; ZMK locks it again when it disconnects")
+        case nil:
+            return DoctorCheck(
+                .keyboardStudioLock, subject: subject, .note,
+                found: "a ZMK Studio keyboard: it may be locked (this kblinkd does not publish StudioLock)",
+                why: why + "; kblink asks for it (an unlock prompt) when a push or pull meets the lock",
+                fix: "press the keyboard's &studio_unlock key when kblink asks")
+        }
     }
 
     func healthCheck(_ keyboard: BusFacts.Keyboard) -> DoctorCheck {

@@ -46,8 +46,9 @@ public actor KeyboardLinkService {
         /// How long a ZMK Studio request may go unanswered before the keyboard counts as asleep.
         public var studioRequestTimeout: Duration = .seconds(10)
         /// Whether a keyboard whose base is kblink's default keymap is read into the base as soon as it connects
-        /// (otherwise at its first push or pull, or by `readKeymapBases()`). Tests whose simulated firmware attaches
-        /// after the keyboard connected turn it off and call `readKeymapBases()` once it is there.
+        /// (otherwise at its first push or pull, or by `readKeymapBases()`), and a ZMK Studio keyboard asked whether
+        /// it is locked (`StudioLock`; otherwise learnt at its first push or pull). Tests whose simulated firmware
+        /// attaches after the keyboard connected turn it off and call `readKeymapBases()` once it is there.
         public var readsKeymapOnConnect = true
         /// How long a keyboard's GATT objects must stay unchanged before a firmware read starts (BlueZ announces
         /// them one by one after `ServicesResolved`).

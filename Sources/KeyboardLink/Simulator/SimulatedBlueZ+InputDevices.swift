@@ -84,23 +84,26 @@ extension SimulatedBlueZ {
             keyboard: entry.device.inputDeviceIsKeyboard)
     }
 
-    /// `Device1.ConnectProfile(s uuid)` as bluetoothd answers it: `InvalidArguments` for a malformed UUID or a
-    /// profile the device does not offer, `NotReady` when the adapter is off, `InProgress` while pairing,
-    /// `AlreadyConnected` when the profile is connected (its input device exists); otherwise the device is
-    /// connected first if it is not, and the profile connected (for a keyboard that makes its input device only
-    /// then, the device appears).
+    /// `Device1.ConnectProfile(s uuid)` as bluetoothd answers it: `NotReady` when the adapter is off,
+    /// `InProgress` while pairing; `Failed` "br-connection-sdp-search" for an LE-only device, whatever the UUID
+    /// (bluetoothd, in src/device.c `connect_profile`, always takes the BR/EDR bearer, where such a device's
+    /// services were never resolved, and the SDP search it starts fails: docs/real-bluez.md, finding 12);
+    /// `InvalidArguments` for a malformed UUID or a profile the device does not offer, `AlreadyConnected` when the
+    /// profile is connected (its input device exists); otherwise the device is connected first if it is not, and
+    /// the profile connected (for a keyboard that makes its input device only then, the device appears).
     func connectProfile(_ address: BluetoothAddress, uuid: String) async throws {
         countHealingCall(address, \.connectProfile)
         guard let entry = entries[address] else { throw DBusError(BlueZ.Error.doesNotExist, "Does Not Exist") }
+        guard adapters.first(where: { $0.path == entry.adapter })?.powered == true else {
+            throw DBusError(BlueZ.Error.notReady, "Resource Not Ready")
+        }
+        guard pairings[address] == nil else { throw DBusError(BlueZ.Error.inProgress, "In Progress") }
+        guard entry.device.hasBREDR else { throw DBusError(BlueZ.Error.failed, "br-connection-sdp-search") }
         guard let wanted = BluetoothUUID(validating: uuid),
             entry.device.uuids.contains(where: { BluetoothUUID(validating: $0) == wanted })
         else {
             throw DBusError(BlueZ.Error.invalidArguments, "Invalid arguments in method call")
         }
-        guard adapters.first(where: { $0.path == entry.adapter })?.powered == true else {
-            throw DBusError(BlueZ.Error.notReady, "Resource Not Ready")
-        }
-        guard pairings[address] == nil else { throw DBusError(BlueZ.Error.inProgress, "In Progress") }
         if !entry.device.connected {
             guard entry.device.paired else {
                 throw DBusError(BlueZ.Error.failed, "Connection refused: the device is not in range")

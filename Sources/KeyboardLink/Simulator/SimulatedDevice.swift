@@ -26,8 +26,9 @@ public struct SimulatedDevice: Sendable, Equatable {
         case atConnection
         /// This long after the link came up.
         case late(Duration)
-        /// Only after `Device1.ConnectProfile` with its HID or HOGP UUID (BlueZ's `hog` plugin failed at
-        /// connection, `uhid_create` for example, and connecting the profile again fixes it).
+        /// Only after `Device1.ConnectProfile` with its HID UUID (classic HID: the kernel's HIDP failed at
+        /// connection, and connecting the profile again fixes it). An LE-only keyboard's `ConnectProfile` fails, as
+        /// bluetoothd's does, so on one this means never.
         case afterConnectProfile
         /// Only on a connection that follows a `Device1.Disconnect`.
         case afterReconnect
@@ -70,6 +71,10 @@ public struct SimulatedDevice: Sendable, Equatable {
 }
 
 extension SimulatedDevice {
+    /// Whether the device has a BR/EDR (classic) side: a class of device or the classic HID service. One without
+    /// is LE-only, whose `Device1.ConnectProfile` fails as bluetoothd's does.
+    public var hasBREDR: Bool { classOfDevice != nil || uuids.contains(Self.hid) }
+
     static let hid = "00001124-0000-1000-8000-00805f9b34fb"
     static let hogp = "00001812-0000-1000-8000-00805f9b34fb"
     static let deviceInformation = "0000180a-0000-1000-8000-00805f9b34fb"

@@ -12,8 +12,41 @@ struct DBusMockHealthTests {
     static let address = "AA:BB:CC:DD:EE:02"
     static let devicePath = ObjectPath("/org/bluez/hci0/dev_AA_BB_CC_DD_EE_02")
 
-    @Test("no input device ever: the budget's steps, then failed with a reason, nothing pending, not attached")
-    func failsWithinBudget() async throws {
+    /// A keyboard as the mock shows it: its properties, and what kblinkd's ladder does for it.
+    struct MockKeyboard: Sendable, CustomTestStringConvertible {
+        var testDescription: String
+        var properties: [DBusDictionaryEntry]
+        var steps: [String]
+        var connectProfileCalls: Int
+        var reconnects: Int
+
+        /// A classic HID keyboard: ConnectProfile, then disconnect and connect.
+        static let classic = MockKeyboard(
+            testDescription: "classic HID",
+            properties: [
+                DBusDictionaryEntry(key: .string("Class"), value: .variant(.uint32(0x002540))),
+                DBusDictionaryEntry(
+                    key: .string("UUIDs"),
+                    value: .variant(.array(.string, [.string("00001124-0000-1000-8000-00805f9b34fb")]))),
+            ], steps: ["connect-profile", "reconnect"], connectProfileCalls: 1, reconnects: 1)
+        /// An LE keyboard (the template's `Class` stays 0, which bluetoothd would not show): no ConnectProfile,
+        /// which real bluetoothd sends over BR/EDR; disconnect and connect twice. The template never resolves
+        /// services, so `ServicesResolved` is set beforehand (kblinkd's deadline for an LE keyboard starts there).
+        static let lowEnergy = MockKeyboard(
+            testDescription: "HID over GATT",
+            properties: [
+                DBusDictionaryEntry(key: .string("Appearance"), value: .variant(.uint16(0x03C1))),
+                DBusDictionaryEntry(key: .string("ServicesResolved"), value: .variant(.boolean(true))),
+                DBusDictionaryEntry(
+                    key: .string("UUIDs"),
+                    value: .variant(.array(.string, [.string("00001812-0000-1000-8000-00805f9b34fb")]))),
+            ], steps: ["reconnect", "reconnect"], connectProfileCalls: 0, reconnects: 2)
+    }
+
+    @Test(
+        "no input device ever: the budget's steps, then failed with a reason, nothing pending, not attached",
+        arguments: [MockKeyboard.classic, MockKeyboard.lowEnergy])
+    func failsWithinBudget(_ mocked: MockKeyboard) async throws {
         let bus = try TestBus()
         let mock = try ChildProcess(
             "/usr/bin/python3", ["-m", "dbusmock", "--system", "--template", "bluez5"],
@@ -37,18 +70,16 @@ struct DBusMockHealthTests {
                     key: .string, value: .variant,
                     [
                         DBusDictionaryEntry(key: .string("Icon"), value: .variant(.string("input-keyboard"))),
-                        DBusDictionaryEntry(key: .string("Class"), value: .variant(.uint32(0x002540))),
                         DBusDictionaryEntry(key: .string("Paired"), value: .variant(.boolean(true))),
                         DBusDictionaryEntry(key: .string("Trusted"), value: .variant(.boolean(true))),
-                        DBusDictionaryEntry(
-                            key: .string("UUIDs"),
-                            value: .variant(.array(.string, [.string("00001124-0000-1000-8000-00805f9b34fb")]))),
-                    ]),
+                    ] + mocked.properties),
             ])
 
         let serviceConnection = try await bus.connect()
         var options = KeyboardLinkService.Options(stateDirectory: "/tmp")
-        options.health = HealthSettings(deadline: .milliseconds(500), budget: 2, backoff: .milliseconds(50))
+        // A deadline long enough for the mock's Connected signals of a reconnect to arrive within it on a loaded
+        // machine: one arriving after the keyboard failed would be a new connection, with a whole budget.
+        options.health = HealthSettings(deadline: .seconds(3), budget: 2, backoff: .milliseconds(50))
         let lines = LogRecorder()
         let service = KeyboardLinkService(
             connection: serviceConnection, options: options,
@@ -67,12 +98,13 @@ struct DBusMockHealthTests {
         #expect(await eventually { await !service.healthIsPending(address) })
         let keyboard = try await client.keyboard(matching: Self.address)
         let report = try await client.healthReport(of: keyboard)
-        #expect(report.heals.map(\.step) == ["connect-profile", "reconnect"])
+        #expect(report.heals.map(\.step) == mocked.steps)
         #expect(report.detail.contains("no input device was made for it"))
         // Presence is published right after the keyboard's properties.
         #expect(try await eventually { try await !client.status().hardwareKeyboardAttached })
 
-        // The mock counted each step's calls: one ConnectProfile, one Disconnect, one Connect; no more.
+        // The mock counted each step's calls: a ConnectProfile for the classic keyboard only, a Disconnect and a
+        // Connect per reconnect; no more.
         let control = DBusProxy(
             connection: connection, destination: BlueZ.service, path: Self.devicePath,
             interface: InterfaceName("org.freedesktop.DBus.Mock"))
@@ -81,9 +113,9 @@ struct DBusMockHealthTests {
                 MemberName("GetMethodCalls"), [.string(method)], returning: [DBusStruct<UInt64, [DBusValue]>].self
             ).count
         }
-        #expect(try await calls("ConnectProfile") == 1)
-        #expect(try await calls("Disconnect") == 1)
-        #expect(try await calls("Connect") == 1)
+        #expect(try await calls("ConnectProfile") == mocked.connectProfileCalls)
+        #expect(try await calls("Disconnect") == mocked.reconnects)
+        #expect(try await calls("Connect") == mocked.reconnects)
         let failed = lines.lines.withLock { $0 }.filter { $0.1.contains("failed:") }
         #expect(failed.count == 1)
 

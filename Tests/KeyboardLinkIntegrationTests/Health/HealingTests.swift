@@ -57,29 +57,76 @@ struct HealingTests {
         }
     }
 
-    @Test("an input device only after ConnectProfile: healed by the first step, the heal named")
+    /// A classic (BR/EDR) HID keyboard, connected.
+    static let vgn = SimulatedDevice.vgn98Pro.address
+
+    static func vgn(_ behavior: SimulatedDevice.InputDeviceBehavior) -> SimulatedDevice {
+        var device = SimulatedDevice.vgn98Pro
+        device.connected = true
+        device.inputDevice = behavior
+        return device
+    }
+
+    @Test("the simulator's ConnectProfile fails for an LE keyboard as bluetoothd's does, and works for a classic one")
+    func simulatedConnectProfile() async throws {
+        try await withHealthDaemon(
+            devices: [Self.aula(.never), Self.vgn(.afterConnectProfile)], health: HealthDaemon.patientHealth
+        ) { daemon in
+            let connection = try await daemon.bus.connect()
+            defer { Task { await connection.close() } }
+            func connectProfile(_ address: BluetoothAddress, _ uuid: String) async throws {
+                let path = try #require(await daemon.bluez.path(of: address))
+                let device = DBusProxy(
+                    connection: connection, destination: BlueZ.service, path: path, interface: BlueZ.deviceInterface)
+                try await device.call(BlueZ.Method.connectProfile, [.string(uuid)])
+            }
+            // bluetoothd sends it over BR/EDR, where an LE-only keyboard has nothing: whichever UUID is asked.
+            for uuid in ["00001812-0000-1000-8000-00805f9b34fb", "00001124-0000-1000-8000-00805f9b34fb"] {
+                let error = await #expect(throws: DBusError.self) { try await connectProfile(Self.aula, uuid) }
+                #expect(error?.name == BlueZ.Error.failed)
+                #expect(error?.message == "br-connection-sdp-search")
+            }
+            #expect(await !daemon.bluez.hasInputDevice(Self.aula))
+            // A classic keyboard's HID profile connects, and its input device appears.
+            try await connectProfile(Self.vgn, "00001124-0000-1000-8000-00805f9b34fb")
+            #expect(await daemon.bluez.hasInputDevice(Self.vgn))
+        }
+    }
+
+    @Test("a classic keyboard's input device only after ConnectProfile: healed by the first step, the heal named")
     func afterConnectProfile() async throws {
-        try await withHealthDaemon(devices: [Self.aula(.afterConnectProfile)]) { daemon in
-            #expect(try await daemon.settles(Self.aula, at: .working))
-            #expect(await daemon.bluez.healingCalls(of: Self.aula) == .init(connectProfile: 1))
-            let report = try await daemon.report(Self.aula)
+        try await withHealthDaemon(devices: [Self.vgn(.afterConnectProfile)]) { daemon in
+            #expect(try await daemon.settles(Self.vgn, at: .working))
+            #expect(await daemon.bluez.healingCalls(of: Self.vgn) == .init(connectProfile: 1))
+            let report = try await daemon.report(Self.vgn)
             #expect(report.heals.map(\.step) == ["connect-profile"])
             #expect(report.heals.map(\.outcome) == ["healed"])
             #expect(report.reconnectTimes.count == 1)
-            #expect(await daemon.bluez.hasInputDevice(Self.aula))
+            #expect(await daemon.bluez.hasInputDevice(Self.vgn))
             // kblink info names the heal.
-            let info = try await daemon.kblink(["info", Self.aula.description])
+            let info = try await daemon.kblink(["info", Self.vgn.description])
             #expect(info.standardOutput.contains("connect-profile: healed"), "\(info.standardOutput)")
         }
     }
 
-    @Test("an input device only after disconnect and connect: ConnectProfile does not help, reconnecting does")
+    @Test("an LE keyboard's input device only after disconnect and connect: no ConnectProfile, reconnecting heals")
     func afterReconnect() async throws {
         try await withHealthDaemon(devices: [Self.aula(.afterReconnect)]) { daemon in
             #expect(try await daemon.settles(Self.aula, at: .working))
-            #expect(
-                await daemon.bluez.healingCalls(of: Self.aula) == .init(connectProfile: 1, disconnect: 1, connect: 1))
+            #expect(await daemon.bluez.healingCalls(of: Self.aula) == .init(disconnect: 1, connect: 1))
             let report = try await daemon.report(Self.aula)
+            #expect(report.heals.map(\.step) == ["reconnect"])
+            #expect(report.heals.map(\.outcome) == ["healed"])
+        }
+    }
+
+    @Test("a classic keyboard whose input device comes only after a reconnect: ConnectProfile first, then reconnect")
+    func classicAfterReconnect() async throws {
+        try await withHealthDaemon(devices: [Self.vgn(.afterReconnect)]) { daemon in
+            #expect(try await daemon.settles(Self.vgn, at: .working))
+            #expect(
+                await daemon.bluez.healingCalls(of: Self.vgn) == .init(connectProfile: 1, disconnect: 1, connect: 1))
+            let report = try await daemon.report(Self.vgn)
             #expect(report.heals.map(\.step) == ["connect-profile", "reconnect"])
             #expect(report.heals.map(\.outcome) == ["no input device", "healed"])
         }
@@ -89,11 +136,10 @@ struct HealingTests {
     func never() async throws {
         try await withHealthDaemon(devices: [Self.aula(.never)]) { daemon in
             #expect(try await daemon.settles(Self.aula, at: .failed))
-            // Budget 3: connect-profile, reconnect, reconnect; and nothing is pending afterwards.
-            #expect(
-                await daemon.bluez.healingCalls(of: Self.aula) == .init(connectProfile: 1, disconnect: 2, connect: 2))
+            // Budget 3, an LE keyboard: reconnect three times (no ConnectProfile); nothing pending afterwards.
+            #expect(await daemon.bluez.healingCalls(of: Self.aula) == .init(disconnect: 3, connect: 3))
             let report = try await daemon.report(Self.aula)
-            #expect(report.heals.map(\.step) == ["connect-profile", "reconnect", "reconnect"])
+            #expect(report.heals.map(\.step) == ["reconnect", "reconnect", "reconnect"])
             #expect(report.detail.contains("stopped trying"))
             #expect(report.detail.contains("kblink forget"))
             #expect(try await eventually { try await !daemon.service.presence().attached })
@@ -120,14 +166,15 @@ struct HealingTests {
         let settings = HealthSettings(deadline: .milliseconds(1500), budget: 3, backoff: .seconds(60))
         try await withHealthDaemon(devices: [Self.aula(.never)], health: settings) { daemon throws in
             let service = try daemon.service
-            // The first step ran and found nothing; the next waits for the (long) backoff.
-            #expect(await eventually { await daemon.bluez.healingCalls(of: Self.aula).connectProfile == 1 })
+            // The first step (reconnect) ran and found nothing; the next waits for the (long) backoff.
+            #expect(await eventually { await daemon.bluez.healingCalls(of: Self.aula).connect == 1 })
             #expect(try await daemon.health(Self.aula) == .healing)
             let disconnect = try await daemon.kblink(["disconnect", Self.aula.description])
             #expect(disconnect.status == 0, "\(disconnect.standardError)")
             #expect(try await daemon.settles(Self.aula, at: .disconnected))
             #expect(await !service.healthIsPending(Self.aula))
-            #expect(await daemon.bluez.healingCalls(of: Self.aula) == .init(connectProfile: 1, disconnect: 1))
+            // The step's Disconnect and Connect, then the user's Disconnect; nothing after it.
+            #expect(await daemon.bluez.healingCalls(of: Self.aula) == .init(disconnect: 2, connect: 1))
             #expect(daemon.healthLines(Self.aula).contains { $0.contains("healing canceled by kblink disconnect") })
             #expect(try await daemon.report(Self.aula).detail.contains("kblink connect"))
         }
@@ -154,10 +201,10 @@ struct HealingTests {
             #expect(try await daemon.settles(Self.aula, at: .working))
             try await daemon.bluez.setPowered(adapter: 0, false)
             #expect(try await daemon.settles(Self.aula, at: .asleep))
-            try await daemon.bluez.setInputDeviceBehavior(Self.aula, .afterConnectProfile)
+            try await daemon.bluez.setInputDeviceBehavior(Self.aula, .afterReconnect)
             try await daemon.bluez.setPowered(adapter: 0, true)
             #expect(try await daemon.settles(Self.aula, at: .working))
-            #expect(await daemon.bluez.healingCalls(of: Self.aula) == .init(connectProfile: 1))
+            #expect(await daemon.bluez.healingCalls(of: Self.aula) == .init(disconnect: 1, connect: 1))
         }
     }
 }

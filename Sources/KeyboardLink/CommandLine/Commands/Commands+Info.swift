@@ -18,7 +18,8 @@ extension Commands {
             manufacturer, model, serial, firmwareRevision, hardwareRevision, softwareRevision (null when unknown),
             readAt (ISO 8601, null when never read), ageSeconds, notes [text], heals [{time, step,
             outcome}] (the last healing steps, newest last), reconnectTime {lastMilliseconds, medianMilliseconds,
-            count}, and with --refresh refresh {ok, error}.
+            count}, studioLock (locked, unlocked, unknown; null when not a ZMK Studio keyboard), and with
+            --refresh refresh {ok, error}.
             """,
         flags: ["--refresh"]
     ) { context in
@@ -41,7 +42,12 @@ extension Commands {
             keyboard = try await client.keyboard(matching: keyboard.address)
         }
         let health = try await client.healthReport(of: keyboard)
-        return InfoResult(keyboard, health: health, refresh: refresh, now: WallClockTime.now())
+        // A kblinkd without the property (an older one) says nothing of the lock.
+        let studioLock =
+            (try? await client.keyboardProxy(keyboard).property(KBlinkContract.Keyboard.studioLockProperty))
+            ?? .notStudio
+        return InfoResult(
+            keyboard, health: health, studioLock: studioLock, refresh: refresh, now: WallClockTime.now())
     }
 }
 
@@ -86,14 +92,20 @@ struct InfoResult: CommandResult {
     let details: Details
     /// Its health, the last heals and reconnect times.
     let health: KeyboardHealthReport
+    /// A ZMK Studio keyboard's lock state (`StudioLock`).
+    let studioLock: StudioLock
     /// Present with `--refresh` only.
     let refresh: Refresh?
     /// When the result was made (the text says how long ago the information was read).
     let now: WallClockTime
 
-    init(_ keyboard: KeyboardInfo, health: KeyboardHealthReport, refresh: Refresh?, now: WallClockTime) {
+    init(
+        _ keyboard: KeyboardInfo, health: KeyboardHealthReport, studioLock: StudioLock, refresh: Refresh?,
+        now: WallClockTime
+    ) {
         self.keyboard = keyboard
         self.health = health
+        self.studioLock = studioLock
         self.refresh = refresh
         self.now = now
         let summary = FirmwareSummary(exportedProperty: keyboard.firmware)
@@ -113,17 +125,16 @@ struct InfoResult: CommandResult {
     /// A refresh asked for that did not happen is a failure (the cached information is still shown).
     var exitStatus: ExitStatus { refresh?.ok == false ? .failure : .success }
 
-    private enum CodingKeys: String, CodingKey { case refresh }
+    private enum CodingKeys: String, CodingKey { case studioLock, refresh }
 
     /// The keyboard's keys, then the details', then `refresh` when asked for: one flat object.
     func encode(to encoder: any Encoder) throws {
         try keyboard.encode(to: encoder)
         try details.encode(to: encoder)
         try HealthDetails(health).encode(to: encoder)
-        if let refresh {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(refresh, forKey: .refresh)
-        }
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(studioLock == .notStudio ? nil : studioLock.rawValue, forKey: .studioLock)
+        if let refresh { try container.encode(refresh, forKey: .refresh) }
     }
 
     func writeText(to output: Output) {
@@ -163,6 +174,12 @@ struct InfoResult: CommandResult {
         }
         field("Battery", keyboard.batteryText)
         field("Driver", keyboard.driver)
+        switch studioLock {
+        case .notStudio: break
+        case .locked: field("Studio", output.yellow("locked") + " — press its &studio_unlock key to edit its keymap")
+        case .unlocked: field("Studio", "unlocked")
+        case .unknown: field("Studio", "lock state unknown (not connected)")
+        }
         field("Vendor", shownSummary.vendorText)
         field("Product", shownSummary.productText)
         field("Maker", shownSummary.strings[.manufacturer])

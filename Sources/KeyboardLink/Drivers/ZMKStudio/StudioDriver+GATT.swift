@@ -3,11 +3,13 @@ import KeyboardLinkBlueZ
 extension StudioDriver {
     /// Connects to a keyboard's ZMK Studio characteristic through BlueZ: starts its indications (fed to the
     /// link as they arrive) and writes request frames with write requests.
+    /// - Parameter lockStates: given every lock state the link learns, in order (``StudioDriverLink``).
     /// - Returns: nil when the keyboard has no ZMK Studio service.
     /// - Throws: `DriverError.notConnected` when indications cannot be started.
-    public static func connect(client: GATTClient, timeout: Duration = .seconds(10)) async throws(DriverError)
-        -> StudioDriver?
-    {
+    public static func connect(
+        client: GATTClient, timeout: Duration = .seconds(10),
+        lockStates: AsyncStream<StudioLockState>.Continuation? = nil
+    ) async throws(DriverError) -> StudioDriver? {
         let database = await client.database()
         guard let characteristic = database.characteristic(characteristicUUID, inService: serviceUUID) else {
             return nil
@@ -18,7 +20,7 @@ extension StudioDriver {
         } catch {
             throw .notConnected("cannot start ZMK Studio indications: \(error)")
         }
-        let link = StudioDriverLink(timeout: timeout) { frame throws(DriverError) in
+        let link = StudioDriverLink(timeout: timeout, lockStates: lockStates) { frame throws(DriverError) in
             do {
                 try await client.write(frame, to: characteristic, type: .request)
             } catch {

@@ -45,6 +45,15 @@ public actor StudioDriver: KeyboardDriver {
                 layers: layers, keys: keys, macroBufferSize: 0, runtimeMacros: false, stagesChanges: true))
     }
 
+    /// Asks the keyboard whether it is locked (`get_lock_state`, allowed while locked).
+    /// - Throws: `DriverError` when it does not answer.
+    public func readLockState() async throws(DriverError) -> StudioLockState {
+        try await call(.core(.getLockState), expecting: "the lock state") { payload in
+            if case .core(.lockState(let state)) = payload { return state }
+            return nil
+        }
+    }
+
     public func readKeymap(layout: PhysicalLayout) async throws(DriverError) -> DeviceKeymap {
         let table = try await behaviorTable()
         let keymap = try await fetchKeymap()

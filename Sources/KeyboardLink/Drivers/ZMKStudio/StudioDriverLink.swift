@@ -1,6 +1,6 @@
 /// The I/O half of a ZMK Studio client: sends request frames through `send`, takes the keyboard's bytes from
 /// `receive`, and hands each caller its answer, with a bounded wait. Tracks the lock state for `waitUntilUnlocked`
-/// from what the keyboard sends, in the order it sends it: `lock_state_changed` notifications, `get_lock_state`
+/// (and hands it to whoever watches `lockStates`) from what the keyboard sends, in the order it sends it: `lock_state_changed` notifications, `get_lock_state`
 /// answers and `UNLOCK_REQUIRED` errors. (Recording an answer's lock state after it reached its caller would let a
 /// later notification be overwritten: an unlock that arrives right behind an `UNLOCK_REQUIRED` would be lost, and
 /// a push would wait its whole unlock timeout on a keyboard that is unlocked.)
@@ -28,9 +28,19 @@ public actor StudioDriverLink {
     /// When the keyboard last sent bytes.
     private var lastHeard = ContinuousClock.now
 
+    /// Where each lock state the keyboard reports goes, in the order it reports them; finished when the link closes.
+    private let lockStates: AsyncStream<StudioLockState>.Continuation?
+
     /// Creates a link that writes frames with `send`.
-    public init(timeout: Duration = .seconds(5), send: @escaping Send) {
+    /// - Parameter lockStates: given every lock state the link learns (an answer to `get_lock_state`, a
+    ///   `lock_state_changed` notification, an `UNLOCK_REQUIRED` error, a keymap answer), in order; finished when
+    ///   the link closes.
+    public init(
+        timeout: Duration = .seconds(5), lockStates: AsyncStream<StudioLockState>.Continuation? = nil,
+        send: @escaping Send
+    ) {
         self.timeout = timeout
+        self.lockStates = lockStates
         self.send = send
     }
 
@@ -74,7 +84,9 @@ public actor StudioDriverLink {
             case .response(let id, _, let payload):
                 switch payload {
                 case .core(.lockState(let state)): noteLockState(state)
-                case .meta(.simpleError(.unlockRequired)): lockState = .locked
+                case .meta(.simpleError(.unlockRequired)): noteLockState(.locked)
+                // ZMK answers keymap calls only while unlocked (locked, it answers UNLOCK_REQUIRED).
+                case .keymap where lockState != .unlocked: noteLockState(.unlocked)
                 default: break
                 }
                 timers.removeValue(forKey: id)?.cancel()
@@ -92,6 +104,7 @@ public actor StudioDriverLink {
     /// Records a lock state the keyboard reported, waking the callers waiting for an unlock.
     private func noteLockState(_ state: StudioLockState) {
         lockState = state
+        lockStates?.yield(state)
         guard state == .unlocked else { return }
         let waiting = unlockWaiters
         unlockWaiters.removeAll()
@@ -117,6 +130,7 @@ public actor StudioDriverLink {
     /// The link went down: every waiting call fails with `.notConnected`.
     public func connectionClosed() {
         closed = true
+        lockStates?.finish()
         _ = core.connectionClosed()
         let waiting = waiters
         waiters.removeAll()

@@ -1,6 +1,7 @@
 /// A step of the healing ladder (docs/health.md).
 public enum HealStep: String, Sendable, Equatable, CaseIterable {
-    /// `Device1.ConnectProfile` with the keyboard's HID (classic) or HOGP (LE) UUID.
+    /// `Device1.ConnectProfile` with the HID UUID: classic keyboards only (bluetoothd sends it over BR/EDR, where
+    /// it cannot reach an LE keyboard's input profile).
     case connectProfile = "connect-profile"
     /// `Device1.Disconnect`, then `Device1.Connect`.
     case reconnect

@@ -85,9 +85,11 @@ struct HealthLadder: Sendable {
         self.settings = settings
     }
 
-    /// The steps in the order they run; the last one repeats while the budget lasts.
+    /// The steps in the order they run; the last one repeats while the budget lasts. An LE keyboard has no
+    /// connect-profile step: bluetoothd sends `ConnectProfile` over BR/EDR, where it fails at once for it.
     var ladder: [HealStep] {
-        [.connectProfile, .reconnect] + (settings.powerCycleAdapter ? [.powerCycleAdapter] : [])
+        (last.lowEnergy ? [] : [.connectProfile]) + [.reconnect]
+            + (settings.powerCycleAdapter ? [.powerCycleAdapter] : [])
     }
 
     /// When ``timerFired(now:)`` must be called; nil: no timer.

@@ -14,4 +14,7 @@ struct HealthObservation: Sendable, Equatable {
     /// BlueZ's `Paired` and `Trusted`: a keyboard that has both comes back by itself (asleep, not disconnected).
     var paired: Bool
     var trusted: Bool
+    /// An LE keyboard (HID over GATT): `Device1.ConnectProfile` cannot reach its input profile, since bluetoothd
+    /// always sends it over BR/EDR (docs/real-bluez.md, finding 12), so its ladder has no connect-profile step.
+    var lowEnergy = false
 }

@@ -245,10 +245,20 @@ extension KeymapWriter {
     func makeDriver(_ state: KeyboardState) async throws -> (any KeyboardDriver)? {
         let client = GATTClient(connection: connection, model: bluez, device: state.devicePath)
         var driver: (any KeyboardDriver)?
+        let (lockStates, lockReports) = AsyncStream<StudioLockState>.makeStream()
         do {
-            driver = try await StudioDriver.connect(client: client, timeout: timeouts.studioRequest)
+            driver = try await StudioDriver.connect(
+                client: client, timeout: timeouts.studioRequest, lockStates: lockReports)
         } catch {
+            lockReports.finish()
             throw error.dbusError
+        }
+        if driver == nil { lockReports.finish() }
+        // `StudioLock` follows what the link learns, in order, until the driver is closed.
+        let registry = self.registry
+        let address = state.address
+        Task {
+            for await lock in lockStates { await registry.setStudioLock(StudioLock(lock), of: address) }
         }
         if driver == nil, let link = try await openVIALink(state) {
             let via = VIADriver(transport: link.transport, onClose: link.close)

@@ -15,14 +15,16 @@ extension KeymapWriter {
     static let reapplyLogLimit = 5
 
     /// After a keyboard connected with its services resolved (once per connection): fills `Driver`, reads the
-    /// keyboard's keymap into the base when the base is kblink's default, then re-applies its profile when asked
-    /// to. The profile's settings are read first, so that what counts is the
+    /// keyboard's keymap into the base when the base is kblink's default, re-applies its profile when asked to,
+    /// then asks a ZMK Studio keyboard whether it is locked (`StudioLock`) when neither told. The profile's settings are read first, so that what counts is the
     /// flag as it was when the keyboard connected, however long finding the driver takes.
     func keyboardBecameReady(_ address: BluetoothAddress) async {
         let settings = await keymaps.settings(for: address)
         await detectDriver(address)
         if timeouts.readsKeymapOnConnect { await readBaseOnFirstContact(address) }
         await reapplyOnConnect(address, settings: settings)
+        // Last: the re-apply's driver may have learned it already.
+        if timeouts.readsKeymapOnConnect { await readStudioLock(address) }
     }
 
     /// Re-applies the keyboard's pushed keymap if `settings` (its profile's) ask for it and the keyboard drifted.

@@ -17,7 +17,8 @@ actor KeymapWriter {
         var reapplyDriver: Duration
         /// How long a ZMK Studio request may go unanswered before the keyboard counts as asleep.
         var studioRequest: Duration
-        /// Whether a keyboard whose base is kblink's default is read into the base when it connects.
+        /// Whether a keyboard whose base is kblink's default is read into the base when it connects (and a ZMK
+        /// Studio keyboard asked whether it is locked).
         var readsKeymapOnConnect = true
     }
 

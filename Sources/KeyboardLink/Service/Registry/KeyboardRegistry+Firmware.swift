@@ -1,5 +1,6 @@
 import KBlinkAPI
 import KeyboardLinkBlueZ
+import KeyboardLinkDrivers
 import KeyboardLinkFirmware
 
 /// What the firmware refresher and the drivers learn about a keyboard, merged into its `Firmware`, `Battery` and
@@ -65,10 +66,25 @@ extension KeyboardRegistry {
         await updateProperties(of: current)
     }
 
-    /// Sets a keyboard's `Driver` property.
+    /// Sets a keyboard's `Driver` property (and `StudioLock`: empty unless it speaks ZMK Studio).
     func setDriver(_ driver: String, of address: BluetoothAddress) async {
-        guard var current = keyboards[address], current.driver != driver else { return }
+        guard var current = keyboards[address] else { return }
+        let isStudio = driver == DriverKind.zmkStudio.rawValue
+        let lock = isStudio ? (current.studioLock == .notStudio ? .unknown : current.studioLock) : StudioLock.notStudio
+        guard current.driver != driver || current.studioLock != lock else { return }
         current.driver = driver
+        current.studioLock = lock
+        keyboards[address] = current
+        await updateProperties(of: current)
+    }
+
+    /// Sets a ZMK Studio keyboard's `StudioLock` from what its Studio link reported; ignored for a keyboard that
+    /// is not connected (a report that arrives after the link went down) or does not speak ZMK Studio.
+    func setStudioLock(_ lock: StudioLock, of address: BluetoothAddress) async {
+        guard var current = keyboards[address], current.connected, current.studioLock != lock,
+            current.driver == DriverKind.zmkStudio.rawValue
+        else { return }
+        current.studioLock = lock
         keyboards[address] = current
         await updateProperties(of: current)
     }

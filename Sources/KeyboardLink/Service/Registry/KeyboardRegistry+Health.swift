@@ -7,20 +7,33 @@ import KeyboardLinkSupport
 /// Health: each keyboard's ``HealthLadder`` fed from BlueZ's model and the evdev keyboards, its timers, and the
 /// steps it asks for run through BlueZ (docs/health.md).
 extension KeyboardRegistry {
-    /// The UUIDs `Device1.ConnectProfile` is given: HID over GATT for an LE keyboard, HID for a classic one.
+    /// HID over GATT, an LE keyboard's input service.
     static let hogpUUID = "00001812-0000-1000-8000-00805f9b34fb"
+    /// Classic HID: the UUID `Device1.ConnectProfile` is given (only classic keyboards get that step).
     static let hidUUID = "00001124-0000-1000-8000-00805f9b34fb"
+
+    /// Whether `device` is an LE keyboard (HID over GATT): HOGP among its UUIDs and no classic HID, or, with
+    /// neither listed (an LE keyboard that came up without its HID service), an `Appearance` and no `Class`
+    /// (bluetoothd shows `Class` only for a device it met over BR/EDR, and neither when it is 0).
+    static func isLowEnergy(_ device: BlueZDevice) -> Bool {
+        let uuids = Set(device.uuids.map { $0.lowercased() })
+        if uuids.contains(hidUUID) { return false }
+        if uuids.contains(hogpUUID) { return true }
+        return (device.appearance ?? 0) != 0 && (device.classOfDevice ?? 0) == 0
+    }
 
     /// What the ladder sees of `device` now.
     func healthObservation(of device: BlueZDevice) -> HealthObservation {
         let address = BluetoothAddress(validating: device.address)
-        let isLE = device.uuids.contains { $0.lowercased() == Self.hogpUUID }
+        let isLE = Self.isLowEnergy(device)
+        // Its input device follows service discovery when it has HID over GATT (a dual-mode keyboard too).
+        let waitsForServices = isLE || device.uuids.contains { $0.lowercased() == Self.hogpUUID }
         // Any input node with its address, keyboard rule or not: a numeric keypad that types is working.
         let hasInputDevice = evdevDevices.contains { $0.bluetoothAddress == address }
         return HealthObservation(
-            connected: device.connected, linkUp: device.connected && (device.servicesResolved || !isLE),
+            connected: device.connected, linkUp: device.connected && (device.servicesResolved || !waitsForServices),
             hasInputDevice: hasInputDevice, inputDevicesWatched: inputDevicesWatched, paired: device.paired,
-            trusted: device.trusted)
+            trusted: device.trusted, lowEnergy: isLE)
     }
 
     /// Feeds the keyboard's ladder what BlueZ shows now and copies its health into `state` (during a
@@ -210,10 +223,8 @@ extension KeyboardRegistry {
         do {
             switch step {
             case .connectProfile:
-                let isLE = device.uuids.contains { $0.lowercased() == Self.hogpUUID }
-                try await proxy.call(
-                    BlueZ.Method.connectProfile, [.string(isLE ? Self.hogpUUID : Self.hidUUID)],
-                    timeout: .seconds(30))
+                // Classic keyboards only: the ladder of an LE one has no such step.
+                try await proxy.call(BlueZ.Method.connectProfile, [.string(Self.hidUUID)], timeout: .seconds(30))
             case .reconnect:
                 do {
                     try await proxy.call(BlueZ.Method.disconnect, timeout: .seconds(30))

@@ -173,6 +173,8 @@ actor KeyboardRegistry {
             // Keep what other jobs filled in (driver); firmware and batteries come from the firmware information.
             if let known = keyboards[state.address] {
                 state.driver = known.driver
+                // A Studio keyboard's lock is known only while its link is up (ZMK locks when it disconnects).
+                state.studioLock = state.connected || known.studioLock == .notStudio ? known.studioLock : .unknown
             }
             applyFirmware(to: &state, device: device)
             applyHealth(to: &state, device: device)

@@ -28,6 +28,9 @@ public struct KeyboardState: Sendable, Equatable {
     public var heals: [HealRecord]
     /// The last reconnect times in milliseconds (`ReconnectTimes`), newest last.
     public var reconnectTimes: [UInt32]
+    /// A ZMK Studio keyboard's lock state as its Studio link last reported it (`StudioLock`); `unknown` while not
+    /// connected, empty for a keyboard that does not speak ZMK Studio.
+    public var studioLock: StudioLock = .notStudio
     /// The vendor and product IDs of its `Modalias` (nil when BlueZ has none, or one that does not parse): what a
     /// layout added for those IDs (`AddLayout`) is matched by.
     public var productIDs: BluetoothHIDKeyboard.ProductIDs?
@@ -62,6 +65,7 @@ public struct KeyboardState: Sendable, Equatable {
             && lhs.driver == rhs.driver && lhs.bonded == rhs.bonded && lhs.health == rhs.health
             && lhs.healthDetail == rhs.healthDetail && lhs.heals == rhs.heals
             && lhs.reconnectTimes == rhs.reconnectTimes && lhs.productIDs == rhs.productIDs
+            && lhs.studioLock == rhs.studioLock
     }
 
     /// The exported `org.kblink1.Keyboard` property values, in the contract's order.
@@ -83,6 +87,7 @@ public struct KeyboardState: Sendable, Equatable {
             Keyboard.healthDetailProperty.assigned(healthDetail),
             Keyboard.healsProperty.assigned(heals),
             Keyboard.reconnectTimesProperty.assigned(reconnectTimes),
+            Keyboard.studioLockProperty.assigned(studioLock),
         ]
     }
 }
