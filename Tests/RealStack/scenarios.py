@@ -254,8 +254,16 @@ def scan():
     missing = [n for n in SCANNED if ADDR[n] not in addresses]
     check(not missing, 'scan did not find %s (found %s)' % (missing, sorted(addresses)))
     # kblinkd stops the discovery it started (on every adapter) once the scan is over.
-    wait_for('no adapter discovering after the scan', lambda: not any(
-        i['org.bluez.Adapter1'].get('Discovering') for i in bluez_objects().values() if 'org.bluez.Adapter1' in i), 30)
+    def discovering():
+        return sorted(str(p).rsplit('/', 1)[-1] for p, i in bluez_objects().items()
+                      if i.get('org.bluez.Adapter1', {}).get('Discovering'))
+    try:
+        wait_for('no adapter discovering after the scan', lambda: not discovering(), 30)
+    except Failure as failure:
+        # What kblinkd asked and heard (it logs each stop and each refusal), for the failure's line in CI's output.
+        said = [l.strip()[-160:] for l in open(os.path.join(OUT, 'kblinkd.log'), errors='replace')
+                if 'discover' in l.lower()][-4:]
+        raise Failure('%s: %s still discovering; kblinkd logged: %s' % (failure, discovering(), ' | '.join(said)))
     clean_strays()
 
 

@@ -10,7 +10,7 @@ public enum KBlinkContract {
     /// `org.kblink1.Manager`.
     public enum Manager {
         /// The interface's name.
-        public static let interface = InterfaceName(trusted: "org.kblink1.Manager")
+        public static let interface: InterfaceName = "org.kblink1.Manager"
         /// `StartDiscovery()`.
         public static let startDiscovery = KBlinkMethod<NoArguments, NoReply>(
             interface, "StartDiscovery", access: .requires(.pair))
@@ -94,7 +94,7 @@ public enum KBlinkContract {
     /// `org.kblink1.Keyboard`.
     public enum Keyboard {
         /// The interface's name.
-        public static let interface = InterfaceName(trusted: "org.kblink1.Keyboard")
+        public static let interface: InterfaceName = "org.kblink1.Keyboard"
         /// `Connect()`.
         public static let connect = KBlinkMethod<NoArguments, NoReply>(interface, "Connect", access: .requires(.pair))
         /// `Disconnect()`.
@@ -155,7 +155,7 @@ public enum KBlinkContract {
     /// `org.kblink1.Keymap`.
     public enum Keymap {
         /// The interface's name.
-        public static let interface = InterfaceName(trusted: "org.kblink1.Keymap")
+        public static let interface: InterfaceName = "org.kblink1.Keymap"
         /// `GetBindings(s zone, u layer) -> a(ss) bindings`.
         public static let getBindings = KBlinkMethod<KBlinkArguments<String, UInt32>, Reply<[BindingRow]>>(
             interface, "GetBindings", inputs: ["zone", "layer"], output: "bindings", access: .anyone)

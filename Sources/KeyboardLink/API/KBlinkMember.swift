@@ -75,12 +75,12 @@ public struct KBlinkMethod<Input: Sendable, Output: KBlinkReply>: Sendable, Cust
 }
 
 extension KBlinkMethod {
-    /// Describes a method; `name` is a constant of the contract, checked once. The D-Bus types come from `Input` and
+    /// Describes a method; `name` is a constant of the contract (a literal, checked when it is made). The D-Bus types come from `Input` and
     /// `Output`; the names are given here, one per argument and one for a result (a count that does not match the
     /// types is a programming error). Every method says who may call it: there is no default, so a new method
     /// cannot be left open by omission.
     public init<each Argument: DBusRepresentable>(
-        _ interface: InterfaceName, _ name: String, inputs: [String] = [], output: String? = nil,
+        _ interface: InterfaceName, _ name: MemberName, inputs: [String] = [], output: String? = nil,
         access: KBlinkAccess, maximumBodySize: Int = KBlinkMethodDeclaration.defaultMaximumBodySize
     ) where Input == KBlinkArguments<repeat each Argument> {
         let inputTypes = Input.types
@@ -117,13 +117,13 @@ public struct KBlinkMethodDeclaration: Sendable, Equatable, CustomStringConverti
     /// `ResolveInsets`, a macro's text), far below what would cost kblinkd memory.
     public static let defaultMaximumBodySize = 64 << 10
 
-    /// Describes a method; `name` is a constant of the contract, checked once.
+    /// Describes a method; `name` is a constant of the contract (a literal, checked when it is made).
     public init(
-        _ interface: InterfaceName, _ name: String, inputs: [DBusArgument] = [], outputs: [DBusArgument] = [],
+        _ interface: InterfaceName, _ name: MemberName, inputs: [DBusArgument] = [], outputs: [DBusArgument] = [],
         access: KBlinkAccess, maximumBodySize: Int = defaultMaximumBodySize
     ) {
         self.interface = interface
-        self.name = MemberName(trusted: name)
+        self.name = name
         self.inputs = inputs
         self.outputs = outputs
         self.access = access
@@ -155,17 +155,17 @@ public struct KBlinkPropertyDeclaration: Sendable, Equatable {
     /// For a writable property: the polkit action a caller needs to write it (reading is open to everyone).
     public let writeAction: PolkitAction?
 
-    /// Describes a property; `name` is a constant of the contract, checked once.
+    /// Describes a property; `name` is a constant of the contract (a literal, checked when it is made).
     /// - Parameter writableWith: the action a writer needs; required exactly when the property is writable.
     public init(
-        _ interface: InterfaceName, _ name: String, _ type: DBusType, access: DBusProperty.Access = .read,
+        _ interface: InterfaceName, _ name: MemberName, _ type: DBusType, access: DBusProperty.Access = .read,
         changes: DBusProperty.ChangeBehavior = .emits, writableWith writeAction: PolkitAction? = nil
     ) {
         precondition(
             (access == .read) == (writeAction == nil),
             "\(name): a writable property names the polkit action its writers need, a read-only one none")
         self.interface = interface
-        self.name = MemberName(trusted: name)
+        self.name = name
         self.type = type
         self.access = access
         self.changes = changes
@@ -180,10 +180,10 @@ public struct KBlinkProperty<Value: DBusRepresentable>: Sendable, Equatable {
     /// What the introspection declares.
     public let declaration: KBlinkPropertyDeclaration
 
-    /// Describes a property; `name` is a constant of the contract, checked once.
+    /// Describes a property; `name` is a constant of the contract (a literal, checked when it is made).
     /// - Parameter writableWith: the action a writer needs; required exactly when the property is writable.
     public init(
-        _ interface: InterfaceName, _ name: String, access: DBusProperty.Access = .read,
+        _ interface: InterfaceName, _ name: MemberName, access: DBusProperty.Access = .read,
         changes: DBusProperty.ChangeBehavior = .emits, writableWith writeAction: PolkitAction? = nil
     ) {
         declaration = KBlinkPropertyDeclaration(
@@ -242,8 +242,8 @@ public struct KBlinkSignal<Body: KBlinkSignalBody>: Sendable {
     /// The signal without its Swift type: what lists of signals hold.
     public let declaration: KBlinkSignalDeclaration
 
-    /// Describes a signal; `name` is a constant of the contract, checked once.
-    public init(_ interface: InterfaceName, _ name: String) {
+    /// Describes a signal; `name` is a constant of the contract (a literal, checked when it is made).
+    public init(_ interface: InterfaceName, _ name: MemberName) {
         declaration = KBlinkSignalDeclaration(interface, name, arguments: Body.arguments)
     }
 
@@ -274,10 +274,10 @@ public struct KBlinkSignalDeclaration: Sendable, Equatable {
     /// Its arguments, in order.
     public let arguments: [DBusArgument]
 
-    /// Describes a signal; `name` is a constant of the contract, checked once.
-    public init(_ interface: InterfaceName, _ name: String, arguments: [DBusArgument] = []) {
+    /// Describes a signal; `name` is a constant of the contract (a literal, checked when it is made).
+    public init(_ interface: InterfaceName, _ name: MemberName, arguments: [DBusArgument] = []) {
         self.interface = interface
-        self.name = MemberName(trusted: name)
+        self.name = name
         self.arguments = arguments
     }
 

@@ -4,9 +4,9 @@ import KeyboardLinkKeymap
 
 /// Names of the `org.kblink1` API (`docs/dbus-api.md`).
 public enum KBlink {
-    public static let service = BusName(trusted: "org.kblink1")
-    public static let managerPath = ObjectPath(trusted: "/org/kblink1")
-    public static let keyboardsPath = ObjectPath(trusted: "/org/kblink1/keyboards")
+    public static let service: BusName = "org.kblink1"
+    public static let managerPath: ObjectPath = "/org/kblink1"
+    public static let keyboardsPath: ObjectPath = "/org/kblink1/keyboards"
     public static let managerInterface = KBlinkContract.Manager.interface
     public static let keyboardInterface = KBlinkContract.Keyboard.interface
     public static let keymapInterface = KBlinkContract.Keymap.interface

@@ -142,7 +142,7 @@ public actor BlueZModel {
         do {
             let reply = try await connection.call(
                 destination: BlueZ.service, path: BlueZ.root, interface: .objectManager,
-                member: MemberName(trusted: "GetManagedObjects"))
+                member: "GetManagedObjects")
             let managed = try reply.decode([ObjectPath: [String: [String: DBusValue]]].self)
             objects = managed
             syncSerial = reply.serial

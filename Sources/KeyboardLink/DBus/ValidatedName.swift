@@ -65,11 +65,6 @@ extension ValidatedName {
         self.init(checked: CheckedNameText(text))
     }
 
-    /// The same as ``init(constant:)``, for the code outside the binding that still uses it.
-    package init(trusted text: String) {
-        self.init(constant: text)
-    }
-
     /// For text libdbus has already validated (names in received messages): no second check.
     @usableFromInline
     init(unchecked rawValue: String) {

@@ -4,7 +4,7 @@ import KeyboardLinkDBus
 public struct PairingOptions: Sendable, Equatable {
     /// Where our `org.bluez.Agent1` lives on the daemon's connection (outside `/org/kblink1`, which holds only
     /// the public API).
-    public var agentPath = ObjectPath(trusted: "/org/kblink/agent")
+    public var agentPath: ObjectPath = "/org/kblink/agent"
     /// Ask BlueZ to make our agent the default one, so it also answers pairings other programs start
     /// (`[Pairing] DefaultAgent`). Off by default: a desktop's own agent keeps working.
     public var requestDefaultAgent = false

@@ -244,9 +244,9 @@ public actor KeyboardLinkService {
     /// computer sleeps and starts over after it resumed (docs/health.md). Without logind nothing arrives.
     private func followSleep() async {
         let rule = MatchRule(
-            sender: BusName(trusted: "org.freedesktop.login1"), path: ObjectPath(trusted: "/org/freedesktop/login1"),
-            interface: InterfaceName(trusted: "org.freedesktop.login1.Manager"),
-            member: MemberName(trusted: "PrepareForSleep"))
+            sender: "org.freedesktop.login1", path: "/org/freedesktop/login1",
+            interface: "org.freedesktop.login1.Manager",
+            member: "PrepareForSleep")
         guard let signals = try? await connection.subscribe(to: rule) else {
             log(.warning, "cannot follow logind's PrepareForSleep; healing does not pause for sleep")
             return

@@ -159,7 +159,7 @@ extension SimulatedBlueZ {
                     .key
             else { return }
             try? await connection?.setProperty(
-                MemberName(trusted: "Percentage"), of: BlueZ.batteryInterface, at: device, to: .byte(UInt8(level)))
+                "Percentage", of: BlueZ.batteryInterface, at: device, to: .byte(UInt8(level)))
         default:
             break
         }

@@ -71,7 +71,8 @@ extension SimulatedBlueZ {
     /// Calls an agent as bluetoothd would, outside any pairing (to check what it answers about other devices).
     /// - Returns: the agent's reply values.
     /// - Throws: ``DBusError`` from the agent, or `DoesNotExist` when `owner` registered no agent.
-    public func callAgent(of owner: BusName, _ member: String, _ arguments: [DBusValue]) async throws -> [DBusValue] {
+    public func callAgent(of owner: BusName, _ member: MemberName, _ arguments: [DBusValue]) async throws -> [DBusValue]
+    {
         guard let agent = agents[owner] else {
             throw DBusError(BlueZ.Error.doesNotExist, "no agent is registered by \(owner)")
         }
@@ -203,11 +204,11 @@ extension SimulatedBlueZ {
     }
 
     /// Sends an agent call that expects no reply, as bluetoothd sends `DisplayPasskey` and `Cancel`.
-    private func notifyAgent(_ agent: AgentAddress, _ member: String, _ arguments: [DBusValue]) async {
+    private func notifyAgent(_ agent: AgentAddress, _ member: MemberName, _ arguments: [DBusValue]) async {
         guard let connection else { return }
         var message = Message.methodCall(
             destination: agent.owner, path: agent.path, interface: BlueZ.agentInterface,
-            member: MemberName(trusted: member), body: arguments)
+            member: member, body: arguments)
         message.noReplyExpected = true
         let outcome: String
         do {
@@ -218,29 +219,30 @@ extension SimulatedBlueZ {
         } catch {
             outcome = "\(error)"
         }
-        agentLog.append(AgentCall(agent: agent.owner, member: member, arguments: arguments, outcome: outcome))
+        agentLog.append(AgentCall(agent: agent.owner, member: member.rawValue, arguments: arguments, outcome: outcome))
     }
 
     /// Calls the agent, waits for its answer and records the outcome.
-    private func callAgentRecorded(_ agent: AgentAddress, _ member: String, _ arguments: [DBusValue]) async throws
+    private func callAgentRecorded(_ agent: AgentAddress, _ member: MemberName, _ arguments: [DBusValue]) async throws
         -> [DBusValue]
     {
         guard let connection else { throw DBusError.disconnected("the simulated BlueZ is not running") }
         do {
             let reply = try await connection.call(
                 destination: agent.owner, path: agent.path, interface: BlueZ.agentInterface,
-                member: MemberName(trusted: member), arguments, timeout: pairingTimings.agentTimeout)
-            agentLog.append(AgentCall(agent: agent.owner, member: member, arguments: arguments, outcome: "ok"))
+                member: member, arguments, timeout: pairingTimings.agentTimeout)
+            agentLog.append(AgentCall(agent: agent.owner, member: member.rawValue, arguments: arguments, outcome: "ok"))
             return reply.body
         } catch let error as DBusError {
             agentLog.append(
-                AgentCall(agent: agent.owner, member: member, arguments: arguments, outcome: error.name.rawValue))
+                AgentCall(
+                    agent: agent.owner, member: member.rawValue, arguments: arguments, outcome: error.name.rawValue))
             throw error
         }
     }
 
     /// Calls the agent during a pairing; its refusals become the errors bluetoothd gives `Pair`.
-    private func requestAgent(_ agent: AgentAddress, _ member: String, _ arguments: [DBusValue]) async throws
+    private func requestAgent(_ agent: AgentAddress, _ member: MemberName, _ arguments: [DBusValue]) async throws
         -> [DBusValue]
     {
         do {

@@ -235,15 +235,15 @@ public actor SimulatedBlueZ {
         guard let connection else { return }
         let path = address.devicePath(adapter: entry.adapter)
         let device = entry.device
-        func set(_ name: String, _ value: DBusValue) async throws {
-            try await connection.setProperty(MemberName(trusted: name), of: BlueZ.deviceInterface, at: path, to: value)
+        func set(_ name: MemberName, _ value: DBusValue) async throws {
+            try await connection.setProperty(name, of: BlueZ.deviceInterface, at: path, to: value)
         }
         if before.connected != device.connected {
             // As bluetoothd: GATT objects appear before ServicesResolved turns true and go after it turns false.
             if device.connected {
                 if unannouncedConnections.contains(address) {
                     try await connection.setPropertyWithoutSignal(
-                        MemberName(trusted: "Connected"), of: BlueZ.deviceInterface, at: path, to: .boolean(true))
+                        "Connected", of: BlueZ.deviceInterface, at: path, to: .boolean(true))
                 } else {
                     try await set("Connected", .boolean(true))
                 }
@@ -281,15 +281,15 @@ public actor SimulatedBlueZ {
                 break
             case (_?, let level?):
                 try await connection.setProperty(
-                    MemberName(trusted: "Percentage"), of: BlueZ.batteryInterface, at: path, to: .byte(level))
+                    "Percentage", of: BlueZ.batteryInterface, at: path, to: .byte(level))
             default:
                 break
             }
         }
     }
 
-    private func setAdapterProperty(_ path: ObjectPath, _ name: String, _ value: DBusValue) async throws {
-        try await connection?.setProperty(MemberName(trusted: name), of: BlueZ.adapterInterface, at: path, to: value)
+    private func setAdapterProperty(_ path: ObjectPath, _ name: MemberName, _ value: DBusValue) async throws {
+        try await connection?.setProperty(name, of: BlueZ.adapterInterface, at: path, to: value)
     }
 
     func exportDevice(_ entry: Entry) async throws {

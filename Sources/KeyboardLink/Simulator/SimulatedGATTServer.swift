@@ -293,7 +293,7 @@ public actor SimulatedGATTServer {
                 if case .descriptor = attribute { BlueZ.gattDescriptorInterface } else {
                     BlueZ.gattCharacteristicInterface
                 }
-            try? await connection?.setProperty(MemberName(trusted: "Value"), of: interface, at: path, to: .bytes(value))
+            try? await connection?.setProperty("Value", of: interface, at: path, to: .bytes(value))
         }
         return result
     }
@@ -358,7 +358,7 @@ public actor SimulatedGATTServer {
         guard devices[address]?.notifyClients[path, default: []].insert(sender).inserted == true else { return }
         devices[address]?.statistics.notifySessionsStarted += 1
         try? await connection?.setProperty(
-            MemberName(trusted: "Notifying"), of: BlueZ.gattCharacteristicInterface, at: path, to: .boolean(true))
+            "Notifying", of: BlueZ.gattCharacteristicInterface, at: path, to: .boolean(true))
     }
 
     private func stopNotify(_ address: BluetoothAddress, _ path: ObjectPath, sender: BusName?) async throws {
@@ -374,7 +374,7 @@ public actor SimulatedGATTServer {
         devices[address]?.statistics.notifySessionsStopped += 1
         if devices[address]?.notifyClients[path]?.isEmpty ?? true {
             try? await connection?.setProperty(
-                MemberName(trusted: "Notifying"), of: BlueZ.gattCharacteristicInterface, at: path, to: .boolean(false))
+                "Notifying", of: BlueZ.gattCharacteristicInterface, at: path, to: .boolean(false))
         }
     }
 
@@ -383,13 +383,13 @@ public actor SimulatedGATTServer {
         guard let connection, let runtime = devices[address], runtime.exported,
             !(runtime.notifyClients[path] ?? []).isEmpty
         else { return }
-        let name = MemberName(trusted: "Value")
+        let name: MemberName = "Value"
         let interface = BlueZ.gattCharacteristicInterface
         let repeated = await connection.property(name, of: interface, at: path) == .bytes(value)
         try? await connection.setProperty(name, of: interface, at: path, to: .bytes(value))
         if repeated {
             try? await connection.emitSignal(
-                MemberName(trusted: "PropertiesChanged"), of: .properties, at: path,
+                "PropertiesChanged", of: .properties, at: path,
                 [
                     .string(interface.rawValue),
                     .dictionary(
@@ -402,7 +402,7 @@ public actor SimulatedGATTServer {
 
     // MARK: Interfaces
 
-    private let invalidOffset = ErrorName(trusted: "org.bluez.Error.InvalidOffset")
+    private let invalidOffset: ErrorName = "org.bluez.Error.InvalidOffset"
 
     private static func offset(_ options: [String: DBusValue]) throws -> Int {
         guard let value = options["offset"] else { return 0 }

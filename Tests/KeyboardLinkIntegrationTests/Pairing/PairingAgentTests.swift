@@ -43,7 +43,7 @@ struct PairingAgentTests {
             let daemon = harness.serviceConnection.uniqueName
             #expect(await eventually { await harness.bluez.registeredAgents[daemon] != nil })
             await #expect {
-                try await harness.bluez.callAgent(of: daemon, member, arguments)
+                try await harness.bluez.callAgent(of: daemon, try MemberName(member), arguments)
             } throws: { error in
                 (error as? DBusError)?.name == BlueZ.Error.rejected
             }

@@ -164,7 +164,7 @@ func summary(
     connected: Bool = true, battery: [UInt8] = [80], driver: String = "none", health: KeyboardHealth = .working
 ) -> KeyboardSummary {
     KeyboardSummary(
-        path: ObjectPath(trusted: "/org/kblink1/keyboards/dev_" + address.replacingEvery(":", with: "_")),
+        path: ObjectPath(validating: "/org/kblink1/keyboards/dev_" + address.replacingEvery(":", with: "_"))!,
         address: address, name: name, alias: name, paired: paired, trusted: trusted, connected: connected,
         battery: battery.map { .init(part: "main", level: $0) }, firmware: [:], driver: driver, bonded: bonded,
         health: health)

@@ -16,9 +16,9 @@ import Testing
 @testable import KeyboardLinkSupport
 
 @Suite struct GATTDatabaseTests {
-    static let device = ObjectPath(trusted: "/org/bluez/hci0/dev_EC_0C_4E_00_00_42")
+    static let device: ObjectPath = "/org/bluez/hci0/dev_EC_0C_4E_00_00_42"
 
-    static func path(_ rest: String) -> ObjectPath { ObjectPath(trusted: device.rawValue + "/" + rest) }
+    static func path(_ rest: String) -> ObjectPath { ObjectPath(validating: device.rawValue + "/" + rest)! }
 
     static func uuid(_ short: UInt16) -> DBusValue { .string(BluetoothUUID(uint16: short).description) }
 

@@ -17,7 +17,7 @@ import Testing
 
 /// Reading BlueZ's calls to our agent.
 @Suite struct AgentRequestTests {
-    static let device = ObjectPath(trusted: "/org/bluez/hci0/dev_DC_2C_26_00_00_03")
+    static let device: ObjectPath = "/org/bluez/hci0/dev_DC_2C_26_00_00_03"
 
     @Test func readsEveryMember() throws {
         let device = DBusValue.objectPath(Self.device)

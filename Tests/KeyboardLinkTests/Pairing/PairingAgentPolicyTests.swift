@@ -17,7 +17,7 @@ import Testing
 
 /// What the agent answers, for devices being paired through kblinkd and for the others.
 @Suite struct PairingAgentPolicyTests {
-    static let device = ObjectPath(trusted: "/org/bluez/hci0/dev_DC_2C_26_00_00_03")
+    static let device: ObjectPath = "/org/bluez/hci0/dev_DC_2C_26_00_00_03"
     /// Decides with the PIN generator fixed to 042042.
     static func decide(_ request: AgentRequest, ours: Bool) throws -> AgentDecision {
         let pin = try PinCode("042042")

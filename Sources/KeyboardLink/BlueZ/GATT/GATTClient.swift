@@ -176,11 +176,11 @@ public struct GATTClient: Sendable {
             changes = try await connection.subscribe(
                 to: MatchRule(
                     sender: BlueZ.service, path: characteristic.path, interface: .properties,
-                    member: MemberName(trusted: "PropertiesChanged"),
+                    member: "PropertiesChanged",
                     arg0: BlueZ.gattCharacteristicInterface.rawValue))
             removals = try await connection.subscribe(
                 to: MatchRule(
-                    sender: BlueZ.service, interface: .objectManager, member: MemberName(trusted: "InterfacesRemoved")))
+                    sender: BlueZ.service, interface: .objectManager, member: "InterfacesRemoved"))
         } catch {
             throw GATTError(error, operation: operation)
         }
@@ -191,7 +191,7 @@ public struct GATTClient: Sendable {
         return GATTNotifications(characteristic: characteristic, changes: changes, removals: removals) {
             _ = try? await connection.call(
                 destination: BlueZ.service, path: path, interface: BlueZ.gattCharacteristicInterface,
-                member: MemberName(trusted: "StopNotify"), timeout: .seconds(5))
+                member: "StopNotify", timeout: .seconds(5))
         }
     }
 
@@ -213,14 +213,15 @@ public struct GATTClient: Sendable {
 
     /// One call to BlueZ, retried on `InProgress` per the policy.
     private func invoke(
-        _ operation: String, path: ObjectPath, interface: InterfaceName, member: String, _ arguments: [DBusValue] = [],
+        _ operation: String, path: ObjectPath, interface: InterfaceName, member: MemberName,
+        _ arguments: [DBusValue] = [],
         retrying: Bool = true
     ) async throws(GATTError) -> Message {
         var attempt = 0
         while true {
             do {
                 return try await connection.call(
-                    destination: BlueZ.service, path: path, interface: interface, member: MemberName(trusted: member),
+                    destination: BlueZ.service, path: path, interface: interface, member: member,
                     arguments, timeout: callTimeout)
             } catch {
                 let mapped = GATTError(error, operation: operation)

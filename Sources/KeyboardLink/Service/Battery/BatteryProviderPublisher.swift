@@ -12,7 +12,7 @@ import KeyboardLinkSupport
 /// providers); without the manager (no `-E`) it says so once per adapter and supplies nothing.
 actor BatteryProviderPublisher {
     /// The provider root: outside `/org/kblink1`, so that kblinkd's own ObjectManager does not list these objects.
-    static let root = ObjectPath(trusted: "/org/kblink/BatteryProvider")
+    static let root: ObjectPath = "/org/kblink/BatteryProvider"
 
     struct Offer: Sendable {
         var batteries: [ProvidedBattery]
@@ -84,7 +84,7 @@ actor BatteryProviderPublisher {
                 guard known != battery else { continue }
                 if known.source == battery.source && known.device == battery.device {
                     try? await connection.setProperty(
-                        MemberName(trusted: "Percentage"), of: BlueZ.batteryProviderInterface, at: path,
+                        "Percentage", of: BlueZ.batteryProviderInterface, at: path,
                         to: .byte(battery.percentage))
                     exported[address] = battery
                     continue
@@ -106,7 +106,7 @@ actor BatteryProviderPublisher {
         do {
             _ = try await connection.call(
                 destination: BlueZ.service, path: adapter, interface: BlueZ.batteryProviderManagerInterface,
-                member: MemberName(trusted: "RegisterBatteryProvider"), [.objectPath(Self.root)])
+                member: "RegisterBatteryProvider", [.objectPath(Self.root)])
             log(.info, "registered as a battery provider on \(adapter)")
             return true
         } catch let error as DBusError where error.name == BlueZ.Error.alreadyExists {

@@ -92,6 +92,12 @@ extension KeyboardRegistry {
             } catch let error as DBusError
                 where [BlueZ.Error.failed, BlueZ.Error.notReady, ErrorName.unknownObject].contains(error.name)
             {
+                // "No discovery started" (ours ended), an adapter powered off or gone: nothing to stop. Any other
+                // failure is the controller refusing the stop: bluetoothd forgot our session then, but its adapter
+                // may go on discovering, which the journal should show.
+                if error.name == BlueZ.Error.failed && error.message != "No discovery started" {
+                    log(.warning, "BlueZ failed to stop discovery on \(path.lastElement): \(error.message)")
+                }
                 return
             } catch let error as DBusError
                 where error.name == BlueZ.Error.inProgress && attempt < Self.stopDiscoveryAttempts
