@@ -35,6 +35,10 @@ public actor SimulatedBlueZ {
     /// btd_error_busy) while the client's previous discovery command still waits for the controller, which the
     /// real-stack rig met on a loaded machine right after a StartDiscovery.
     var busyStopDiscoveryAnswers: [ObjectPath: Int] = [:]
+    /// Adapters whose controller refuses the next StopDiscovery (``rejectNextStopDiscovery(on:)``).
+    var rejectedStopDiscovery: Set<ObjectPath> = []
+    /// Adapters that show `Discovering` true after a refused stop although bluetoothd forgot every session there.
+    public internal(set) var discoveringWithoutSession: Set<ObjectPath> = []
     /// How long a scan takes to find a device.
     public var discoveryDelay: Duration = .milliseconds(300)
     /// How long after answering StartDiscovery or StopDiscovery the adapter announces its new `Discovering` value.
@@ -139,6 +143,7 @@ public actor SimulatedBlueZ {
         for task in discoveryTasks.values { task.cancel() }
         discoveryTasks.removeAll()
         for index in adapters.indices { adapters[index].discovering = false }
+        discoveringWithoutSession.removeAll()
         abortPairings()
         forgetBatteryProviders()
         agents.removeAll()
@@ -161,6 +166,15 @@ public actor SimulatedBlueZ {
     /// while the previous discovery command has not completed.
     public func answerStopDiscoveryInProgress(on path: ObjectPath, times: Int) {
         busyStopDiscoveryAnswers[path] = times
+    }
+
+    /// Makes the controller refuse the next StopDiscovery on the adapter at `path`, as Linux does when it gets the stop
+    /// while its LE discovery ends by itself (every ten seconds) and bluetoothd is about to start it again. bluetoothd
+    /// (src/adapter.c, `stop_discovery_complete` and `discovery_complete`, 5.66 and upstream) then answers `InProgress`,
+    /// forgets the caller's session, and leaves `Discovering` true with no session: a second StopDiscovery answers
+    /// "No discovery started", and only a new StartDiscovery and StopDiscovery set `Discovering` false again.
+    public func rejectNextStopDiscovery(on path: ObjectPath) {
+        rejectedStopDiscovery.insert(path)
     }
 
     /// Sets how long after answering StartDiscovery and StopDiscovery the `Discovering` property changes.
@@ -205,6 +219,7 @@ public actor SimulatedBlueZ {
         try await setAdapterProperty(adapters[index].path, "Powered", .boolean(powered))
         if !powered {
             adapters[index].discovering = false
+            discoveringWithoutSession.remove(adapters[index].path)
             try await setAdapterProperty(adapters[index].path, "Discovering", .boolean(false))
         }
     }
@@ -449,6 +464,9 @@ public actor SimulatedBlueZ {
     private func startDiscovery(_ path: ObjectPath) async throws {
         guard let index = adapters.firstIndex(where: { $0.path == path }) else { return }
         guard adapters[index].powered else { throw DBusError(BlueZ.Error.notReady, "Resource Not Ready") }
+        if discoveringWithoutSession.remove(path) != nil {
+            return  // a new session where Discovering stayed true: the property does not change
+        }
         guard !adapters[index].discovering else {
             throw DBusError(BlueZ.Error.inProgress, "Operation already in progress")
         }
@@ -473,7 +491,13 @@ public actor SimulatedBlueZ {
 
     private func stopDiscovery(_ path: ObjectPath) async throws {
         guard let index = adapters.firstIndex(where: { $0.path == path }) else { return }
-        guard adapters[index].discovering else { throw DBusError(BlueZ.Error.failed, "No discovery started") }
+        guard adapters[index].discovering, !discoveringWithoutSession.contains(path) else {
+            throw DBusError(BlueZ.Error.failed, "No discovery started")
+        }
+        if rejectedStopDiscovery.remove(path) != nil {
+            discoveringWithoutSession.insert(path)
+            throw DBusError(BlueZ.Error.inProgress, "Operation already in progress")
+        }
         if let busy = busyStopDiscoveryAnswers[path], busy > 0 {
             busyStopDiscoveryAnswers[path] = busy - 1
             throw DBusError(BlueZ.Error.inProgress, "Operation already in progress")

@@ -69,4 +69,23 @@ struct DiscoveryTimeoutTests {
             #expect(await harness.bluez.adapterList.allSatisfy { !$0.discovering })
         }
     }
+
+    @Test(
+        "a stop the controller refuses (bluetoothd forgets the session, Discovering stays true) is started and stopped again"
+    )
+    func refusedStop() async throws {
+        try await withDaemon(devices: [.aulaF87], adapterCount: 2, options: { $0.discoveryTimeout = .seconds(60) }) {
+            harness in
+            let client = try await harness.client()
+            defer { Task { await client.close() } }
+            let adapters = await harness.bluez.adapterList.map(\.path)
+            try #require(adapters.count == 2)
+            try await client.manager.call(KBlinkContract.Manager.startDiscovery)
+            #expect(await harness.bluez.adapterList.allSatisfy(\.discovering))
+            await harness.bluez.rejectNextStopDiscovery(on: adapters[0])
+            try await client.manager.call(KBlinkContract.Manager.stopDiscovery)
+            #expect(await harness.bluez.adapterList.map(\.discovering) == [false, false])
+            #expect(await harness.bluez.discoveringWithoutSession.isEmpty)
+        }
+    }
 }

@@ -82,31 +82,51 @@ extension KeyboardRegistry {
     static let stopDiscoveryRetryDelay: Duration = .milliseconds(200)
 
     /// StopDiscovery on one adapter; done when it ended already (adapter powered off or gone).
+    ///
+    /// `InProgress` means one of two things in bluetoothd (src/adapter.c, 5.66 and upstream): our StartDiscovery still
+    /// waits for the controller (asked again, the session is still there), or the controller refused the stop because
+    /// Linux's LE discovery ended by itself at that moment; bluetoothd then forgot our session but left `Discovering`
+    /// true, and the next stop answers "No discovery started". In that second case one new session, started and
+    /// stopped, brings bluetoothd back to an adapter that does not discover (docs/real-bluez.md, finding 14).
     private func stopDiscovery(on path: ObjectPath) async throws {
         let proxy = DBusProxy(
             connection: connection, destination: BlueZ.service, path: path, interface: BlueZ.adapterInterface)
+        var answeredInProgress = false
+        var startedAgain = false
         for attempt in 1...Self.stopDiscoveryAttempts {
             do {
                 try await proxy.call(BlueZ.Method.stopDiscovery)
                 return
             } catch let error as DBusError
+                where error.name == BlueZ.Error.failed && error.message == Self.noDiscoveryStarted && answeredInProgress
+                && !startedAgain
+            {
+                log(
+                    .info,
+                    "BlueZ refused to stop discovery on \(path.lastElement) and forgot it: starting it to stop it")
+                startedAgain = true
+                answeredInProgress = false
+                try await proxy.call(BlueZ.Method.startDiscovery)
+            } catch let error as DBusError
                 where [BlueZ.Error.failed, BlueZ.Error.notReady, ErrorName.unknownObject].contains(error.name)
             {
                 // "No discovery started" (ours ended), an adapter powered off or gone: nothing to stop. Any other
-                // failure is the controller refusing the stop: bluetoothd forgot our session then, but its adapter
-                // may go on discovering, which the journal should show.
-                if error.name == BlueZ.Error.failed && error.message != "No discovery started" {
+                // failure is the controller refusing the stop, which the journal should show.
+                if error.name == BlueZ.Error.failed && error.message != Self.noDiscoveryStarted {
                     log(.warning, "BlueZ failed to stop discovery on \(path.lastElement): \(error.message)")
                 }
                 return
             } catch let error as DBusError
                 where error.name == BlueZ.Error.inProgress && attempt < Self.stopDiscoveryAttempts
             {
-                // bluetoothd still waits for the controller to confirm the previous discovery command.
+                answeredInProgress = true
                 try await Task.sleep(for: Self.stopDiscoveryRetryDelay)
             }
         }
     }
+
+    /// bluetoothd's answer to a StopDiscovery from a client without a discovery session on the adapter.
+    static let noDiscoveryStarted = "No discovery started"
 
     /// Discovery sessions end with their adapter (removed or powered off), and all of them with BlueZ.
     func forgetEndedDiscoverySessions() {
