@@ -59,7 +59,8 @@ struct VariantRecordTests {
     )
     func pushReport() throws {
         let report = PushReport(
-            written: 3, macroSlots: 1, layersAdded: 2, dryRun: false, verified: true, saved: true, driver: "via",
+            written: 3, macroSlots: 1, layersAdded: 2, layersRemoved: 5, layersRenamed: 6, dryRun: false,
+            verified: true, saved: true, driver: "via",
             changes: [.init(layer: 1, key: "A", old: "KC_A", new: "KC_B")],
             kept: [.init(layer: 0, key: "B", base: "KC_B", draft: "KC_B", keyboard: "KC_C")],
             conflicts: [.init(layer: 0, key: "C", base: "KC_C", draft: "KC_D", keyboard: "KC_E")],

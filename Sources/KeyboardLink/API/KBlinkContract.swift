@@ -227,6 +227,16 @@ public enum KBlinkContract {
         /// `Pull() -> a{sv} result` (``PullReport``).
         public static let pull = KBlinkMethod<NoArguments, Reply<PullReport>>(
             interface, "Pull", output: "result", access: .requires(.writeFirmware))
+        /// `GetPhysicalLayouts() -> a(sub) layouts` (``PhysicalLayoutEntry``): the physical layouts the keyboard's
+        /// firmware knows (ZMK Studio), read from the keyboard.
+        public static let getPhysicalLayouts = KBlinkMethod<NoArguments, Reply<[PhysicalLayoutEntry]>>(
+            interface, "GetPhysicalLayouts", output: "layouts", access: .requires(.writeFirmware))
+        /// `SetPhysicalLayout(u index, b force) -> a{sv} result` (``PullReport``): makes the keyboard's physical
+        /// layout at `index` the active one and saves it, then reads the keymap again, as `Pull` does; refused
+        /// while the draft has edits a push has not written, unless `force`.
+        public static let setPhysicalLayout = KBlinkMethod<KBlinkArguments<UInt32, Bool>, Reply<PullReport>>(
+            interface, "SetPhysicalLayout", inputs: ["index", "force"], output: "result",
+            access: .requires(.writeFirmware))
         /// The `Layout` property (`s`): changes when a layout added for the keyboard's IDs applies to it.
         public static let layoutProperty = KBlinkProperty<String>(interface, "Layout")
         /// The `Zones` property (`as`): changes with `Layout`.
@@ -265,7 +275,8 @@ public enum KBlinkContract {
             discard.declaration, setMacro.declaration, removeMacro.declaration, getMacros.declaration,
             exportProfile.declaration, importProfile.declaration, getKeys.declaration, push.declaration,
             pull.declaration, addLayer.declaration, removeLayer.declaration, moveLayer.declaration,
-            copyLayer.declaration, renameLayer.declaration, checkAction.declaration,
+            copyLayer.declaration, renameLayer.declaration, checkAction.declaration, getPhysicalLayouts.declaration,
+            setPhysicalLayout.declaration,
         ]
         /// Every property, in the order of the XML.
         public static let properties: [KBlinkPropertyDeclaration] = [

@@ -109,6 +109,10 @@ public struct PushReport: Sendable, Equatable, DBusRepresentable {
     public var macroSlots: Int
     /// Layers added after the keyboard's last one (ZMK Studio; or, for a dry run, to add).
     public var layersAdded: Int
+    /// The keyboard's last layers removed, the draft having fewer (ZMK Studio; or, for a dry run, to remove).
+    public var layersRemoved: Int
+    /// Layers whose name was written, the draft naming them otherwise (ZMK Studio; or, for a dry run, to write).
+    public var layersRenamed: Int
     /// Whether nothing was written because it was a dry run.
     public var dryRun: Bool
     /// Whether the keyboard was read back and matched.
@@ -130,13 +134,15 @@ public struct PushReport: Sendable, Equatable, DBusRepresentable {
 
     /// A report as given.
     public init(
-        written: Int = 0, macroSlots: Int = 0, layersAdded: Int = 0, dryRun: Bool = false, verified: Bool = false,
-        saved: Bool = false, driver: String = "", changes: [Change] = [], kept: [Difference] = [],
-        conflicts: [Difference] = [], uneditedWrites: Int = 0, problems: [Problem] = []
+        written: Int = 0, macroSlots: Int = 0, layersAdded: Int = 0, layersRemoved: Int = 0, layersRenamed: Int = 0,
+        dryRun: Bool = false, verified: Bool = false, saved: Bool = false, driver: String = "", changes: [Change] = [],
+        kept: [Difference] = [], conflicts: [Difference] = [], uneditedWrites: Int = 0, problems: [Problem] = []
     ) {
         self.written = written
         self.macroSlots = macroSlots
         self.layersAdded = layersAdded
+        self.layersRemoved = layersRemoved
+        self.layersRenamed = layersRenamed
         self.dryRun = dryRun
         self.verified = verified
         self.saved = saved
@@ -158,14 +164,16 @@ public struct PushReport: Sendable, Equatable, DBusRepresentable {
         func count(_ key: String) throws -> Int { Int(try record.value(key, or: UInt32(0))) }
         self.init(
             written: try count("written"), macroSlots: try count("macro-slots"),
-            layersAdded: try count("layers-added"), dryRun: try record.value("dry-run", or: false),
+            layersAdded: try count("layers-added"), layersRemoved: try count("layers-removed"),
+            layersRenamed: try count("layers-renamed"), dryRun: try record.value("dry-run", or: false),
             verified: try record.value("verified", or: false), saved: try record.value("saved", or: false),
             driver: try record.value("driver", or: ""), changes: try record.value("changes", or: []),
             kept: try record.value("kept", or: []), conflicts: try record.value("conflicts", or: []),
             uneditedWrites: try count("unedited-writes"), problems: try record.value("problems", or: []))
     }
 
-    /// The answer as `a{sv}`: `written`, `macro-slots`, `layers-added` (u), `dry-run`, `verified`, `saved` (b),
+    /// The answer as `a{sv}`: `written`, `macro-slots`, `layers-added`, `layers-removed`, `layers-renamed` (u),
+    /// `dry-run`, `verified`, `saved` (b),
     /// `driver` (s), `changes` (`a(usss)`), `kept`, `conflicts` (`a(ussss)`), `unedited-writes` (u), `problems`
     /// (`a(usss)`).
     public var dbusValue: DBusValue {
@@ -173,6 +181,8 @@ public struct PushReport: Sendable, Equatable, DBusRepresentable {
         record.set("written", UInt32(clamping: written))
         record.set("macro-slots", UInt32(clamping: macroSlots))
         record.set("layers-added", UInt32(clamping: layersAdded))
+        record.set("layers-removed", UInt32(clamping: layersRemoved))
+        record.set("layers-renamed", UInt32(clamping: layersRenamed))
         record.set("dry-run", dryRun)
         record.set("verified", verified)
         record.set("saved", saved)

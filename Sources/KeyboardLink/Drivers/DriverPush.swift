@@ -23,6 +23,10 @@ public struct DriverPush: Sendable {
         public var problems: [Problem] = []
         /// The layers added (or, for a dry run, to add) after the keyboard's last one before writing.
         public var addedLayers = 0
+        /// The keyboard's last layers removed (or, for a dry run, to remove): ZMK Studio `remove_layer`.
+        public var removedLayers = 0
+        /// The layers given the draft's name (or, for a dry run, to name): ZMK Studio `set_layer_props`.
+        public var renamedLayers = 0
         /// A merging push: keys the keyboard changed by itself since the base, kept and adopted into the next base.
         public var kept: [PushMerge.Difference] = []
         /// A merging push: keys both the user and the keyboard changed, differently (a dry run lists them; a push
@@ -186,6 +190,12 @@ public struct DriverPush: Sendable {
                 {
                     continue
                 }
+                // A key the keyboard did not report (not on its active physical layout) is not cleared there.
+                if layer < held, device.binding(layer: layer, key: key.name) == nil,
+                    action == Keymap.clearedAction(layer: layer)
+                {
+                    continue
+                }
                 var wanted = DeviceKeymap.Binding.action(action)
                 var slot: Int?
                 if let macros = device.macros {
@@ -320,6 +330,13 @@ public struct DriverPush: Sendable {
             // Every binding the firmware cannot hold, each named by key and layer, before anything is written.
             var verdicts: [KeyAction: String?] = [:]
             for write in plan.keys where write.macroSlot == nil {
+                if write.layer < device.layers.count, device.binding(layer: write.layer, key: write.key) == nil {
+                    problems.append(
+                        Problem(
+                            layer: write.layer, key: write.key, action: write.action,
+                            reason: "the keyboard's active physical layout has no such key"))
+                    continue
+                }
                 if verdicts[write.action] == nil {
                     do throws(DriverError) {
                         try await driver.check(write.action)
@@ -361,6 +378,8 @@ public struct DriverPush: Sendable {
             outcome.kept = merge?.kept ?? []
             outcome.conflicts = merge?.conflicts ?? []
             outcome.uneditedWrites = uneditedWrites
+            outcome.removedLayers = plan.removedLayers
+            outcome.renamedLayers = plan.layerNames.count
             if !dryRun {
                 outcome.holding = Self.holding(
                     device, layout: layout, macros: desired.macros, names: desired.layerNames)
@@ -446,6 +465,8 @@ public struct DriverPush: Sendable {
             addedLayers: addedLayers)
         outcome.kept = merge?.kept ?? []
         outcome.uneditedWrites = uneditedWrites
+        outcome.removedLayers = plan.removedLayers
+        outcome.renamedLayers = plan.layerNames.count
         outcome.holding = holding
         return outcome
     }

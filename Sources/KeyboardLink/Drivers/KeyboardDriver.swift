@@ -65,6 +65,16 @@ public protocol KeyboardDriver: Sendable {
     /// - Throws: `DriverError.notSupported` when the firmware holds no names (VIA).
     func setLayerName(_ name: LayerName, layer: Int) async throws(DriverError)
 
+    /// The physical layouts the firmware knows, in its order, the active one marked (ZMK Studio
+    /// `get_physical_layouts`).
+    /// - Throws: `DriverError.notSupported` when the firmware has a single layout it does not describe (VIA).
+    func physicalLayouts() async throws(DriverError) -> [DevicePhysicalLayout]
+    /// Makes the physical layout at `index` (of `physicalLayouts()`) the active one, staged like binding writes
+    /// until `save()` (ZMK Studio `set_active_physical_layout`). Key positions follow the new layout: read the
+    /// keymap again afterwards.
+    /// - Throws: `DriverError.notSupported` for an index the firmware has no layout at, or a firmware with one
+    ///   layout (VIA).
+    func setActivePhysicalLayout(_ index: Int) async throws(DriverError)
     /// Makes the written bindings permanent (ZMK `save_changes`; VIA writes straight to EEPROM: nothing to do).
     /// - Throws: `DriverError`.
     func save() async throws(DriverError)
@@ -114,6 +124,16 @@ extension KeyboardDriver {
     public func removeLayers(_ count: Int) async throws(DriverError) {
         guard count > 0 else { return }
         throw .notSupported("\(kind.rawValue) keyboards have a fixed number of layers")
+    }
+
+    /// Keyboards with one physical layout do not describe it.
+    public func physicalLayouts() async throws(DriverError) -> [DevicePhysicalLayout] {
+        throw .notSupported("\(kind.rawValue) keyboards have one physical layout, which kblink cannot switch")
+    }
+
+    /// Keyboards with one physical layout cannot switch it.
+    public func setActivePhysicalLayout(_ index: Int) async throws(DriverError) {
+        throw .notSupported("\(kind.rawValue) keyboards have one physical layout, which kblink cannot switch")
     }
 
     /// Keyboards that hold no layer names take none.

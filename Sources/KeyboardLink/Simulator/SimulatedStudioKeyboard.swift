@@ -119,11 +119,13 @@ extension SimulatedStudioKeyboard {
 
     /// Firmware on `layout`, positions in the layout's key order, holding `keymap` (bindings it cannot encode
     /// hold nothing), by default its owner's (`SimulatedOwnerKeymap`, not kblink's default: as a real keyboard's).
-    /// `availableLayers` more layers can be added with `add_layer`.
+    /// `availableLayers` more layers can be added with `add_layer`. Its stock physical layout is `layout`'s keys
+    /// in that order, at their places; with `compactLayout`, a second one, `Compact (no function row)`, places
+    /// every key but those of the function zone where the stock one does.
     public static func firmware(
         matching layout: PhysicalLayout, layerCount: Int = 4, keymap wanted: Keymap? = nil,
         macroBehaviorNames: [String] = [], faults: Set<SimulatedStudioFirmware.Fault> = [],
-        locksOnDisconnect: Bool = true, availableLayers: Int = 0
+        locksOnDisconnect: Bool = true, availableLayers: Int = 0, compactLayout: Bool = false
     ) -> SimulatedStudioFirmware {
         let behaviors = SimulatedStudioBehavior.standard()
         let table = StudioDriverBindings(
@@ -135,8 +137,25 @@ extension SimulatedStudioKeyboard {
                 return (try? table.encode(action)) ?? (try? table.encode(.none)) ?? StudioBehaviorBinding(behaviorID: 0)
             }
         }
+        var layouts = [physicalLayout(layout.name, keys: layout.keys)]
+        if compactLayout {
+            layouts.append(
+                physicalLayout("Compact (no function row)", keys: layout.keys.filter { $0.zone != .function }))
+        }
         return SimulatedStudioFirmware(
-            name: layout.name, keymap: keymap, macroBehaviorNames: macroBehaviorNames, faults: faults,
-            locksOnDisconnect: locksOnDisconnect, availableLayers: availableLayers)
+            name: layout.name, keymap: keymap, macroBehaviorNames: macroBehaviorNames, physicalLayouts: layouts,
+            faults: faults, locksOnDisconnect: locksOnDisconnect, availableLayers: availableLayers)
+    }
+
+    /// A Studio physical layout of `keys` at their places, in hundredths of a key unit.
+    private static func physicalLayout(_ name: String, keys: [PhysicalKey]) -> StudioPhysicalLayout {
+        func hundredths(_ value: Double) -> Int32 { Int32(clamping: Int((value * 100).rounded())) }
+        return StudioPhysicalLayout(
+            name: name,
+            keys: keys.map {
+                StudioKeyPhysicalAttributes(
+                    width: hundredths($0.frame.width), height: hundredths($0.frame.height), x: hundredths($0.frame.x),
+                    y: hundredths($0.frame.y))
+            })
     }
 }

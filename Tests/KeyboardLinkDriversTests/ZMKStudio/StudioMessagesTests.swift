@@ -149,8 +149,14 @@ struct StudioMessagesTests {
         #expect(
             try StudioRequestResponse(serializedBytes: [0x08, 0x04, 0x48, 0x01])
                 == StudioRequestResponse(requestID: 4, payload: .unrecognized(field: 9)))
-        // keymap.Response field 7 (set_active_physical_layout) is not modelled.
-        #expect(try StudioKeymapResponse(serializedBytes: [0x3A, 0x00]) == .unrecognized(field: 7))
+        // keymap.Response field 13 comes from a newer ZMK.
+        #expect(try StudioKeymapResponse(serializedBytes: [0x6A, 0x00]) == .unrecognized(field: 13))
+        // Field 7 (set_active_physical_layout) is modelled: an answer with neither result is refused.
+        #expect(throws: ProtobufError.self) { try StudioKeymapResponse(serializedBytes: [0x3A, 0x00]) }
+        // 3A 02 10 01: err GENERIC.
+        #expect(
+            try StudioKeymapResponse(serializedBytes: [0x3A, 0x02, 0x10, 0x01])
+                == .setActivePhysicalLayout(.failed(.generic)))
         #expect(throws: ProtobufError.missingField(message: "zmk.studio.Response", field: "type")) {
             try StudioResponse(serializedBytes: [])
         }
@@ -209,6 +215,10 @@ struct StudioMessagesTests {
             .keymap(.setLayerBinding(.invalidParameters)), .keymap(.unsavedChanges(false)),
             .keymap(.saveChanges(.ok)), .keymap(.saveChanges(.failed(.notSupported))), .keymap(.discardChanges(true)),
             .keymap(.physicalLayouts(.init(activeLayoutIndex: 1, layouts: []))),
+            .keymap(
+                .setActivePhysicalLayout(.ok(.init(layers: [.init(id: 1, name: "", bindings: [.init(behaviorID: 3)])])))
+            ),
+            .keymap(.setActivePhysicalLayout(.failed(.generic))),
         ]
         for (index, payload) in payloads.enumerated() {
             let response = StudioResponse.requestResponse(.init(requestID: UInt32(index), payload: payload))

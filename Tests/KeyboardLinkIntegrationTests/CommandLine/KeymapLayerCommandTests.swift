@@ -81,4 +81,25 @@ struct KeymapLayerCommandTests {
             #expect(state["dirty"] as? Bool == false)
         }
     }
+
+    @Test("a push to ZMK Studio removes and names layers, and counts both in its text and JSON")
+    func pushCountsLayerChanges() async throws {
+        try await DemoDaemon.run(["--studio-layers", "4"]) { demo in
+            _ = try await demo.ok(["keymap", "layer", "remove", "aula", "3"])
+            _ = try await demo.ok(["keymap", "layer", "rename", "aula", "1", "Nav"])
+            let dryRun = try await demo.ok(["keymap", "push", "aula", "--dry-run"])
+            #expect(
+                dryRun.contains("a push would remove 1 layer(s), name 1 layer(s) and write 0 binding(s)"), "\(dryRun)")
+            let push = try #require(
+                try DemoDaemon.json(try await demo.ok(["keymap", "push", "aula", "--json"])) as? [String: Any])
+            #expect(push["layersRemoved"] as? Int == 1)
+            #expect(push["layersRenamed"] as? Int == 1)
+            #expect(push["layersAdded"] as? Int == 0)
+            let pull = try #require(
+                try DemoDaemon.json(try await demo.ok(["keymap", "pull", "aula", "--json"])) as? [String: Any])
+            #expect(pull["deviceLayers"] as? Int == 3)
+            let again = try await demo.ok(["keymap", "push", "aula"])
+            #expect(again.contains("nothing to write"), "\(again)")
+        }
+    }
 }

@@ -22,8 +22,12 @@ struct StudioLayerRemoveRenameTests {
             // Layer 2 goes: layer 3 becomes 2, and CAPS follows it.
             try await keymap.removeLayer(2)
             #expect(try await keymap.state().layers == 3)
+            // Layer 3's name ("Layer 3") moved down with it: layer 2 on the keyboard is renamed.
+            let dryRun = try await keymap.push(dryRun: true)
+            #expect(dryRun.layersRemoved == 1 && dryRun.layersRenamed == 1)
             let result = try await keymap.push()
             #expect(result.saved && result.verified)
+            #expect(result.layersRemoved == 1 && result.layersRenamed == 1)
             let firmware = await fixture.keyboard.firmware
             #expect(Self.count(firmware) { if case .removeLayer = $0 { true } else { false } } == 1)
             #expect(firmware.savedKeymap.count == 3)
@@ -36,7 +40,7 @@ struct StudioLayerRemoveRenameTests {
             let pull = try await keymap.pull()
             #expect(pull.deviceLayers == 3 && pull.changed == 0)
             let again = try await keymap.push()
-            #expect(again.written == 0)
+            #expect(again.written == 0 && again.layersRemoved == 0)
             #expect(
                 Self.count(await fixture.keyboard.firmware) { if case .removeLayer = $0 { true } else { false } } == 1)
         }
@@ -50,6 +54,7 @@ struct StudioLayerRemoveRenameTests {
             try await keymap.renameLayer(2, to: "Symbols")
             let result = try await keymap.push()
             #expect(result.saved && result.verified)
+            #expect(result.layersRenamed == 1 && result.layersRemoved == 0 && result.written == 0)
             let firmware = await fixture.keyboard.firmware
             #expect(Self.count(firmware) { if case .setLayerProps = $0 { true } else { false } } == 1)
             #expect(firmware.activeLayerNames[2] == "Symbols")

@@ -125,9 +125,9 @@ struct StudioPushTests {
 
     @Test("the link dropped mid-push gives NotConnected, saves nothing and keeps the draft")
     func dropMidPush() async throws {
-        // Reading takes 8 requests (behaviour list, 6 behaviour details, keymap), once when the base is read and
-        // once when the push starts: the link drops after the second of three writes is answered.
-        try await StudioPushFixture.run(faults: [.dropConnection(afterRequests: 18)]) { fixture, keymap in
+        // Reading takes 9 requests (behaviour list, 6 behaviour details, keymap, physical layouts), once when the
+        // base is read and once when the push starts: the link drops after the second of three writes is answered.
+        try await StudioPushFixture.run(faults: [.dropConnection(afterRequests: 20)]) { fixture, keymap in
             let bluez = fixture.harness.bluez
             let address = fixture.address
             await fixture.keyboard.setOnLinkDropped { try? await bluez.setConnected(address, false) }
@@ -140,7 +140,7 @@ struct StudioPushTests {
             }
             let firmware = await fixture.keyboard.firmware
             #expect(firmware.savedKeymap == original)
-            #expect(firmware.requestLog.count == 18)
+            #expect(firmware.requestLog.count == 20)
             #expect(try await keymap.diff().count == 3)
             #expect(try await keymap.state().dirty)
         }

@@ -39,6 +39,18 @@ extension KeymapClient {
         try await proxy.call(KBlinkContract.Keymap.pull, timeout: .seconds(150))
     }
 
+    /// `GetPhysicalLayouts()`: the physical layouts the keyboard's firmware knows (ZMK Studio), read from it.
+    public func physicalLayouts() async throws -> [PhysicalLayoutEntry] {
+        // A locked ZMK keyboard: the daemon waits up to 30 s for the unlock key.
+        try await proxy.call(KBlinkContract.Keymap.getPhysicalLayouts, timeout: .seconds(90))
+    }
+
+    /// `SetPhysicalLayout(u, b)`: switches the keyboard to its physical layout at `index` and reads the keymap
+    /// again (the answer is the read's); `force` switches even over edits a push has not written.
+    public func setPhysicalLayout(_ index: UInt32, force: Bool = false) async throws -> PullReport {
+        try await proxy.call(KBlinkContract.Keymap.setPhysicalLayout, index, force, timeout: .seconds(150))
+    }
+
     /// `CheckAction`: why the keyboard's firmware cannot hold `action`, or nil when it can.
     public func check(action: String, callTimeout: Duration = .seconds(10)) async throws -> String? {
         try await proxy.call(KBlinkContract.Keymap.checkAction, action, timeout: callTimeout).problems.first?.reason

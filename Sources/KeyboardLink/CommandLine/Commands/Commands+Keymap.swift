@@ -24,6 +24,8 @@ extension Commands {
                    kblink keymap push DEVICE [--dry-run] [--no-verify] [--overwrite] [--keep-keyboard]
                                       [--[no-]apply-on-connect] [--json]
                    kblink keymap pull DEVICE [--json]
+                   kblink keymap physical-layout list DEVICE [--json]
+                   kblink keymap physical-layout set DEVICE INDEX [--force] [--json]
                    kblink keymap auto-apply DEVICE [on|off] [--json]
                    kblink keymap export DEVICE --format zmk|qmk|vil|keymap-drawer [FILE|-] [--keyboard] [--json]
                    kblink keymap import DEVICE FILE|- [--format zmk|qmk|vil] [--replace] [--json]
@@ -69,9 +71,11 @@ extension Commands {
                      are read back to verify (unless --no-verify), then saved; what the keyboard holds becomes the
                      new base. --dry-run lists what would be written, kept and in conflict, and every binding the
                      firmware cannot hold (key, layer, action, why), and exits 1 only when a real push would fail.
-                     Layers the draft binds keys on that the keyboard lacks are added where the firmware can. A
-                     locked keyboard asks for its unlock key. JSON: {ok, dryRun, written, macroSlots, layersAdded,
-                     applyOnConnect, verified, saved, driver, uneditedWrites, changes [{layer, key, old, new}],
+                     Layers the draft binds keys on that the keyboard lacks are added where the firmware can;
+                     on ZMK Studio, layers the draft removed are removed and layer names it changed are written.
+                     A locked keyboard asks for its unlock key. JSON: {ok, dryRun, written, macroSlots,
+                     layersAdded, layersRemoved, layersRenamed, applyOnConnect, verified, saved, driver,
+                     uneditedWrites, changes [{layer, key, old, new}],
                      kept and conflicts [{layer, key, base, draft, keyboard}], problems [{layer, key, action,
                      reason}]}. Exit 1 on a conflict.
                      --apply-on-connect (or --no-apply-on-connect) also turns auto-apply on (off) once the push
@@ -82,6 +86,14 @@ extension Commands {
                      on the keyboard unless you edit them. A following push writes nothing. A locked keyboard asks
                      for its unlock key. JSON: {ok, address, driver, changed, bindings, layers, deviceLayers, macros,
                      unknown, dirty, canUndo, undoable, baseOrigin}.
+            physical-layout  list reads the physical layouts the keyboard's ZMK Studio firmware knows (its key
+                     arrangements, e.g. with and without a function row) and marks the active one; set INDEX
+                     makes layout INDEX (as numbered by list) the active one and saves it on the keyboard, then
+                     reads the keymap again as 'pull' does, on the new layout's keys (keys the layout does not
+                     place are pulled as cleared, and a push leaves them alone). Refused while the draft has edits
+                     a push has not written, unless --force (the read is then one edit: 'kblink keymap undo'
+                     brings them back). Not for VIA keyboards. JSON (list): {address, layouts [{index, name, keys,
+                     active}]}; (set): {ok, index, name, pull {as 'pull'}}.
             auto-apply  shows, or turns on or off, re-applying on connect: each time the keyboard connects,
                      kblinkd reads it and writes back the bindings that differ from the keymap last pushed (not the
                      unpushed draft), logging what had drifted. Needs a pushed keymap. JSON: {address, applyOnConnect}.
@@ -101,7 +113,7 @@ extension Commands {
             """,
         flags: Set([
             "--ascii", "--names", "--dry-run", "--no-verify", "--apply-on-connect", "--no-apply-on-connect",
-            "--overwrite", "--keep-keyboard",
+            "--overwrite", "--keep-keyboard", "--force",
         ]).union(KeymapFileCommands.flags),
         options: Set(["--zone", "--layer"]).union(KeymapFileCommands.options)
     ) { context in
@@ -111,8 +123,11 @@ extension Commands {
                 "show": ["DEVICE"], "set": ["DEVICE", "KEY", "ACTION"], "undo": ["DEVICE"], "redo": ["DEVICE"],
                 "discard": ["DEVICE"], "diff": ["DEVICE"], "push": ["DEVICE"], "pull": ["DEVICE"],
                 "auto-apply": ["DEVICE"], "layer": ["add|remove|move|copy|rename", "DEVICE", "N"],
-                "export": ["DEVICE"], "import": ["DEVICE", "FILE"],
-            ], optional: ["auto-apply": ["on|off"], "export": ["FILE"], "layer": ["TO|NAME"]])
+                "export": ["DEVICE"], "import": ["DEVICE", "FILE"], "physical-layout": ["list|set", "DEVICE"],
+            ],
+            optional: [
+                "auto-apply": ["on|off"], "export": ["FILE"], "layer": ["TO|NAME"], "physical-layout": ["INDEX"],
+            ])
         let arguments = context.arguments
         try KeymapFileCommands.checkOptions(subcommand, arguments)
         if !["show", "set"].contains(subcommand) {
@@ -123,9 +138,13 @@ extension Commands {
         for flag in ["--ascii", "--names"] where subcommand != "show" && arguments.has(flag) {
             throw ParsedArguments.UsageError("\(flag) is for 'keymap show'")
         }
+        if subcommand != "physical-layout" && arguments.has("--force") {
+            throw ParsedArguments.UsageError("--force is for 'keymap physical-layout set'")
+        }
         if subcommand == "layer" {
             return try await layerEdit(context, values)
         }
+        if subcommand == "physical-layout" { return try await physicalLayout(context, values) }
         if subcommand == "export" { return try await KeymapFileCommands.export(context, values) }
         if subcommand == "import" { return try await KeymapFileCommands.import(context, values) }
         if subcommand != "push",

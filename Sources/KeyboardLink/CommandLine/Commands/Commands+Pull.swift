@@ -8,27 +8,9 @@ import KeyboardLinkSupport
 extension Commands {
     /// `kblink keymap pull DEVICE`: reads the keyboard's keymap from its firmware into the draft, as one edit.
     static func pullKeymap(_ target: KeymapTarget, _ context: CommandContext) async throws -> ExitStatus {
-        let output = context.output
-        // A locked ZMK keyboard: the daemon asks for the unlock key with a PairingPrompt and waits.
-        let prompts = try await target.client.connection.subscribe(
-            to: MatchRule(
-                sender: KBlink.service, interface: KBlink.managerInterface,
-                member: KBlinkContract.Manager.pairingPromptSignal.name))
-        let path = target.keyboard.path
-        let alias = target.keyboard.alias
-        let unlockNotice = Task {
-            for await message in prompts {
-                guard let signal = KBlinkContract.Manager.pairingPromptSignal.body(of: message),
-                    signal.keyboard == path,
-                    signal.prompt.kind == .unlock
-                else { continue }
-                output.writeError("\(alias) is locked: \(PairingPromptKind.unlock.instruction(code: ""))")
-            }
-        }
-        defer { unlockNotice.cancel() }
-        let report = try await target.keymap.pull()
+        let report = try await withUnlockNotice(target, context) { try await target.keymap.pull() }
         let state = try await target.keymap.state()
-        return try output.write(PullResult(report, state: state, keyboard: target.keyboard))
+        return try context.output.write(PullResult(report, state: state, keyboard: target.keyboard))
     }
 
     /// `pulled 98 bindings on 4 layers from VGN 98Pro: 12 differed from the draft; ...`.

@@ -105,6 +105,8 @@ struct PushResult: CommandResult {
     let written: Int
     let macroSlots: Int
     let layersAdded: Int
+    let layersRemoved: Int
+    let layersRenamed: Int
     let applyOnConnect: Bool
     let verified: Bool
     let saved: Bool
@@ -120,7 +122,8 @@ struct PushResult: CommandResult {
     private let alias: String
 
     private enum CodingKeys: String, CodingKey {
-        case ok, dryRun, written, macroSlots, layersAdded, applyOnConnect, verified, saved, driver, uneditedWrites
+        case ok, dryRun, written, macroSlots, layersAdded, layersRemoved, layersRenamed, applyOnConnect, verified
+        case saved, driver, uneditedWrites
         case kept, conflicts, changes, problems
     }
 
@@ -129,6 +132,8 @@ struct PushResult: CommandResult {
         written = report.written
         macroSlots = report.macroSlots
         layersAdded = report.layersAdded
+        layersRemoved = report.layersRemoved
+        layersRenamed = report.layersRenamed
         self.applyOnConnect = applyOnConnect
         verified = report.verified
         saved = report.saved
@@ -148,7 +153,7 @@ struct PushResult: CommandResult {
         let name = alias
         if announcingAutoApply { output.line("\(name): " + Commands.autoApplyText(applyOnConnect)) }
         let macros = macroSlots > 0 ? " and \(macroSlots) macro slot(s)" : ""
-        let layers = layersAdded > 0 ? "add \(layersAdded) layer(s) and " : ""
+        let layers = layerText(dryRun: true)
         if !problems.isEmpty {
             // Every problem at once, each with its key and layer; a real push would refuse them all.
             output.writeError(
@@ -179,7 +184,7 @@ struct PushResult: CommandResult {
                 "\(name): --overwrite \(dryRun ? "would change" : "changed") \(uneditedWrites) "
                     + "binding(s) the draft had not edited")
         }
-        if changes.isEmpty && macroSlots == 0 && layersAdded == 0 {
+        if changes.isEmpty && macroSlots == 0 && layersAdded == 0 && layersRemoved == 0 && layersRenamed == 0 {
             output.line("\(name): the keyboard already holds every edit; nothing to write")
             return
         }
@@ -188,12 +193,22 @@ struct PushResult: CommandResult {
         } else {
             let checks = [verified ? "verified" : nil, saved ? "saved" : nil].compactMap { $0 }
             output.line(
-                "\(name): \(layersAdded > 0 ? "added \(layersAdded) layer(s) and " : "")"
-                    + "wrote \(written) binding(s)\(macros) over \(driver)"
+                "\(name): \(layerText(dryRun: false))wrote \(written) binding(s)\(macros) over \(driver)"
                     + (checks.isEmpty ? "" : ", " + checks.joined(separator: " and ")))
         }
         if !changes.isEmpty {
             output.table(["LAYER", "KEY", "OLD", "NEW"], changes.map { [String($0.layer), $0.key, $0.old, $0.new] })
         }
+    }
+
+    /// `added 1 layer(s), removed 2 layer(s), named 1 layer(s) and ` (a dry run: `add ...`), empty when the push
+    /// changes no layer.
+    private func layerText(dryRun: Bool) -> String {
+        let parts = [
+            layersAdded > 0 ? "\(dryRun ? "add" : "added") \(layersAdded) layer(s)" : nil,
+            layersRemoved > 0 ? "\(dryRun ? "remove" : "removed") \(layersRemoved) layer(s)" : nil,
+            layersRenamed > 0 ? "\(dryRun ? "name" : "named") \(layersRenamed) layer(s)" : nil,
+        ].compactMap { $0 }
+        return parts.isEmpty ? "" : parts.joined(separator: ", ") + " and "
     }
 }

@@ -1,8 +1,12 @@
 import KeyboardLinkBlueZ
 import KeyboardLinkKeymap
 
-/// The ZMK Studio driver: keymap reads and staged writes over the Studio RPC, key positions in the layout's key
-/// order (position i is the layout's i-th key), behaviours found by display name.
+/// The ZMK Studio driver: keymap reads and staged writes over the Studio RPC, behaviours found by display name.
+///
+/// Key positions are those of the firmware's active physical layout (`get_physical_layouts`): when each of its keys
+/// sits where a key of kblink's layout sits (same left and top edge), position i is the key at the place of the
+/// active layout's i-th key, and keys of kblink's layout the active one does not place are neither read nor
+/// written; otherwise position i is the layout's i-th key.
 public actor StudioDriver: KeyboardDriver {
     /// The ZMK Studio GATT service.
     public static let serviceUUID = BluetoothUUID(high: 0x0000_0000_0196_6107, low: 0xC967_C5CF_B1C2_482A)
@@ -16,6 +20,10 @@ public actor StudioDriver: KeyboardDriver {
     private var bindings: StudioDriverBindings?
     private var layerIDs: [UInt32] = []
     private var maxLayerNameLength = 0
+    /// The firmware's physical layouts, read once (nil until then, and again after a switch).
+    private var studioLayouts: StudioPhysicalLayouts?
+    /// Per key position, the key of kblink's layout there (nil: none), for the layout they were worked out on.
+    private var positions: (layout: LayoutID, keys: [KeyName?], placed: Bool)?
 
     /// Creates a driver over a link; `onClose` releases the transport.
     public init(link: StudioDriverLink, onClose: @escaping @Sendable () async -> Void = {}) {
@@ -57,16 +65,22 @@ public actor StudioDriver: KeyboardDriver {
     public func readKeymap(layout: PhysicalLayout) async throws(DriverError) -> DeviceKeymap {
         let table = try await behaviorTable()
         let keymap = try await fetchKeymap()
+        let positions = try await positionKeys(on: layout)
         var layers: [[KeyName: DeviceKeymap.Binding]] = []
         for layer in keymap.layers {
-            guard layer.bindings.count == layout.keys.count else {
+            // ZMK answers as many bindings per layer as its keymap has keys, whatever the active layout places.
+            guard
+                positions.placed
+                    ? layer.bindings.count >= positions.keys.count : layer.bindings.count == layout.keys.count
+            else {
                 throw .notSupported(
                     "the keyboard has \(layer.bindings.count) keys per layer, layout \(layout.id.rawValue) has "
                         + "\(layout.keys.count); choose the layout that matches the firmware")
             }
             var bindings: [KeyName: DeviceKeymap.Binding] = [:]
-            for (key, binding) in zip(layout.keys, layer.bindings) {
-                bindings[key.name] = table.decode(binding)
+            for (key, binding) in zip(positions.keys, layer.bindings) {
+                guard let key else { continue }
+                bindings[key] = table.decode(binding)
             }
             layers.append(bindings)
         }
@@ -89,9 +103,15 @@ public actor StudioDriver: KeyboardDriver {
         guard layerIDs.indices.contains(write.layer) else {
             throw .notSupported("the keyboard has \(layerIDs.count) layers, layer \(write.layer) does not exist")
         }
-        guard let position = layout.keys.firstIndex(where: { $0.name == write.key }),
-            let signed = Int32(exactly: position)
-        else { throw .failed("key \(write.key) is not on layout \(layout.id.rawValue)") }
+        let positions = try await positionKeys(on: layout)
+        guard let position = positions.keys.firstIndex(of: write.key), let signed = Int32(exactly: position) else {
+            guard layout.contains(write.key), positions.placed else {
+                throw .failed("key \(write.key) is not on layout \(layout.id.rawValue)")
+            }
+            throw .notSupported(
+                "key \(write.key) is not on the keyboard's active physical layout\(activeLayoutName); switch with "
+                    + "'kblink keymap physical-layout DEVICE set INDEX' or leave that key as it is")
+        }
         let request = StudioSetLayerBindingRequest(
             layerID: layerIDs[write.layer], keyPosition: signed, binding: binding)
         let result = try await call(.keymap(.setLayerBinding(request)), expecting: "a binding result") { payload in
@@ -199,6 +219,96 @@ public actor StudioDriver: KeyboardDriver {
                     + "most \(maxLayerNameLength) bytes; choose a shorter one)")
         default: throw .failed("the keyboard did not take the name of layer \(layer): \(result)")
         }
+    }
+
+    public func physicalLayouts() async throws(DriverError) -> [DevicePhysicalLayout] {
+        let layouts = try await fetchPhysicalLayouts()
+        return layouts.layouts.enumerated().map { index, layout in
+            DevicePhysicalLayout(
+                name: layout.name, keys: layout.keys.count, active: index == Int(layouts.activeLayoutIndex))
+        }
+    }
+
+    /// Sends `set_active_physical_layout`. ZMK reads the index as one byte and answers `GENERIC` for any it has
+    /// no layout at, so the index is checked against `get_physical_layouts` first.
+    public func setActivePhysicalLayout(_ index: Int) async throws(DriverError) {
+        let layouts = try await fetchPhysicalLayouts()
+        guard layouts.layouts.indices.contains(index), let wire = UInt32(exactly: index) else {
+            let names = layouts.layouts.enumerated().map { "\($0) '\($1.name)'" }.joined(separator: ", ")
+            throw .notSupported(
+                "the keyboard has no physical layout \(index); it has \(layouts.layouts.count): \(names)")
+        }
+        let result = try await call(.keymap(.setActivePhysicalLayout(wire)), expecting: "a layout switch result") {
+            payload in
+            if case .keymap(.setActivePhysicalLayout(let result)) = payload { return result }
+            return nil
+        }
+        studioLayouts = nil
+        positions = nil
+        guard case .ok(let keymap) = result else {
+            throw .failed(
+                "the keyboard did not switch to physical layout \(index): "
+                    + Self.layerError(result, invalid: "no such layout index"))
+        }
+        layerIDs = keymap.layers.map(\.id)
+    }
+
+    /// The firmware's physical layouts, asked once.
+    private func fetchPhysicalLayouts() async throws(DriverError) -> StudioPhysicalLayouts {
+        if let studioLayouts { return studioLayouts }
+        let layouts = try await call(.keymap(.getPhysicalLayouts), expecting: "the physical layouts") { payload in
+            if case .keymap(.physicalLayouts(let layouts)) = payload { return layouts }
+            return nil
+        }
+        studioLayouts = layouts
+        return layouts
+    }
+
+    /// ` 'Compact'`: the active physical layout's name, as read; empty when not read or unnamed.
+    private var activeLayoutName: String {
+        guard let studioLayouts, studioLayouts.layouts.indices.contains(Int(studioLayouts.activeLayoutIndex)) else {
+            return ""
+        }
+        let name = studioLayouts.layouts[Int(studioLayouts.activeLayoutIndex)].name
+        return name.isEmpty ? "" : " '\(name)'"
+    }
+
+    /// Per key position, the key of `layout` there (see the type's comment), worked out once per layout.
+    private func positionKeys(on layout: PhysicalLayout) async throws(DriverError) -> (keys: [KeyName?], placed: Bool) {
+        if let positions, positions.layout == layout.id { return (positions.keys, positions.placed) }
+        var placed: [KeyName?]?
+        do throws(DriverError) {
+            let layouts = try await fetchPhysicalLayouts()
+            let active = Int(layouts.activeLayoutIndex)
+            if layouts.layouts.indices.contains(active) { placed = Self.placed(layouts.layouts[active], on: layout) }
+        } catch .locked(let message) {
+            throw .locked(message)
+        } catch {
+            // A firmware that does not describe its layouts: positions in the layout's key order.
+            placed = nil
+        }
+        let keys = placed ?? layout.keys.map { Optional($0.name) }
+        positions = (layout.id, keys, placed != nil)
+        return (keys, placed != nil)
+    }
+
+    /// The keys of `layout` at the places of `studio`'s keys, in its order; nil unless every one of its keys sits
+    /// where a distinct key of `layout` does.
+    static func placed(_ studio: StudioPhysicalLayout, on layout: PhysicalLayout) -> [KeyName?]? {
+        struct Place: Hashable {
+            var x: Int32
+            var y: Int32
+        }
+        func hundredths(_ value: Double) -> Int32 { Int32(clamping: Int((value * 100).rounded())) }
+        var byPlace: [Place: KeyName] = [:]
+        for key in layout.keys { byPlace[Place(x: hundredths(key.frame.x), y: hundredths(key.frame.y))] = key.name }
+        var keys: [KeyName?] = []
+        var used = Set<KeyName>()
+        for key in studio.keys {
+            guard let name = byPlace[Place(x: key.x, y: key.y)], used.insert(name).inserted else { return nil }
+            keys.append(name)
+        }
+        return keys.isEmpty ? nil : keys
     }
 
     /// What a failed layer request's error code says.

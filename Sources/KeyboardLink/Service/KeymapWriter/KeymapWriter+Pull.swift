@@ -39,8 +39,8 @@ extension KeymapWriter {
         }
     }
 
-    /// The pull itself, with the keyboard claimed.
-    private func performPull(_ state: KeyboardState, unlockTimeout: Duration) async throws -> PullReport {
+    /// The pull itself, with the keyboard claimed (`pull(_:unlockTimeout:)`, `setPhysicalLayout`).
+    func performPull(_ state: KeyboardState, unlockTimeout: Duration) async throws -> PullReport {
         let address = state.address
         // Through `read`, so that a keyboard whose profile is a newer kblink's gets that error, not "no session".
         let session = try await keymaps.read(address) { $0 }

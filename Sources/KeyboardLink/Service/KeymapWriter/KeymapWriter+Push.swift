@@ -155,6 +155,8 @@ extension KeymapWriter {
         var parts = ["wrote \(outcome.writes.count) binding(s)"]
         if let slots = outcome.macros?.changed.count, slots > 0 { parts.append("\(slots) macro slot(s)") }
         if outcome.addedLayers > 0 { parts.append("added \(outcome.addedLayers) layer(s)") }
+        if outcome.removedLayers > 0 { parts.append("removed \(outcome.removedLayers) layer(s)") }
+        if outcome.renamedLayers > 0 { parts.append("named \(outcome.renamedLayers) layer(s)") }
         if let unedited = outcome.uneditedWrites, unedited > 0 {
             parts.append("overwrote \(unedited) binding(s) the draft had not changed")
         }
@@ -322,7 +324,8 @@ extension KeymapWriter {
     static func pushResult(_ outcome: DriverPush.Outcome, driver: DriverKind) -> PushReport {
         PushReport(
             written: outcome.dryRun ? 0 : outcome.writes.count, macroSlots: outcome.macros?.changed.count ?? 0,
-            layersAdded: outcome.addedLayers, dryRun: outcome.dryRun, verified: outcome.verified,
+            layersAdded: outcome.addedLayers, layersRemoved: outcome.removedLayers,
+            layersRenamed: outcome.renamedLayers, dryRun: outcome.dryRun, verified: outcome.verified,
             saved: outcome.saved, driver: driver.rawValue, changes: pushChanges(outcome),
             kept: differences(outcome.kept), conflicts: differences(outcome.conflicts),
             uneditedWrites: outcome.uneditedWrites ?? 0,

@@ -25,7 +25,7 @@ struct KeymapObject: Sendable {
         methods = access.guarded(
             Self.methods(keymaps, writer, access)
                 + [Self.pushMethod(writer), Self.pullMethod(writer)] + Self.layerMethods(keymaps)
-                + [Self.checkActionMethod(writer)],
+                + [Self.checkActionMethod(writer)] + Self.physicalLayoutMethods(writer),
             contract: Keymap.methods)
         signals = Keymap.signals.map(DBusSignal.init)
         setCurrentZone = access.guardedSetter(Keymap.currentZoneProperty, setters.currentZone)

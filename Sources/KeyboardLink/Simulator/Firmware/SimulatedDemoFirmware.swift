@@ -6,7 +6,8 @@ import KeyboardLinkKeymap
 /// hardware: ZMK Studio on the Aula F87, answered over the simulated GATT, and VIA on the VGN 98Pro, served on a
 /// socketpair that the daemon's VIA driver uses instead of a hidraw node.
 public struct SimulatedDemoFirmware: Sendable {
-    /// The Aula F87's ZMK Studio firmware (unlocked, as if the unlock key had been pressed).
+    /// The Aula F87's ZMK Studio firmware (unlocked, as if the unlock key had been pressed), with two physical
+    /// layouts: the full one and one without the function row.
     public let studio: SimulatedStudioKeyboard
     /// The VGN 98Pro's VIA firmware.
     public let via: SimulatedVIAKeyboardServer
@@ -33,7 +34,7 @@ public struct SimulatedDemoFirmware: Sendable {
         let studio = SimulatedStudioKeyboard(
             firmware: SimulatedStudioKeyboard.firmware(
                 matching: try PhysicalLayout.builtIn("aula-f87"), layerCount: studioLayers,
-                availableLayers: studioAvailableLayers),
+                availableLayers: studioAvailableLayers, compactLayout: true),
             address: aula, gatt: bluez.gatt)
         await studio.attach()
         await studio.unlock()

@@ -15,6 +15,16 @@ import KeyboardLinkDrivers
 /// `move_layer` answers the keymap after the move or, on any failure, only `GENERIC` (as ZMK does), and
 /// `set_layer_props` names a layer by id (`INVALID_ID`; longer than `max_layer_name_length` is `GENERIC`; an empty
 /// name answers OK and changes nothing, as in ZMK). Every one of them stages like a binding change.
+///
+/// Physical layouts as in ZMK's `physical_layouts.c`: the keymap is stored in the first (stock) layout's key
+/// order; with another layout active, key position b is the stock key at the same `x` and `y` as that layout's
+/// b-th key (a position no stock key matches holds an empty binding, behaviour 0, and refuses writes with
+/// `INVALID_LOCATION`), and `get_keymap` still answers `keyCount` bindings per layer. `set_active_physical_layout`
+/// reads its index as one byte (ZMK's `uint8_t` cast: 256 is 0), answers the keymap in the new layout's positions,
+/// or `GENERIC` for an index with no layout (never `INVALID_LAYOUT_INDEX`), and raises
+/// `unsaved_changes_status_changed(true)` either way, even when nothing changed; the choice is staged:
+/// `save_changes` keeps it, `discard_changes` goes back to the stock layout (ZMK reselects its default, not the
+/// saved one), and `check_unsaved_changes` counts it.
 /// Faults are one-shot and counted from creation.
 public struct SimulatedStudioFirmware: Sendable {
     /// A fault to inject.
@@ -38,8 +48,13 @@ public struct SimulatedStudioFirmware: Sendable {
     public static let maximumLayerNameLength = 20
     /// Bindings per layer.
     public let keyCount: Int
-    /// The physical layout `get_physical_layouts` reports.
-    public let physicalLayout: StudioPhysicalLayout
+    /// The physical layouts `get_physical_layouts` reports; the first is the stock one, in whose key order the
+    /// keymap is stored.
+    public let physicalLayouts: [StudioPhysicalLayout]
+    /// The index of the active physical layout.
+    public private(set) var activePhysicalLayout = 0
+    /// The index of the physical layout last saved.
+    public private(set) var savedPhysicalLayout = 0
     /// Whether losing the link locks the keyboard (ZMK's `CONFIG_ZMK_STUDIO_LOCK_ON_DISCONNECT`).
     public let locksOnDisconnect: Bool
     /// The most layers the keymap can have (ZMK's `ZMK_KEYMAP_LAYERS_LEN`: the layers it was built with, in use
@@ -80,11 +95,12 @@ public struct SimulatedStudioFirmware: Sendable {
     ///     `layerCount` layers of `keyCount` keys: layer 0 types letters and digits, the others are transparent.
     ///   - macroBehaviorNames: display names of firmware macro behaviours (ZMK has no runtime macros).
     ///   - availableLayers: how many layers `add_layer` can add beyond `keymap`'s (ZMK's reserved layers).
+    ///   - physicalLayouts: the physical layouts, the stock one first; empty for one grid of 1u keys, 18 to a row.
     /// - Precondition: the layers of `keymap` have equal length (this is test setup, not peer input).
     public init(
         name: String = "Aula F87", serialNumber: [UInt8] = [0xF8, 0x70, 0x00, 0x01], layerCount: Int = 4,
         keyCount: Int = 87, keymap: [[StudioBehaviorBinding]]? = nil, layerNames: [String]? = nil,
-        macroBehaviorNames: [String] = [], physicalLayout: StudioPhysicalLayout? = nil,
+        macroBehaviorNames: [String] = [], physicalLayouts: [StudioPhysicalLayout] = [],
         faults: Set<Fault> = [], locksOnDisconnect: Bool = true, availableLayers: Int = 0
     ) {
         var behaviors = SimulatedStudioBehavior.standard()
@@ -123,7 +139,8 @@ public struct SimulatedStudioFirmware: Sendable {
         for (index, name) in names.enumerated() where index < defaultKeymap.count { byID[UInt32(index)] = name }
         savedLayerNames = byID
         activeLayerNames = byID
-        self.physicalLayout = physicalLayout ?? Self.gridLayout(keyCount: defaultKeymap.first?.count ?? 0)
+        self.physicalLayouts =
+            physicalLayouts.isEmpty ? [Self.gridLayout(keyCount: defaultKeymap.first?.count ?? 0)] : physicalLayouts
     }
 
     /// A plain grid of 1u keys, 18 to a row.
@@ -260,6 +277,8 @@ public struct SimulatedStudioFirmware: Sendable {
             notifications += setLockState(.locked)
             return .meta(.noResponse)
         case .core(.resetSettings):
+            activePhysicalLayout = 0
+            savedPhysicalLayout = 0
             savedKeymap = defaultKeymap
             activeKeymap = defaultKeymap
             savedLayerIDs = defaultKeymap.indices.map { UInt32($0) }
@@ -283,8 +302,9 @@ public struct SimulatedStudioFirmware: Sendable {
         case .keymap(.setLayerBinding(let request)):
             return setLayerBinding(request, notifications: &notifications)
         case .keymap(.checkUnsavedChanges):
-            return .keymap(.unsavedChanges(hasUnsavedChanges))
+            return .keymap(.unsavedChanges(hasUnsavedChanges || activePhysicalLayout != savedPhysicalLayout))
         case .keymap(.saveChanges):
+            savedPhysicalLayout = activePhysicalLayout
             savedKeymap = activeKeymap
             savedLayerIDs = activeLayerIDs
             savedLayerNames = activeLayerNames
@@ -293,6 +313,8 @@ public struct SimulatedStudioFirmware: Sendable {
             notifications.append(.notification(.keymap(.unsavedChangesStatusChanged(false))))
             return .keymap(.saveChanges(.ok))
         case .keymap(.discardChanges):
+            // ZMK's revert selects the default layout again, not the one last saved.
+            activePhysicalLayout = 0
             activeKeymap = savedKeymap
             activeLayerIDs = savedLayerIDs
             activeLayerNames = savedLayerNames
@@ -311,10 +333,11 @@ public struct SimulatedStudioFirmware: Sendable {
         case .keymap(.setLayerProps(let request)):
             return setLayerProps(request, notifications: &notifications)
         case .keymap(.getPhysicalLayouts):
-            return .keymap(.physicalLayouts(.init(activeLayoutIndex: 0, layouts: [physicalLayout])))
-        case .keymap(.setActivePhysicalLayout):
-            // Not modelled: one layout only, and its response type is not decoded by kblink.
-            return .meta(.simpleError(.rpcNotFound))
+            return .keymap(
+                .physicalLayouts(
+                    .init(activeLayoutIndex: UInt32(activePhysicalLayout), layouts: physicalLayouts)))
+        case .keymap(.setActivePhysicalLayout(let index)):
+            return setActivePhysicalLayout(index, notifications: &notifications)
         }
     }
 
@@ -332,8 +355,9 @@ public struct SimulatedStudioFirmware: Sendable {
         if faults.remove(.failSetLayerBinding(call: setLayerBindingCalls)) != nil {
             return .meta(.simpleError(.generic))
         }
-        let position = Int(request.keyPosition)
-        guard let layer = activeLayerIDs.firstIndex(of: request.layerID), position >= 0, position < keyCount else {
+        guard let layer = activeLayerIDs.firstIndex(of: request.layerID),
+            let position = stockPosition(Int(request.keyPosition))
+        else {
             return .keymap(.setLayerBinding(.invalidLocation))
         }
         let binding = request.binding
@@ -452,10 +476,40 @@ public struct SimulatedStudioFirmware: Sendable {
         }
     }
 
+    private mutating func setActivePhysicalLayout(_ requested: UInt32, notifications: inout [StudioResponse])
+        -> StudioRequestResponse.Payload
+    {
+        // ZMK casts the index to uint8_t before looking at it, and raises the notification whatever happened.
+        let index = Int(UInt8(truncatingIfNeeded: requested))
+        defer { notifications.append(.notification(.keymap(.unsavedChangesStatusChanged(true)))) }
+        guard physicalLayouts.indices.contains(index) else {
+            return .keymap(.setActivePhysicalLayout(.failed(.generic)))
+        }
+        activePhysicalLayout = index
+        return .keymap(.setActivePhysicalLayout(.ok(currentKeymap())))
+    }
+
+    /// The stock key position that key position `position` of the active layout stands for (ZMK's position map
+    /// without `zmk,physical-layout-position-map` nodes: the stock key at the same x and y); nil for none.
+    private func stockPosition(_ position: Int) -> Int? {
+        guard position >= 0, position < keyCount else { return nil }
+        guard activePhysicalLayout != 0 else { return position }
+        let active = physicalLayouts[activePhysicalLayout].keys
+        guard position < active.count else { return nil }
+        let key = active[position]
+        guard let stock = physicalLayouts[0].keys.firstIndex(where: { $0.x == key.x && $0.y == key.y }),
+            stock < keyCount
+        else { return nil }
+        return stock
+    }
+
     private func currentKeymap() -> StudioKeymap {
         StudioKeymap(
             layers: zip(activeLayerIDs, activeKeymap).map { id, bindings in
-                StudioLayer(id: id, name: activeLayerNames[id] ?? "", bindings: bindings)
+                let positioned = (0..<keyCount).map { position in
+                    stockPosition(position).map { bindings[$0] } ?? StudioBehaviorBinding(behaviorID: 0)
+                }
+                return StudioLayer(id: id, name: activeLayerNames[id] ?? "", bindings: positioned)
             },
             availableLayers: UInt32(max(0, maximumLayerCount - activeKeymap.count)),
             maxLayerNameLength: UInt32(Self.maximumLayerNameLength))

@@ -12,6 +12,9 @@ public enum StudioKeymapResponse: ProtobufMessage, Equatable {
     case discardChanges(Bool)
     /// Field 6: the answer to `getPhysicalLayouts`.
     case physicalLayouts(StudioPhysicalLayouts)
+    /// Field 7: the outcome of `setActivePhysicalLayout` (`SetActivePhysicalLayoutResponse`): the keymap in the
+    /// new layout's key positions, or an error (ZMK answers every failure, a bad index too, with `GENERIC`).
+    case setActivePhysicalLayout(StudioLayerEditResult<StudioKeymap>)
     /// Field 8: the outcome of `moveLayer`: the keymap after the move, or (ZMK answers only `GENERIC`) an error.
     case moveLayer(StudioLayerEditResult<StudioKeymap>)
     /// Field 9: the outcome of `addLayer`.
@@ -33,6 +36,7 @@ public enum StudioKeymapResponse: ProtobufMessage, Equatable {
         case .saveChanges(let result): writer.writeMessage(result, field: 4)
         case .discardChanges(let flag): writer.writeBool(flag, field: 5, emitDefault: true)
         case .physicalLayouts(let layouts): writer.writeMessage(layouts, field: 6)
+        case .setActivePhysicalLayout(let result): writer.writeMessage(result, field: 7)
         case .addLayer(let result): writer.writeMessage(result, field: 9)
         case .moveLayer(let result): writer.writeMessage(result, field: 8)
         case .removeLayer(let result): writer.writeMessage(result, field: 10)
@@ -59,6 +63,7 @@ public enum StudioKeymapResponse: ProtobufMessage, Equatable {
             case 4: .saveChanges(try reader.readMessage())
             case 5: .discardChanges(try reader.readBool())
             case 6: .physicalLayouts(try reader.readMessage())
+            case 7: .setActivePhysicalLayout(try reader.readMessage())
             case 8: .moveLayer(try reader.readMessage())
             case 9: .addLayer(try reader.readMessage())
             case 10: .removeLayer(try reader.readMessage())

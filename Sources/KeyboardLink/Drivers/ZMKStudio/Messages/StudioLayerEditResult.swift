@@ -1,5 +1,5 @@
 /// The answer of a ZMK Studio layer request that is `oneof result { Success ok = 1; ErrorCode err = 2; }`:
-/// `MoveLayerResponse` (ok: the keymap), `RemoveLayerResponse` (ok: an empty message), `RestoreLayerResponse`
+/// `MoveLayerResponse` and `SetActivePhysicalLayoutResponse` (ok: the keymap), `RemoveLayerResponse` (ok: an empty message), `RestoreLayerResponse`
 /// (ok: the layer).
 public enum StudioLayerEditResult<Success: ProtobufMessage & Equatable>: ProtobufMessage, Equatable {
     /// Field 1: done.

@@ -1,6 +1,7 @@
 /// The error codes of ZMK Studio's layer requests, by number: 0 is OK, 1 `GENERIC` for every request; then per
 /// request `MoveLayerErrorCode` (2 invalid layer, 3 invalid destination), `RemoveLayerErrorCode` (2 invalid index),
-/// `RestoreLayerErrorCode` (2 invalid id, 3 invalid index) and `SetLayerPropsResponse` (2 invalid id).
+/// `RestoreLayerErrorCode` (2 invalid id, 3 invalid index), `SetLayerPropsResponse` (2 invalid id) and
+/// `SetActivePhysicalLayoutErrorCode` (2 invalid layout index).
 public struct StudioLayerErrorCode: ProtobufEnum, CustomStringConvertible {
     /// The number on the wire.
     public var protobufValue: Int32
