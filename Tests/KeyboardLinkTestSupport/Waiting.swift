@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 /// How long a test waits for state before it gives up: generous, because the suite runs hundreds of tests at once
@@ -76,5 +77,17 @@ package func first<S: AsyncSequence & Sendable>(
         let result = await group.next() ?? nil
         group.cancelAll()
         return result
+    }
+}
+
+/// Runs `body`, which blocks (a read with a deadline, a wait for a child to exit), on a thread of its own, and
+/// waits for it without holding one of Swift's cooperative threads.
+///
+/// The cooperative pool has one thread per core: on a two-core machine two tests blocked in a system call stop
+/// every other test's `await` (a 20 ms sleep woke a minute late), and a test that waits on state then misses its
+/// deadline. Call every blocking wait of a test through this.
+package func offCooperativePool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread { continuation.resume(with: Result { try body() }) }.start()
     }
 }

@@ -45,10 +45,10 @@ struct DBusPolicyTests {
     }
 
     @Test("another user reaches every method that names its interface (kblinkd decides), but not the agent or the name")
-    func otherUser() throws {
-        let bus = try PolicyTestBus(policyPath: RepositoryFiles.policy)
+    func otherUser() async throws {
+        let bus = try await PolicyTestBus(policyPath: RepositoryFiles.policy)
         defer { bus.stop() }
-        let results = try bus.probe(as: .otherUser)
+        let results = try await bus.probe(as: .otherUser)
         #expect(
             Self.mismatches(
                 results,
@@ -58,10 +58,10 @@ struct DBusPolicyTests {
     }
 
     @Test("root may call everything, own the name and call the pairing agent")
-    func root() throws {
-        let bus = try PolicyTestBus(policyPath: RepositoryFiles.policy)
+    func root() async throws {
+        let bus = try await PolicyTestBus(policyPath: RepositoryFiles.policy)
         defer { bus.stop() }
-        let results = try bus.probe(as: .root)
+        let results = try await bus.probe(as: .root)
         #expect(
             Self.mismatches(
                 results, Self.expected(reads: "ok", mutations: "ok", unnamed: "ok", requestName: "ok", agent: "ok"))
@@ -69,7 +69,7 @@ struct DBusPolicyTests {
     }
 
     @Test("members of the kblink group may also send calls without an interface, but not own the name")
-    func groupMember() throws {
+    func groupMember() async throws {
         // The group rule is exercised with a group that exists here ("users"), substituted into a copy of the
         // policy: creating a "kblink" group would change the machine. dbus-daemon reads the caller's groups from
         // the socket (SO_PEERGROUPS), so setpriv --groups is what it sees.
@@ -81,16 +81,16 @@ struct DBusPolicyTests {
         defer { try? FileManager.default.removeItem(atPath: copy) }
         try #require(getgrnam("users") != nil, "the test needs the group \"users\"")
 
-        let bus = try PolicyTestBus(policyPath: copy)
+        let bus = try await PolicyTestBus(policyPath: copy)
         defer { bus.stop() }
-        let member = try bus.probe(as: .otherUserInGroup("users"))
+        let member = try await bus.probe(as: .otherUserInGroup("users"))
         #expect(
             Self.mismatches(
                 member,
                 Self.expected(
                     reads: "ok", mutations: "ok", unnamed: "ok", requestName: Self.denied, agent: Self.denied))
                 == [])
-        let stranger = try bus.probe(as: .otherUser)
+        let stranger = try await bus.probe(as: .otherUser)
         #expect(
             Self.mismatches(
                 stranger,
@@ -100,7 +100,7 @@ struct DBusPolicyTests {
     }
 
     @Test("the user kblinkd may own org.kblink1 and nothing more")
-    func daemonUser() throws {
+    func daemonUser() async throws {
         // As for the group: the user rule is exercised with a user that exists here ("nobody"), substituted into a
         // copy of the policy.
         let policy = try String(contentsOfFile: RepositoryFiles.policy, encoding: .utf8)
@@ -110,9 +110,9 @@ struct DBusPolicyTests {
         try substituted.write(toFile: copy, atomically: false, encoding: .utf8)
         defer { try? FileManager.default.removeItem(atPath: copy) }
 
-        let bus = try PolicyTestBus(policyPath: copy)
+        let bus = try await PolicyTestBus(policyPath: copy)
         defer { bus.stop() }
-        let daemonUser = try bus.probe(as: .otherUser)
+        let daemonUser = try await bus.probe(as: .otherUser)
         #expect(
             Self.mismatches(
                 daemonUser,
@@ -122,7 +122,7 @@ struct DBusPolicyTests {
     }
 
     @Test("control: without the policy, even root cannot own org.kblink1")
-    func withoutPolicy() throws {
+    func withoutPolicy() async throws {
         // Control: with an empty policy in its place, root's stand-in cannot even own the name.
         let empty = NSTemporaryDirectory() + "empty-policy-\(UUID().uuidString).conf"
         try """
@@ -131,8 +131,8 @@ struct DBusPolicyTests {
         <busconfig/>
         """.write(toFile: empty, atomically: false, encoding: .utf8)
         defer { try? FileManager.default.removeItem(atPath: empty) }
-        #expect {
-            let bus = try PolicyTestBus(policyPath: empty)
+        await #expect {
+            let bus = try await PolicyTestBus(policyPath: empty)
             bus.stop()
         } throws: { error in
             let text = (error as? PolicyTestBus.StartFailure)?.description ?? ""

@@ -26,12 +26,12 @@ struct InstallLayoutTests {
         }
 
         /// Runs `make TARGET` in the repository with DESTDIR and the stand-in build directory.
-        func make(_ target: String, _ variables: [String] = []) throws -> (status: Int32, output: String) {
+        func make(_ target: String, _ variables: [String] = []) async throws -> (status: Int32, output: String) {
             let arguments =
                 ["-s", "-C", RepositoryFiles.root, target, "DESTDIR=\(root)", "BUILD_DIR=\(build)"] + variables
             let process = try PolicyChildProcess("/usr/bin/make", arguments, errorPath: directory + "/make.err")
-            let output = try #require(process.readToEnd(), "make \(target) did not finish")
-            return (process.exitStatus(), output + process.errorOutput)
+            let output = try #require(try await process.readToEnd(), "make \(target) did not finish")
+            return (try await process.exitStatus(), output + process.errorOutput)
         }
 
         func contents(_ path: String) -> String? {
@@ -44,9 +44,9 @@ struct InstallLayoutTests {
     }
 
     @Test("PREFIX=/usr installs where a distribution package would, with the paths rewritten")
-    func prefixUsr() throws {
+    func prefixUsr() async throws {
         let stage = try Stage()
-        let result = try stage.make("install", ["PREFIX=/usr"])
+        let result = try await stage.make("install", ["PREFIX=/usr"])
         try #require(result.status == 0, "make install failed: \(result.output)")
         #expect(FileManager.default.isExecutableFile(atPath: stage.root + "/usr/bin/kblinkd"))
         #expect(FileManager.default.isExecutableFile(atPath: stage.root + "/usr/bin/kblink"))
@@ -83,9 +83,9 @@ struct InstallLayoutTests {
     }
 
     @Test("the default PREFIX is /usr/local, with the policy in /etc where dbus-daemon reads it; uninstall removes all")
-    func defaultPrefix() throws {
+    func defaultPrefix() async throws {
         let stage = try Stage()
-        let installed = try stage.make("install")
+        let installed = try await stage.make("install")
         try #require(installed.status == 0, "make install failed: \(installed.output)")
         let files = [
             "/usr/local/bin/kblinkd", "/usr/local/bin/kblink", "/usr/local/libexec/kblink/kblink-fix-host",
@@ -103,15 +103,15 @@ struct InstallLayoutTests {
             stage.contents("/usr/local/lib/systemd/system/kblinkd.service")?.contains(
                 "\nExecStart=/usr/local/bin/kblinkd --bus system\n") == true)
 
-        let removed = try stage.make("uninstall")
+        let removed = try await stage.make("uninstall")
         try #require(removed.status == 0, "make uninstall failed: \(removed.output)")
         for file in files { #expect(!stage.exists(file), "\(file) was left behind") }
     }
 
     @Test("install without a build says to run make build first")
-    func missingBuild() throws {
+    func missingBuild() async throws {
         let stage = try Stage(withBinaries: false)
-        let result = try stage.make("install")
+        let result = try await stage.make("install")
         #expect(result.status != 0)
         #expect(result.output.contains("run 'make build' first"))
         #expect(!stage.exists("/usr/local/bin"))

@@ -5,10 +5,16 @@ import Testing
 
 /// A process a test starts: its standard output through a pipe (read with deadlines, so a stuck child fails the
 /// test instead of hanging it), its standard error into a file for failure messages.
-final class PolicyChildProcess {
+///
+/// Every wait runs on a thread of its own (``offCooperativePool(_:)``): python or systemd-analyze starting on a busy
+/// machine takes seconds, and blocking Swift's cooperative threads that long stalls every other test's waits.
+final class PolicyChildProcess: @unchecked Sendable {
+    // Why @unchecked Sendable is safe: `process`, `output` and `errorPath` are set in init and only read after;
+    // `buffer` and `ended` are read and written only under `lock`.
     let process = SpawnedProcess()
     private let output = Pipe()
     private let errorPath: String
+    private let lock = NSLock()
     private var buffer: [UInt8] = []
     private var ended = false
 
@@ -26,7 +32,24 @@ final class PolicyChildProcess {
     }
 
     /// The next line of standard output, or nil at end of output or after `seconds`.
-    func readLine(seconds: Double = 15) -> String? {
+    func readLine(seconds: Double = 60) async throws -> String? {
+        try await offCooperativePool { self.lock.withLock { self.blockingReadLine(seconds: seconds) } }
+    }
+
+    /// All remaining standard output, or nil when it does not end within `seconds`.
+    func readToEnd(seconds: Double = 120) async throws -> String? {
+        try await offCooperativePool { self.lock.withLock { self.blockingReadToEnd(seconds: seconds) } }
+    }
+
+    /// Waits for the exit status after the output ended.
+    func exitStatus() async throws -> Int32 {
+        try await offCooperativePool {
+            self.process.waitUntilExit()
+            return self.process.terminationStatus
+        }
+    }
+
+    private func blockingReadLine(seconds: Double) -> String? {
         let deadline = Date().addingTimeInterval(seconds)
         while true {
             if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
@@ -40,8 +63,7 @@ final class PolicyChildProcess {
         }
     }
 
-    /// All remaining standard output, or nil when it does not end within `seconds`.
-    func readToEnd(seconds: Double = 60) -> String? {
+    private func blockingReadToEnd(seconds: Double) -> String? {
         let deadline = Date().addingTimeInterval(seconds)
         while !ended {
             if !fill(until: deadline) && !ended { return nil }
@@ -53,12 +75,6 @@ final class PolicyChildProcess {
     /// What the process wrote to standard error so far.
     var errorOutput: String {
         (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? ""
-    }
-
-    /// Waits for the exit status after the output ended.
-    func exitStatus() -> Int32 {
-        process.waitUntilExit()
-        return process.terminationStatus
     }
 
     /// Stops the process with SIGKILL by pid: a child started from a Swift concurrency thread may ignore SIGTERM

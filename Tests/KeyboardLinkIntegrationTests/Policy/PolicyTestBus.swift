@@ -36,7 +36,7 @@ final class PolicyTestBus {
     private let agentName: String
 
     /// Starts the bus with `policyPath` included and the service on it.
-    init(policyPath: String) throws {
+    init(policyPath: String) async throws {
         directory = NSTemporaryDirectory() + "kblink-policy-" + UUID().uuidString
         // Readable by the other user: it runs the client script from here and connects to the socket.
         try FileManager.default.createDirectory(
@@ -53,7 +53,7 @@ final class PolicyTestBus {
         var service: PolicyChildProcess?
         do {
             // The first line --print-address writes is the address; the socket exists by then.
-            guard let line = daemon.readLine() else {
+            guard let line = try await daemon.readLine() else {
                 throw StartFailure(description: "dbus-daemon printed no address: \(daemon.errorOutput)")
             }
             address = line
@@ -63,7 +63,8 @@ final class PolicyTestBus {
                 "/usr/bin/python3", ["-I", directory + "/service.py", address],
                 errorPath: directory + "/service.err")
             service = started
-            guard let ready = started.readLine()?.split(separator: " "), ready.count == 2, ready[0] == "ready" else {
+            guard let ready = try await started.readLine()?.split(separator: " "), ready.count == 2, ready[0] == "ready"
+            else {
                 throw StartFailure(description: "the service did not start: \(started.errorOutput)")
             }
             agentName = String(ready[1])
@@ -77,13 +78,13 @@ final class PolicyTestBus {
     }
 
     /// Runs every probe as `caller` and returns probe name -> `ok` or the D-Bus error name.
-    func probe(as caller: Caller) throws -> [String: String] {
+    func probe(as caller: Caller) async throws -> [String: String] {
         let arguments = caller.launcher + ["/usr/bin/python3", "-I", directory + "/client.py", address, agentName]
         let client = try PolicyChildProcess(
             arguments[0], Array(arguments.dropFirst()), errorPath: directory + "/client-\(UUID().uuidString).err")
         defer { client.kill() }
-        let output = try #require(client.readToEnd(), "the client did not finish: \(client.errorOutput)")
-        try #require(client.exitStatus() == 0, "the client failed: \(client.errorOutput)")
+        let output = try #require(try await client.readToEnd(), "the client did not finish: \(client.errorOutput)")
+        try #require(try await client.exitStatus() == 0, "the client failed: \(client.errorOutput)")
         let decoded = try JSONDecoder().decode([String: String].self, from: Data(output.utf8))
         return decoded
     }

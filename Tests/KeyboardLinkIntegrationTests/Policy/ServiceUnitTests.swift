@@ -93,15 +93,15 @@ struct ServiceUnitTests {
         .enabled(
             if: FileManager.default.isExecutableFile(atPath: "/usr/bin/systemd-analyze"),
             "systemd-analyze is not installed (Debian package systemd): only the key checks above ran"))
-    func analyzeVerify() throws {
+    func analyzeVerify() async throws {
         let directory = try Self.unitCopy()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let copy = directory + "/kblinkd.service"
 
         let verify = try PolicyChildProcess(
             "/usr/bin/systemd-analyze", ["verify", copy], errorPath: directory + "/verify.err")
-        _ = try #require(verify.readToEnd(), "systemd-analyze did not finish")
-        let status = verify.exitStatus()
+        _ = try #require(try await verify.readToEnd(), "systemd-analyze did not finish")
+        let status = try await verify.exitStatus()
         let complaints = verify.errorOutput.split(separator: "\n").filter { $0.contains("kblinkd.service") }
         #expect(status == 0, "systemd-analyze verify failed: \(verify.errorOutput)")
         #expect(complaints == [])
@@ -112,7 +112,7 @@ struct ServiceUnitTests {
         .enabled(
             if: FileManager.default.isExecutableFile(atPath: "/usr/bin/systemd-analyze"),
             "systemd-analyze is not installed (Debian package systemd)"))
-    func securityExposure() throws {
+    func securityExposure() async throws {
         let directory = try Self.unitCopy()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let copy = directory + "/kblinkd.service"
@@ -121,8 +121,8 @@ struct ServiceUnitTests {
         let security = try PolicyChildProcess(
             "/usr/bin/systemd-analyze", ["security", "--offline=true", "--threshold=7", copy],
             errorPath: directory + "/security.err")
-        let report = try #require(security.readToEnd(), "systemd-analyze did not finish")
-        let status = security.exitStatus()
+        let report = try #require(try await security.readToEnd(), "systemd-analyze did not finish")
+        let status = try await security.exitStatus()
         let overall = report.split(separator: "\n").first { $0.contains("Overall exposure level") } ?? ""
         #expect(status == 0, "the unit's exposure rose above 0.7: \(overall) \(security.errorOutput)")
         #expect(overall.contains("kblinkd.service: 0."), "\(report)")

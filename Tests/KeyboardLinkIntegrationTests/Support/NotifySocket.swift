@@ -33,28 +33,60 @@ final class NotifySocket: @unchecked Sendable {
     /// Datagrams until one contains `text` (within `timeout`: generous, since a debug kblinkd starting among hundreds
     /// of parallel tests on a busy machine can take many seconds); returns that one, or records an issue naming every
     /// datagram received and returns nil.
+    ///
+    /// The socket is read once more after the deadline: a test task that woke late (the cooperative pool busy) still
+    /// sees a datagram that arrived in time.
     func waitFor(
         _ text: String, timeout: Duration = waitDeadline, sourceLocation: SourceLocation = #_sourceLocation
     ) async -> String? {
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: timeout)
-        while clock.now < deadline {
-            var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-            if poll(&poller, 1, 0) == 1 {
-                var buffer = [UInt8](repeating: 0, count: 4096)
-                let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
-                if count > 0 {
-                    let message = String(decoding: buffer[..<count], as: UTF8.self)
-                    received.withLock { $0.append(message) }
-                    if message.contains(text) { return message }
-                }
-                continue
+        var looks = 0
+        var lastLook = clock.now
+        var lastState = "not read yet"
+        repeat {
+            looks += 1
+            lastLook = clock.now
+            switch readAvailable(containing: text) {
+            case .found(let message): return message
+            case .state(let state): lastState = state
             }
             try? await Task.sleep(for: .milliseconds(20))
-        }
+        } while clock.now < deadline
+        if case .found(let message) = readAvailable(containing: text) { return message }
+        let seen = received.withLock { $0 }
+        let silence = clock.now - lastLook
         Issue.record(
-            "no \(text) within \(timeout); received \(received.withLock { $0 })", sourceLocation: sourceLocation)
+            Comment(
+                rawValue: "no \(text) within \(timeout) on \(path); received \(seen); looked \(looks) times, the last "
+                    + "\(silence) before giving up: \(lastState)"),
+            sourceLocation: sourceLocation)
         return nil
+    }
+
+    private enum ReadOutcome {
+        case found(String)
+        case state(String)
+    }
+
+    /// Reads every datagram waiting, without blocking; the first that contains `text`, or what the socket showed.
+    private func readAvailable(containing text: String) -> ReadOutcome {
+        while true {
+            var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&poller, 1, 0)
+            guard ready == 1 else { return .state(ready == 0 ? "nothing waiting" : "poll failed: errno \(errno)") }
+            guard poller.revents & Int16(POLLIN) != 0 else {
+                return .state("poll answered revents \(poller.revents) (descriptor \(descriptor) closed or broken)")
+            }
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            let count = buffer.withUnsafeMutableBytes {
+                recv(descriptor, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT))
+            }
+            guard count > 0 else { return .state("recv answered \(count), errno \(errno)") }
+            let message = String(decoding: buffer[..<count], as: UTF8.self)
+            received.withLock { $0.append(message) }
+            if message.contains(text) { return .found(message) }
+        }
     }
 
     deinit {
