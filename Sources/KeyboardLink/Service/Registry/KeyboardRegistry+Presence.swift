@@ -1,6 +1,5 @@
 import KBlinkAPI
 import KeyboardLinkBlueZ
-import KeyboardLinkDBus
 import KeyboardLinkPresence
 
 /// `HardwareKeyboardAttached`, `HardwareKeyboards` and `HardwareKeyboardReasons`: the registry feeds its
@@ -49,12 +48,7 @@ extension KeyboardRegistry {
             }
         }
         guard let published = publication.changed else { return }
-        // All at once, so that no reader sees the flag and the lists disagree.
-        await setManagerProperties([
-            KBlinkContract.Manager.hardwareKeyboardAttachedProperty.assigned(published.hardwareKeyboardAttached),
-            KBlinkContract.Manager.hardwareKeyboardsProperty.assigned(published.keyboards.map(\.entry)),
-            KBlinkContract.Manager.hardwareKeyboardReasonsProperty.assigned(published.reasons.map(\.entry)),
-        ])
+        await setManagerProperties(published.managerProperties)
     }
 
     /// The exported keyboards BlueZ reports connected; a keyboard that cannot type (health failed) is marked so.
