@@ -34,8 +34,7 @@ extension KeyboardRegistry {
         return HealthObservation(
             connected: device.connected, linkUp: device.connected && (device.servicesResolved || !waitsForServices),
             hasInputDevice: hasInputDevice, inputDevicesWatched: presenceTracker.inputDevicesReported,
-            paired: device.paired,
-            trusted: device.trusted, lowEnergy: isLE)
+            paired: device.paired, trusted: device.trusted, lowEnergy: isLE)
     }
 
     /// Feeds the keyboard's ladder what BlueZ shows now and copies its health into `state` (during a

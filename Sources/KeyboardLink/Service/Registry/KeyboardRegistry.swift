@@ -10,8 +10,8 @@ import KeyboardLinkSupport
 /// for a paired keyboard, `org.kblink1.Keymap` on it) per Bluetooth keyboard BlueZ knows (of the unpaired ones not
 /// connected, only the ``unpairedLimit`` seen last: anyone in radio range can claim to be a keyboard, under as many
 /// addresses as they like), the Manager's
-/// Bluetooth and presence properties, and what other jobs learn about each keyboard (firmware information, the
-/// driver) merged into its exported state.
+/// Bluetooth and presence properties (presence as its ``PresenceTracker`` answers, fed from here), and what other
+/// jobs learn about each keyboard (firmware information, the driver) merged into its exported state.
 ///
 /// Discovery (`KeyboardRegistry+Discovery.swift`) and the calls that act on a keyboard through BlueZ
 /// (`KeyboardRegistry+Devices.swift`) live here too: both follow the BlueZ snapshot this registry holds.
