@@ -8,20 +8,20 @@ import KeyboardLinkBlueZ
 ///
 /// A value with no bus and no timer of its own: kblinkd feeds it what changed, publishes what ``publish(now:)``
 /// answers and, while the grace period holds, calls it again at the ``Publication/wakeAt`` it names.
-public struct PresenceTracker: Sendable {
+package struct PresenceTracker: Sendable {
     /// A Bluetooth keyboard BlueZ reports connected, as presence needs it.
-    public struct BluetoothKeyboard: Hashable, Sendable {
+    package struct BluetoothKeyboard: Hashable, Sendable {
         /// The device address.
-        public var address: BluetoothAddress
+        package var address: BluetoothAddress
         /// Its `Alias` (or `Name`).
-        public var name: String
+        package var name: String
         /// Whether it types now or may within its health deadline (health `working`, `waiting` or `healing`).
         /// One that cannot (health `failed`: kblinkd stopped healing it) does not count and is not listed, so
         /// that the on-screen keyboard comes back.
-        public var canType: Bool
+        package var canType: Bool
 
         /// Creates an entry.
-        public init(address: BluetoothAddress, name: String, canType: Bool = true) {
+        package init(address: BluetoothAddress, name: String, canType: Bool = true) {
             self.address = address
             self.name = name
             self.canType = canType
@@ -29,40 +29,40 @@ public struct PresenceTracker: Sendable {
     }
 
     /// What to publish after an input changed or the grace period's timer fired.
-    public struct Publication: Hashable, Sendable {
+    package struct Publication: Hashable, Sendable {
         /// The presence to publish; nil when it is what was published last.
-        public var changed: PresenceResult?
+        package var changed: PresenceResult?
         /// While the grace period holds "attached": when to call ``PresenceTracker/publish(now:)`` again.
-        public var wakeAt: ContinuousClock.Instant?
+        package var wakeAt: ContinuousClock.Instant?
 
         /// Creates a publication.
-        public init(changed: PresenceResult?, wakeAt: ContinuousClock.Instant?) {
+        package init(changed: PresenceResult?, wakeAt: ContinuousClock.Instant?) {
             self.changed = changed
             self.wakeAt = wakeAt
         }
     }
 
     /// Which keyboards count (`HardwareKeyboardPolicy`).
-    public private(set) var policy: PresencePolicy
+    package private(set) var policy: PresencePolicy
     /// The grace period and whether virtual keyboards count.
-    public private(set) var settings: PresenceSettings
+    package private(set) var settings: PresenceSettings
     /// The Bluetooth keyboards BlueZ reports connected, as fed last.
-    public private(set) var bluetoothKeyboards: [BluetoothKeyboard] = []
+    package private(set) var bluetoothKeyboards: [BluetoothKeyboard] = []
     /// The devices BlueZ knows and reports disconnected: their input nodes do not count (BlueZ 5.77 and later can
     /// keep an LE keyboard's uhid input device across disconnections).
-    public private(set) var disconnectedBluetoothAddresses: Set<BluetoothAddress> = []
+    package private(set) var disconnectedBluetoothAddresses: Set<BluetoothAddress> = []
     /// The input devices the evdev monitor reported last; empty until it reported.
-    public private(set) var evdevDevices: [InputDevice] = []
+    package private(set) var evdevDevices: [InputDevice] = []
     /// Whether the evdev monitor reported the input devices at least once: until then nobody knows whether a
     /// connected keyboard has its input device.
-    public private(set) var inputDevicesReported = false
+    package private(set) var inputDevicesReported = false
     /// What was published last (held during the grace period).
-    public private(set) var published = PresenceResult(keyboards: [])
+    package private(set) var published = PresenceResult(keyboards: [])
     /// Holds "attached" for the grace period after the last keyboard left.
     private var grace: PresenceGrace
 
     /// A tracker that has seen no keyboard yet.
-    public init(policy: PresencePolicy = .default, settings: PresenceSettings = PresenceSettings()) {
+    package init(policy: PresencePolicy = .default, settings: PresenceSettings = PresenceSettings()) {
         self.policy = policy
         self.settings = settings
         grace = PresenceGrace(period: settings.gracePeriod)
@@ -72,7 +72,7 @@ public struct PresenceTracker: Sendable {
     /// - Parameters:
     ///   - connected: the Bluetooth keyboards BlueZ reports connected, with whether each can type.
     ///   - disconnected: the addresses of every device BlueZ knows and reports disconnected.
-    public mutating func updateBluetooth(
+    package mutating func updateBluetooth(
         connected: [BluetoothKeyboard], disconnected: Set<BluetoothAddress>
     ) {
         bluetoothKeyboards = connected
@@ -80,25 +80,25 @@ public struct PresenceTracker: Sendable {
     }
 
     /// Takes the input devices the evdev monitor found (all of them: the keyboard rule is applied when judging).
-    public mutating func updateEvdevDevices(_ devices: [InputDevice]) {
+    package mutating func updateEvdevDevices(_ devices: [InputDevice]) {
         evdevDevices = devices
         inputDevicesReported = true
     }
 
     /// Takes new settings (kblinkd's SIGHUP); the next ``publish(now:)`` judges with them.
-    public mutating func reconfigure(policy: PresencePolicy, settings: PresenceSettings) {
+    package mutating func reconfigure(policy: PresencePolicy, settings: PresenceSettings) {
         self.policy = policy
         self.settings = settings
         grace.period = settings.gracePeriod
     }
 
     /// Whether the kernel lists an input device (keyboard or not) whose `Uniq` is `address`.
-    public func hasInputDevice(for address: BluetoothAddress) -> Bool {
+    package func hasInputDevice(for address: BluetoothAddress) -> Bool {
         evdevDevices.contains { $0.bluetoothAddress == address }
     }
 
     /// The keyboards that count right now, without the grace period.
-    public var evaluation: PresenceResult {
+    package var evaluation: PresenceResult {
         PresenceEvaluator(policy: policy, countsVirtualDevices: settings.countsVirtualDevices).evaluate(
             evdevDevices: evdevDevices,
             bluetoothKeyboards: bluetoothKeyboards.filter(\.canType).map {
@@ -108,12 +108,12 @@ public struct PresenceTracker: Sendable {
     }
 
     /// Whether "attached" is being held for the grace period now.
-    public var isHolding: Bool { grace.isHolding }
+    package var isHolding: Bool { grace.isHolding }
 
     /// Judges the inputs as they are at `now` and records the answer as published.
     /// - Returns: the presence to publish when it differs from the last one, and while the grace period holds,
     ///   when to call again.
-    public mutating func publish(now: ContinuousClock.Instant) -> Publication {
+    package mutating func publish(now: ContinuousClock.Instant) -> Publication {
         let (result, wakeAt) = grace.update(evaluation, now: now)
         guard result != published else { return Publication(changed: nil, wakeAt: wakeAt) }
         published = result
