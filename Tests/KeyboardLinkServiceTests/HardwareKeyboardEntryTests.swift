@@ -29,4 +29,19 @@ import Testing
                 dbusValue: .structure([.string("usb"), .string("x"), .string("y"), .boolean(true), .string("z")]))
         }
     }
+
+    @Test func aResultIsTheThreeManagerPropertiesAtOnce() throws {
+        let keyboard = HardwareKeyboard(source: .bluetooth, id: "C8:7F:54:0A:1B:2C", name: "Aula F87")
+        let result = PresenceResult(
+            keyboards: [keyboard], reasons: [HardwareKeyboardReason(counting: keyboard, reason: "connected")])
+        let properties = result.managerProperties
+        #expect(
+            properties.map(\.property.name.rawValue) == [
+                "HardwareKeyboardAttached", "HardwareKeyboards", "HardwareKeyboardReasons",
+            ])
+        #expect(properties.first?.value == .boolean(true))
+        #expect(try [HardwareKeyboardEntry](dbusValue: properties[1].value) == [keyboard.entry])
+        #expect(try [HardwareKeyboardReasonEntry](dbusValue: properties[2].value).map(\.reason) == ["connected"])
+        #expect(PresenceResult(keyboards: []).managerProperties.first?.value == .boolean(false))
+    }
 }

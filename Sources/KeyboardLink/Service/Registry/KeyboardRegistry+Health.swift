@@ -29,11 +29,12 @@ extension KeyboardRegistry {
         // Its input device follows service discovery when it has HID over GATT (a dual-mode keyboard too).
         let waitsForServices = isLE || device.uuids.contains { $0.lowercased() == Self.hogpUUID }
         // Any input node with its address, keyboard rule or not: a numeric keypad that types is working.
-        let hasInputDevice = evdevDevices.contains { $0.bluetoothAddress == address }
+        let hasInputDevice = address.map(presenceTracker.hasInputDevice(for:)) ?? false
+        // Until the evdev feed reported the input devices, a connected keyboard is taken to be working.
         return HealthObservation(
             connected: device.connected, linkUp: device.connected && (device.servicesResolved || !waitsForServices),
-            hasInputDevice: hasInputDevice, inputDevicesWatched: inputDevicesWatched, paired: device.paired,
-            trusted: device.trusted, lowEnergy: isLE)
+            hasInputDevice: hasInputDevice, inputDevicesWatched: presenceTracker.inputDevicesReported,
+            paired: device.paired, trusted: device.trusted, lowEnergy: isLE)
     }
 
     /// Feeds the keyboard's ladder what BlueZ shows now and copies its health into `state` (during a

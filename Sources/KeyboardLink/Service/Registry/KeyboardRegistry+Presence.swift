@@ -1,43 +1,24 @@
 import KBlinkAPI
 import KeyboardLinkBlueZ
-import KeyboardLinkDBus
 import KeyboardLinkPresence
 
-/// `HardwareKeyboardAttached`, `HardwareKeyboards` and `HardwareKeyboardReasons`: the connected Bluetooth keyboards
-/// and the evdev keyboards, judged by the presence policy, with "attached" held for the grace period after the last
-/// keyboard left.
+/// `HardwareKeyboardAttached`, `HardwareKeyboards` and `HardwareKeyboardReasons`: the registry feeds its
+/// ``PresenceTracker`` the connected Bluetooth keyboards with their health, the devices BlueZ reports disconnected
+/// and the evdev keyboards, publishes what the tracker answers and wakes it when its grace period ends.
 extension KeyboardRegistry {
     /// The hardware keyboards that count, and whether any does, as published (held during the grace period).
     func presence() -> (attached: Bool, keyboards: [HardwareKeyboard]) {
-        (publishedPresence.hardwareKeyboardAttached, publishedPresence.keyboards)
+        (presenceTracker.published.hardwareKeyboardAttached, presenceTracker.published.keyboards)
     }
 
     /// The published presence with its reasons.
     func presenceWithReasons() -> PresenceResult {
-        publishedPresence
-    }
-
-    /// The keyboards that count right now, without the grace period.
-    func evaluatePresence() -> PresenceResult {
-        // A keyboard that cannot type (health failed) does not count: the on-screen keyboard comes back.
-        let bluetooth = keyboards.values.filter { $0.connected && $0.health.countsAsAttached }.map {
-            ConnectedBluetoothKeyboard(address: $0.address, name: $0.alias)
-        }
-        // BlueZ 5.77 and later can keep an LE keyboard's uhid input device across disconnections: its node follows BlueZ.
-        let disconnected = Set(
-            Self.oneDevicePerAddress(snapshot.devices.values).filter { !$0.connected }.compactMap {
-                BluetoothAddress(validating: $0.address)
-            })
-        return PresenceEvaluator(policy: presencePolicy, countsVirtualDevices: presenceSettings.countsVirtualDevices)
-            .evaluate(
-                evdevDevices: evdevDevices, bluetoothKeyboards: bluetooth,
-                disconnectedBluetoothAddresses: disconnected)
+        presenceTracker.published
     }
 
     /// Feeds the input devices the evdev monitor found.
     func updateEvdevDevices(_ devices: [InputDevice]) async {
-        evdevDevices = devices
-        inputDevicesWatched = true
+        presenceTracker.updateEvdevDevices(devices)
         await refreshHealth()
         await publishPresence()
     }
@@ -48,30 +29,42 @@ extension KeyboardRegistry {
         discoveryTimeout: Duration
     ) async {
         reconfigureHealth(health)
-        self.presencePolicy = presencePolicy
-        presenceSettings = settings
-        presenceGrace.period = settings.gracePeriod
+        presenceTracker.reconfigure(policy: presencePolicy, settings: settings)
         self.discoveryTimeout = discoveryTimeout
         await publishPresence()
     }
 
+    /// Feeds the tracker the keyboards as they are now, publishes its answer when it changed, and sets the timer
+    /// for the end of the grace period it names.
     func publishPresence() async {
-        let (published, wakeAt) = presenceGrace.update(evaluatePresence(), now: .now)
+        presenceTracker.updateBluetooth(connected: connectedKeyboardsForPresence(), disconnected: disconnectedDevices())
+        let publication = presenceTracker.publish(now: .now)
         graceTimer?.cancel()
         graceTimer = nil
-        if let wakeAt {
+        if let wakeAt = publication.wakeAt {
             graceTimer = Task { [weak self] in
                 guard (try? await Task.sleep(until: wakeAt, clock: .continuous)) != nil else { return }
                 await self?.publishPresence()
             }
         }
-        guard published != publishedPresence else { return }
-        publishedPresence = published
-        // All at once, so that no reader sees the flag and the lists disagree.
-        await setManagerProperties([
-            KBlinkContract.Manager.hardwareKeyboardAttachedProperty.assigned(published.hardwareKeyboardAttached),
-            KBlinkContract.Manager.hardwareKeyboardsProperty.assigned(published.keyboards.map(\.entry)),
-            KBlinkContract.Manager.hardwareKeyboardReasonsProperty.assigned(published.reasons.map(\.entry)),
-        ])
+        guard let published = publication.changed else { return }
+        await setManagerProperties(published.managerProperties)
+    }
+
+    /// The exported keyboards BlueZ reports connected; a keyboard that cannot type (health failed) is marked so.
+    private func connectedKeyboardsForPresence() -> [PresenceTracker.BluetoothKeyboard] {
+        keyboards.values.filter(\.connected).map {
+            PresenceTracker.BluetoothKeyboard(
+                address: $0.address, name: $0.alias, canType: $0.health.countsAsAttached)
+        }
+    }
+
+    /// Every device BlueZ knows and reports disconnected (one per address), keyboard or not: BlueZ 5.77 and later
+    /// can keep an LE keyboard's uhid input device across disconnections, so its node follows BlueZ.
+    private func disconnectedDevices() -> Set<BluetoothAddress> {
+        Set(
+            Self.oneDevicePerAddress(snapshot.devices.values).filter { !$0.connected }.compactMap {
+                BluetoothAddress(validating: $0.address)
+            })
     }
 }

@@ -10,8 +10,8 @@ import KeyboardLinkSupport
 /// for a paired keyboard, `org.kblink1.Keymap` on it) per Bluetooth keyboard BlueZ knows (of the unpaired ones not
 /// connected, only the ``unpairedLimit`` seen last: anyone in radio range can claim to be a keyboard, under as many
 /// addresses as they like), the Manager's
-/// Bluetooth and presence properties, and what other jobs learn about each keyboard (firmware information, the
-/// driver) merged into its exported state.
+/// Bluetooth and presence properties (presence as its ``PresenceTracker`` answers, fed from here), and what other
+/// jobs learn about each keyboard (firmware information, the driver) merged into its exported state.
 ///
 /// Discovery (`KeyboardRegistry+Discovery.swift`) and the calls that act on a keyboard through BlueZ
 /// (`KeyboardRegistry+Devices.swift`) live here too: both follow the BlueZ snapshot this registry holds.
@@ -20,16 +20,11 @@ actor KeyboardRegistry {
     let bluez: BlueZModel
     let keymaps: KeymapSessions
     let log: @Sendable (LogLevel, String) -> Void
-    /// Which keyboards count as "a hardware keyboard is in use".
-    var presencePolicy: PresencePolicy
-    /// The grace period and whether virtual keyboards count.
-    var presenceSettings: PresenceSettings
-    /// Holds "attached" for the grace period after the last keyboard left.
-    var presenceGrace: PresenceGrace
+    /// Presence: its inputs (the evdev keyboards among them), policy, grace period and what the Manager's
+    /// properties show (`KeyboardRegistry+Presence.swift` feeds it and publishes its answers).
+    var presenceTracker: PresenceTracker
     /// Publishes again when the grace period ends.
     var graceTimer: Task<Void, Never>?
-    /// The presence the Manager's properties show.
-    var publishedPresence = PresenceResult(keyboards: [])
     /// Supplies BlueZ the batteries it does not report itself.
     var batteryProvider: BatteryProviderPublisher?
     /// How long `StartDiscovery` keeps looking when nobody stops it.
@@ -44,13 +39,10 @@ actor KeyboardRegistry {
     private var isCappingUnpaired = false
     var keyboards: [BluetoothAddress: KeyboardState] = [:]
     var snapshot = BlueZModel.Snapshot()
-    var evdevDevices: [InputDevice] = []
     /// How keyboards connected without an input device are healed (`[Health]`).
     var healthSettings: HealthSettings
     /// Each keyboard's healing ladder, its timer and what it recorded (`KeyboardRegistry+Health.swift`).
     var healthRecords: [BluetoothAddress: KeyboardHealthRecord] = [:]
-    /// Whether an evdev feed reported the input devices: until then a connected keyboard is taken to be working.
-    var inputDevicesWatched = false
     /// Between logind's `PrepareForSleep(true)` and `PrepareForSleep(false)`: nothing is healed.
     var systemSleeping = false
     private var modelTask: Task<Void, Never>?
@@ -75,12 +67,10 @@ actor KeyboardRegistry {
     ) {
         healthSettings = health
         self.unpairedLimit = max(0, unpairedLimit)
-        presenceSettings = presence
-        presenceGrace = PresenceGrace(period: presence.gracePeriod)
+        presenceTracker = PresenceTracker(policy: presencePolicy, settings: presence)
         self.connection = connection
         self.bluez = bluez
         self.keymaps = keymaps
-        self.presencePolicy = presencePolicy
         self.discoveryTimeout = discoveryTimeout
         self.log = log
     }

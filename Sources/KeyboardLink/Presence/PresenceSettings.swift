@@ -5,7 +5,7 @@ public struct PresenceSettings: Sendable, Equatable {
     /// Whether virtual keyboards (uinput remappers such as keyd or kanata, ydotool) count.
     public var countsVirtualDevices: Bool
 
-    /// Settings; the service's default has no grace period (kblinkd's configuration defaults to 5 seconds).
+    /// Settings; the default has no grace period (kblinkd's configuration defaults to 5 seconds).
     public init(gracePeriod: Duration = .zero, countsVirtualDevices: Bool = false) {
         self.gracePeriod = gracePeriod
         self.countsVirtualDevices = countsVirtualDevices
