@@ -42,12 +42,12 @@ struct VariantRecordTests {
             do {
                 _ = try PushRequest(dbusValue: Self.record(entries))
                 Issue.record("\(entries) was accepted")
-            } catch let error as DBusError {
-                #expect(error.name == KBlinkError.invalidArgs, "\(entries)")
+            } catch let error as KBlinkError {
+                #expect(error.code == .invalidArgs, "\(entries)")
                 #expect(error.message.contains(message), "\(error.message) lacks \(message)")
             }
         }
-        #expect(throws: DBusError.self) { try PushRequest(dbusValue: .array(.string, [])) }
+        #expect(throws: KBlinkError.self) { try PushRequest(dbusValue: .array(.string, [])) }
         // Defaults for what is left out.
         let empty = try PushRequest(dbusValue: Self.record([:]))
         #expect(empty == PushRequest())
@@ -78,11 +78,11 @@ struct VariantRecordTests {
         do {
             _ = try PushReport(dbusValue: Self.record(["written": .string("three")]))
             Issue.record("a written of type s was accepted")
-        } catch let error as DBusError {
+        } catch let error as KBlinkError {
             #expect(error.message.contains("push answer written must be of type 'u'"))
         }
         // Rows of another shape are refused, not read by position.
-        #expect(throws: DBusError.self) {
+        #expect(throws: KBlinkError.self) {
             try PushReport(
                 dbusValue: Self.record([
                     "changes": .array(.structure([.uint32, .string]), [.structure([.uint32(1), .string("A")])])
@@ -103,10 +103,10 @@ struct VariantRecordTests {
         #expect(try ProfileImportReport(dbusValue: imported.dbusValue) == imported)
 
         #expect(try ProfileImportRequest(dbusValue: ProfileImportRequest(replace: true).dbusValue).replace)
-        #expect(throws: DBusError.self) {
+        #expect(throws: KBlinkError.self) {
             try ProfileImportRequest(dbusValue: Self.record(["replace": .boolean(true), "merge": .boolean(true)]))
         }
-        #expect(throws: DBusError.self) {
+        #expect(throws: KBlinkError.self) {
             try ProfileImportRequest(dbusValue: Self.record(["replace": .string("yes")]))
         }
     }

@@ -8,12 +8,17 @@ import Testing
 @Suite struct PairingResultTests {
     @Test(
         arguments: [
-            (KBlinkError.busy, false), (KBlinkError.invalidArgs, false), (KBlinkError.notSupported, false),
-            (KBlinkError.accessDenied, false), (ErrorName.accessDenied, false), (ErrorName.invalidArgs, false),
-            (ErrorName.noReply, false), (KBlinkError.notFound, true), (KBlinkError.canceled, true),
-            (KBlinkError.authenticationFailed, true), (KBlinkError.failed, true),
+            (KBlinkError.Code.busy, false), (.invalidArgs, false), (.notSupported, false), (.accessDenied, false),
+            (.notAuthorized, false), (.interactiveAuthorizationRequired, false), (.notFound, true), (.canceled, true),
+            (.authenticationFailed, true), (.failed, true),
         ])
-    func finishedIsSentForPairingsThatStarted(name: ErrorName, expected: Bool) {
-        #expect(PairingResult.daemonSendsFinished(before: DBusError(name, "x")) == expected)
+    func finishedIsSentForPairingsThatStarted(code: KBlinkError.Code, expected: Bool) {
+        #expect(PairingResult.daemonSendsFinished(before: KBlinkError(code, "x")) == expected)
+    }
+
+    @Test("no PairingFinished follows an error that is not kblinkd's", arguments: [ErrorName.accessDenied, .noReply])
+    func finishedIsNotAwaitedForBusErrors(name: ErrorName) {
+        #expect(!PairingResult.daemonSendsFinished(before: DBusError(name, "x")))
+        #expect(!PairingResult.daemonSendsFinished(before: CancellationError()))
     }
 }

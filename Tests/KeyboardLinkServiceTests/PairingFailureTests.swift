@@ -12,7 +12,7 @@ import Testing
 
     static func map(
         _ error: Error, reason: PairingEndReason? = nil, step: PairingStep = .pairing, prompt: PairingPrompt.Kind? = nil
-    ) -> DBusError {
+    ) -> KBlinkError {
         PairingFailure.error(
             for: error, reason: reason,
             context: PairingFailure.Context(name: "Keychron K3", address: address, step: step, lastPrompt: prompt))
@@ -23,45 +23,48 @@ import Testing
     @Test(
         arguments: [
             (
-                BlueZ.Error.authenticationFailed, PairingPrompt.Kind.displayPasskey, KBlinkError.authenticationFailed,
+                BlueZ.Error.authenticationFailed, PairingPrompt.Kind.displayPasskey,
+                KBlinkError.Code.authenticationFailed,
                 "rejected the passkey: type the 6 digits on the keyboard, then Enter"
             ),
-            (BlueZ.Error.authenticationFailed, .displayPinCode, KBlinkError.authenticationFailed, "rejected the PIN"),
-            (BlueZ.Error.authenticationRejected, nil, KBlinkError.authenticationFailed, "put it in pairing mode again"),
-            (BlueZ.Error.authenticationTimeout, nil, KBlinkError.authenticationFailed, "not in pairing mode"),
-            (BlueZ.Error.authenticationTimeout, .displayPasskey, KBlinkError.authenticationFailed, "not typed"),
-            (BlueZ.Error.authenticationCanceled, nil, KBlinkError.canceled, "canceled by the keyboard or by BlueZ"),
-            (BlueZ.Error.connectionAttemptFailed, nil, KBlinkError.failed, "in pairing mode?"),
-            (BlueZ.Error.inProgress, nil, KBlinkError.busy, "already pairing"),
-            (ErrorName.noReply, nil, KBlinkError.failed, "BlueZ did not answer"),
-        ] as [(ErrorName, PairingPrompt.Kind?, ErrorName, String)])
-    func bluezErrorsWhilePairing(bluez: ErrorName, prompt: PairingPrompt.Kind?, expected: ErrorName, advice: String) {
+            (BlueZ.Error.authenticationFailed, .displayPinCode, .authenticationFailed, "rejected the PIN"),
+            (BlueZ.Error.authenticationRejected, nil, .authenticationFailed, "put it in pairing mode again"),
+            (BlueZ.Error.authenticationTimeout, nil, .authenticationFailed, "not in pairing mode"),
+            (BlueZ.Error.authenticationTimeout, .displayPasskey, .authenticationFailed, "not typed"),
+            (BlueZ.Error.authenticationCanceled, nil, .canceled, "canceled by the keyboard or by BlueZ"),
+            (BlueZ.Error.connectionAttemptFailed, nil, .failed, "in pairing mode?"),
+            (BlueZ.Error.inProgress, nil, .busy, "already pairing"),
+            (ErrorName.noReply, nil, .failed, "BlueZ did not answer"),
+        ] as [(ErrorName, PairingPrompt.Kind?, KBlinkError.Code, String)])
+    func bluezErrorsWhilePairing(
+        bluez: ErrorName, prompt: PairingPrompt.Kind?, expected: KBlinkError.Code, advice: String
+    ) {
         let error = Self.map(Self.bluez(bluez), prompt: prompt)
-        #expect(error.name == expected)
+        #expect(error.code == expected)
         #expect(error.message.contains(advice), "\(error.message)")
         #expect(error.message.contains("Keychron K3"))
     }
 
     @Test(
         arguments: [
-            (PairingEndReason.canceledByUser, KBlinkError.canceled, "nothing was kept"),
-            (.callerLeft, KBlinkError.canceled, "the program that asked for it left"),
-            (.daemonStopping, KBlinkError.canceled, "kblinkd is stopping"),
-            (.blueZStopped, KBlinkError.failed, "BlueZ stopped"),
+            (PairingEndReason.canceledByUser, KBlinkError.Code.canceled, "nothing was kept"),
+            (.callerLeft, .canceled, "the program that asked for it left"),
+            (.daemonStopping, .canceled, "kblinkd is stopping"),
+            (.blueZStopped, .failed, "BlueZ stopped"),
         ])
-    func outsideReasonsWinOverTheErrorTheyCaused(reason: PairingEndReason, expected: ErrorName, text: String) {
+    func outsideReasonsWinOverTheErrorTheyCaused(reason: PairingEndReason, expected: KBlinkError.Code, text: String) {
         for cause in [
             CancellationError() as Error, Self.bluez(.noReply), Self.bluez(BlueZ.Error.authenticationCanceled),
         ] {
             let error = Self.map(cause, reason: reason)
-            #expect(error.name == expected)
+            #expect(error.code == expected)
             #expect(error.message.contains(text), "\(error.message)")
         }
     }
 
     @Test func failuresAfterPairingSayWhatWasUndone() {
         let connect = Self.map(Self.bluez(BlueZ.Error.failed), step: .connecting)
-        #expect(connect.name == KBlinkError.failed)
+        #expect(connect.code == .failed)
         #expect(connect.message.contains("did not connect"))
         #expect(connect.message.contains("kblink pair DC:2C:26:00:00:03"))
         let trust = Self.map(Self.bluez(BlueZ.Error.failed), step: .trusting)
@@ -71,9 +74,9 @@ import Testing
     @Test func kblinkErrorsPassThroughAndOthersBecomeFailed() {
         let notFound = KBlinkError.notFound("no device answered")
         #expect(Self.map(notFound, step: .discovering) == notFound)
-        #expect(Self.map(CancellationError()).name == KBlinkError.canceled)
+        #expect(Self.map(CancellationError()).code == .canceled)
         struct Odd: Error {}
-        #expect(Self.map(Odd()).name == KBlinkError.failed)
+        #expect(Self.map(Odd()).code == .failed)
         #expect(Self.map(Self.bluez(BlueZ.Error.notReady), step: .starting).message.contains("bluetoothctl power on"))
     }
 }

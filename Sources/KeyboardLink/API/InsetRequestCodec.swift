@@ -35,7 +35,7 @@ public enum InsetRequestCodec {
 
     /// Builds a request. `hardwareKeyboard` is the daemon's live state, used unless the request says
     /// `hardware-keyboard`.
-    /// - Throws: ``DBusError`` (`org.kblink1.Error.InvalidArgs`) naming the bad key.
+    /// - Throws: ``KBlinkError`` (`invalidArgs`) naming the bad key.
     public static func request(from dictionary: [String: DBusValue], hardwareKeyboard: Bool) throws -> InsetRequest {
         if let unknown = dictionary.keys.sorted().first(where: { !requestKeys.contains($0) }) {
             throw KBlinkError.invalidArgs(

@@ -1,7 +1,8 @@
 import KeyboardLinkDBus
 
 // The client side of the contract: calls made with ``KBlinkContract``'s values, their arguments checked before they
-// leave and their replies checked against the contract's result types.
+// leave and their replies checked against the contract's result types. An error reply with one of the API's names
+// throws a ``KBlinkError``; any other stays the ``DBusError`` it arrived as.
 
 extension DBusProxy {
     /// Calls a contract method on this proxy's object with its arguments as Swift values, and answers its result as
@@ -9,8 +10,8 @@ extension DBusProxy {
     /// - Parameters:
     ///   - method: the method, from ``KBlinkContract``; its interface is used whatever the proxy's.
     ///   - arguments: the arguments, of the method's Swift types.
-    /// - Throws: ``DBusError`` from the daemon; `InvalidArgs` when the reply does not have the contract's types (a
-    ///   daemon of another version).
+    /// - Throws: ``KBlinkError`` from the daemon, ``DBusError`` from the bus; `InvalidArgs` when the reply does not
+    ///   have the contract's types (a daemon of another version).
     @discardableResult
     public func call<each Argument: DBusRepresentable, Output: KBlinkReply>(
         _ method: KBlinkMethod<KBlinkArguments<repeat each Argument>, Output>, _ arguments: repeat each Argument,
@@ -26,8 +27,8 @@ extension DBusProxy {
     /// Calls a contract method with arguments given as ``DBusValue``s (for what no Swift type says: a test's
     /// malformed call).
     /// - Returns: the reply, whose signature is the contract's.
-    /// - Throws: ``DBusError`` from the daemon; `InvalidArgs` when the arguments or the reply do not have the
-    ///   contract's types (a daemon of another version).
+    /// - Throws: ``KBlinkError`` from the daemon, ``DBusError`` from the bus; `InvalidArgs` when the arguments or the
+    ///   reply do not have the contract's types (a daemon of another version).
     @discardableResult
     public func call(
         _ method: KBlinkMethodDeclaration, _ arguments: [DBusValue], timeout: Duration = BusConnection.defaultTimeout
@@ -39,9 +40,11 @@ extension DBusProxy {
                 "\(method.name.rawValue) takes '\(method.inputSignature.rawValue)', "
                     + "not '\(Signature(arguments.map(\.type)).rawValue)'")
         }
-        let reply = try await connection.call(
-            destination: destination, path: path, interface: method.interface, member: method.name, arguments,
-            timeout: timeout)
+        let reply = try await KBlinkError.typing {
+            try await connection.call(
+                destination: destination, path: path, interface: method.interface, member: method.name, arguments,
+                timeout: timeout)
+        }
         guard reply.signature == method.outputSignature else {
             throw DBusError.invalidArgs(
                 "\(method.name.rawValue) answered '\(reply.signature.rawValue)', not "
@@ -51,15 +54,19 @@ extension DBusProxy {
     }
 
     /// Reads a contract property of this proxy's object.
+    /// - Throws: ``KBlinkError`` from the daemon, ``DBusError`` from the bus.
     public func property<Value>(_ property: KBlinkProperty<Value>) async throws -> Value {
-        try await DBusProxy(connection: connection, destination: destination, path: path, interface: property.interface)
-            .property(property.name, as: Value.self)
+        let proxy = DBusProxy(
+            connection: connection, destination: destination, path: path, interface: property.interface)
+        return try await KBlinkError.typing { try await proxy.property(property.name, as: Value.self) }
     }
 
     /// Writes a contract property of this proxy's object.
+    /// - Throws: ``KBlinkError`` from the daemon (a value its setter refuses), ``DBusError`` from the bus.
     public func setProperty<Value>(_ property: KBlinkProperty<Value>, to value: Value) async throws {
-        try await DBusProxy(connection: connection, destination: destination, path: path, interface: property.interface)
-            .setProperty(property.name, to: value.dbusValue)
+        let proxy = DBusProxy(
+            connection: connection, destination: destination, path: path, interface: property.interface)
+        try await KBlinkError.typing { try await proxy.setProperty(property.name, to: value.dbusValue) }
     }
 }
 
@@ -95,5 +102,17 @@ extension BusConnection {
         }
         continuation.onTermination = { _ in forwarder.cancel() }
         return stream
+    }
+}
+
+extension KBlinkError {
+    /// Runs a call to kblinkd, throwing an error reply that carries one of the API's names as a ``KBlinkError``.
+    static func typing<Result>(_ call: () async throws -> Result) async throws -> Result {
+        do {
+            return try await call()
+        } catch let error as DBusError {
+            if let typed = KBlinkError(error) { throw typed }
+            throw error
+        }
     }
 }

@@ -5,10 +5,10 @@ import KeyboardLinkDBus
 public enum AuthorizationError {
     /// The caller may not do this: polkit said no, or polkit is absent and the caller is neither root nor in the
     /// configured group, or polkit did not answer in time.
-    public static let notAuthorized = KBlinkError.notAuthorized
+    public static let notAuthorized = KBlinkError.Code.notAuthorized.errorName
     /// polkit would ask the person, but the call did not carry `ALLOW_INTERACTIVE_AUTHORIZATION`: the standard
     /// D-Bus error for this, which tells a client to call again with the flag set.
-    public static let interactiveAuthorizationRequired = KBlinkError.interactiveAuthorizationRequired
+    public static let interactiveAuthorizationRequired = KBlinkError.Code.interactiveAuthorizationRequired.errorName
 
     /// polkit (or the group rule) refused.
     static func refused(_ action: PolkitAction, because reason: String) -> DBusError {

@@ -115,7 +115,8 @@ public actor Authorizer {
         _ grant: AuthorizationGrant, object: ObjectPath, operation: String, failure: (any Error)? = nil
     ) {
         let result: AuditRecord.Result =
-            failure.map { .failed(grant.basis, ($0 as? DBusError)?.name ?? .failed) } ?? .allowed(grant.basis)
+            failure.map { .failed(grant.basis, ($0 as? any DBusErrorRepresentable)?.dbusError.name ?? .failed) }
+            ?? .allowed(grant.basis)
         log.audit(
             AuditRecord(
                 action: grant.action, operation: operation, object: object.rawValue, caller: grant.caller,

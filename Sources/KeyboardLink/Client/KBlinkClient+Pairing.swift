@@ -27,20 +27,20 @@ extension KBlinkClient {
     }
 
     /// Calls `Pair` and waits for the end (no prompts): returns the keyboard's object path.
-    /// - Throws: ``DBusError`` with kblinkd's error.
+    /// - Throws: ``KBlinkError`` with kblinkd's error, ``DBusError`` with the bus's.
     public func pair(_ device: String, timeout: Duration = .seconds(150)) async throws -> ObjectPath {
         try await manager.call(KBlinkContract.Manager.pair, device, timeout: timeout)
     }
 
     /// Calls `CancelPairing`; returns once the pairing has ended and been undone.
-    /// - Throws: ``DBusError`` (`NotFound` when no pairing of that device runs).
+    /// - Throws: ``KBlinkError`` (`notFound` when no pairing of that device runs).
     public func cancelPairing(_ device: String) async throws {
         try await manager.call(KBlinkContract.Manager.cancelPairing, device, timeout: .seconds(30))
     }
 
     /// `ConfirmPairing`: answers the question kblinkd relayed during this connection's `Pair` (a numeric
     /// comparison, or a keyboard that pairs without a code).
-    /// - Throws: ``DBusError`` (`NotFound` when no question waits, `AccessDenied` from another connection).
+    /// - Throws: ``KBlinkError`` (`notFound` when no question waits, `accessDenied` from another connection).
     public func confirmPairing(_ device: String, accept: Bool) async throws {
         try await manager.call(KBlinkContract.Manager.confirmPairing, device, accept)
     }
@@ -73,16 +73,12 @@ extension KBlinkClient {
         let caller = Task {
             do {
                 input.yield(.reply(.success(try await pair(device, timeout: timeout))))
-            } catch let error as DBusError {
-                input.yield(.reply(.failure(error)))
-            } catch is CancellationError {
-                input.yield(.reply(.failure(KBlinkError.canceled("stopped waiting for the pairing"))))
             } catch {
-                input.yield(.reply(.failure(KBlinkError.failed("\(error)"))))
+                input.yield(.reply(.failure(error)))
             }
         }
         let consumer = Task {
-            var reply: Result<ObjectPath, DBusError>?
+            var reply: Result<ObjectPath, any Error>?
             var finished = false
             var grace: Task<Void, Never>?
             loop: for await item in inputs {
@@ -111,10 +107,10 @@ extension KBlinkClient {
             }
             grace?.cancel()
             forwarder.cancel()
-            let error: DBusError?
+            let error: KBlinkError?
             switch reply {
             case .success?: error = nil
-            case .failure(let failure)?: error = failure
+            case .failure(let failure)?: error = Self.pairingError(failure)
             case nil: error = KBlinkError.canceled("stopped waiting for the pairing")
             }
             output.yield(.ended(PairingResult(keyboard: keyboard, error: error)))
@@ -127,11 +123,22 @@ extension KBlinkClient {
         }
         return events
     }
+
+    /// How a `Pair` call that threw ends the pairing: kblinkd's error as it is; the bus's (kblinkd did not answer)
+    /// as `failed` with its message.
+    private static func pairingError(_ error: any Error) -> KBlinkError {
+        switch error {
+        case let error as KBlinkError: error
+        case let error as DBusError: KBlinkError.failed(error.message.isEmpty ? error.name.rawValue : error.message)
+        case is CancellationError: KBlinkError.canceled("stopped waiting for the pairing")
+        default: KBlinkError.failed("\(error)")
+        }
+    }
 }
 
 /// What the pairing stream is made of, before it becomes ``PairingEvent``s.
 enum PairingInput: Sendable {
     case signal(Message)
-    case reply(Result<ObjectPath, DBusError>)
+    case reply(Result<ObjectPath, any Error>)
     case graceOver
 }

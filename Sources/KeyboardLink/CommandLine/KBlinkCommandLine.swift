@@ -132,11 +132,17 @@ public enum KBlinkCommand {
             case .notFound: return .notFound
             case .ambiguous: return .usage
             }
+        } catch let error as KBlinkError {
+            output.error(error.message.isEmpty ? error.code.errorName.rawValue : error.message)
+            switch error.code {
+            case .notFound: return .notFound
+            case .invalidArgs: return .usage
+            default: return .failure
+            }
         } catch let error as DBusError {
             output.error(error.message.isEmpty ? error.name.rawValue : error.message)
             switch error.name {
-            case KBlinkError.notFound, .unknownObject: return .notFound
-            case KBlinkError.invalidArgs: return .usage
+            case .unknownObject: return .notFound
             case .serviceUnknown, .nameHasNoOwner, .disconnected, .noReply: return .daemonUnreachable
             default: return .failure
             }

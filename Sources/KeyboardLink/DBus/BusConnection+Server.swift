@@ -83,8 +83,8 @@ func catchingDBusError(_ body: () throws -> Void) -> Result<Void, DBusError> {
     do {
         try body()
         return .success(())
-    } catch let error as DBusError {
-        return .failure(error)
+    } catch let error as any DBusErrorRepresentable {
+        return .failure(error.dbusError)
     } catch {
         return .failure(.failed("\(error)"))
     }

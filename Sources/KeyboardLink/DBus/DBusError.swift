@@ -1,7 +1,7 @@
 /// An error that travels over D-Bus: a validated error name and a message a person can act on.
 ///
-/// Errors received from a peer arrive as `DBusError`; handlers of exported methods throw it to
-/// answer with that name. Any other error thrown by a handler is answered as
+/// Errors received from a peer arrive as `DBusError`; handlers of exported methods throw it (or any
+/// ``DBusErrorRepresentable``) to answer with that name. Any other error thrown by a handler is answered as
 /// `org.freedesktop.DBus.Error.Failed` with its description.
 public struct DBusError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The D-Bus error name, such as `org.freedesktop.DBus.Error.UnknownMethod`.

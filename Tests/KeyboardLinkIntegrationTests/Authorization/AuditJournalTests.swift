@@ -77,7 +77,8 @@ struct AuditJournalTests {
             let connection = try await fixture.harness.bus.connect()
             let other = KeymapClient(
                 connection: connection, path: KBlink.keyboardPath(SimulatedDevice.vgn98Pro.address))
-            await #expect(throws: DBusError.self) { _ = try await other.push() }
+            let refused = await #expect(throws: KBlinkError.self) { _ = try await other.push() }
+            #expect(refused?.code == .notConnected)
             await connection.close()
 
             let arrived = await eventually {

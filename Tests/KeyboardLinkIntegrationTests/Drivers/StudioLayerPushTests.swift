@@ -62,7 +62,7 @@ struct StudioLayerPushTests {
             try await keymap.addLayer(2)
             try await keymap.setBinding(layer: 2, key: "A", action: "KC_B")
             await KeymapFixture.expectError(
-                KBlinkError.notSupported, containing: ["holds 2 layer(s)", "layer 2 (A)", "kblink keymap layer remove"]
+                .notSupported, containing: ["holds 2 layer(s)", "layer 2 (A)", "kblink keymap layer remove"]
             ) {
                 _ = try await keymap.push()
             }
@@ -85,8 +85,8 @@ struct StudioLayerPushTests {
             do {
                 _ = try await keymap.push()
                 Issue.record("the push should have been refused")
-            } catch let error as DBusError {
-                #expect(error.name == KBlinkError.notSupported)
+            } catch let error as KBlinkError {
+                #expect(error.code == .notSupported)
                 #expect(error.message.contains("can add 1 more"), "\(error.message)")
                 #expect(error.message.contains("layer 3 (Q)"), "\(error.message)")
                 #expect(!error.message.contains("layer 2 ("), "\(error.message)")

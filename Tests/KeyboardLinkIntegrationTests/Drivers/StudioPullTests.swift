@@ -122,7 +122,7 @@ struct StudioPullTests {
                     interface: KBlink.managerInterface, member: KBlinkContract.Manager.pairingPromptSignal.name))
             let push = Task { try await keymap.push(unlockTimeout: 120) }
             #expect(await first(of: prompts, timeout: .seconds(60)) != nil)
-            await KeymapFixture.expectError(KBlinkError.busy, containing: ["wait for it to finish", "pull again"]) {
+            await KeymapFixture.expectError(.busy, containing: ["wait for it to finish", "pull again"]) {
                 _ = try await keymap.pull()
             }
             await fixture.keyboard.unlock()
@@ -142,7 +142,7 @@ struct StudioPullTests {
                 #expect(await eventually { (try? await harness.client().keyboards().first?.connected) == true })
                 try await keymap.setBinding(layer: 0, key: "CAPS", action: "KC_LCTL")
                 let before = try await keymap.exportProfile()
-                await KeymapFixture.expectError(KBlinkError.notSupported, containing: ["ZMK Studio or VIA"]) {
+                await KeymapFixture.expectError(.notSupported, containing: ["ZMK Studio or VIA"]) {
                     _ = try await keymap.pull()
                 }
                 #expect(try await keymap.exportProfile() == before)
@@ -157,8 +157,7 @@ struct StudioPullTests {
         let address = device.address
         try await withDaemon(devices: [device]) { harness in
             try await KeymapFixture.withKeymap(harness, address) { keymap in
-                await KeymapFixture.expectError(KBlinkError.notConnected, containing: ["pressing a key", "pull again"])
-                {
+                await KeymapFixture.expectError(.notConnected, containing: ["pressing a key", "pull again"]) {
                     _ = try await keymap.pull()
                 }
             }

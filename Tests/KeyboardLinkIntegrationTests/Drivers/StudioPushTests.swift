@@ -96,7 +96,7 @@ struct StudioPushTests {
     func staysLocked() async throws {
         try await StudioPushFixture.run(unlocked: false) { fixture, keymap in
             try await keymap.setBinding(layer: 0, key: "CAPS", action: "KC_ESC")
-            await KeymapFixture.expectError(KBlinkError.locked, containing: ["studio_unlock"]) {
+            await KeymapFixture.expectError(.locked, containing: ["studio_unlock"]) {
                 _ = try await keymap.push(unlockTimeout: 0)
             }
             #expect(try await keymap.state().dirty)
@@ -111,7 +111,7 @@ struct StudioPushTests {
             try await keymap.setBinding(layer: 0, key: "CAPS", action: "KC_LCTL")
             try await keymap.setBinding(layer: 0, key: "ESC", action: "KC_GRV")
             try await keymap.setBinding(layer: 2, key: "Q", action: "KC_1")
-            await KeymapFixture.expectError(KBlinkError.failed, containing: ["rolled back", "draft is kept"]) {
+            await KeymapFixture.expectError(.failed, containing: ["rolled back", "draft is kept"]) {
                 _ = try await keymap.push()
             }
             let firmware = await fixture.keyboard.firmware
@@ -135,7 +135,7 @@ struct StudioPushTests {
             try await keymap.setBinding(layer: 0, key: "CAPS", action: "KC_LCTL")
             try await keymap.setBinding(layer: 0, key: "ESC", action: "KC_GRV")
             try await keymap.setBinding(layer: 2, key: "Q", action: "KC_1")
-            await KeymapFixture.expectError(KBlinkError.notConnected, containing: ["draft is kept", "push again"]) {
+            await KeymapFixture.expectError(.notConnected, containing: ["draft is kept", "push again"]) {
                 _ = try await keymap.push()
             }
             let firmware = await fixture.keyboard.firmware

@@ -95,7 +95,7 @@ struct ThreeWayPushTests {
             try await keymap.setBinding(layer: 0, key: "CAPS", action: "KC_LCTL")
             try await keymap.setBinding(layer: 0, key: "TAB", action: "KC_F13")
             let writes = await fixture.keyboard.firmware.writeRequestCount
-            await KeymapFixture.expectError(KBlinkError.conflict, containing: ["CAPS on layer 0", "--keep-keyboard"]) {
+            await KeymapFixture.expectError(.conflict, containing: ["CAPS on layer 0", "--keep-keyboard"]) {
                 _ = try await keymap.push()
             }
             #expect(await fixture.keyboard.firmware.writeRequestCount == writes)

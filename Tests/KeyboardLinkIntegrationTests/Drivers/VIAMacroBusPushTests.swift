@@ -55,7 +55,7 @@ struct VIAMacroBusPushTests {
             try await keymap.setMacro(name: "sig", definition: "text 'Hi', delay 30, enter")
             try await keymap.setBinding(layer: 0, key: "F5", action: "MACRO(sig)")
             await KeymapFixture.expectError(
-                KBlinkError.notSupported,
+                .notSupported,
                 containing: ["sig (11 bytes)", "holds 8", "shorten", "unbind", "the draft is kept"]
             ) {
                 _ = try await keymap.push()

@@ -92,13 +92,13 @@ struct VIAReapplyTests {
     @Test("ApplyOnConnect cannot be turned on before a push: there is no pushed keymap to re-apply")
     func needsAPush() async throws {
         try await Self.run { _, keymap, server, _, _ in
-            await KeymapFixture.expectError(KBlinkError.failed, containing: ["push first", "--apply-on-connect"]) {
+            await KeymapFixture.expectError(.failed, containing: ["push first", "--apply-on-connect"]) {
                 try await keymap.setApplyOnConnect(true)
             }
             let enabled = try await keymap.applyOnConnect()
             #expect(!enabled)
             #expect(server.keyboard.writeLog.isEmpty)
-            await KeymapFixture.expectError(KBlinkError.invalidArgs, containing: ["dry-run"]) {
+            await KeymapFixture.expectError(.invalidArgs, containing: ["dry-run"]) {
                 _ = try await keymap.push(dryRun: true, applyOnConnect: true)
             }
         }

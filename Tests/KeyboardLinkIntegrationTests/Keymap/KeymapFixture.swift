@@ -23,8 +23,27 @@ enum KeymapFixture {
         }
     }
 
-    /// Checks that a call fails with a given error name and a message that contains every fragment.
+    /// Checks that a call fails with kblinkd's error of `code` and a message that contains every fragment.
     static func expectError(
+        _ code: KBlinkError.Code, containing fragments: [String] = [],
+        sourceLocation: SourceLocation = #_sourceLocation, _ body: () async throws -> Void
+    ) async {
+        do {
+            try await body()
+            Issue.record("expected \(code), but the call succeeded", sourceLocation: sourceLocation)
+        } catch let error as KBlinkError {
+            #expect(error.code == code, "\(error)", sourceLocation: sourceLocation)
+            for fragment in fragments {
+                #expect(error.message.contains(fragment), "\(error.message)", sourceLocation: sourceLocation)
+            }
+        } catch {
+            Issue.record("expected \(code), got \(error)", sourceLocation: sourceLocation)
+        }
+    }
+
+    /// Checks that a call fails with a standard D-Bus error (the binding's or the bus's, not kblinkd's) named `name`
+    /// and a message that contains every fragment.
+    static func expectBusError(
         _ name: ErrorName, containing fragments: [String] = [], sourceLocation: SourceLocation = #_sourceLocation,
         _ body: () async throws -> Void
     ) async {

@@ -152,8 +152,8 @@ struct KeymapFuzzTests {
                     ] {
                         do {
                             try await call()
-                        } catch let error as DBusError {
-                            #expect([KBlinkError.invalidArgs, KBlinkError.notFound].contains(error.name), "\(error)")
+                        } catch let error as KBlinkError {
+                            #expect([.invalidArgs, .notFound].contains(error.code), "\(error)")
                             #expect(!error.message.isEmpty)
                         }
                         answers += 1

@@ -15,7 +15,7 @@ struct KeymapHostileInputTests {
     func badArguments() async throws {
         try await withDaemon { harness in
             try await KeymapFixture.withKeymap(harness) { keymap async throws in
-                let invalid = KBlinkError.invalidArgs
+                let invalid = KBlinkError.Code.invalidArgs
                 await KeymapFixture.expectError(invalid, containing: ["no key named 'CAPZ'", "did you mean 'CAPS'"]) {
                     try await keymap.setBinding(layer: 0, key: "CAPZ", action: "KC_A")
                 }
@@ -75,16 +75,16 @@ struct KeymapHostileInputTests {
         try await withDaemon { harness in
             try await KeymapFixture.withKeymap(harness) { keymap async throws in
                 let limits = ErrorName.limitsExceeded
-                await KeymapFixture.expectError(limits, containing: ["1048603 bytes", "at most 65536"]) {
+                await KeymapFixture.expectBusError(limits, containing: ["1048603 bytes", "at most 65536"]) {
                     try await keymap.setBinding(layer: 0, key: Self.huge, action: "KC_A")
                 }
-                await KeymapFixture.expectError(limits, containing: ["Set's arguments are", "at most 65536"]) {
+                await KeymapFixture.expectBusError(limits, containing: ["Set's arguments are", "at most 65536"]) {
                     try await keymap.selectZone(Self.huge)
                 }
-                await KeymapFixture.expectError(limits, containing: ["SetMacro's arguments are", "at most 65536"]) {
+                await KeymapFixture.expectBusError(limits, containing: ["SetMacro's arguments are", "at most 65536"]) {
                     try await keymap.setMacro(name: "m", definition: Self.huge)
                 }
-                let invalid = KBlinkError.invalidArgs
+                let invalid = KBlinkError.Code.invalidArgs
                 await KeymapFixture.expectError(invalid, containing: ["key is 40000 bytes long", "at most 32"]) {
                     try await keymap.setBinding(layer: 0, key: Self.big, action: "KC_A")
                 }
@@ -160,7 +160,7 @@ struct KeymapHostileInputTests {
         try await withDaemon { harness in
             try await KeymapFixture.withKeymap(harness) { keymap async throws in
                 try await keymap.setBinding(layer: 0, key: "CAPS", action: "KC_ESC")
-                await KeymapFixture.expectError(KBlinkError.invalidArgs, containing: [fragment]) {
+                await KeymapFixture.expectError(.invalidArgs, containing: [fragment]) {
                     try await keymap.importProfile(json)
                 }
                 // Still answering, and the draft is what it was.
@@ -174,23 +174,23 @@ struct KeymapHostileInputTests {
     func wrongTypes() async throws {
         try await withDaemon { harness in
             try await KeymapFixture.withKeymap(harness) { keymap async throws in
-                await KeymapFixture.expectError(.invalidArgs, containing: ["SetBinding takes arguments 'suss'"]) {
+                await KeymapFixture.expectBusError(.invalidArgs, containing: ["SetBinding takes arguments 'suss'"]) {
                     try await keymap.proxy.call(
                         MemberName("SetBinding"), [.string("standard"), .int32(0), .string("A"), .string("KC_B")])
                 }
-                await KeymapFixture.expectError(.invalidArgs, containing: ["GetBindings takes arguments 'su'"]) {
+                await KeymapFixture.expectBusError(.invalidArgs, containing: ["GetBindings takes arguments 'su'"]) {
                     try await keymap.proxy.call(MemberName("GetBindings"), [.string("standard")])
                 }
-                await KeymapFixture.expectError(.invalidArgs) {
+                await KeymapFixture.expectBusError(.invalidArgs) {
                     try await keymap.proxy.setProperty(MemberName("CurrentZone"), to: .uint32(1))
                 }
-                await KeymapFixture.expectError(.propertyReadOnly) {
+                await KeymapFixture.expectBusError(.propertyReadOnly) {
                     try await keymap.proxy.setProperty(MemberName("Layout"), to: .string("ansi-60"))
                 }
-                await KeymapFixture.expectError(.propertyReadOnly) {
+                await KeymapFixture.expectBusError(.propertyReadOnly) {
                     try await keymap.proxy.setProperty(MemberName("Dirty"), to: .boolean(true))
                 }
-                await KeymapFixture.expectError(.invalidArgs, containing: ["Push takes arguments 'a{sv}'"]) {
+                await KeymapFixture.expectBusError(.invalidArgs, containing: ["Push takes arguments 'a{sv}'"]) {
                     try await keymap.proxy.call(MemberName("Push"), [])
                 }
                 let state = try await keymap.state()

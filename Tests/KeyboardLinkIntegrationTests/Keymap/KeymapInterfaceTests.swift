@@ -91,13 +91,13 @@ struct KeymapInterfaceTests {
                 state = try await keymap.state()
                 #expect(!state.dirty && !state.canUndo && state.canRedo)
                 #expect(try await keymap.diff().isEmpty)
-                await KeymapFixture.expectError(KBlinkError.notSupported, containing: ["nothing to undo"]) {
+                await KeymapFixture.expectError(.notSupported, containing: ["nothing to undo"]) {
                     try await keymap.undo()
                 }
                 try await keymap.redo()
                 try await keymap.redo()
                 #expect(try await keymap.diff().map(\.new) == ["KC_LCTL", "KC_MUTE"])
-                await KeymapFixture.expectError(KBlinkError.notSupported, containing: ["nothing to redo"]) {
+                await KeymapFixture.expectError(.notSupported, containing: ["nothing to redo"]) {
                     try await keymap.redo()
                 }
                 try await keymap.undo()
@@ -128,11 +128,11 @@ struct KeymapInterfaceTests {
                 #expect(try await keymap.currentZone() == "function")
                 #expect(try await keymap.diff().map(\.key) == ["F1", "INS"])
                 await KeymapFixture.expectError(
-                    KBlinkError.invalidArgs, containing: ["has no number zone", "standard"]
+                    .invalidArgs, containing: ["has no number zone", "standard"]
                 ) {
                     try await keymap.selectZone("number")
                 }
-                await KeymapFixture.expectError(KBlinkError.invalidArgs, containing: ["unknown zone 'keys'"]) {
+                await KeymapFixture.expectError(.invalidArgs, containing: ["unknown zone 'keys'"]) {
                     try await keymap.selectZone("keys")
                 }
                 #expect(try await keymap.currentZone() == "function")
@@ -191,13 +191,13 @@ struct KeymapInterfaceTests {
                 #expect(
                     try await keymap.bindings(zone: "function", layer: 1).first { $0.key == "F2" }?.action
                         == "MACRO(sig)")
-                await KeymapFixture.expectError(KBlinkError.failed, containing: ["still bound to F2 on layer 1"]) {
+                await KeymapFixture.expectError(.failed, containing: ["still bound to F2 on layer 1"]) {
                     try await keymap.removeMacro(name: "sig")
                 }
-                await KeymapFixture.expectError(KBlinkError.notFound, containing: ["no macro named 'nope'"]) {
+                await KeymapFixture.expectError(.notFound, containing: ["no macro named 'nope'"]) {
                     try await keymap.setBinding(layer: 1, key: "F3", action: "MACRO(nope)")
                 }
-                await KeymapFixture.expectError(KBlinkError.notFound, containing: ["no macro named 'nope'"]) {
+                await KeymapFixture.expectError(.notFound, containing: ["no macro named 'nope'"]) {
                     try await keymap.removeMacro(name: "nope")
                 }
                 try await keymap.removeMacro(name: "copy")
@@ -235,7 +235,7 @@ struct KeymapInterfaceTests {
             try await KeymapFixture.withKeymap(harness, KeymapFixture.vgn) { vgn in
                 let aulaProfile = try await KeymapFixture.withKeymap(harness) { try await $0.exportProfile() }
                 await KeymapFixture.expectError(
-                    KBlinkError.invalidArgs, containing: ["the profile is for layout aula-f87", "vgn-98pro"]
+                    .invalidArgs, containing: ["the profile is for layout aula-f87", "vgn-98pro"]
                 ) {
                     try await vgn.importProfile(aulaProfile)
                 }

@@ -80,15 +80,15 @@ struct KeymapPersistenceTests {
                 await harness.service.keymaps.replaceStore(
                     ProfileStore(directory: profiles, files: FileStore(syscalls: full), clock: { 0 }))
                 await KeymapFixture.expectError(
-                    KBlinkError.failed,
+                    .failed,
                     containing: ["not made", "no space left on the device", "previous profile is intact"]
                 ) {
                     try await keymap.setBinding(layer: 0, key: "A", action: "KC_B")
                 }
-                await KeymapFixture.expectError(KBlinkError.failed, containing: ["no space left"]) {
+                await KeymapFixture.expectError(.failed, containing: ["no space left"]) {
                     try await keymap.selectZone("navigation")
                 }
-                await KeymapFixture.expectError(KBlinkError.failed, containing: ["no space left"]) {
+                await KeymapFixture.expectError(.failed, containing: ["no space left"]) {
                     try await keymap.undo()
                 }
                 #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == saved)
@@ -100,7 +100,7 @@ struct KeymapPersistenceTests {
                 unsyncable.fsync = { _ in -EIO }
                 await harness.service.keymaps.replaceStore(
                     ProfileStore(directory: profiles, files: FileStore(syscalls: unsyncable), clock: { 0 }))
-                await KeymapFixture.expectError(KBlinkError.failed, containing: ["input/output error"]) {
+                await KeymapFixture.expectError(.failed, containing: ["input/output error"]) {
                     try await keymap.setMacro(name: "x", definition: "x")
                 }
                 #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == saved)
@@ -177,16 +177,16 @@ struct KeymapPersistenceTests {
         // Twice: what a downgraded daemon does must not change what the next start finds.
         for _ in 0..<2 {
             let messages = try await Self.withLoggingService(stateDirectory: directory) { keymap in
-                await KeymapFixture.expectError(KBlinkError.notSupported, containing: fragments) {
+                await KeymapFixture.expectError(.notSupported, containing: fragments) {
                     _ = try await keymap.diff()
                 }
-                await KeymapFixture.expectError(KBlinkError.notSupported, containing: fragments) {
+                await KeymapFixture.expectError(.notSupported, containing: fragments) {
                     try await keymap.setBinding(layer: 0, key: "ESC", action: "KC_GRV")
                 }
-                await KeymapFixture.expectError(KBlinkError.notSupported, containing: fragments) {
+                await KeymapFixture.expectError(.notSupported, containing: fragments) {
                     try await keymap.selectZone("navigation")
                 }
-                await KeymapFixture.expectError(KBlinkError.notSupported, containing: fragments) {
+                await KeymapFixture.expectError(.notSupported, containing: fragments) {
                     try await keymap.discard()
                 }
             }
@@ -198,7 +198,7 @@ struct KeymapPersistenceTests {
 
         // Once the file is moved away, the keyboard goes on with a clean keymap, without a restart.
         let messages = try await Self.withLoggingService(stateDirectory: directory) { keymap in
-            await KeymapFixture.expectError(KBlinkError.notSupported, containing: fragments) {
+            await KeymapFixture.expectError(.notSupported, containing: fragments) {
                 _ = try await keymap.diff()
             }
             try FileManager.default.moveItem(atPath: path, toPath: directory + "/kept-v2.json")

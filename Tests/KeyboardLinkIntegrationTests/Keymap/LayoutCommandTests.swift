@@ -191,7 +191,7 @@ struct LayoutCommandTests {
                 (builtIn, "built-in layout"),
             ]
             for (definition, fragment) in refusals {
-                await KeymapFixture.expectError(KBlinkError.invalidArgs, containing: [fragment]) {
+                await KeymapFixture.expectError(.invalidArgs, containing: [fragment]) {
                     _ = try await client.manager.call(KBlinkContract.Manager.addLayout, definition)
                 }
             }
@@ -199,7 +199,7 @@ struct LayoutCommandTests {
             #expect(try await client.manager.call(KBlinkContract.Manager.addLayout, good).isEmpty)
             var sameIDs = good
             sameIDs.id = "pad-2"
-            await KeymapFixture.expectError(KBlinkError.conflict, containing: ["layout pad is for 1234:5678 already"]) {
+            await KeymapFixture.expectError(.conflict, containing: ["layout pad is for 1234:5678 already"]) {
                 _ = try await client.manager.call(KBlinkContract.Manager.addLayout, sameIDs)
             }
             #expect(try await client.manager.call(KBlinkContract.Manager.getLayout, "pad") == good)

@@ -51,9 +51,9 @@ struct PairCommandTests {
             (
                 PairingFixtures.rejecting,
                 (0...6).map { "display-passkey \(PairingFixtures.rejectingPasskey) \($0)" },
-                KBlinkError.authenticationFailed.rawValue
+                KBlinkError.Code.authenticationFailed.errorName.rawValue
             ),
-            (PairingFixtures.silent, [], KBlinkError.authenticationFailed.rawValue),
+            (PairingFixtures.silent, [], KBlinkError.Code.authenticationFailed.errorName.rawValue),
         ])
     func eachKind(_ device: SimulatedDevice, _ expectedPrompts: [String], _ expectedError: String) async throws {
         try await Self.withPairingDaemon { harness in
@@ -115,7 +115,7 @@ struct PairCommandTests {
             let result = await child.wait()
             #expect(result.status == 1)
             let end = try #require(try Self.objects(result.standardOutput).last)
-            #expect(end["error"] as? String == KBlinkError.canceled.rawValue)
+            #expect(end["error"] as? String == KBlinkError.Code.canceled.errorName.rawValue)
             let state = try #require(await harness.bluez.device(device.address))
             #expect(!state.paired && !state.trusted)
             // BlueZ's and the daemon's ends of the cancel may land a moment after kblink's answer.
@@ -137,7 +137,7 @@ struct PairCommandTests {
             let second = try await harness.kblink(["pair", "Slow Board", "--json"])
             #expect(second.status == 1)
             let end = try #require(try Self.objects(second.standardOutput).last)
-            #expect(end["error"] as? String == KBlinkError.busy.rawValue)
+            #expect(end["error"] as? String == KBlinkError.Code.busy.errorName.rawValue)
             #expect((end["message"] as? String)?.contains("being paired already") == true)
             let done = await first.wait()
             #expect(done.status == 0, "\(done.standardError)")
@@ -168,7 +168,7 @@ struct PairCommandTests {
             let result = await child.wait()
             #expect(result.status == 1)
             let end = try #require(try Self.objects(result.standardOutput).last)
-            #expect(end["error"] as? String == KBlinkError.failed.rawValue)
+            #expect(end["error"] as? String == KBlinkError.Code.failed.errorName.rawValue)
             #expect((end["message"] as? String)?.contains("BlueZ stopped") == true, "\(end["message"] ?? "")")
             let state = try #require(await harness.bluez.device(device.address))
             #expect(!state.paired && !state.trusted)

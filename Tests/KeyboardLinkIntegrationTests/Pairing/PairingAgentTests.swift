@@ -98,7 +98,7 @@ struct PairingAgentTests {
                 if case .ended(let result) = event { end = result }
             }
             let error = try #require(end?.error)
-            #expect(error.name == KBlinkError.failed)
+            #expect(error.code == .failed)
             #expect(error.message.contains("BlueZ stopped"), "\(error.message)")
             let state = try #require(await harness.bluez.device(device.address))
             #expect(!state.paired && !state.trusted)

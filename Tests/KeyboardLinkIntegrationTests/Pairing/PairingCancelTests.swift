@@ -39,7 +39,8 @@ struct PairingCancelTests {
                 path: KBlink.managerPath.rawValue, interface: KBlink.managerInterface.rawValue,
                 method: "CancelPairing", signature: "(s)", arguments: [.string(device.address.description)])
             let refused = try await stranger.run([cancel], on: harness.bus)
-            #expect(refused.answers.first?.error == KBlinkError.accessDenied.rawValue, "\(refused.answers)")
+            #expect(
+                refused.answers.first?.error == KBlinkError.Code.accessDenied.errorName.rawValue, "\(refused.answers)")
             #expect(refused.answers.first?.message?.contains("or root, may cancel") == true, "\(refused.answers)")
             #expect(!(await harness.bluez.pairingsInProgress.isEmpty), "the refused cancel ended the pairing")
 
@@ -50,7 +51,7 @@ struct PairingCancelTests {
             while let event = await iterator.next() {
                 if case .ended(let result) = event { end = result }
             }
-            #expect(end?.error?.name == KBlinkError.canceled)
+            #expect(end?.error?.code == .canceled)
             let state = try #require(await harness.bluez.device(device.address))
             #expect(!state.paired && !state.trusted)
         }

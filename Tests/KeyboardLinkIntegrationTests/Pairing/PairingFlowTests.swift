@@ -93,10 +93,10 @@ extension PairingFlowTests {
     @Test(
         "failures end with the right error and leave the keyboard neither paired nor trusted",
         arguments: [
-            (PairingFixtures.rejecting, KBlinkError.authenticationFailed.rawValue, "rejected the passkey", 7),
-            (PairingFixtures.silent, KBlinkError.authenticationFailed.rawValue, "not in pairing mode", 0),
+            (PairingFixtures.rejecting, KBlinkError.Code.authenticationFailed, "rejected the passkey", 7),
+            (PairingFixtures.silent, .authenticationFailed, "not in pairing mode", 0),
         ])
-    func failures(_ device: SimulatedDevice, _ errorName: String, _ advice: String, _ promptCount: Int)
+    func failures(_ device: SimulatedDevice, _ code: KBlinkError.Code, _ advice: String, _ promptCount: Int)
         async throws
     {
         try await Self.withPairingDaemon { harness in
@@ -104,7 +104,7 @@ extension PairingFlowTests {
             let target = try await client.pairingTarget(device.address.description)
             let (prompts, end) = await Self.events(try await client.pairing(target, timeout: Self.pairDeadline))
             let error = try #require(end?.error)
-            #expect(error.name.rawValue == errorName)
+            #expect(error.code == code)
             #expect(error.message.contains(advice), "\(error.message)")
             #expect(error.message.contains("kblink pair \(device.address)"))
             #expect(prompts.count == promptCount)
@@ -132,7 +132,7 @@ extension PairingFlowTests {
             while let event = await iterator.next() {
                 if case .ended(let result) = event { end = result }
             }
-            #expect(end?.error?.name == KBlinkError.canceled)
+            #expect(end?.error?.code == .canceled)
             #expect(end?.error?.message.contains("nothing was kept") == true)
             let calls = await harness.bluez.agentCalls
             #expect(calls.last?.member == "Cancel", "the agent hears Cancel() from BlueZ")
@@ -153,7 +153,7 @@ extension PairingFlowTests {
             #expect(await eventually { await harness.bluez.adapterList.contains { $0.discovering } })
             try await client.cancelPairing("00:11:22:33:44:55")
             let (_, end) = await Self.events(stream)
-            #expect(end?.error?.name == KBlinkError.canceled)
+            #expect(end?.error?.code == .canceled)
             #expect(await harness.bluez.adapterList.allSatisfy { !$0.discovering })
             await client.close()
         }
@@ -167,8 +167,8 @@ extension PairingFlowTests {
             await #expect {
                 try await client.pair("00:11:22:33:44:55")
             } throws: { error in
-                let error = error as? DBusError
-                return error?.name == KBlinkError.notFound && error?.message.contains("pairing mode") == true
+                let error = error as? KBlinkError
+                return error?.code == .notFound && error?.message.contains("pairing mode") == true
             }
             #expect(await harness.bluez.adapterList.allSatisfy { !$0.discovering })
             await client.close()
@@ -178,16 +178,16 @@ extension PairingFlowTests {
     @Test(
         "refused up front: an unknown name, a phone, an empty argument",
         arguments: [
-            ("Nonexistent Board", KBlinkError.notFound), ("5A:02:0C:00:00:01", KBlinkError.notSupported),
-            ("", KBlinkError.invalidArgs),
+            ("Nonexistent Board", KBlinkError.Code.notFound), ("5A:02:0C:00:00:01", .notSupported),
+            ("", .invalidArgs),
         ])
-    func refusedUpFront(_ device: String, _ expected: ErrorName) async throws {
+    func refusedUpFront(_ device: String, _ expected: KBlinkError.Code) async throws {
         try await Self.withPairingDaemon { harness in
             let client = try await harness.client()
             await #expect {
                 try await client.pair(device)
             } throws: { error in
-                (error as? DBusError)?.name == expected
+                (error as? KBlinkError)?.code == expected
             }
             await client.close()
         }
@@ -208,8 +208,8 @@ extension PairingFlowTests {
             await #expect {
                 try await other.pair(device.address.description)
             } throws: { error in
-                let error = error as? DBusError
-                return error?.name == KBlinkError.busy && error?.message.contains("being paired already") == true
+                let error = error as? KBlinkError
+                return error?.code == .busy && error?.message.contains("being paired already") == true
             }
             var end: PairingResult?
             while let event = await iterator.next() {
@@ -269,7 +269,7 @@ extension PairingFlowTests {
             await harness.bluez.setPairingTimings(.fast)
             let client = try await harness.client()
             await KeymapFixture.expectError(
-                KBlinkError.invalidArgs, containing: [neighbour.address.description, own.address.description]
+                .invalidArgs, containing: [neighbour.address.description, own.address.description]
             ) {
                 _ = try await client.pair("plain board")
             }

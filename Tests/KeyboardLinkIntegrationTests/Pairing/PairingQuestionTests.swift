@@ -74,7 +74,7 @@ struct PairingQuestionTests {
             defer { Task { await other.close() } }
             await #expect {
                 try await other.confirmPairing(device.address.description, accept: true)
-            } throws: { ($0 as? DBusError)?.name == KBlinkError.accessDenied }
+            } throws: { ($0 as? KBlinkError)?.code == .accessDenied }
             try await owner.confirmPairing(device.address.description, accept: true)
             var end: PairingEvent?
             while let event = await iterator.next() { end = event }
@@ -85,7 +85,7 @@ struct PairingQuestionTests {
             #expect(result.ok, "\(String(describing: result.error))")
             await #expect {
                 try await owner.confirmPairing(device.address.description, accept: true)
-            } throws: { ($0 as? DBusError)?.name == KBlinkError.notFound }
+            } throws: { ($0 as? KBlinkError)?.code == .notFound }
         }
     }
 }

@@ -62,7 +62,7 @@ struct DiscoveryTimeoutTests {
             await harness.bluez.answerStopDiscoveryInProgress(on: adapters[0], times: 1_000)
             await #expect {
                 try await client.manager.call(KBlinkContract.Manager.stopDiscovery)
-            } throws: { ($0 as? DBusError)?.name == KBlinkError.busy }
+            } throws: { ($0 as? KBlinkError)?.code == .busy }
             #expect(await harness.bluez.adapterList.map(\.discovering) == [true, false, false])
             await harness.bluez.answerStopDiscoveryInProgress(on: adapters[0], times: 0)
             try await client.manager.call(KBlinkContract.Manager.stopDiscovery)

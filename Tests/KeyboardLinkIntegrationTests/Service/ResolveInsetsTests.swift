@@ -78,10 +78,10 @@ struct ResolveInsetsTests {
         try await withDaemon(devices: []) { harness in
             let client = try await harness.client()
             do {
-                try await client.manager.call(MemberName("ResolveInsets"), [Self.request(entries)])
+                try await client.manager.call(KBlinkContract.Manager.resolveInsets.declaration, [Self.request(entries)])
                 Issue.record("expected InvalidArgs for \(entries)")
-            } catch let error as DBusError {
-                #expect(error.name == KBlinkError.invalidArgs)
+            } catch let error as KBlinkError {
+                #expect(error.code == .invalidArgs)
                 #expect(error.message.contains("'"))
             }
             await client.close()

@@ -2,7 +2,8 @@ import KBlinkAPI
 import KeyboardLinkDBus
 
 /// A typed handle on one keyboard's `org.kblink1.Keymap` interface: the CLI's `keymap`, `macro` and `profile`
-/// commands and the tests use it. Every method throws the daemon's ``DBusError`` unchanged.
+/// commands and the tests use it. Every method throws the daemon's ``KBlinkError`` unchanged (a ``DBusError`` for the
+/// bus's errors).
 public struct KeymapClient: Sendable {
     /// The proxy on the interface.
     public let proxy: DBusProxy
@@ -77,7 +78,7 @@ public struct KeymapClient: Sendable {
     }
 
     /// Every macro's name and text (`GetMacros`).
-    /// - Throws: ``DBusError`` `org.kblink1.Error.NotAuthorized` when the caller may not read macro text
+    /// - Throws: ``KBlinkError`` `notAuthorized` when the caller may not read macro text
     ///   (`org.kblink1.read-macros`); ``macroNames()`` still works then.
     public func macros() async throws -> [String: String] {
         try await proxy.call(Contract.getMacros)

@@ -5,11 +5,12 @@ import KeyboardLinkDBus
 public struct PairingResult: Sendable, Equatable {
     /// The keyboard's object path.
     public var keyboard: ObjectPath
-    /// Nil when the keyboard is paired, trusted and connected.
-    public var error: DBusError?
+    /// Nil when the keyboard is paired, trusted and connected; otherwise why not: kblinkd's error, or
+    /// ``KBlinkError/Code/failed`` with the bus's message when kblinkd did not answer.
+    public var error: KBlinkError?
 
     /// A result as given.
-    public init(keyboard: ObjectPath, error: DBusError?) {
+    public init(keyboard: ObjectPath, error: KBlinkError?) {
         self.keyboard = keyboard
         self.error = error
     }
@@ -18,13 +19,15 @@ public struct PairingResult: Sendable, Equatable {
     public var ok: Bool { error == nil }
 
     /// Whether kblinkd sends `PairingFinished` before answering `Pair` with `error`: it does for every pairing
-    /// that started, and not for calls refused up front (busy, bad or unsupported device, not allowed).
-    public static func daemonSendsFinished(before error: DBusError) -> Bool {
-        switch error.name {
-        case KBlinkError.busy, KBlinkError.invalidArgs, KBlinkError.notSupported, KBlinkError.accessDenied:
-            false
-        default:
-            !error.name.rawValue.hasPrefix("org.freedesktop.DBus.Error.")
+    /// that started, and not for calls refused up front (busy, bad or unsupported device, not allowed), nor when the
+    /// answer is not kblinkd's (the bus's ``DBusError``, a canceled call).
+    public static func daemonSendsFinished(before error: any Error) -> Bool {
+        guard let error = error as? KBlinkError else { return false }
+        switch error.code {
+        case .busy, .invalidArgs, .notSupported, .accessDenied, .notAuthorized, .interactiveAuthorizationRequired:
+            return false
+        case .notFound, .notConnected, .canceled, .authenticationFailed, .locked, .failed, .conflict:
+            return true
         }
     }
 }

@@ -95,7 +95,7 @@ enum Commands {
         defer { Task { await client.close() } }
         let output = context.output
         let events = try await client.events()
-        try await client.manager.call(MemberName("StartDiscovery"))
+        try await client.manager.call(KBlinkContract.Manager.startDiscovery)
         let known = try await client.keyboards()
         let seen = SeenSet(known.map(\.address))
         // Unpaired keyboards kblinkd already knows (found by an earlier scan) are shown too, in both modes: they
@@ -122,7 +122,7 @@ enum Commands {
         } catch is DaemonWentAway {
             return output.daemonWentAway()
         }
-        _ = try? await client.manager.call(MemberName("StopDiscovery"))
+        _ = try? await client.manager.call(KBlinkContract.Manager.stopDiscovery)
         if !output.json {
             // The count is of the lines shown above: the known unpaired keyboards plus the new ones.
             let new = await seen.count - known.count

@@ -32,10 +32,11 @@ extension Commands {
             do {
                 try await client.call(KBlinkContract.Keyboard.refreshInfo, on: keyboard, timeout: .seconds(60))
                 refresh = InfoResult.Refresh(ok: true, error: nil)
-            } catch let error as DBusError where error.name == KBlinkError.notConnected {
+            } catch let error as KBlinkError where error.code == .notConnected {
                 // Asleep: the cached information is shown, but the refresh asked for did not happen.
                 refresh = InfoResult.Refresh(ok: false, error: error.message)
-            } catch let error as DBusError {
+            } catch let error as any DBusErrorRepresentable {
+                let error = error.dbusError
                 refresh = InfoResult.Refresh(
                     ok: false, error: error.message.isEmpty ? error.name.rawValue : error.message)
             }

@@ -39,15 +39,7 @@ extension Commands {
 
         @Sendable func answer() async throws -> (answer: [String: DBusValue], source: String) {
             if let client {
-                let reply = try await client.manager.call(
-                    MemberName("ResolveInsets"),
-                    [
-                        .dictionary(
-                            key: .string, value: .variant,
-                            request.sorted { $0.key < $1.key }.map {
-                                DBusDictionaryEntry(key: .string($0.key), value: .variant($0.value))
-                            })
-                    ], returning: [String: DBusValue].self)
+                let reply = try await client.manager.call(KBlinkContract.Manager.resolveInsets, request)
                 return (reply, "daemon")
             }
             let local = try InsetRequestCodec.request(from: request, hardwareKeyboard: false)

@@ -359,7 +359,8 @@ extension Commands {
                             origin: "keyboard"))
                 }
                 holding = held
-            } catch let error as DBusError {
+            } catch let error as any DBusErrorRepresentable {
+                let error = error.dbusError
                 unread = error.message.isEmpty ? error.name.rawValue : error.message
             } catch {
                 unread = "\(error)"

@@ -52,7 +52,7 @@ extension Commands {
                 let macros: [String: String]
                 do {
                     macros = try await target.keymap.macros()
-                } catch let error as DBusError where error.name == KBlinkError.notAuthorized {
+                } catch let error as KBlinkError where error.code == .notAuthorized {
                     // Names are public; the text needs org.kblink1.read-macros.
                     let names = try await target.keymap.macroNames()
                     if output.json {

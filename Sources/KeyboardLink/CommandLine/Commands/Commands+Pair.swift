@@ -189,7 +189,7 @@ struct PairCommand {
             result
             ?? PairingResult(
                 keyboard: target.keyboard, error: KBlinkError.canceled("stopped waiting; kblinkd cancels the pairing"))
-        if cancelCause?.isTimeout == true, result.error?.name == KBlinkError.canceled {
+        if cancelCause?.isTimeout == true, result.error?.code == .canceled {
             result.error = KBlinkError.canceled(
                 "no pairing within \(Int(seconds)) s, so it was canceled and nothing was kept: put the keyboard in pairing mode and try again (or give more time with --timeout)"
             )
@@ -224,9 +224,9 @@ struct PairCommand {
             output.line("\(target.name) (\(target.address)) is paired, trusted and connected.")
         }
         guard let error = result.error else { return .success }
-        switch error.name {
-        case KBlinkError.notFound: return .notFound
-        case KBlinkError.invalidArgs: return .usage
+        switch error.code {
+        case .notFound: return .notFound
+        case .invalidArgs: return .usage
         default: return .failure
         }
     }

@@ -23,7 +23,7 @@ extension PairingResult {
             ("keyboard", .string(keyboard.rawValue)),
             ("address", .string(target.address.description)),
             ("ok", .bool(ok && paired && trusted && connected)),
-            ("error", .string(error?.name.rawValue ?? "")),
+            ("error", .string(error?.code.errorName.rawValue ?? "")),
             ("message", .string(error?.message ?? "\(target.name) is paired, trusted and connected")),
             ("paired", .bool(paired)),
             ("trusted", .bool(trusted)),

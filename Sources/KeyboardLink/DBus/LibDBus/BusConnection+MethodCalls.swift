@@ -107,8 +107,8 @@ extension BusConnection {
                 if sendCopy(of: template, to: origin) { return }
             }
             answer = .failed("out of memory building a D-Bus message")
-        } catch let thrown as DBusError {
-            answer = thrown
+        } catch let thrown as any DBusErrorRepresentable {
+            answer = thrown.dbusError
         } catch {
             answer = .failed("\(error)")
         }

@@ -14,7 +14,7 @@ extension KeymapError {
     ///
     /// Follows `category`, except that a key or zone the keyboard's layout does not have is `InvalidArgs`: over
     /// D-Bus both are arguments the caller got wrong (with a suggestion), not objects that went missing.
-    public var dbusError: DBusError {
+    public var kblinkError: KBlinkError {
         switch self {
         case .unknownKey, .zoneNotInLayout:
             return KBlinkError.invalidArgs(description)
@@ -32,9 +32,9 @@ extension KeymapError {
 
 extension DriverError {
     /// The `org.kblink1.Error.*` equivalent.
-    public var dbusError: DBusError {
+    public var kblinkError: KBlinkError {
         switch self {
-        case .locked(let text): DBusError(KBlinkError.locked, text)
+        case .locked(let text): KBlinkError.locked(text)
         case .notSupported(let text): KBlinkError.notSupported(text)
         case .notConnected(let text): KBlinkError.notConnected(text)
         case .failed(let text): KBlinkError.failed(text)
@@ -51,8 +51,8 @@ extension DriverError {
     }
 
     /// The `org.kblink1.Error.*` equivalent with another message.
-    func dbusError(message: String) -> DBusError {
-        DBusError(dbusError.name, message)
+    func kblinkError(message: String) -> KBlinkError {
+        KBlinkError(kblinkError.code, message)
     }
 }
 
@@ -61,7 +61,7 @@ extension FirmwareReadError {
     /// - Parameters:
     ///   - alias: the keyboard's name.
     ///   - cached: what is shown instead of fresh information ("kept the information read 2 days ago").
-    func dbusError(alias: String, cached: String) -> DBusError {
+    func kblinkError(alias: String, cached: String) -> KBlinkError {
         switch kind {
         case .notConnected:
             KBlinkError.notConnected("\(alias) is not connected (\(cause.advice)): \(cached)")
@@ -75,7 +75,7 @@ extension FirmwareReadError {
 
 extension PairingFailure {
     /// The `org.kblink1.Error.*` error `Pair` (and `PairingFinished`) answers with, and what to do.
-    public var dbusError: DBusError {
+    public var kblinkError: KBlinkError {
         switch self {
         case .alreadyPairing(let name, let step):
             KBlinkError.busy(
@@ -87,12 +87,9 @@ extension PairingFailure {
             KBlinkError.notFound(
                 "kblinkd is not waiting for an answer about \(address) (it was answered, or timed out)")
         case .notThePairCaller(let address):
-            DBusError(
-                KBlinkError.accessDenied,
-                "only the program that called Pair for \(address) may answer its questions")
+            KBlinkError.accessDenied("only the program that called Pair for \(address) may answer its questions")
         case .notThePairCallerToCancel(let address):
-            DBusError(
-                KBlinkError.accessDenied,
+            KBlinkError.accessDenied(
                 "only the program that called Pair for \(address), or root, may cancel its pairing")
         case .blueZNotRunning(let action?):
             KBlinkError.failed("cannot \(action): BlueZ is not running; start it with 'systemctl start bluetooth'")
@@ -128,7 +125,7 @@ extension PairingFailure {
     /// - Parameters:
     ///   - error: what the flow threw.
     ///   - reason: set when the pairing was stopped from outside (it wins over `error`).
-    public static func error(for error: Error, reason: PairingEndReason?, context: Context) -> DBusError {
+    public static func error(for error: Error, reason: PairingEndReason?, context: Context) -> KBlinkError {
         let name = context.name
         let retry = "run 'kblink pair \(context.address)' again"
         switch reason {
@@ -150,43 +147,38 @@ extension PairingFailure {
             return KBlinkError.canceled("pairing with \(name) was canceled; nothing was kept")
         }
         if let failure = error as? PairingFailure {
-            return failure.dbusError
+            return failure.kblinkError
         }
+        if let error = error as? KBlinkError { return error }
         guard let error = error as? DBusError else {
             return KBlinkError.failed("pairing with \(name) failed: \(error)")
         }
-        if error.name.rawValue.hasPrefix("org.kblink1.") { return error }
+        if let error = KBlinkError(error) { return error }
         if context.step == .pairing, context.lastPrompt?.isQuestion == true,
             [BlueZ.Error.authenticationRejected, BlueZ.Error.authenticationFailed].contains(error.name)
         {
-            return DBusError(
-                KBlinkError.authenticationFailed,
+            return KBlinkError.authenticationFailed(
                 "the pairing with \(name) was refused: the answer was no (or none came in time); \(retry) and answer y if the keyboard shows the same number"
             )
         }
         switch (context.step, error.name) {
         case (.pairing, BlueZ.Error.authenticationFailed):
             if context.lastPrompt == .displayPinCode {
-                return DBusError(
-                    KBlinkError.authenticationFailed,
+                return KBlinkError.authenticationFailed(
                     "\(name) rejected the PIN: type the 6 digits on the keyboard, then Enter; \(retry)")
             }
-            return DBusError(
-                KBlinkError.authenticationFailed,
+            return KBlinkError.authenticationFailed(
                 "\(name) rejected the passkey: type the 6 digits on the keyboard, then Enter; \(retry)")
         case (.pairing, BlueZ.Error.authenticationRejected):
-            return DBusError(
-                KBlinkError.authenticationFailed,
+            return KBlinkError.authenticationFailed(
                 "\(name) refused to pair: put it in pairing mode again (hold its Bluetooth or pairing key until it blinks), then \(retry)"
             )
         case (.pairing, BlueZ.Error.authenticationTimeout):
             if context.lastPrompt != nil {
-                return DBusError(
-                    KBlinkError.authenticationFailed,
+                return KBlinkError.authenticationFailed(
                     "the code was not typed on \(name) in time: \(retry) and type the digits, then Enter")
             }
-            return DBusError(
-                KBlinkError.authenticationFailed,
+            return KBlinkError.authenticationFailed(
                 "\(name) did not answer: the keyboard is not in pairing mode; hold its Bluetooth or pairing key until it blinks, then \(retry)"
             )
         case (.pairing, BlueZ.Error.authenticationCanceled), (.pairing, BlueZ.Error.canceled):
@@ -223,12 +215,13 @@ extension PairingFailure {
 extension KBlinkError {
     /// Translates a BlueZ error into ours, with advice.
     /// - Parameter action: what we were doing, for the message ("connect to Aula F87").
-    public static func fromBlueZ(_ error: Error, while action: String) -> DBusError {
+    public static func fromBlueZ(_ error: Error, while action: String) -> KBlinkError {
+        if let error = error as? KBlinkError { return error }
         guard let error = error as? DBusError else {
             if error is CancellationError { return canceled("\(action): canceled") }
             return failed("\(action) failed: \(error)")
         }
-        if error.name.rawValue.hasPrefix("org.kblink1.") { return error }
+        if let error = KBlinkError(error) { return error }
         switch error.name {
         case BlueZ.Error.notReady:
             return failed(
@@ -238,20 +231,18 @@ extension KBlinkError {
         case BlueZ.Error.doesNotExist:
             return notFound("\(action) failed: BlueZ no longer knows the device; scan for it with 'kblink scan'")
         case BlueZ.Error.alreadyConnected:
-            return DBusError(failed, "\(action): already connected")
+            return failed("\(action): already connected")
         case BlueZ.Error.notConnected:
             return notConnected("\(action) failed: the keyboard is not connected; wake it by pressing a key")
         case BlueZ.Error.notSupported:
             return notSupported("\(action) failed: the keyboard does not support this")
         case BlueZ.Error.notPermitted, BlueZ.Error.notAuthorized, .accessDenied:
-            return DBusError(accessDenied, "\(action) failed: permission denied (\(error.message))")
+            return accessDenied("\(action) failed: permission denied (\(error.message))")
         case BlueZ.Error.authenticationFailed, BlueZ.Error.authenticationRejected:
-            return DBusError(
-                authenticationFailed,
+            return authenticationFailed(
                 "\(action) failed: the keyboard rejected the passkey: type the 6 digits on the keyboard, then Enter")
         case BlueZ.Error.authenticationTimeout:
-            return DBusError(
-                authenticationFailed,
+            return authenticationFailed(
                 "\(action) failed: the passkey was not typed in time; try again and type it, then Enter")
         case BlueZ.Error.authenticationCanceled, BlueZ.Error.canceled:
             return canceled("\(action): canceled")
@@ -273,7 +264,7 @@ extension VIADriverLinks {
     /// - Parameters:
     ///   - alias: the keyboard's name.
     ///   - cause: what opening it threw.
-    static func openFailure(alias: String, cause: any Error) -> DBusError {
+    static func openFailure(alias: String, cause: any Error) -> KBlinkError {
         if let refusal = cause as? HIDRawRefusal {
             return KBlinkError.failed("will not use the VIA interface of \(alias): \(refusal)")
         }
@@ -284,16 +275,16 @@ extension VIADriverLinks {
 
 extension DriverPush.Failure {
     /// What `Push` answers when the keyboard refused: the driver's error, with what was written and rolled back.
-    var dbusError: DBusError {
-        error.dbusError(message: description)
+    var kblinkError: KBlinkError {
+        error.kblinkError(message: description)
     }
 }
 
 extension DriverError {
     /// What `Pull` answers when the keymap could not be read: the driver's error, with what to do.
     /// - Parameter alias: the keyboard's name.
-    func pullDBusError(alias: String) -> DBusError {
-        dbusError(message: Self.pullFailureMessage(self, alias: alias))
+    func pullError(alias: String) -> KBlinkError {
+        kblinkError(message: Self.pullFailureMessage(self, alias: alias))
     }
 
     /// What a failed read says: the driver's message and what to do.
@@ -311,7 +302,7 @@ extension DriverError {
 
 extension KeymapError {
     /// What an edit answers when its profile could not be saved: `Failed`, the change not made.
-    var notSavedDBusError: DBusError {
+    var notSavedError: KBlinkError {
         KBlinkError.failed(
             "the change was not made because the profile could not be saved: \(description); "
                 + "the previous profile is intact")

@@ -141,7 +141,7 @@ actor FirmwareRefresher {
             if error.kind == .disconnectedDuringRead {
                 await waitUntilSeenDisconnected(state.devicePath)
             }
-            throw error.dbusError(alias: state.alias, cached: cached)
+            throw error.kblinkError(alias: state.alias, cached: cached)
         }
         let info = outcome.info(vendorNames: vendorNames)
         for note in info.notes {

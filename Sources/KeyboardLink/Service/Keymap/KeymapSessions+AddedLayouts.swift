@@ -69,7 +69,7 @@ extension KeymapSessions {
     /// `AddLayout`: checks the definition whole, stores it atomically, then applies it to every keyboard with its
     /// IDs whose draft holds no edits (publishing `Layout`, `Zones` and the rest of the keymap's properties).
     /// - Returns: what happened to each keyboard with its IDs.
-    /// - Throws: ``DBusError``: `InvalidArgs` for a definition that does not check (or the id of a built-in or user
+    /// - Throws: ``KBlinkError``: `InvalidArgs` for a definition that does not check (or the id of a built-in or user
     ///   layout), `Conflict` when another added layout has its IDs, `Failed` when it cannot be stored.
     public func addLayout(_ definition: KeyboardLayoutDefinition) async throws -> [LayoutApplication] {
         let layout: PhysicalLayout
@@ -116,7 +116,7 @@ extension KeymapSessions {
     }
 
     /// `RemoveLayout`: forgets an added layout; the keyboards that use it go back to the layout their name suggests.
-    /// - Throws: ``DBusError``: `NotFound`; `Conflict` while a keyboard's draft with edits uses it (nothing is
+    /// - Throws: ``KBlinkError``: `NotFound`; `Conflict` while a keyboard's draft with edits uses it (nothing is
     ///   removed then); `Failed` when its file cannot be removed.
     public func removeLayout(_ id: String) async throws -> [LayoutApplication] {
         let added = try addedLayoutEntry(id)
@@ -176,7 +176,7 @@ extension KeymapSessions {
             }
             log(.info, "the keymap of \(label) is on layout \(layout.id) now")
             return LayoutApplication(address: address.description, alias: label, outcome: LayoutApplication.applied)
-        } catch let error as DBusError {
+        } catch let error as KBlinkError {
             return LayoutApplication(
                 address: address.description, alias: label, outcome: "kept its layout: \(error.message)")
         } catch {

@@ -129,7 +129,7 @@ extension KeymapSessions {
     /// refused, so that no client takes the clean session for the keyboard's keymap and no save overwrites that
     /// file. The file is looked at again on each call: once it was moved away (or turned out corrupt and was set
     /// aside), the keyboard goes on with its clean session.
-    /// - Throws: ``DBusError``: `NotSupported` naming the file while it is a newer kblink's; `Failed` when it cannot
+    /// - Throws: ``KBlinkError``: `NotSupported` naming the file while it is a newer kblink's; `Failed` when it cannot
     ///   be read, or was replaced by a profile this kblink reads (loaded when the keyboard comes back).
     func usable(_ entry: Entry, of address: BluetoothAddress) throws -> Entry {
         guard let newer = entry.newerProfile else { return entry }

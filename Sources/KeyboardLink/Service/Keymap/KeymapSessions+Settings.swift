@@ -5,7 +5,7 @@ import KeyboardLinkKeymap
 extension KeymapSessions {
     /// Turns re-applying the profile on connect on or off (the `ApplyOnConnect` property), saved atomically with the
     /// rest of the profile before it answers.
-    /// - Throws: ``DBusError``: `org.kblink1.Error.Failed` when turning it on for a profile that was never pushed
+    /// - Throws: ``KBlinkError``: `org.kblink1.Error.Failed` when turning it on for a profile that was never pushed
     ///   (there is no pushed keymap to re-apply, and kblink's guessed defaults must never overwrite a keyboard) or
     ///   when the profile cannot be saved; `NotFound` when the keyboard has no session.
     public func setApplyOnConnect(_ address: BluetoothAddress, _ enabled: Bool) async throws {

@@ -95,7 +95,7 @@ public actor KeymapSessions {
     // MARK: Reading and editing
 
     /// Reads from a keyboard's session.
-    /// - Throws: ``DBusError``: `NotFound` when the keyboard has no session, `NotSupported` while its profile is a
+    /// - Throws: ``KBlinkError``: `NotFound` when the keyboard has no session, `NotSupported` while its profile is a
     ///   newer kblink's, the mapped `KeymapError` otherwise.
     public func read<Result: Sendable>(
         _ address: BluetoothAddress, _ body: @Sendable (KeymapEditSession) throws(KeymapError) -> Result
@@ -104,7 +104,7 @@ public actor KeymapSessions {
         do {
             return try body(entry.session)
         } catch {
-            throw error.dbusError
+            throw error.kblinkError
         }
     }
 
@@ -112,7 +112,7 @@ public actor KeymapSessions {
     ///
     /// Edits of one keyboard run one after another in the order they arrive here. When `body` throws, or the
     /// profile cannot be saved, the session and the profile file stay as they were.
-    /// - Throws: ``DBusError``: the mapped `KeymapError` for an invalid edit, `org.kblink1.Error.Failed` when the
+    /// - Throws: ``KBlinkError``: the mapped `KeymapError` for an invalid edit, `org.kblink1.Error.Failed` when the
     ///   profile could not be written, `NotFound` when the keyboard has no session, `NotSupported` while its
     ///   profile is a newer kblink's (which is never overwritten).
     @discardableResult
@@ -154,7 +154,7 @@ public actor KeymapSessions {
         do {
             result = try body(&session, &settings)
         } catch {
-            throw error.dbusError
+            throw error.kblinkError
         }
         // Nothing to save when the edit changed nothing that is stored (setting a key to what it already does).
         guard
@@ -166,7 +166,7 @@ public actor KeymapSessions {
             durabilityWarning = try store.save(session, for: entry.profileAddress, settings: settings)
         } catch {
             log(.error, "cannot save the keymap profile of \(address): \(error)")
-            throw error.notSavedDBusError
+            throw error.notSavedError
         }
         // The new file replaced the old one: the change is made, and memory must hold what the disk holds. Only
         // its surviving a power loss is in doubt, which is the administrator's business, not the caller's.

@@ -62,7 +62,7 @@ extension KeymapWriter {
     /// Reads the keymap the keyboard holds into the base (origin `keyboard`, now) and replays the draft's edits onto
     /// it, saved before it returns. Needs the keyboard claimed.
     /// - Parameter unlockTimeout: how long a locked keyboard gets to be unlocked after the prompt; nil asks nobody.
-    /// - Throws: `DriverError` when the keyboard cannot be read; `DBusError` when the edits do not apply to what
+    /// - Throws: `DriverError` when the keyboard cannot be read; ``KBlinkError`` when the edits do not apply to what
     ///   the keyboard holds (the session is then unchanged) or the profile cannot be saved.
     @discardableResult
     func adoptKeyboardBase(_ state: KeyboardState, driver: any KeyboardDriver, unlockTimeout: Duration?)

@@ -10,7 +10,7 @@ import KeyboardLinkKeymap
 /// unless the caller says so (and then the re-read is one edit: `Undo` brings the edits back).
 extension KeymapWriter {
     /// The keyboard's physical layouts, in the firmware's order.
-    /// - Throws: `DBusError`: `NotConnected`, `NotSupported` (no driver, or one without physical layouts),
+    /// - Throws: ``KBlinkError``: `NotConnected`, `NotSupported` (no driver, or one without physical layouts),
     ///   `Locked`, `Busy`, `Failed`.
     func physicalLayouts(_ address: BluetoothAddress, unlockTimeout: Duration = PushOptions().unlockTimeout)
         async throws -> [PhysicalLayoutEntry]
@@ -27,7 +27,7 @@ extension KeymapWriter {
 
     /// Makes the physical layout at `index` the active one, saves it on the keyboard, then reads the keymap again.
     /// - Parameter force: switch even when the draft has edits a push has not written.
-    /// - Throws: `DBusError`: `Conflict` (unpushed edits, without `force`), as `physicalLayouts` otherwise; the
+    /// - Throws: ``KBlinkError``: `Conflict` (unpushed edits, without `force`), as `physicalLayouts` otherwise; the
     ///   draft is unchanged when the switch fails.
     func setPhysicalLayout(
         _ address: BluetoothAddress, index: Int, force: Bool,
@@ -82,7 +82,7 @@ extension KeymapWriter {
             } catch let error as DriverError {
                 await release(driver, of: address)
                 log(.notice, "could not \(what) \(state.alias) (\(address)): \(error)")
-                throw error.dbusError(message: "cannot \(what) \(state.alias): \(error.message)")
+                throw error.kblinkError(message: "cannot \(what) \(state.alias): \(error.message)")
             } catch {
                 await release(driver, of: address)
                 throw error

@@ -10,7 +10,7 @@ import KeyboardLinkSupport
 /// `Undo` brings the edits back.
 extension KeymapWriter {
     /// Reads the keyboard into its draft and answers what it read.
-    /// - Throws: `DBusError`: `NotConnected`, `NotSupported` (no driver), `Locked` (not unlocked in time), `Busy`
+    /// - Throws: ``KBlinkError``: `NotConnected`, `NotSupported` (no driver), `Locked` (not unlocked in time), `Busy`
     ///   (a push or re-apply is running), `Failed` (the keyboard answered nonsense, or the profile could not be
     ///   saved).
     func pull(_ address: BluetoothAddress, unlockTimeout: Duration = PushOptions().unlockTimeout) async throws
@@ -55,7 +55,7 @@ extension KeymapWriter {
         } catch {
             await release(driver, of: state.address)
             log(.notice, "pull from \(state.alias) (\(address)) failed: \(error)")
-            throw error.pullDBusError(alias: state.alias)
+            throw error.pullError(alias: state.alias)
         }
         await release(driver, of: state.address)
         let layout = session.layout

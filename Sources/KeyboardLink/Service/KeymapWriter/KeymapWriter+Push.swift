@@ -15,7 +15,7 @@ extension KeymapWriter {
     /// `PushProgress(0, 0)`) instead of answering `Busy`; so it does behind a `CheckAction` that asks the keyboard,
     /// which holds it as a check (a check a client stopped waiting for must not make the next push `Busy`). A
     /// `CheckAction` answered from `actionSupport` claims nothing.
-    /// - Throws: `DBusError`: `NotConnected`, `NotSupported` (no driver, an action the firmware cannot hold, a base
+    /// - Throws: ``KBlinkError``: `NotConnected`, `NotSupported` (no driver, an action the firmware cannot hold, a base
     ///   that could not be read from the keyboard without `overwrite`), `Locked` (not unlocked in time), `Busy` (a
     ///   push, pull or re-apply is running), `Conflict` (keys both sides changed; nothing written), `Failed` (the
     ///   keyboard refused; rolled back).
@@ -76,7 +76,7 @@ extension KeymapWriter {
             } catch let error as DriverError {
                 await release(driver, of: state.address)
                 log(.notice, "push to \(state.alias) (\(address)) failed reading its keymap first: \(error)")
-                throw error.dbusError(
+                throw error.kblinkError(
                     message: error.message + "; nothing was written, the draft is kept (a push reads the keyboard's "
                         + "keymap first; 'kblink keymap push --overwrite' replaces it whole instead)")
             } catch {
@@ -116,7 +116,7 @@ extension KeymapWriter {
         } catch {
             await release(driver, of: state.address)
             log(.notice, "push to \(state.alias) (\(address)) failed: \(error)")
-            throw error.dbusError
+            throw error.kblinkError
         }
         await release(driver, of: state.address)
         if !outcome.dryRun {
@@ -186,7 +186,7 @@ extension KeymapWriter {
             problems.append(DriverPush.Problem(layer: 0, key: nil, action: action, reason: reason))
         } catch {
             await release(driver, of: state.address)
-            throw error.dbusError
+            throw error.kblinkError
         }
         await release(driver, of: state.address)
         return Self.checkResult(action, problems: problems, driver: driver.kind)
@@ -221,7 +221,7 @@ extension KeymapWriter {
         } catch .notSupported(let reason) {
             problems.append(DriverPush.Problem(layer: 0, key: nil, action: action, reason: reason))
         } catch {
-            throw error.dbusError
+            throw error.kblinkError
         }
         return checkResult(action, problems: problems, driver: support.kind)
     }
@@ -253,7 +253,7 @@ extension KeymapWriter {
                 client: client, timeout: timeouts.studioRequest, lockStates: lockReports)
         } catch {
             lockReports.finish()
-            throw error.dbusError
+            throw error.kblinkError
         }
         if driver == nil { lockReports.finish() }
         // `StudioLock` follows what the link learns, in order, until the driver is closed.

@@ -36,7 +36,7 @@ struct KeyboardPairing: Sendable {
             try await coordinator.pair(
                 address, caller: caller, discoveryTimeout: await registry.discoveryTimeout)
         } catch let failure as PairingFailure {
-            throw failure.dbusError
+            throw failure.kblinkError
         }
         await waitUntilExported(
             path,
@@ -63,7 +63,7 @@ struct KeyboardPairing: Sendable {
                 await Self.isRoot(sender, on: connection)
             }
         } catch let failure as PairingFailure {
-            throw failure.dbusError
+            throw failure.kblinkError
         }
     }
 
@@ -90,7 +90,7 @@ struct KeyboardPairing: Sendable {
         do {
             try await coordinator.answer(address, accept: accept, from: caller)
         } catch {
-            throw error.dbusError
+            throw error.kblinkError
         }
     }
 

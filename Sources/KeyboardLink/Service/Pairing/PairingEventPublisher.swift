@@ -20,10 +20,10 @@ struct PairingEventPublisher: Sendable {
         case .finished(let address, let name, let failure, let caller):
             let signal: PairingFinishedSignal
             if let failure {
-                let error = failure.dbusError
+                let error = failure.kblinkError
                 log(.notice, "pairing \(address) failed: \(error.message)")
                 signal = PairingFinishedSignal(
-                    keyboard: KBlink.keyboardPath(address), ok: false, error: error.name.rawValue,
+                    keyboard: KBlink.keyboardPath(address), ok: false, error: error.code.errorName.rawValue,
                     message: error.message)
             } else {
                 signal = PairingFinishedSignal(

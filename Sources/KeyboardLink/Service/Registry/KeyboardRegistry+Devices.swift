@@ -140,7 +140,7 @@ extension KeyboardRegistry {
         }
         do {
             return try keyboard(matching: text).address
-        } catch let error as DBusError where error.name == KBlinkError.notFound {
+        } catch let error as KBlinkError where error.code == .notFound {
             throw KBlinkError.notFound(
                 "no keyboard called \"\(text)\" is known: put it in pairing mode and find it with 'kblink scan', or give its address"
             )
