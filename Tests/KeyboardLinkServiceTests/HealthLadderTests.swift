@@ -105,6 +105,68 @@ struct HealthLadderTests {
         #expect(ladder.stepsTaken == 0)
     }
 
+    /// The LE ladder (reconnects only) run to failure with no BlueZ signal seen while it ran, as on a loaded machine
+    /// where the signals lag behind the replies.
+    static func failedWithSignalsBehind() -> HealthLadder {
+        var ladder = HealthLadder(settings: Self.settings)
+        _ = ladder.observe(Self.seen(lowEnergy: true), now: Self.at(0))
+        for (start, backoff) in [(10.0, 0.0), (22.1, 2.0), (36.2, 4.0)] {
+            if backoff > 0 { #expect(ladder.timerFired(now: Self.at(start - backoff)).run == nil) }
+            #expect(ladder.timerFired(now: Self.at(start)).run == .reconnect)
+            _ = ladder.stepReturned(.reconnect, error: nil, now: Self.at(start + 0.1))
+        }
+        _ = ladder.timerFired(now: Self.at(46.3))
+        return ladder
+    }
+
+    @Test("the steps' own disconnections, seen only after the keyboard failed: still failed, no new episode")
+    func ownDisconnectionsSeenLate() {
+        var ladder = Self.failedWithSignalsBehind()
+        #expect(ladder.health == .failed)
+        #expect(ladder.stepsTaken == 3)
+        // Each reconnect's Connected false, then true, arrive now; an update of another object repeats a state.
+        for (index, connected) in [false, false, true, false, true, true, false, false, true].enumerated() {
+            let output = ladder.observe(
+                Self.seen(connected: connected, lowEnergy: true), now: Self.at(47 + Double(index) / 10))
+            #expect(output.run == nil)
+            #expect(ladder.health == .failed)
+            #expect(ladder.wakeAt == nil)
+        }
+        // A disconnection after them is a real one: the episode ends, and the next connection starts a new one.
+        _ = ladder.observe(Self.seen(connected: false, lowEnergy: true), now: Self.at(60))
+        #expect(ladder.health == .asleep)
+        _ = ladder.observe(Self.seen(lowEnergy: true), now: Self.at(70))
+        #expect(ladder.health == .waiting)
+        #expect(ladder.wakeAt == Self.at(80))
+    }
+
+    @Test("a check's deadline passes before the reconnect's Connected true is seen: the next step, not asleep")
+    func checkDeadlineBeforeConnectedAgain() {
+        var ladder = HealthLadder(settings: Self.settings)
+        _ = ladder.observe(Self.seen(lowEnergy: true), now: Self.at(0))
+        #expect(ladder.timerFired(now: Self.at(10)).run == .reconnect)
+        _ = ladder.observe(Self.seen(connected: false, lowEnergy: true), now: Self.at(10.05))
+        _ = ladder.stepReturned(.reconnect, error: nil, now: Self.at(10.1))
+        _ = ladder.timerFired(now: Self.at(20.1))
+        #expect(ladder.health == .healing)
+        #expect(ladder.wakeAt == Self.at(22.1))
+        _ = ladder.observe(Self.seen(lowEnergy: true), now: Self.at(20.5))
+        #expect(ladder.timerFired(now: Self.at(22.1)).run == .reconnect)
+    }
+
+    @Test("a reconnect that failed: the disconnection seen after it is real and ends the episode")
+    func failedReconnectsDisconnectionIsReal() {
+        var ladder = HealthLadder(settings: Self.settings)
+        _ = ladder.observe(Self.seen(lowEnergy: true), now: Self.at(0))
+        #expect(ladder.timerFired(now: Self.at(10)).run == .reconnect)
+        _ = ladder.stepReturned(.reconnect, error: "org.bluez.Error.Failed: Page Timeout", now: Self.at(15))
+        #expect(ladder.health == .healing)
+        _ = ladder.observe(Self.seen(connected: false, lowEnergy: true), now: Self.at(15.1))
+        #expect(ladder.health == .asleep)
+        #expect(ladder.wakeAt == nil)
+        #expect(ladder.stepsTaken == 0)
+    }
+
     @Test("going down outside a disconnecting step ends the episode: asleep when trusted, else disconnected")
     func asleep() {
         var ladder = HealthLadder(settings: Self.settings)

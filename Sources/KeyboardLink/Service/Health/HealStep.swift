@@ -9,6 +9,9 @@ public enum HealStep: String, Sendable, Equatable, CaseIterable {
     /// that adapter).
     case powerCycleAdapter = "power-cycle-adapter"
 
+    /// Whether the step disconnects the keyboard on its way (its disconnection does not end the episode).
+    public var disconnects: Bool { self != .connectProfile }
+
     /// What the step does, in words, for `HealthDetail` and the journal.
     public var doing: String {
         switch self {

@@ -10,7 +10,9 @@ import KBlinkAPI
 /// the steps run one at a time, each checked (the input device appears within the deadline after it returned),
 /// with ``HealthSettings/backoff`` doubled between them, until the device appears (working) or
 /// ``HealthSettings/budget`` steps ran (failed; nothing more is tried until the link goes down and up again). The
-/// link going down ends an episode, except while a step that disconnects (reconnect, power cycle) runs.
+/// link going down ends an episode, except for the disconnection a step caused (reconnect, power cycle): from the
+/// step's start until the keyboard is seen connected again after it, whenever BlueZ's signals of it are seen
+/// (on a loaded machine they can be seen after the step's reply, and after the check that followed it).
 struct HealthLadder: Sendable {
     typealias Instant = ContinuousClock.Instant
 
@@ -77,6 +79,11 @@ struct HealthLadder: Sendable {
     private var lastStep: HealStep?
     private var linkUpSince: Instant?
     private var disconnectedByUser = false
+    /// Steps that disconnect the keyboard (reconnect, power cycle) whose disconnection was not seen yet: BlueZ's
+    /// signals come in order, so the next disconnections seen are theirs, one each.
+    private(set) var ownDisconnectionsAhead = 0
+    /// Seen disconnected by a step, not yet connected again.
+    private(set) var disconnectedByStep = false
     private var last = HealthObservation(
         connected: false, linkUp: false, hasInputDevice: false, inputDevicesWatched: false, paired: false,
         trusted: false)
@@ -142,15 +149,18 @@ struct HealthLadder: Sendable {
         last = observation
         var output = Output()
         guard observation.connected else {
-            switch phase {
-            case .running(let step) where step != .connectProfile: return output  // the step's own disconnection
-            case .checking(let step, _) where step != .connectProfile: return output
-            default: break
+            // A step's own disconnection (seen again at each update until it is connected again).
+            if disconnectedByStep { return output }
+            if ownDisconnectionsAhead > 0 {
+                ownDisconnectionsAhead -= 1
+                disconnectedByStep = true
+                return output
             }
             phase = .down
             endEpisode()
             return output
         }
+        disconnectedByStep = false
         // Connected again after being down: whatever the user did before is over (kblink connect, or a key press
         // after BlueZ's auto-connection came back).
         if phase == .down { disconnectedByUser = false }
@@ -198,8 +208,14 @@ struct HealthLadder: Sendable {
     mutating func stepReturned(_ step: HealStep, error: String?, now: Instant) -> Output {
         guard phase == .running(step) else { return Output() }
         guard let error else {
+            // BlueZ answered after connecting it again: a disconnection not seen yet is the step's own, on its way.
             phase = .checking(step, until: now + settings.deadline)
             return Output()
+        }
+        // Whether it disconnected the keyboard is not known, and it was not connected again: its disconnection is
+        // a real one. Not seen yet, it is the last one ahead (signals come in order); seen, it is the current one.
+        if step.disconnects {
+            if ownDisconnectionsAhead > 0 { ownDisconnectionsAhead -= 1 } else { disconnectedByStep = false }
         }
         var output = Output(ended: [StepEnd(step: step, outcome: error)])
         output.journal.append("\(step.rawValue): \(error) (step \(stepsTaken) of \(settings.budget))")
@@ -221,7 +237,9 @@ struct HealthLadder: Sendable {
             output.journal.append(
                 "\(step.rawValue): no input device \(Self.words(settings.deadline)) after it (step \(stepsTaken) of "
                     + "\(settings.budget))")
-            guard last.connected else {
+            // Seen disconnected by the step and not yet connected again: BlueZ said it connected it, and the
+            // signal saying so is on its way.
+            guard last.connected || disconnectedByStep || ownDisconnectionsAhead > 0 else {
                 phase = .down
                 endEpisode()
                 return output
@@ -245,6 +263,7 @@ struct HealthLadder: Sendable {
         default: break
         }
         if cancellation == .disconnect { disconnectedByUser = true }
+        forgetOwnDisconnections()
         phase = last.connected ? .canceled(cancellation.words) : .down
         endEpisode()
         return output
@@ -260,6 +279,7 @@ struct HealthLadder: Sendable {
         }
         phase = .suspended
         endEpisode()
+        forgetOwnDisconnections()
         return output
     }
 
@@ -273,6 +293,13 @@ struct HealthLadder: Sendable {
     mutating func resume() {
         phase = .down
         endEpisode()
+        forgetOwnDisconnections()
+    }
+
+    /// The user acted or the computer slept: a disconnection seen from now on is a real one.
+    private mutating func forgetOwnDisconnections() {
+        ownDisconnectionsAhead = 0
+        disconnectedByStep = false
     }
 
     private mutating func endEpisode() {
@@ -300,6 +327,7 @@ struct HealthLadder: Sendable {
         let step = steps[min(stepsTaken, steps.count - 1)]
         stepsTaken += 1
         lastStep = step
+        if step.disconnects { ownDisconnectionsAhead += 1 }
         phase = .running(step)
         output.run = step
     }
