@@ -63,7 +63,7 @@ final class AuthorizationFixture: Sendable {
 
     /// Starts the bus, the polkit mock when `withPolkit`, and the service with `policy`.
     init(policy: AuthorizationPolicy, withPolkit: Bool = true) async throws {
-        bus = try TestBus()
+        bus = try await TestBus()
         let collected = lines
         directory = NSTemporaryDirectory() + "kblink-authorization-" + UUID().uuidString
         try FileManager.default.createDirectory(

@@ -25,7 +25,7 @@ struct BoundedBeforeDecidedTests {
         "a 16 MB Properties.Set and a 16 MB NameOwnerChanged sent to kblinkd alone, from nobody: LimitsExceeded, and kblinkd stays up with its peak memory at most 64 MiB higher"
     )
     func oversizedMessages() async throws {
-        let bus = try TestBus()
+        let bus = try await TestBus()
         let polkit = try await PolkitMock(bus: bus)
         defer { Task { await polkit.stop() } }
         let directory = try TemporaryDirectory()

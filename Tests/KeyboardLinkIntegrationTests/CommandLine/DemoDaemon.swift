@@ -21,6 +21,8 @@ struct DemoDaemon: Sendable {
     static func run(
         _ arguments: [String] = [], _ body: @Sendable (DemoDaemon) async throws -> Void
     ) async throws {
+        let slot = await DaemonSlots.shared.acquire()  // kblinkd-demo starts a private bus of its own
+        defer { withExtendedLifetime(slot) {} }
         let state = NSTemporaryDirectory() + "kblink-cli-" + UUID().uuidString
         defer { try? FileManager.default.removeItem(atPath: state) }
         let daemon = try ChildProcess(DaemonHarness.binary("kblinkd-demo"), ["--state-dir", state] + arguments)

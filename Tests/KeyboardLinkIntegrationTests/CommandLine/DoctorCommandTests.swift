@@ -86,7 +86,7 @@ struct DoctorCommandTests {
     @Test("doctor exits 1 when a check fails: no kblinkd on the bus")
     func failsWithoutKBlinkd() async throws {
         let root = try TemporaryDirectory()
-        let bus = try TestBus()
+        let bus = try await TestBus()
         let result = await InProcessKBlink.run(["doctor", "--json", "--root", root.path, "--bus", bus.address])
         #expect(result.status == 1, "\(result.standardError)")
         let report = try #require(try DemoDaemon.json(result.standardOutput) as? [String: Any])

@@ -1,4 +1,5 @@
 import KeyboardLink
+import KeyboardLinkTestSupport
 import Testing
 
 /// The examples of `docs/dbus-binding.md`, run as written, with the public API only (no `@testable`): if the guide's
@@ -62,8 +63,12 @@ struct BindingGuideTests {
     @Test("serve, call, read and watch properties, subscribe to a signal, follow the name's owner")
     func guide() async throws {
         // Connecting: a private dbus-daemon, as the tests and `kblink-bench` use.
+        let slot = await DaemonSlots.shared.acquire()  // the suite's bound on private buses
         let daemon = try PrivateBusDaemon()
-        defer { daemon.stop() }
+        defer {
+            daemon.stop()
+            withExtendedLifetime(slot) {}
+        }
         let server = try await BusConnection.connect(to: .address(daemon.address))
         let client = try await BusConnection.connect(to: .address(daemon.address))
 

@@ -40,7 +40,7 @@ struct BatteryProviderTests {
 
     @Test("the simulated bluetoothd follows a provider as bluetoothd 5.66 does: one Battery1 per device")
     func simulatedManager() async throws {
-        let bus = try TestBus()
+        let bus = try await TestBus()
         let plain = Self.splitWithoutBatteryService
         let bluez = SimulatedBlueZ(bus: bus.busAddress, devices: [.corneSplit, plain])
         await bluez.setExperimental(true)
@@ -100,7 +100,7 @@ struct BatteryProviderTests {
 
     @Test("without experimental features there is no battery provider manager, and Battery1 has no Source")
     func withoutExperimental() async throws {
-        let bus = try TestBus()
+        let bus = try await TestBus()
         let bluez = SimulatedBlueZ(bus: bus.busAddress, devices: [.corneSplit])
         try await bluez.start()
         defer { Task { await bluez.kill() } }

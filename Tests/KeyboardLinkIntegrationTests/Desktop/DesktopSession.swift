@@ -28,7 +28,7 @@ final class DesktopSession: Sendable {
                 atPath: home.path + "/" + directory, withIntermediateDirectories: true,
                 attributes: [.posixPermissions: 0o700])
         }
-        bus = try TestBus()
+        bus = try await TestBus()
         dconf = try ChildProcess("/usr/libexec/dconf-service", [], environment: Self.environment(home, bus))
         let connection = try await bus.connect()
         let owned = try await eventually {

@@ -14,7 +14,7 @@ final class ReapplyDaemon: RestartableDaemon, Sendable {
     let runner: RestartableService
 
     init(devices: [SimulatedDevice], viaLinks: VIADriverLinks? = nil) async throws {
-        bus = try TestBus()
+        bus = try await TestBus()
         bluez = SimulatedBlueZ(bus: bus.busAddress, devices: devices)
         try await bluez.start()
         self.viaLinks = viaLinks

@@ -17,7 +17,7 @@ final class FirmwareDaemon: RestartableDaemon, Sendable {
         devices: [SimulatedDevice], stateDirectory: String? = nil, experimental: Bool = false,
         configure: @escaping @Sendable (inout KeyboardLinkService.Options) -> Void = { _ in }
     ) async throws {
-        bus = try TestBus()
+        bus = try await TestBus()
         bluez = SimulatedBlueZ(bus: bus.busAddress, devices: devices)
         await bluez.setExperimental(experimental)
         try await bluez.start()

@@ -30,7 +30,7 @@ struct GATTClientTests {
     func withGATT<T>(
         _ devices: [SimulatedDevice], _ body: (SimulatedBlueZ, GATTClient) async throws -> T
     ) async throws -> T {
-        let bus = try TestBus()
+        let bus = try await TestBus()
         let bluez = SimulatedBlueZ(bus: bus.busAddress, devices: devices)
         try await bluez.start()
         let connection = try await bus.connect()

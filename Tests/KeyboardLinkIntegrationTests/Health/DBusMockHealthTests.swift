@@ -47,7 +47,7 @@ struct DBusMockHealthTests {
         "no input device ever: the budget's steps, then failed with a reason, nothing pending, not attached",
         arguments: [MockKeyboard.classic, MockKeyboard.lowEnergy])
     func failsWithinBudget(_ mocked: MockKeyboard) async throws {
-        let bus = try TestBus()
+        let bus = try await TestBus()
         let mock = try ChildProcess(
             "/usr/bin/python3", ["-m", "dbusmock", "--system", "--template", "bluez5"],
             environment: ["DBUS_SYSTEM_BUS_ADDRESS": bus.address, "PATH": "/usr/bin:/bin"])

@@ -24,7 +24,7 @@ final class HealthDaemon: RestartableDaemon, Sendable {
         devices: [SimulatedDevice], health: HealthSettings = HealthDaemon.fastHealth,
         configure: @escaping @Sendable (inout KeyboardLinkService.Options) -> Void = { _ in }
     ) async throws {
-        bus = try TestBus()
+        bus = try await TestBus()
         inputDevices = try SimulatedInputDevices.temporary()
         bluez = SimulatedBlueZ(bus: bus.busAddress, devices: devices)
         await bluez.setInputDevices(inputDevices)

@@ -18,7 +18,7 @@ struct KeymapCrashTests {
     @Test(
         "SIGKILL right after an acknowledged SetBinding, restart with the same state directory", arguments: [37, 101])
     func killNine(killAfter: Int) async throws {
-        let bus = try TestBus()
+        let bus = try await TestBus()
         let directory = try KeymapFixture.stateDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let config = directory + "/kblinkd.conf"

@@ -274,7 +274,7 @@ struct KeymapPersistenceTests {
     static func withLoggingService(
         stateDirectory: String, _ body: (KeymapClient, KeyboardLinkService) async throws -> Void
     ) async throws -> [String] {
-        let bus = try TestBus()
+        let bus = try await TestBus()
         let bluez = SimulatedBlueZ.demo(bus: bus.busAddress)
         try await bluez.start()
         let messages = Mutex<[String]>([])

@@ -11,7 +11,7 @@ struct PairingDBusMockTests {
 
     @Test("a keyboard the mock pairs without an agent ends paired, trusted and connected")
     func pairsWithoutPrompts() async throws {
-        let bus = try TestBus()
+        let bus = try await TestBus()
         let mock = try ChildProcess(
             "/usr/bin/python3", ["-m", "dbusmock", "--system", "--template", "bluez5"],
             environment: ["DBUS_SYSTEM_BUS_ADDRESS": bus.address, "PATH": "/usr/bin:/bin"])

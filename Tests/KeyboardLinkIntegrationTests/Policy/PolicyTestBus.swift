@@ -34,9 +34,11 @@ final class PolicyTestBus {
     private let daemon: PolicyChildProcess
     private let service: PolicyChildProcess
     private let agentName: String
+    private let slot: DaemonSlot
 
     /// Starts the bus with `policyPath` included and the service on it.
     init(policyPath: String) async throws {
+        slot = await DaemonSlots.shared.acquire()
         directory = NSTemporaryDirectory() + "kblink-policy-" + UUID().uuidString
         // Readable by the other user: it runs the client script from here and connects to the socket.
         try FileManager.default.createDirectory(

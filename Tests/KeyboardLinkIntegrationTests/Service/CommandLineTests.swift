@@ -187,7 +187,7 @@ struct CommandLineTests {
 
     @Test("kblinkd missing and BlueZ missing are different messages")
     func missingPieces() async throws {
-        let bus = try TestBus()
+        let bus = try await TestBus()
         let noDaemon = try await runProcess(DaemonHarness.binary("kblink"), ["status", "--bus", bus.address])
         #expect(noDaemon.status == 3)
         #expect(noDaemon.standardError.contains("kblinkd is not running"))

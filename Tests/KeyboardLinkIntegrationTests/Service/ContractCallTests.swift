@@ -7,8 +7,7 @@ struct ContractCallTests {
     @Test("a call whose arguments do not have the contract's types is refused before it is sent")
     func argumentsAreChecked() async throws {
         // No bus is needed: the check comes first. A proxy needs a connection, so use a private bus.
-        let bus = try PrivateBusDaemon()
-        defer { bus.stop() }
+        let bus = try await TestBus()
         let connection = try await BusConnection.connect(to: .address(bus.address), label: "contract-test")
         let proxy = DBusProxy(
             connection: connection, destination: KBlink.service, path: KBlink.managerPath,

@@ -13,7 +13,7 @@ struct DBusMockBlueZTests {
 
     @Test("list, status and watch follow a keyboard added, given keyboard properties, connected and disconnected")
     func followsTheMock() async throws {
-        let bus = try TestBus()
+        let bus = try await TestBus()
         let mock = try ChildProcess(
             "/usr/bin/python3", ["-m", "dbusmock", "--system", "--template", "bluez5"],
             environment: ["DBUS_SYSTEM_BUS_ADDRESS": bus.address, "PATH": "/usr/bin:/bin"])

@@ -56,7 +56,7 @@ struct DaemonProcessTests {
 
     @Test("READY=1, evdev keyboards from a fake /proc file, SIGHUP reload, SIGTERM releases the name")
     func lifeCycle() async throws {
-        let bus = try TestBus()
+        let bus = try await TestBus()
         let directory = NSTemporaryDirectory() + "kblinkd-test-" + UUID().uuidString
         let inputDirectory = directory + "/input"
         try FileManager.default.createDirectory(atPath: inputDirectory, withIntermediateDirectories: true)

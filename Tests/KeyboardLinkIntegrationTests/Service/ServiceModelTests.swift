@@ -143,7 +143,7 @@ struct ServiceModelTests {
 
     @Test("several adapters, one powered off")
     func severalAdapters() async throws {
-        let bus = try TestBus()
+        let bus = try await TestBus()
         let bluez = SimulatedBlueZ(bus: bus.busAddress, adapterCount: 2, devices: [.aulaF87])
         try await bluez.start()
         try await bluez.add(.vgn98Pro, adapter: 1)

@@ -29,7 +29,7 @@ final class DaemonHarness: Sendable {
     )
         async throws
     {
-        bus = try TestBus()
+        bus = try await TestBus()
         if let devices {
             bluez = SimulatedBlueZ(bus: bus.busAddress, adapterCount: adapterCount, devices: devices)
         } else {

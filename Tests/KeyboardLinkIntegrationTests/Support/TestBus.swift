@@ -1,15 +1,19 @@
 import Foundation
 import KeyboardLink
+import KeyboardLinkTestSupport
 import Testing
 
-/// A private dbus-daemon for one test, started from the repo's configuration file, killed by pid at the end.
+/// A private dbus-daemon for one test, started from the repo's configuration file, killed by pid at the end. It
+/// takes one of the ``DaemonSlots`` before it starts and gives it back when it stops.
 final class TestBus: Sendable {
     let daemon: PrivateBusDaemon
+    private let slot: DaemonSlot
 
     var address: String { daemon.address }
     var busAddress: BusAddress { .address(daemon.address) }
 
-    init() throws {
+    init() async throws {
+        slot = await DaemonSlots.shared.acquire()
         let configuration = try #require(
             Bundle.module.path(forResource: "private-bus", ofType: "conf", inDirectory: "Fixtures"))
         daemon = try PrivateBusDaemon(configurationFile: configuration)
@@ -29,7 +33,7 @@ final class TestBus: Sendable {
 func withBus<T>(
     _ body: (TestBus, BusConnection, BusConnection) async throws -> T
 ) async throws -> T {
-    let bus = try TestBus()
+    let bus = try await TestBus()
     let server = try await bus.connect()
     let client = try await bus.connect()
     do {

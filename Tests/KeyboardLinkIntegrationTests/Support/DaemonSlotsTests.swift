@@ -1,0 +1,42 @@
+import KeyboardLinkTestSupport
+import Testing
+
+/// The bound on private buses alive at once: a slot is taken before a bus starts and given back when it stops.
+@Suite("DaemonSlots")
+struct DaemonSlotsTests {
+    @Test("a test waits while every slot is taken, and goes on when one is given back")
+    func waitsForAFreeSlot() async throws {
+        let slots = DaemonSlots(count: 2)
+        var first: DaemonSlot? = await slots.acquire()
+        let second = await slots.acquire()
+        #expect(slots.free == 0)
+        let third = Task { await slots.acquire() }
+        // The third waits until the first is given back.
+        #expect(await eventually { slots.waiting == 1 })
+        first = nil
+        let thirdSlot = await third.value
+        #expect(slots.free == 0)
+        withExtendedLifetime((first, second, thirdSlot)) {}
+    }
+
+    @Test("a slot given back with nobody waiting is free again")
+    func givenBack() async {
+        let slots = DaemonSlots(count: 1)
+        var slot: DaemonSlot? = await slots.acquire()
+        #expect(slots.free == 0)
+        slot = nil
+        #expect(slots.free == 1)
+        withExtendedLifetime(slot) {}
+    }
+
+    @Test("a test that waited the longest wait goes ahead without a slot, and takes none from the others")
+    func goesAheadAfterTheLongestWait() async {
+        let slots = DaemonSlots(count: 1)
+        let held = await slots.acquire()
+        var late: DaemonSlot? = await slots.acquire(waitingAtMost: .milliseconds(20))
+        late = nil
+        // The late one held no slot: giving it back frees none.
+        #expect(slots.free == 0)
+        withExtendedLifetime((held, late)) {}
+    }
+}
