@@ -58,6 +58,9 @@ struct KeymapBenchmark: Sendable {
         var apply: Double
         var undo: Double
         var redo: Double
+        /// The undo steps the log held after the edits (at most `KeymapEditSession.undoLimit` + 1: past the limit
+        /// the oldest edits are merged into one step), each undone and then redone.
+        var steps: Int
         /// Heap bytes in use (mallinfo2) after the edits minus before the session was made.
         var heapGrowth: Int
         /// This process's VmRSS after the edits minus before, in KiB.
@@ -86,7 +89,8 @@ struct KeymapBenchmark: Sendable {
             }
         }
         var report = "Keymap edit session: vgn-98pro (\(keyboard.layout.keys.count) keys), 8 layers, 32 macros; "
-        report += "\(edits) setBinding edits over every key and layer, then \(edits) undos, then \(edits) redos; "
+        report += "\(edits) setBinding edits over every key and layer, then every undo step the log holds (at most "
+        report += "\(KeymapEditSession.undoLimit), the older edits merged into one more), then as many redos; "
         report += "\(rounds) rounds, each on a fresh session\n\n"
         report += editTable(editRounds, edits: edits) + "\n\n"
 
@@ -154,20 +158,26 @@ struct KeymapBenchmark: Sendable {
         guard session.draftKeymap == expected else { throw BenchError("the draft after the edits is wrong") }
 
         began = clock.now
-        for _ in 0..<edits { try session.undo() }
+        var steps = 0
+        while session.canUndo {
+            try session.undo()
+            steps += 1
+        }
         let undo = (clock.now - began).seconds
         guard !session.canUndo, !session.isDirty, session.draftKeymap == keyboard.base else {
             throw BenchError("undoing every edit did not give the base keymap back")
         }
 
         began = clock.now
-        for _ in 0..<edits { try session.redo() }
+        for _ in 0..<steps { try session.redo() }
         let redo = (clock.now - began).seconds
         guard !session.canRedo, session.draftKeymap == expected else {
             throw BenchError("redoing every edit did not give the edited keymap back")
         }
         return (
-            EditRound(apply: apply, undo: undo, redo: redo, heapGrowth: heapGrowth, residentGrowthKiB: residentGrowth),
+            EditRound(
+                apply: apply, undo: undo, redo: redo, steps: steps, heapGrowth: heapGrowth,
+                residentGrowthKiB: residentGrowth),
             session
         )
     }
@@ -183,21 +193,22 @@ struct KeymapBenchmark: Sendable {
     }
 
     private func editTable(_ rounds: [EditRound], edits: Int) -> String {
-        func row(_ name: String, _ values: [Double]) -> [String] {
+        func row(_ name: String, _ values: [Double], operations: Int) -> [String] {
             let summary = Summary(values)
             return [
-                name, Format.milliseconds(summary.min), Format.milliseconds(summary.median),
-                Format.milliseconds(summary.mean), Format.number(summary.median / Double(edits) * 1e9),
+                name, String(operations), Format.milliseconds(summary.min), Format.milliseconds(summary.median),
+                Format.milliseconds(summary.mean), Format.number(summary.median / Double(max(operations, 1)) * 1e9),
             ]
         }
+        let steps = rounds.map(\.steps).max() ?? 0
         let heap = Summary(rounds.map { Double($0.heapGrowth) })
         let resident = Summary(rounds.map { Double($0.residentGrowthKiB) })
         return Format.table(
-            ["\(edits) operations", "min ms", "median ms", "mean ms", "ns/op (median)"],
+            ["operation", "count", "min ms", "median ms", "mean ms", "ns/op (median)"],
             [
-                row("apply (setBinding)", rounds.map(\.apply)),
-                row("undo", rounds.map(\.undo)),
-                row("redo", rounds.map(\.redo)),
+                row("apply (setBinding)", rounds.map(\.apply), operations: edits),
+                row("undo", rounds.map(\.undo), operations: steps),
+                row("redo", rounds.map(\.redo), operations: steps),
             ])
             + "\n\nMemory held by the session after the edits (each round's session kept alive), min / median / max over"
             + " rounds:\nheap in use (glibc malloc_info) +\(Format.number(heap.min / 1_048_576, decimals: 2))"
