@@ -52,11 +52,11 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         // For embedders, one product per layer: the D-Bus binding alone, the org.kblink1 contract (names, types,
-        // errors) on top of it, and the typed client on top of that; the umbrella holds everything.
+        // errors) on top of it, and the typed client on top of that (docs/embedding.md). They are the public
+        // surface: every other library target is `package` (PublicSurfaceTests), and the umbrella is no product.
         .library(name: "KeyboardLinkDBus", targets: ["KeyboardLinkDBus"]),
         .library(name: "KBlinkAPI", targets: ["KBlinkAPI"]),
         .library(name: "KeyboardLinkClient", targets: ["KeyboardLinkClient"]),
-        .library(name: "KeyboardLink", targets: ["KeyboardLink"]),
         .executable(name: "kblinkd", targets: ["kblinkd"]),
         .executable(name: "kblinkd-demo", targets: ["kblinkd-demo"]),
         .executable(name: "kblink", targets: ["kblink"]),
@@ -144,7 +144,8 @@ let package = Package(
                 "KeyboardLinkBlueZ", "KeyboardLinkDBus", "KeyboardLinkDrivers", "KeyboardLinkFirmware",
                 "KeyboardLinkKeymap", "KeyboardLinkSupport",
             ]),
-        // The umbrella: re-exports every library target, for tests, benchmarks and embedders.
+        // The umbrella: re-exports every library target, for the package's own tests, benchmarks and programs. No
+        // product holds it: all it adds to the three products above is `package`, of no use outside the package.
         library(
             "KeyboardLink", path: "Umbrella",
             dependencies: libraryTargetNames.map { .target(name: $0) }),

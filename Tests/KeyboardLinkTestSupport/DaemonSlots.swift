@@ -7,13 +7,13 @@ import Synchronization
 /// user has 128 of them (`fs.inotify.max_user_instances`): the tests that watch input devices then fail with
 /// "cannot start inotify: Too many open files". A test takes a slot before it starts its bus and gives it back
 /// when the bus stops (``DaemonSlot`` going away); a test that waits for a slot has not started its clock.
-public final class DaemonSlots: Sendable {
+package final class DaemonSlots: Sendable {
     /// The slots the whole test process shares: 24 buses use at most a few inotify instances each.
-    public static let shared = DaemonSlots(count: 24)
+    package static let shared = DaemonSlots(count: 24)
 
     /// How long a test waits for a slot before it goes ahead without one, so that a test holding two buses
     /// cannot wait forever on tests that wait for it.
-    public static let longestWait: Duration = .seconds(120)
+    package static let longestWait: Duration = .seconds(120)
 
     private struct State {
         var free: Int
@@ -24,18 +24,18 @@ public final class DaemonSlots: Sendable {
     private let state: Mutex<State>
 
     /// Slots for `count` buses at once.
-    public init(count: Int) {
+    package init(count: Int) {
         state = Mutex(State(free: count))
     }
 
     /// The number of slots free now.
-    public var free: Int { state.withLock { $0.free } }
+    package var free: Int { state.withLock { $0.free } }
 
     /// The number of tests waiting for a slot now.
-    public var waiting: Int { state.withLock { $0.waiters.count } }
+    package var waiting: Int { state.withLock { $0.waiters.count } }
 
     /// Waits for a free slot (at most ``longestWait``); the slot is free again when the returned value goes away.
-    public func acquire(waitingAtMost longestWait: Duration = DaemonSlots.longestWait) async -> DaemonSlot {
+    package func acquire(waitingAtMost longestWait: Duration = DaemonSlots.longestWait) async -> DaemonSlot {
         let counted = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
             let waiter: UInt64? = state.withLock { state in
                 if state.free > 0 {
@@ -82,7 +82,7 @@ public final class DaemonSlots: Sendable {
 }
 
 /// One test's slot for a private bus; free again when this goes away.
-public final class DaemonSlot: Sendable {
+package final class DaemonSlot: Sendable {
     /// Nil when the test went ahead without a slot.
     private let slots: DaemonSlots?
 

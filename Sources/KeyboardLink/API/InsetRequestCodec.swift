@@ -9,9 +9,9 @@ import KeyboardLinkSupport
 ///
 /// Rectangles are `ad` `[x, y, width, height]`, sizes `ad` `[width, height]`; numbers may be sent as any D-Bus
 /// number type. Unknown keys and malformed values are refused with `InvalidArgs` naming the key.
-public enum InsetRequestCodec {
+package enum InsetRequestCodec {
     /// The keys a request may hold.
-    public static let requestKeys: Set<String> = [
+    package static let requestKeys: Set<String> = [
         "screen", "screen-id", "window", "view-bounds", "safe-bottom", "event", "keyboard", "keyboard-begin",
         "duration", "curve", "is-local", "event-screen", "hardware-keyboard", "focused", "fields", "focused-field",
         "top-limit", "follows-undocked", "uses-bottom-safe-area", "dismiss-padding", "accessory-bar-max",
@@ -20,10 +20,10 @@ public enum InsetRequestCodec {
 
     /// The most text fields one request may carry: the guardian only keeps the focused one visible, and a bound keeps
     /// every call short for everyone else.
-    public static let maximumFields = 256
+    package static let maximumFields = 256
 
     /// Event names accepted in `event` (CLI spellings and the iOS names).
-    public static func eventKind(_ text: String) -> KeyboardEventKind? {
+    package static func eventKind(_ text: String) -> KeyboardEventKind? {
         switch text {
         case "show", "willShow", "will-show": .willShow
         case "change", "willChangeFrame", "will-change-frame": .willChangeFrame
@@ -36,7 +36,7 @@ public enum InsetRequestCodec {
     /// Builds a request. `hardwareKeyboard` is the daemon's live state, used unless the request says
     /// `hardware-keyboard`.
     /// - Throws: ``KBlinkError`` (`invalidArgs`) naming the bad key.
-    public static func request(from dictionary: [String: DBusValue], hardwareKeyboard: Bool) throws -> InsetRequest {
+    package static func request(from dictionary: [String: DBusValue], hardwareKeyboard: Bool) throws -> InsetRequest {
         if let unknown = dictionary.keys.sorted().first(where: { !requestKeys.contains($0) }) {
             throw KBlinkError.invalidArgs(
                 "unknown ResolveInsets key '\(unknown.errorExcerpt())'; known keys: \(requestKeys.sorted().joined(separator: ", "))"
@@ -139,7 +139,7 @@ public enum InsetRequestCodec {
     }
 
     /// The answer as `a{sv}`.
-    public static func dictionary(from answer: InsetAnswer) -> DBusValue {
+    package static func dictionary(from answer: InsetAnswer) -> DBusValue {
         var entries: [(String, DBusValue)] = [
             ("mode", .string(answer.mode.rawValue)),
             ("event", .string(InsetAnswer.text(answer.disposition))),
@@ -224,7 +224,7 @@ public enum InsetRequestCodec {
     }
 
     /// Reads an answer back (the CLI uses it).
-    public static func answerFields(_ dictionary: [String: DBusValue]) -> [(key: String, value: DBusValue)] {
+    package static func answerFields(_ dictionary: [String: DBusValue]) -> [(key: String, value: DBusValue)] {
         let order = [
             "mode", "event", "overlap", "inset", "guide", "guide-top", "guide-height", "dismiss-threshold", "slide",
             "keyboard", "hardware-keyboard", "near-edges", "animation",

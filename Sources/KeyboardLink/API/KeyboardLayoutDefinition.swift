@@ -46,7 +46,7 @@ public struct KeyboardLayoutDefinition: Sendable, Equatable, DBusRepresentable {
     }
 
     /// The definition of a layout.
-    public init(
+    package init(
         layout: PhysicalLayout, vendorID: UInt16, productID: UInt16, matrixRows: UInt16, matrixColumns: UInt16,
         source: String
     ) {
@@ -65,7 +65,7 @@ public struct KeyboardLayoutDefinition: Sendable, Equatable, DBusRepresentable {
     /// key, valid key names, zones and actions, a short printable source, and the checks of `PhysicalLayout` (at
     /// most 512 keys, unique names and matrix positions, no overlaps).
     /// - Throws: `KeymapError.invalidLayout` naming the problem and, for a key, its index and name.
-    public func physicalLayout() throws(KeymapError) -> PhysicalLayout {
+    package func physicalLayout() throws(KeymapError) -> PhysicalLayout {
         let layoutID = try LayoutID(id)
         guard vendorID != 0 || productID != 0 else {
             throw .invalidLayout("\(layoutID): vendor and product IDs 0000:0000 match no keyboard")

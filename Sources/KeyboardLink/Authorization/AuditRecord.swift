@@ -5,9 +5,9 @@ import KeyboardLinkSupport
 /// One entry of kblinkd's audit trail: a write or a read of secrets that was allowed and done (or failed half-way), or
 /// a refusal. The journal receives it as structured fields (``fields``) beside its text (``line``): a field is set by
 /// kblinkd alone, so no name or text a caller or a device chose can imitate one.
-public struct AuditRecord: Sendable, Equatable {
+package struct AuditRecord: Sendable, Equatable {
     /// How the call ended.
-    public enum Result: Sendable, Equatable {
+    package enum Result: Sendable, Equatable {
         /// Allowed and done.
         case allowed(AuthorizationGrant.Basis)
         /// Allowed, then failed with this error (for a push, possibly after writing part of the keymap).
@@ -18,16 +18,16 @@ public struct AuditRecord: Sendable, Equatable {
     }
 
     /// The action asked for.
-    public var action: PolkitAction
+    package var action: PolkitAction
     /// What was done, such as `Push` or `Set CurrentZone`; nil for a refusal (decided before the method ran).
-    public var operation: String?
+    package var operation: String?
     /// The object the call was about.
-    public var object: String?
+    package var object: String?
     /// Who asked.
-    public var caller: CallerCredentials
-    public var result: Result
+    package var caller: CallerCredentials
+    package var result: Result
 
-    public init(
+    package init(
         action: PolkitAction, operation: String?, object: String?, caller: CallerCredentials, result: Result
     ) {
         self.action = action
@@ -39,7 +39,7 @@ public struct AuditRecord: Sendable, Equatable {
 
     /// The text: `audit: org.kblink1.write-firmware Push on /org/kblink1/keyboards/... by uid 1000 pid 42 (kblink)
     /// :1.7, allowed by polkit`. Untrusted parts (the command name) are escaped by the logger.
-    public var line: String {
+    package var line: String {
         var text = "audit: \(action.id)"
         if let operation { text += " \(operation)" }
         if let object { text += " on \(object)" }
@@ -56,7 +56,7 @@ public struct AuditRecord: Sendable, Equatable {
 
     /// The journal's fields, each value escaped to one line: `KBLINK_AUDIT=1`, the action, operation, object, uid,
     /// pid, command, bus name, result (`allowed`, `failed`, `refused`), the error and how many refusals it stands for.
-    public var fields: [(name: String, value: String)] {
+    package var fields: [(name: String, value: String)] {
         var fields: [(name: String, value: String)] = [("KBLINK_AUDIT", "1"), ("KBLINK_ACTION", action.id)]
         if let operation { fields.append(("KBLINK_OPERATION", operation)) }
         if let object { fields.append(("KBLINK_OBJECT", object)) }

@@ -2,13 +2,13 @@ import KBlinkAPI
 import KeyboardLinkDBus
 
 /// The D-Bus errors a refused authorization answers with. Each message says what was refused and what to do.
-public enum AuthorizationError {
+package enum AuthorizationError {
     /// The caller may not do this: polkit said no, or polkit is absent and the caller is neither root nor in the
     /// configured group, or polkit did not answer in time.
-    public static let notAuthorized = KBlinkError.Code.notAuthorized.errorName
+    package static let notAuthorized = KBlinkError.Code.notAuthorized.errorName
     /// polkit would ask the person, but the call did not carry `ALLOW_INTERACTIVE_AUTHORIZATION`: the standard
     /// D-Bus error for this, which tells a client to call again with the flag set.
-    public static let interactiveAuthorizationRequired = KBlinkError.Code.interactiveAuthorizationRequired.errorName
+    package static let interactiveAuthorizationRequired = KBlinkError.Code.interactiveAuthorizationRequired.errorName
 
     /// polkit (or the group rule) refused.
     static func refused(_ action: PolkitAction, because reason: String) -> DBusError {

@@ -3,9 +3,9 @@ import KeyboardLinkDBus
 
 /// A permission given: which action, to whom and why. The service keeps it to write the audit line
 /// (``Authorizer/audit(_:object:operation:)``) once the work is done.
-public struct AuthorizationGrant: Sendable, Equatable {
+package struct AuthorizationGrant: Sendable, Equatable {
     /// Why the caller was allowed.
-    public enum Basis: Sendable, Equatable, CustomStringConvertible {
+    package enum Basis: Sendable, Equatable, CustomStringConvertible {
         /// The caller runs as root.
         case root
         /// polkit said yes (possibly after asking the person).
@@ -15,7 +15,7 @@ public struct AuthorizationGrant: Sendable, Equatable {
         /// `kblinkd-demo`: the caller is the user who started the daemon.
         case simulate
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .root: "root"
             case .polkit: "polkit"
@@ -26,9 +26,9 @@ public struct AuthorizationGrant: Sendable, Equatable {
     }
 
     /// The action allowed.
-    public let action: PolkitAction
+    package let action: PolkitAction
     /// Who was allowed.
-    public let caller: CallerCredentials
+    package let caller: CallerCredentials
     /// Why.
-    public let basis: Basis
+    package let basis: Basis
 }

@@ -1,8 +1,8 @@
 /// Where the ``Authorizer`` reports: decisions, the audit lines and polkit's absence. The daemon forwards these to its
 /// journal logger at the same levels.
-public struct AuthorizationLog: Sendable {
+package struct AuthorizationLog: Sendable {
     /// How important a report is (the journal levels the daemon maps them to).
-    public enum Level: Sendable, Equatable {
+    package enum Level: Sendable, Equatable {
         /// An allowed read, a cached answer.
         case debug
         /// An audit line or a refusal.
@@ -16,7 +16,7 @@ public struct AuthorizationLog: Sendable {
 
     /// Creates a log from a function that receives each report; audit records arrive as their text at level notice,
     /// unless `audit` takes them (the daemon's journal writer, which keeps their fields).
-    public init(
+    package init(
         _ write: @escaping @Sendable (Level, String) -> Void, audit: (@Sendable (AuditRecord) -> Void)? = nil
     ) {
         self.write = write
@@ -27,5 +27,5 @@ public struct AuthorizationLog: Sendable {
     func audit(_ record: AuditRecord) { recordAudit(record) }
 
     /// Reports nothing.
-    public static var silent: AuthorizationLog { AuthorizationLog { _, _ in } }
+    package static var silent: AuthorizationLog { AuthorizationLog { _, _ in } }
 }

@@ -8,16 +8,16 @@ import KeyboardLinkSupport
 ///
 /// An actor: a check waiting for polkit suspends, so other checks and everything else the daemon does go on
 /// meanwhile, and a polkit that does not answer fails only the call that waits for it, after the policy's timeout.
-public actor Authorizer {
+package actor Authorizer {
     /// polkit's bus name, object and interface.
     static let polkitName: BusName = "org.freedesktop.PolicyKit1"
     static let polkitPath: ObjectPath = "/org/freedesktop/PolicyKit1/Authority"
     static let polkitInterface: InterfaceName = "org.freedesktop.PolicyKit1.Authority"
 
     /// The connection kblinkd serves on: calls come in on it and polkit is asked through it.
-    public nonisolated let connection: BusConnection
+    package nonisolated let connection: BusConnection
     /// How decisions are made.
-    public nonisolated let policy: AuthorizationPolicy
+    package nonisolated let policy: AuthorizationPolicy
     nonisolated let log: AuthorizationLog
 
     /// polkit's recent yes per caller and action, with when it stops counting.
@@ -43,10 +43,10 @@ public actor Authorizer {
     private var pendingChecks: [UInt32: Int] = [:]
     /// How many polkit checks one user's calls may have waiting at once; beyond, calls are refused with
     /// `org.freedesktop.DBus.Error.LimitsExceeded` (a caller whose agent never answers holds at most this many).
-    public static let maximumPendingChecksPerUser = 8
+    package static let maximumPendingChecksPerUser = 8
 
     /// Creates an authorizer for calls arriving on `connection`.
-    public init(connection: BusConnection, policy: AuthorizationPolicy, log: AuthorizationLog) {
+    package init(connection: BusConnection, policy: AuthorizationPolicy, log: AuthorizationLog) {
         self.connection = connection
         self.policy = policy
         self.log = log
@@ -58,7 +58,7 @@ public actor Authorizer {
     /// - Returns: the grant to pass to ``audit(_:object:operation:)`` once the work is done.
     /// - Throws: `org.kblink1.Error.NotAuthorized`, or `org.freedesktop.DBus.Error.InteractiveAuthorizationRequired`
     ///   when polkit would ask and the caller did not allow it.
-    public func authorize(_ action: PolkitAction, for call: MethodCallContext, details: [String: String] = [:])
+    package func authorize(_ action: PolkitAction, for call: MethodCallContext, details: [String: String] = [:])
         async throws(DBusError) -> AuthorizationGrant
     {
         try await authorize(
@@ -66,7 +66,7 @@ public actor Authorizer {
     }
 
     /// Checks that `sender` may perform `action`; see ``authorize(_:for:details:)``.
-    public func authorize(
+    package func authorize(
         _ action: PolkitAction, sender: BusName?, interactive: Bool, details: [String: String] = [:]
     ) async throws(DBusError) -> AuthorizationGrant {
         switch await decide(action, sender: sender, interactive: interactive, details: details) {
@@ -77,12 +77,12 @@ public actor Authorizer {
 
     /// Whether `sender` may perform `action` without being asked anything: for reads that withhold what the caller
     /// may not see (macro text) instead of failing.
-    public func isAuthorized(_ action: PolkitAction, sender: BusName?, details: [String: String] = [:]) async -> Bool {
+    package func isAuthorized(_ action: PolkitAction, sender: BusName?, details: [String: String] = [:]) async -> Bool {
         await decide(action, sender: sender, interactive: false, details: details).isAllowed
     }
 
     /// The decision for `sender` and `action`; refusals are logged with the caller.
-    public func decide(
+    package func decide(
         _ action: PolkitAction, sender: BusName?, interactive: Bool, details: [String: String] = [:]
     ) async -> AuthorizationDecision {
         guard let sender else {
@@ -111,7 +111,7 @@ public actor Authorizer {
     /// - Parameters:
     ///   - object: the object the call was about (a keyboard's path).
     ///   - operation: what was done, such as the method's name (`Push`, `Set CurrentZone`).
-    public nonisolated func audit(
+    package nonisolated func audit(
         _ grant: AuthorizationGrant, object: ObjectPath, operation: String, failure: (any Error)? = nil
     ) {
         let result: AuditRecord.Result =
@@ -125,7 +125,7 @@ public actor Authorizer {
 
     /// The audit line of an allowed call: `audit: org.kblink1.write-firmware Push on /org/kblink1/... by uid 1000
     /// pid 42 (kblink) :1.7, allowed by polkit`.
-    public static func auditLine(_ grant: AuthorizationGrant, object: ObjectPath, operation: String) -> String {
+    package static func auditLine(_ grant: AuthorizationGrant, object: ObjectPath, operation: String) -> String {
         AuditRecord(
             action: grant.action, operation: operation, object: object.rawValue, caller: grant.caller,
             result: .allowed(grant.basis)
@@ -135,7 +135,7 @@ public actor Authorizer {
     // MARK: - Refusals, once per user and action and minute
 
     /// How long refusals of one user and action are gathered into one audit record.
-    public static let refusalWindow: Duration = .seconds(60)
+    package static let refusalWindow: Duration = .seconds(60)
 
     private struct RefusalKey: Hashable {
         let uid: UInt32
@@ -355,7 +355,7 @@ public actor Authorizer {
     }
 
     /// The caller's uid, pid and groups (`GetConnectionCredentials`) and its command name, asked once per caller.
-    public func credentials(of sender: BusName) async throws -> CallerCredentials {
+    package func credentials(of sender: BusName) async throws -> CallerCredentials {
         if let known = knownCallers[sender] { return known }
         let credentials = try await askBusForCredentials(of: sender)
         if knownCallers.count >= Self.knownCallerLimit { knownCallers.removeAll(keepingCapacity: true) }

@@ -1,31 +1,31 @@
 import KeyboardLinkDBus
 
 /// A snapshot of one `org.bluez.Device1` object and the interfaces beside it.
-public struct BlueZDevice: Sendable, Equatable {
-    public var path: ObjectPath
-    public var adapter: ObjectPath?
+package struct BlueZDevice: Sendable, Equatable {
+    package var path: ObjectPath
+    package var adapter: ObjectPath?
     /// `AA:BB:CC:DD:EE:FF`, as BlueZ reports it.
-    public var address: String
-    public var addressType: String?
-    public var name: String?
-    public var alias: String
-    public var classOfDevice: UInt32?
-    public var appearance: UInt16?
-    public var icon: String?
-    public var uuids: [String]
-    public var paired: Bool
-    public var bonded: Bool
-    public var trusted: Bool
-    public var blocked: Bool
-    public var connected: Bool
-    public var servicesResolved: Bool
-    public var modalias: String?
-    public var rssi: Int16?
+    package var address: String
+    package var addressType: String?
+    package var name: String?
+    package var alias: String
+    package var classOfDevice: UInt32?
+    package var appearance: UInt16?
+    package var icon: String?
+    package var uuids: [String]
+    package var paired: Bool
+    package var bonded: Bool
+    package var trusted: Bool
+    package var blocked: Bool
+    package var connected: Bool
+    package var servicesResolved: Bool
+    package var modalias: String?
+    package var rssi: Int16?
     /// `org.bluez.Battery1.Percentage`, when BlueZ exposes it.
-    public var batteryPercentage: UInt8?
+    package var batteryPercentage: UInt8?
 
     /// Reads a device from its interfaces' properties; nil when `Device1` is missing or has no address.
-    public init?(path: ObjectPath, interfaces: [String: [String: DBusValue]]) {
+    package init?(path: ObjectPath, interfaces: [String: [String: DBusValue]]) {
         guard let device = interfaces[BlueZ.deviceInterface.rawValue],
             let address = device["Address"]?.stringValue
         else { return nil }
@@ -55,20 +55,20 @@ public struct BlueZDevice: Sendable, Equatable {
     }
 
     /// The display name: the alias (which defaults to the name, then the address).
-    public var displayName: String { alias }
+    package var displayName: String { alias }
 }
 
 /// A snapshot of one `org.bluez.Adapter1` object.
-public struct BlueZAdapter: Sendable, Equatable {
-    public var path: ObjectPath
-    public var address: String
-    public var name: String
-    public var powered: Bool
-    public var discovering: Bool
-    public var pairable: Bool
+package struct BlueZAdapter: Sendable, Equatable {
+    package var path: ObjectPath
+    package var address: String
+    package var name: String
+    package var powered: Bool
+    package var discovering: Bool
+    package var pairable: Bool
 
     /// Reads an adapter from its interfaces' properties; nil when `Adapter1` is missing.
-    public init?(path: ObjectPath, interfaces: [String: [String: DBusValue]]) {
+    package init?(path: ObjectPath, interfaces: [String: [String: DBusValue]]) {
         guard let adapter = interfaces[BlueZ.adapterInterface.rawValue] else { return nil }
         self.path = path
         address = adapter["Address"]?.stringValue ?? ""
@@ -81,7 +81,7 @@ public struct BlueZAdapter: Sendable, Equatable {
 
 extension BlueZDevice {
     /// Whether the device is a keyboard by its class, appearance, icon or services (``KeyboardClassifier``).
-    public var isKeyboard: Bool {
+    package var isKeyboard: Bool {
         KeyboardClassifier.classify(
             DeviceTraits(classOfDevice: classOfDevice, appearance: appearance, icon: icon, uuidStrings: uuids)
         ).isKeyboard

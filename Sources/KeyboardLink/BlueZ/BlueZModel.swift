@@ -6,27 +6,27 @@ import KeyboardLinkDBus
 /// `PropertiesChanged`. Signals are subscribed before the objects are read, and signals sent before that reply
 /// are dropped (their effect is in it). When `org.bluez` loses its owner every object is gone; when it comes back
 /// the model resynchronises from scratch.
-public actor BlueZModel {
+package actor BlueZModel {
     /// What the model holds at one moment.
-    public struct Snapshot: Sendable, Equatable {
+    package struct Snapshot: Sendable, Equatable {
         /// BlueZ owns its name on the bus.
-        public var isBlueZRunning = false
-        public var adapters: [ObjectPath: BlueZAdapter] = [:]
-        public var devices: [ObjectPath: BlueZDevice] = [:]
+        package var isBlueZRunning = false
+        package var adapters: [ObjectPath: BlueZAdapter] = [:]
+        package var devices: [ObjectPath: BlueZDevice] = [:]
 
         /// An empty snapshot: BlueZ not running, no adapter, no device.
-        public init() {}
+        package init() {}
 
         /// An adapter is powered.
-        public var isBluetoothAvailable: Bool { adapters.values.contains { $0.powered } }
+        package var isBluetoothAvailable: Bool { adapters.values.contains { $0.powered } }
         /// Some adapter is discovering.
-        public var isDiscovering: Bool { adapters.values.contains { $0.discovering } }
+        package var isDiscovering: Bool { adapters.values.contains { $0.discovering } }
     }
 
     /// One change: the snapshot after it and the object paths it touched (nil: everything, after a resync).
-    public struct Update: Sendable {
-        public var snapshot: Snapshot
-        public var changedPaths: Set<ObjectPath>?
+    package struct Update: Sendable {
+        package var snapshot: Snapshot
+        package var changedPaths: Set<ObjectPath>?
     }
 
     private enum Input: Sendable {
@@ -34,7 +34,7 @@ public actor BlueZModel {
         case signal(Message)
     }
 
-    public let connection: BusConnection
+    package let connection: BusConnection
     private var objects: [ObjectPath: [String: [String: DBusValue]]] = [:]
     /// The objects below each device (GATT services, characteristics, descriptors), so that looking up one
     /// keyboard's GATT objects does not scan every object of every device.
@@ -49,14 +49,14 @@ public actor BlueZModel {
     private var firstSync: CheckedContinuation<Void, Never>?
     private var hasSynced = false
 
-    public init(connection: BusConnection) {
+    package init(connection: BusConnection) {
         self.connection = connection
     }
 
     /// Subscribes, reads the current state and keeps following it. Returns once the first state is loaded
     /// (or BlueZ is known to be absent).
     /// - Throws: ``DBusError`` when the bus refuses the subscriptions.
-    public func start() async throws {
+    package func start() async throws {
         guard consumer == nil else { return }
         let signals = try await connection.subscribe(to: MatchRule(sender: BlueZ.service))
         let owners = try await connection.ownerChanges(of: BlueZ.service)
@@ -84,7 +84,7 @@ public actor BlueZModel {
     }
 
     /// Stops following BlueZ.
-    public func stop() {
+    package func stop() {
         consumer?.cancel()
         for feeder in feeders { feeder.cancel() }
         feeders.removeAll()
@@ -94,10 +94,10 @@ public actor BlueZModel {
     }
 
     /// The current state.
-    public func current() -> Snapshot { snapshot }
+    package func current() -> Snapshot { snapshot }
 
     /// Every update from now on, starting with the current state.
-    public func updates() -> AsyncStream<Update> {
+    package func updates() -> AsyncStream<Update> {
         let (stream, continuation) = AsyncStream<Update>.makeStream()
         let id = nextObserver
         nextObserver += 1
@@ -226,12 +226,12 @@ public actor BlueZModel {
     }
 
     /// All properties of one object's interface, as the model holds them.
-    public func properties(of path: ObjectPath, interface: InterfaceName) -> [String: DBusValue]? {
+    package func properties(of path: ObjectPath, interface: InterfaceName) -> [String: DBusValue]? {
         objects[path]?[interface.rawValue]
     }
 
     /// Paths of objects below `path` that implement `interface` (GATT services and characteristics).
-    public func objects(below path: ObjectPath, implementing interface: InterfaceName)
+    package func objects(below path: ObjectPath, implementing interface: InterfaceName)
         -> [ObjectPath: [String: DBusValue]]
     {
         var result: [ObjectPath: [String: DBusValue]] = [:]

@@ -2,9 +2,9 @@ import KeyboardLinkDBus
 
 /// What a discovery session looks for: the argument of `org.bluez.Adapter1.SetDiscoveryFilter` (BlueZ's
 /// `org.bluez.Adapter.rst`), typed so that a key cannot be misspelled nor a value given the wrong type.
-public struct DiscoveryFilter: Sendable, Equatable {
+package struct DiscoveryFilter: Sendable, Equatable {
     /// Which radios BlueZ scans with.
-    public enum Transport: String, Sendable, Equatable {
+    package enum Transport: String, Sendable, Equatable {
         /// Classic and LE, as the adapter supports (interleaved).
         case auto
         /// Classic Bluetooth (BR/EDR) only.
@@ -14,16 +14,16 @@ public struct DiscoveryFilter: Sendable, Equatable {
     }
 
     /// Devices that advertise (or, for classic, offer) one of these services; empty: any device.
-    public var uuids: [BluetoothUUID]
+    package var uuids: [BluetoothUUID]
     /// The radios to scan with.
-    public var transport: Transport
+    package var transport: Transport
     /// The weakest signal (dBm) a device is reported at; nil: any.
-    public var rssi: Int16?
+    package var rssi: Int16?
     /// Whether a device is reported again at each advertisement, not only when its data changes; nil: BlueZ's default.
-    public var duplicateData: Bool?
+    package var duplicateData: Bool?
 
     /// A filter as given.
-    public init(
+    package init(
         uuids: [BluetoothUUID] = [], transport: Transport = .auto, rssi: Int16? = nil, duplicateData: Bool? = nil
     ) {
         self.uuids = uuids
@@ -33,10 +33,10 @@ public struct DiscoveryFilter: Sendable, Equatable {
     }
 
     /// Keyboards: HID (classic) and HID over GATT (LE), on both radios.
-    public static let keyboards = DiscoveryFilter(uuids: [.humanInterfaceDevice, .hidOverGATT], transport: .auto)
+    package static let keyboards = DiscoveryFilter(uuids: [.humanInterfaceDevice, .hidOverGATT], transport: .auto)
 
     /// The `a{sv}` argument of `SetDiscoveryFilter`: only the keys set.
-    public var dbusValue: DBusValue {
+    package var dbusValue: DBusValue {
         var entries: [DBusDictionaryEntry] = []
         if !uuids.isEmpty {
             entries.append(

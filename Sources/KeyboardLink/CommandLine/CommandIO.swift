@@ -8,29 +8,29 @@ import Synchronization
 /// The world a command runs in: where its output goes, where answers come from, the environment, and what stops a
 /// command that runs until interrupted. `kblink` runs with ``process`` (its standard streams, environment and
 /// Ctrl-C); an in-process caller, such as a test, gives buffers (``capturing(environment:)``) and no signals.
-public struct CommandIO: Sendable {
+package struct CommandIO: Sendable {
     /// Writes bytes to standard output.
-    public var writeOutput: @Sendable ([UInt8]) -> Void
+    package var writeOutput: @Sendable ([UInt8]) -> Void
     /// Writes bytes to standard error.
-    public var writeError: @Sendable ([UInt8]) -> Void
+    package var writeError: @Sendable ([UInt8]) -> Void
     /// Reads a line of standard input (nil at its end).
-    public var readLine: @Sendable () -> String?
+    package var readLine: @Sendable () -> String?
     /// The descriptor of standard input, for files named `-`; -1 when there is none.
-    public var standardInput: Int32
+    package var standardInput: Int32
     /// Whether standard output is a terminal (colours, live drawing).
-    public var outputIsTerminal: Bool
+    package var outputIsTerminal: Bool
     /// Whether standard input is a terminal (a person who can answer polkit's questions).
-    public var inputIsTerminal: Bool
+    package var inputIsTerminal: Bool
     /// The terminal's width in columns; 0 when unknown.
-    public var terminalColumns: @Sendable () -> Int
+    package var terminalColumns: @Sendable () -> Int
     /// An environment variable's value (nil when unset or empty).
-    public var environment: @Sendable (String) -> String?
+    package var environment: @Sendable (String) -> String?
     /// Whether SIGINT and SIGTERM interrupt a command that runs until interrupted (`watch`, `scan`, `pair`...).
     /// Without them such a command runs until it ends by itself or its task is cancelled.
-    public var handlesSignals: Bool
+    package var handlesSignals: Bool
 
     /// Everything given.
-    public init(
+    package init(
         writeOutput: @escaping @Sendable ([UInt8]) -> Void, writeError: @escaping @Sendable ([UInt8]) -> Void,
         readLine: @escaping @Sendable () -> String? = { nil }, standardInput: Int32 = -1,
         outputIsTerminal: Bool = false,
@@ -49,7 +49,7 @@ public struct CommandIO: Sendable {
     }
 
     /// The process's: standard output, error and input, its environment, and SIGINT/SIGTERM.
-    public static var process: CommandIO {
+    package static var process: CommandIO {
         CommandIO(
             writeOutput: { FileDescriptorOutput.writeAll($0, to: STDOUT_FILENO) },
             writeError: { FileDescriptorOutput.writeAll($0, to: STDERR_FILENO) },
@@ -74,24 +74,24 @@ public struct CommandIO: Sendable {
     }
 
     /// Output collected in memory: what a command wrote to standard output and standard error.
-    public final class Capture: Sendable {
+    package final class Capture: Sendable {
         private let output = Mutex<[UInt8]>([])
         private let error = Mutex<[UInt8]>([])
 
         /// An empty capture.
-        public init() {}
+        package init() {}
 
         /// Standard output so far, as text.
-        public var standardOutput: String { output.withLock { String(decoding: $0, as: UTF8.self) } }
+        package var standardOutput: String { output.withLock { String(decoding: $0, as: UTF8.self) } }
         /// Standard error so far, as text.
-        public var standardError: String { error.withLock { String(decoding: $0, as: UTF8.self) } }
+        package var standardError: String { error.withLock { String(decoding: $0, as: UTF8.self) } }
 
         fileprivate func appendOutput(_ bytes: [UInt8]) { output.withLock { $0.append(contentsOf: bytes) } }
         fileprivate func appendError(_ bytes: [UInt8]) { error.withLock { $0.append(contentsOf: bytes) } }
     }
 
     /// Output into `capture`, no input, no terminal, `environment`'s variables only, no signals handled.
-    public static func capturing(into capture: Capture, environment: [String: String] = [:]) -> CommandIO {
+    package static func capturing(into capture: Capture, environment: [String: String] = [:]) -> CommandIO {
         CommandIO(
             writeOutput: { capture.appendOutput($0) }, writeError: { capture.appendError($0) },
             environment: { name in environment[name].flatMap { $0.isEmpty ? nil : $0 } })

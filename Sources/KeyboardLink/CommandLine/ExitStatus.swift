@@ -1,5 +1,5 @@
 /// The CLI's documented exit codes.
-public enum ExitStatus: Int32, Sendable {
+package enum ExitStatus: Int32, Sendable {
     /// It worked.
     case success = 0
     /// It did not work (the daemon or BlueZ said no).

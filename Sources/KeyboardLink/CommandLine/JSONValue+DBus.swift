@@ -2,7 +2,7 @@ import KeyboardLinkDBus
 
 extension JSONValue {
     /// A D-Bus value as JSON: numbers, strings, arrays; dictionaries with string keys as objects; structs as arrays.
-    public init(_ value: DBusValue) {
+    package init(_ value: DBusValue) {
         switch value {
         case .byte(let v): self = .integer(Int64(v))
         case .boolean(let v): self = .bool(v)

@@ -1,7 +1,7 @@
 import KeyboardLinkSupport
 
 /// A JSON value with keys kept in the order they were written, so `--json` output is stable.
-public indirect enum JSONValue: Sendable, Equatable {
+package indirect enum JSONValue: Sendable, Equatable {
     case null
     case bool(Bool)
     case number(Double)
@@ -10,18 +10,18 @@ public indirect enum JSONValue: Sendable, Equatable {
     case array([JSONValue])
     case object([(String, JSONValue)])
 
-    public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
+    package static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
         lhs.rendered() == rhs.rendered()
     }
 
     /// Compact JSON text (one line).
-    public func rendered() -> String {
+    package func rendered() -> String {
         String(decoding: renderedBytes(), as: UTF8.self)
     }
 
     /// Compact JSON text as UTF-8 bytes, to be written out without a `String` in between.
     /// - Parameter capacity: bytes to reserve up front (a guess of the size spares regrowing a large buffer).
-    public func renderedBytes(reservingCapacity capacity: Int = 256) -> [UInt8] {
+    package func renderedBytes(reservingCapacity capacity: Int = 256) -> [UInt8] {
         var output: [UInt8] = []
         output.reserveCapacity(capacity)
         write(to: &output)
@@ -29,7 +29,7 @@ public indirect enum JSONValue: Sendable, Equatable {
     }
 
     /// Appends the compact JSON text to `output` (for writers that stream a long array through one buffer).
-    public func append(to output: inout [UInt8]) {
+    package func append(to output: inout [UInt8]) {
         write(to: &output)
     }
 

@@ -12,11 +12,11 @@ import KeyboardLinkSupport
 
 /// The `kblink` command line: global options, then a command and its arguments. `kblink`'s `main` is a call of
 /// ``run(_:)``.
-public enum KBlinkCommand {
+package enum KBlinkCommand {
     /// Answers `--version` and `--help` given before any command, which need neither kblinkd nor Swift's
     /// concurrency (so `kblink --version` starts no thread); nil for every other command line, which ``run(_:io:)``
     /// runs.
-    public static func answerAtOnce(_ arguments: [String], io: CommandIO = .process) -> ExitStatus? {
+    package static func answerAtOnce(_ arguments: [String], io: CommandIO = .process) -> ExitStatus? {
         for argument in arguments {
             switch argument {
             case "--json", "--no-color": continue
@@ -33,7 +33,7 @@ public enum KBlinkCommand {
     }
 
     /// Runs the command line `arguments` (without the program's name) in `io` and answers its exit status.
-    public static func run(_ arguments: [String], io: CommandIO = .process) async -> ExitStatus {
+    package static func run(_ arguments: [String], io: CommandIO = .process) async -> ExitStatus {
         // --json anywhere before `--` also makes usage errors JSON, even those found before the command's
         // arguments are parsed.
         let wantsJSON = arguments.prefix { $0 != "--" }.contains("--json")

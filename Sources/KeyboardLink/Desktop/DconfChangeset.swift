@@ -6,15 +6,15 @@
 /// `mv`); the maybe-variant (empty for nothing; else the value's bytes, a zero byte, the type string, and a zero
 /// byte closing the maybe); then the entry's framing offset (where the key ends); then the array's framing offset
 /// (where the entry ends). Offsets are 1 byte while the container is under 256 bytes, 2 under 64 KiB.
-public struct DconfChangeset: Hashable, Sendable {
+package struct DconfChangeset: Hashable, Sendable {
     /// The key (`/org/gnome/desktop/a11y/applications/screen-keyboard-enabled`).
-    public var key: String
+    package var key: String
     /// The new value; nil resets the key (the schema's default applies again).
-    public var value: Bool?
+    package var value: Bool?
 
     /// A change of one boolean key.
     /// - Throws: ``DconfError/invalidKey(_:)`` for a key that is not `/path/to/key`.
-    public init(key: String, value: Bool?) throws(DconfError) {
+    package init(key: String, value: Bool?) throws(DconfError) {
         guard key.hasPrefix("/"), !key.hasSuffix("/"), !key.contains("//"), key.utf8.count <= 1024,
             !key.utf8.contains(0)
         else { throw .invalidKey(key) }
@@ -23,7 +23,7 @@ public struct DconfChangeset: Hashable, Sendable {
     }
 
     /// The serialized `a{smv}`.
-    public var serialized: [UInt8] {
+    package var serialized: [UInt8] {
         var entry = Array(key.utf8) + [0]
         let keyEnd = entry.count
         while entry.count % 8 != 0 { entry.append(0) }

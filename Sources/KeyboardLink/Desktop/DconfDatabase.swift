@@ -9,24 +9,24 @@ import KeyboardLinkSupport
 /// `ca.desrt.dconf` (`/ca/desrt/dconf/Writer/user`, `ca.desrt.dconf.Writer.Change(ay) -> s tag`); the service
 /// writes the file before it answers, then announces the change with its `Notify` signal, which GSettings users
 /// (squeekboard, GNOME Shell) follow. The service is D-Bus activated: a write starts it when it is not running.
-public struct DconfDatabase: Sendable {
+package struct DconfDatabase: Sendable {
     /// dconf's writer service.
-    public static let writerName: BusName = "ca.desrt.dconf"
+    package static let writerName: BusName = "ca.desrt.dconf"
     /// The writer of the user database.
-    public static let writerPath: ObjectPath = "/ca/desrt/dconf/Writer/user"
+    package static let writerPath: ObjectPath = "/ca/desrt/dconf/Writer/user"
     /// The writer's interface.
-    public static let writerInterface: InterfaceName = "ca.desrt.dconf.Writer"
+    package static let writerInterface: InterfaceName = "ca.desrt.dconf.Writer"
 
     /// The user database file.
-    public let path: String
+    package let path: String
 
     /// The database at `path`.
-    public init(path: String) {
+    package init(path: String) {
         self.path = path
     }
 
     /// `$XDG_CONFIG_HOME/dconf/user`, else `$HOME/.config/dconf/user`, as GLib's `g_get_user_config_dir` says.
-    public static func userDatabasePath(environment: (String) -> String?) -> String? {
+    package static func userDatabasePath(environment: (String) -> String?) -> String? {
         if let config = environment("XDG_CONFIG_HOME"), config.hasPrefix("/") { return config + "/dconf/user" }
         guard let home = environment("HOME"), home.hasPrefix("/") else { return nil }
         return home + "/.config/dconf/user"
@@ -34,7 +34,7 @@ public struct DconfDatabase: Sendable {
 
     /// The value of `key` in the user database; `.unset` when the file or the key does not exist.
     /// - Throws: ``DconfError`` when the file cannot be read or is malformed.
-    public func read(_ key: String) throws(DconfError) -> DconfValue {
+    package func read(_ key: String) throws(DconfError) -> DconfValue {
         let bytes: [UInt8]?
         do {
             bytes = try FileStore().read(path)
@@ -49,7 +49,7 @@ public struct DconfDatabase: Sendable {
     /// - Returns: the service's tag for the change (its `Notify` signal carries it).
     /// - Throws: ``DBusError`` when the service cannot be reached or refuses the change.
     @discardableResult
-    public static func write(_ change: DconfChangeset, on connection: BusConnection) async throws -> String {
+    package static func write(_ change: DconfChangeset, on connection: BusConnection) async throws -> String {
         let proxy = DBusProxy(
             connection: connection, destination: writerName, path: writerPath, interface: writerInterface)
         return try await proxy.call(

@@ -1,5 +1,5 @@
 /// What went wrong reading or writing dconf.
-public enum DconfError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum DconfError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The user database is not a GVDB file dconf could have written.
     case malformedDatabase(String)
     /// The database could not be read.
@@ -7,7 +7,7 @@ public enum DconfError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A key that is not an absolute dconf key (`/a/b`), or too long.
     case invalidKey(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .malformedDatabase(let reason): "the dconf database is malformed: \(reason)"
         case .unreadable(let path, let reason): "cannot read the dconf database \(path): \(reason)"

@@ -1,5 +1,5 @@
 /// A dconf key's value as the agent reads it: the keys it handles are booleans.
-public enum DconfValue: Hashable, Sendable, Codable, CustomStringConvertible {
+package enum DconfValue: Hashable, Sendable, Codable, CustomStringConvertible {
     /// Not set in the user's database: the schema's default applies.
     case unset
     /// A boolean.
@@ -8,7 +8,7 @@ public enum DconfValue: Hashable, Sendable, Codable, CustomStringConvertible {
     case other(type: String)
 
     /// Decodes a serialized `v` GVariant: the content, a zero byte, then the type string.
-    public init(serializedVariant bytes: [UInt8]) {
+    package init(serializedVariant bytes: [UInt8]) {
         guard let separator = bytes.lastIndex(of: 0) else {
             self = .other(type: "?")
             return
@@ -23,7 +23,7 @@ public enum DconfValue: Hashable, Sendable, Codable, CustomStringConvertible {
     }
 
     /// What the key reads as, given the schema's default for an unset key.
-    public func effective(default fallback: Bool) -> Bool? {
+    package func effective(default fallback: Bool) -> Bool? {
         switch self {
         case .unset: fallback
         case .boolean(let value): value
@@ -32,7 +32,7 @@ public enum DconfValue: Hashable, Sendable, Codable, CustomStringConvertible {
     }
 
     /// Reads the state file's form: `true`, `false`, `unset` or `type:s`.
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let text = try decoder.singleValueContainer().decode(String.self)
         switch text {
         case "true": self = .boolean(true)
@@ -46,7 +46,7 @@ public enum DconfValue: Hashable, Sendable, Codable, CustomStringConvertible {
     }
 
     /// Writes `true`, `false`, `unset` or `type:s`.
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         switch self {
         case .unset: try container.encode("unset")
@@ -56,7 +56,7 @@ public enum DconfValue: Hashable, Sendable, Codable, CustomStringConvertible {
     }
 
     /// `true`, `false`, `unset`, `a value of type s`.
-    public var description: String {
+    package var description: String {
         switch self {
         case .unset: "unset"
         case .boolean(let value): value ? "true" : "false"

@@ -8,13 +8,13 @@
 /// then `gnome/` under it...), so the full key is rebuilt by following `parent` (`0xffffffff`: none). Items of type
 /// `v` hold a value; `L` (a list of children) and `H` (a nested table) hold none. This reader walks the items
 /// instead of hashing, which is enough for the few hundred keys of a user database.
-public struct GVDBTable: Sendable {
+package struct GVDBTable: Sendable {
     /// Every value item: full key, and the serialized `v` GVariant (content, a zero byte, the type string).
-    public let values: [String: [UInt8]]
+    package let values: [String: [UInt8]]
 
     /// Parses the bytes of a GVDB file.
     /// - Throws: ``DconfError/malformedDatabase(_:)`` naming what is out of place.
-    public init(bytes: [UInt8]) throws(DconfError) {
+    package init(bytes: [UInt8]) throws(DconfError) {
         guard bytes.count >= 24, Array(bytes[0..<8]) == Array("GVariant".utf8) else {
             throw .malformedDatabase("no GVDB signature (a byte-swapped or foreign file)")
         }
@@ -80,7 +80,7 @@ public struct GVDBTable: Sendable {
     }
 
     /// The value of `key`, decoded.
-    public func value(_ key: String) -> DconfValue {
+    package func value(_ key: String) -> DconfValue {
         guard let serialized = values[key] else { return .unset }
         return DconfValue(serializedVariant: serialized)
     }

@@ -15,7 +15,7 @@ import KeyboardLinkSupport
 /// The agent acts on changes of kblinkd's flag (whose grace period already keeps a keyboard that drops for a moment
 /// from counting as gone). What it did is kept in a state file, so a restarted agent neither acts twice nor loses
 /// the value to put back. kblinkd, squeekboard and KWin may come and go: the agent follows their names.
-public actor OSKAgent {
+package actor OSKAgent {
     /// What reaches the agent's loop.
     enum Event: Sendable {
         case kblinkOwner(BusName?)
@@ -37,14 +37,14 @@ public actor OSKAgent {
     var announced = false
 
     /// An agent; `log` receives one line per thing it does or would do.
-    public init(configuration: OSKAgentConfiguration, log: @escaping @Sendable (String) -> Void) {
+    package init(configuration: OSKAgentConfiguration, log: @escaping @Sendable (String) -> Void) {
         self.configuration = configuration
         self.log = log
     }
 
     /// Runs until the task is cancelled or a bus goes away.
     /// - Throws: ``DBusError`` when a bus cannot be reached at start, or when one closes.
-    public func run() async throws {
+    package func run() async throws {
         do {
             state = try OSKAgentState.load(from: configuration.statePath)
         } catch {

@@ -2,30 +2,30 @@ import KeyboardLinkDBus
 
 /// How the on-screen keyboard agent runs: where kblinkd and the session are, which parts act, and where it keeps
 /// its state.
-public struct OSKAgentConfiguration: Sendable {
+package struct OSKAgentConfiguration: Sendable {
     /// The bus kblinkd is on (the system bus).
-    public var kblinkBus: BusAddress
+    package var kblinkBus: BusAddress
     /// The user's session bus.
-    public var sessionBus: BusAddress
+    package var sessionBus: BusAddress
     /// Print what would be done instead of doing it.
-    public var dryRun = false
+    package var dryRun = false
     /// Set `screen-keyboard-enabled` (squeekboard, Phosh, GNOME).
-    public var usesGSettings = true
+    package var usesGSettings = true
     /// Call `sm.puri.OSK0.SetVisible(false)` on attach.
-    public var usesOSK0 = true
+    package var usesOSK0 = true
     /// Set KWin's virtual keyboard `active` false on attach.
-    public var usesKWin = true
+    package var usesKWin = true
     /// The agent's state file.
-    public var statePath: String
+    package var statePath: String
     /// The user's dconf database; nil when there is no home to find it in.
-    public var dconfDatabasePath: String?
+    package var dconfDatabasePath: String?
     /// The directories searched for GSettings schemas (`$XDG_DATA_DIRS` + `/glib-2.0/schemas`).
-    public var schemaDirectories: [String]
+    package var schemaDirectories: [String]
     /// `$XDG_CURRENT_DESKTOP`, for `--status`.
-    public var currentDesktop: String?
+    package var currentDesktop: String?
 
     /// A configuration with every part on.
-    public init(
+    package init(
         kblinkBus: BusAddress, sessionBus: BusAddress, statePath: String, dconfDatabasePath: String?,
         schemaDirectories: [String], currentDesktop: String?
     ) {
@@ -39,7 +39,7 @@ public struct OSKAgentConfiguration: Sendable {
 
     /// The state file, schema directories and dconf database from the environment, as the XDG base directory
     /// specification places them.
-    public static func paths(environment: (String) -> String?) -> (
+    package static func paths(environment: (String) -> String?) -> (
         statePath: String?, dconfDatabasePath: String?, schemaDirectories: [String]
     ) {
         var stateHome = environment("XDG_STATE_HOME").flatMap { $0.hasPrefix("/") ? $0 : nil }

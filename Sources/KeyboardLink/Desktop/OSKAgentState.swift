@@ -3,28 +3,28 @@ import KeyboardLinkSupport
 /// What the on-screen keyboard agent did and must undo, kept in a file of the user's
 /// (`$XDG_STATE_HOME/kblink/osk-agent.json`) so that an agent restarted while a keyboard is attached neither acts
 /// twice nor forgets the value it must put back.
-public struct OSKAgentState: Codable, Hashable, Sendable {
+package struct OSKAgentState: Codable, Hashable, Sendable {
     /// The hardware-keyboard state the agent last applied; nil before the first.
-    public var applied: Bool?
+    package var applied: Bool?
     /// The value `screen-keyboard-enabled` had before the agent set it false; nil when the agent did not change it.
-    public var previousScreenKeyboard: DconfValue?
+    package var previousScreenKeyboard: DconfValue?
 
     /// An empty state.
-    public init(applied: Bool? = nil, previousScreenKeyboard: DconfValue? = nil) {
+    package init(applied: Bool? = nil, previousScreenKeyboard: DconfValue? = nil) {
         self.applied = applied
         self.previousScreenKeyboard = previousScreenKeyboard
     }
 
     /// Reads the state file; an empty state when there is none.
     /// - Throws: ``FileError`` when it cannot be read, or a decoding error when it is not the agent's.
-    public static func load(from path: String) throws -> OSKAgentState {
+    package static func load(from path: String) throws -> OSKAgentState {
         guard let bytes = try FileStore().read(path) else { return OSKAgentState() }
         return try JSONCodec.decode(OSKAgentState.self, from: bytes)
     }
 
     /// Writes the state file atomically (0600), making its directory when needed.
     /// - Throws: ``FileError`` naming the step that failed.
-    public func save(to path: String) throws {
+    package func save(to path: String) throws {
         let store = FileStore()
         try store.makeDirectory(FileStore.split(path).directory)
         let bytes = try JSONCodec.encode(self, options: [.sortedKeys])

@@ -4,39 +4,39 @@ import KeyboardLinkDBus
 
 /// What `kblink osk-agent --status` finds: kblinkd's state, which desktop parts are here and why, and what the
 /// agent did.
-public struct OSKDesktop: Sendable {
+package struct OSKDesktop: Sendable {
     /// One part of the desktop the agent can act on.
-    public struct Part: Sendable, Equatable {
+    package struct Part: Sendable, Equatable {
         /// `gsettings`, `squeekboard`, `kwin`.
-        public var name: String
+        package var name: String
         /// Whether the agent acts on it.
-        public var active: Bool
+        package var active: Bool
         /// Why, for people.
-        public var reason: String
+        package var reason: String
     }
 
     /// Whether kblinkd answered.
-    public var kblinkdReachable: Bool
+    package var kblinkdReachable: Bool
     /// kblinkd's `HardwareKeyboardAttached` (false when unreachable).
-    public var attached: Bool
+    package var attached: Bool
     /// kblinkd's `HardwareKeyboardReasons`.
-    public var reasons: [HardwareKeyboardReasonEntry]
+    package var reasons: [HardwareKeyboardReasonEntry]
     /// `$XDG_CURRENT_DESKTOP`.
-    public var currentDesktop: String?
+    package var currentDesktop: String?
     /// The parts, GSettings first.
-    public var parts: [Part]
+    package var parts: [Part]
     /// What the agent did, from its state file.
-    public var state: OSKAgentState
+    package var state: OSKAgentState
 
     /// The schema directory holding `org.gnome.desktop.a11y.applications`, if any.
-    public static func schemaDirectory(_ configuration: OSKAgentConfiguration) -> String? {
+    package static func schemaDirectory(_ configuration: OSKAgentConfiguration) -> String? {
         configuration.schemaDirectories.first { directory in
             access(directory + "/\(OSKDesktopNames.screenKeyboardSchema).gschema.xml", R_OK) == 0
         }
     }
 
     /// Looks at kblinkd and the session as they are now.
-    public static func inspect(_ configuration: OSKAgentConfiguration) async -> OSKDesktop {
+    package static func inspect(_ configuration: OSKAgentConfiguration) async -> OSKDesktop {
         var status = OSKDesktop(
             kblinkdReachable: false, attached: false, reasons: [], currentDesktop: configuration.currentDesktop,
             parts: [], state: (try? OSKAgentState.load(from: configuration.statePath)) ?? OSKAgentState())
@@ -118,7 +118,7 @@ public struct OSKDesktop: Sendable {
     }
 
     /// The report, one line each.
-    public var lines: [String] {
+    package var lines: [String] {
         var lines: [String] = []
         if kblinkdReachable {
             lines.append("kblinkd: hardware keyboard attached: \(attached ? "yes" : "no")")

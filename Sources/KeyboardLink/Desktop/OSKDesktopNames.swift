@@ -1,27 +1,27 @@
 import KeyboardLinkDBus
 
 /// The names of the desktop services the on-screen keyboard agent talks to, and the GSettings key it sets.
-public enum OSKDesktopNames {
+package enum OSKDesktopNames {
     /// The GSettings schema of the key squeekboard, Phosh and GNOME read.
-    public static let screenKeyboardSchema = "org.gnome.desktop.a11y.applications"
+    package static let screenKeyboardSchema = "org.gnome.desktop.a11y.applications"
     /// The key in that schema.
-    public static let screenKeyboardKey = "screen-keyboard-enabled"
+    package static let screenKeyboardKey = "screen-keyboard-enabled"
     /// Its dconf path (the schema's path `/org/gnome/desktop/a11y/applications/` and the key).
-    public static let screenKeyboardPath = "/org/gnome/desktop/a11y/applications/screen-keyboard-enabled"
+    package static let screenKeyboardPath = "/org/gnome/desktop/a11y/applications/screen-keyboard-enabled"
     /// The schema's default for the key.
-    public static let screenKeyboardDefault = false
+    package static let screenKeyboardDefault = false
 
     /// squeekboard's (and Stevia's) on-screen keyboard service.
-    public static let osk0Name: BusName = "sm.puri.OSK0"
+    package static let osk0Name: BusName = "sm.puri.OSK0"
     /// Its object.
-    public static let osk0Path: ObjectPath = "/sm/puri/OSK0"
+    package static let osk0Path: ObjectPath = "/sm/puri/OSK0"
     /// Its interface, with `SetVisible(b)` and the property `Visible`.
-    public static let osk0Interface: InterfaceName = "sm.puri.OSK0"
+    package static let osk0Interface: InterfaceName = "sm.puri.OSK0"
 
     /// KWin.
-    public static let kwinName: BusName = "org.kde.KWin"
+    package static let kwinName: BusName = "org.kde.KWin"
     /// KWin's virtual keyboard object.
-    public static let kwinVirtualKeyboardPath: ObjectPath = "/VirtualKeyboard"
+    package static let kwinVirtualKeyboardPath: ObjectPath = "/VirtualKeyboard"
     /// Its interface, with the properties `enabled` (saved in kwinrc: never written), `active` and `visible`.
-    public static let kwinVirtualKeyboardInterface: InterfaceName = "org.kde.kwin.VirtualKeyboard"
+    package static let kwinVirtualKeyboardInterface: InterfaceName = "org.kde.kwin.VirtualKeyboard"
 }

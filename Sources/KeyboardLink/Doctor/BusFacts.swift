@@ -4,48 +4,48 @@ import KeyboardLinkDBus
 
 /// What `kblink doctor` learned over the bus: from kblinkd (`org.kblink1`), BlueZ (`org.bluez`), systemd and polkit.
 /// A value, so that the checks are functions of it and of the host's files (tests give both).
-public struct BusFacts: Sendable {
+package struct BusFacts: Sendable {
     /// kblinkd's state; nil when it does not own `org.kblink1`.
-    public var kblinkd: KBlinkd?
+    package var kblinkd: KBlinkd?
     /// `kblinkd.service` as systemd reports it; nil when systemd is not on the bus.
-    public var unit: UnitState?
+    package var unit: UnitState?
     /// Whether polkit is on the bus (it owns `org.freedesktop.PolicyKit1`, or the bus can start it).
-    public var polkitPresent: Bool
+    package var polkitPresent: Bool
     /// What polkit answers, without asking anybody, for each of kblinkd's actions and `org.kblink1.fix-host`, by id.
-    public var permissions: [String: Permission]
+    package var permissions: [String: Permission]
     /// Whether bluetoothd owns `org.bluez`.
-    public var blueZRunning: Bool
+    package var blueZRunning: Bool
     /// BlueZ's adapters.
-    public var adapters: [Adapter]
+    package var adapters: [Adapter]
     /// The user's name (for the fallback group's members).
-    public var userName: String?
+    package var userName: String?
 
     /// kblinkd's part.
-    public struct KBlinkd: Sendable {
-        public var version: String
-        public var keyboards: [Keyboard]
-        public init(version: String, keyboards: [Keyboard]) {
+    package struct KBlinkd: Sendable {
+        package var version: String
+        package var keyboards: [Keyboard]
+        package init(version: String, keyboards: [Keyboard]) {
             self.version = version
             self.keyboards = keyboards
         }
     }
 
     /// One keyboard as kblinkd describes it.
-    public struct Keyboard: Sendable {
+    package struct Keyboard: Sendable {
         /// `ListKeyboards`' entry.
-        public var summary: KeyboardSummary
+        package var summary: KeyboardSummary
         /// `Keymap.ApplyOnConnect`; nil when it has no keymap session (not paired) or it could not be read.
-        public var applyOnConnect: Bool?
+        package var applyOnConnect: Bool?
         /// The `Keymap.Diff` rows whose origin is `device` (the keyboard was read to hold something else than the base);
         /// nil when not known.
-        public var driftedBindings: [DiffRow]?
+        package var driftedBindings: [DiffRow]?
         /// `Keyboard.Health`, when this kblinkd publishes it.
-        public var health: String?
+        package var health: String?
         /// `Keyboard.HealthDetail`: the step being tried, or the reason and what to do.
-        public var healthDetail: String?
+        package var healthDetail: String?
         /// `Keyboard.StudioLock`; nil when this kblinkd does not publish it.
-        public var studioLock: StudioLock?
-        public init(
+        package var studioLock: StudioLock?
+        package init(
             summary: KeyboardSummary, applyOnConnect: Bool? = nil, driftedBindings: [DiffRow]? = nil,
             health: String? = nil, healthDetail: String? = nil, studioLock: StudioLock? = nil
         ) {
@@ -59,19 +59,19 @@ public struct BusFacts: Sendable {
     }
 
     /// A systemd unit's state.
-    public struct UnitState: Sendable {
+    package struct UnitState: Sendable {
         /// `ActiveState`: `active`, `inactive`, `failed`, ...
-        public var activeState: String
+        package var activeState: String
         /// `UnitFileState`: `enabled`, `disabled`, `static`, ...
-        public var unitFileState: String
-        public init(activeState: String, unitFileState: String) {
+        package var unitFileState: String
+        package init(activeState: String, unitFileState: String) {
             self.activeState = activeState
             self.unitFileState = unitFileState
         }
     }
 
     /// polkit's answer for one action.
-    public enum Permission: Sendable, Equatable {
+    package enum Permission: Sendable, Equatable {
         /// Allowed without a question.
         case allowed
         /// Allowed after authentication (a password).
@@ -83,12 +83,12 @@ public struct BusFacts: Sendable {
     }
 
     /// One BlueZ adapter.
-    public struct Adapter: Sendable {
+    package struct Adapter: Sendable {
         /// Its name (`hci0`).
-        public var name: String
-        public var address: String
-        public var powered: Bool
-        public init(name: String, address: String, powered: Bool) {
+        package var name: String
+        package var address: String
+        package var powered: Bool
+        package init(name: String, address: String, powered: Bool) {
             self.name = name
             self.address = address
             self.powered = powered
@@ -96,7 +96,7 @@ public struct BusFacts: Sendable {
     }
 
     /// Facts as given.
-    public init(
+    package init(
         kblinkd: KBlinkd?, unit: UnitState? = nil, polkitPresent: Bool = false, permissions: [String: Permission] = [:],
         blueZRunning: Bool, adapters: [Adapter], userName: String? = nil
     ) {
@@ -115,10 +115,10 @@ extension BusFacts {
     static let systemdName: BusName = "org.freedesktop.systemd1"
     static let blueZName: BusName = "org.bluez"
     /// The polkit action of `kblink doctor --fix`'s helper.
-    public static let fixHostAction = "org.kblink1.fix-host"
+    package static let fixHostAction = "org.kblink1.fix-host"
 
     /// Reads everything from the bus at `connection`; what is not there is recorded as absent, never thrown.
-    public static func gather(on connection: BusConnection, userName: String?) async -> BusFacts {
+    package static func gather(on connection: BusConnection, userName: String?) async -> BusFacts {
         var facts = BusFacts(kblinkd: nil, blueZRunning: false, adapters: [], userName: userName)
         facts.kblinkd = await kblinkd(on: connection)
         facts.unit = await unit(on: connection)

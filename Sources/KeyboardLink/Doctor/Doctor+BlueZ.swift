@@ -4,23 +4,23 @@ extension Doctor {
     static let dpkgStatus = "/var/lib/dpkg/status"
 
     /// A BlueZ release: `5.66`.
-    public struct BlueZVersion: Sendable, Comparable, CustomStringConvertible {
-        public var major: Int
-        public var minor: Int
-        public init(_ major: Int, _ minor: Int) {
+    package struct BlueZVersion: Sendable, Comparable, CustomStringConvertible {
+        package var major: Int
+        package var minor: Int
+        package init(_ major: Int, _ minor: Int) {
             self.major = major
             self.minor = minor
         }
         /// From a Debian version (`5.66-1+deb12u2`, `1:5.72-0ubuntu5`) or an upstream one (`5.79`).
-        public init?(parsing text: String) {
+        package init?(parsing text: String) {
             let upstream = text.split(separator: ":").last.map { $0.split(separator: "-").first ?? $0 } ?? ""
             let parts = upstream.split(separator: ".")
             guard parts.count >= 2, let major = Int(parts[0]), let minor = Int(parts[1].prefix { $0.isNumber })
             else { return nil }
             self.init(major, minor)
         }
-        public var description: String { "\(major).\(minor)" }
-        public static func < (lhs: BlueZVersion, rhs: BlueZVersion) -> Bool {
+        package var description: String { "\(major).\(minor)" }
+        package static func < (lhs: BlueZVersion, rhs: BlueZVersion) -> Bool {
             (lhs.major, lhs.minor) < (rhs.major, rhs.minor)
         }
     }

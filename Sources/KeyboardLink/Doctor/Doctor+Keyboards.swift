@@ -6,7 +6,7 @@ extension Doctor {
     static let fnmodeParameter = HostFix.fnmodeParameter
     /// The names `hid-apple` treats as not Apple's (drivers/hid/hid-apple.c, `non_apple_keyboards`, matched as a
     /// prefix of the HID device's name): with `fnmode=3` (auto) their F-row sends F-keys first.
-    public static let kernelNonAppleKeyboards = [
+    package static let kernelNonAppleKeyboards = [
         "SONiX USB DEVICE", "SONiX AK870 PRO", "SONiX KN85 Keyboard", "Keychron", "AONE", "GANSS", "Hailuck",
         "Jamesdonkey", "A3R", "hfd.cn", "WKB603", "TH87", "HFD Epomaker TH87", "2.4G Wireless Receiver",
     ]

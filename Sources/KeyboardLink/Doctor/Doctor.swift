@@ -5,20 +5,20 @@ import KeyboardLinkHostFix
 ///
 /// The checks are functions of the host's files (``HostRoot``: `/sys`, `/proc`, `/etc`, `/dev` under a root) and of
 /// what the bus said (``BusFacts``); none needs root. docs/doctor.md lists them with their sources.
-public struct Doctor: Sendable {
+package struct Doctor: Sendable {
     /// The host's files.
-    public var root: HostRoot
+    package var root: HostRoot
     /// What kblinkd, BlueZ, systemd and polkit said.
-    public var bus: BusFacts
+    package var bus: BusFacts
     /// The session's environment (`XDG_CURRENT_DESKTOP`, `XDG_SESSION_TYPE`).
-    public var environment: [String: String]
+    package var environment: [String: String]
     /// kblink's own version, to compare with kblinkd's.
-    public var clientVersion: String
+    package var clientVersion: String
     /// Only this keyboard (an address or the start of its name); nil for every paired keyboard.
-    public var device: String?
+    package var device: String?
 
     /// A doctor over these facts.
-    public init(
+    package init(
         root: HostRoot, bus: BusFacts, environment: [String: String], clientVersion: String = KBlink.version,
         device: String? = nil
     ) {
@@ -30,7 +30,7 @@ public struct Doctor: Sendable {
     }
 
     /// Every check, in ``DoctorCheckID/all``'s order (the keyboard checks grouped by keyboard).
-    public func checks() -> [DoctorCheck] {
+    package func checks() -> [DoctorCheck] {
         kblinkdChecks() + blueZChecks() + adapterChecks() + keyboardChecks() + sessionChecks()
     }
 

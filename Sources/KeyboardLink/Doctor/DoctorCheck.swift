@@ -1,7 +1,7 @@
 import KeyboardLinkHostFix
 
 /// How a check came out, from best to worst.
-public enum DoctorStatus: String, Sendable, Comparable, CaseIterable {
+package enum DoctorStatus: String, Sendable, Comparable, CaseIterable {
     /// Nothing to do.
     case ok = "OK"
     /// Worth knowing; nothing is broken.
@@ -20,46 +20,46 @@ public enum DoctorStatus: String, Sendable, Comparable, CaseIterable {
         }
     }
 
-    public static func < (lhs: DoctorStatus, rhs: DoctorStatus) -> Bool { lhs.rank < rhs.rank }
+    package static func < (lhs: DoctorStatus, rhs: DoctorStatus) -> Bool { lhs.rank < rhs.rank }
 }
 
 /// A check's stable id (`bluez.version`, `keyboard.hid-driver`): what `--json` and scripts key on, and what
 /// docs/doctor.md lists. Adding a check adds an id; an id is never renamed.
-public struct DoctorCheckID: RawRepresentable, Sendable, Hashable, Comparable, CustomStringConvertible {
-    public let rawValue: String
-    public init(rawValue: String) { self.rawValue = rawValue }
-    public var description: String { rawValue }
-    public static func < (lhs: DoctorCheckID, rhs: DoctorCheckID) -> Bool { lhs.rawValue < rhs.rawValue }
+package struct DoctorCheckID: RawRepresentable, Sendable, Hashable, Comparable, CustomStringConvertible {
+    package let rawValue: String
+    package init(rawValue: String) { self.rawValue = rawValue }
+    package var description: String { rawValue }
+    package static func < (lhs: DoctorCheckID, rhs: DoctorCheckID) -> Bool { lhs.rawValue < rhs.rawValue }
 
-    public static let kblinkdRunning = DoctorCheckID(rawValue: "kblinkd.running")
-    public static let kblinkdVersion = DoctorCheckID(rawValue: "kblinkd.version")
-    public static let kblinkdUnit = DoctorCheckID(rawValue: "kblinkd.unit")
-    public static let kblinkdAuthorization = DoctorCheckID(rawValue: "kblinkd.authorization")
-    public static let kblinkdPermissions = DoctorCheckID(rawValue: "kblinkd.permissions")
-    public static let bluezRunning = DoctorCheckID(rawValue: "bluez.running")
-    public static let bluezVersion = DoctorCheckID(rawValue: "bluez.version")
-    public static let bluezKnownProblems = DoctorCheckID(rawValue: "bluez.known-problems")
-    public static let bluezExperimental = DoctorCheckID(rawValue: "bluez.experimental")
-    public static let bluezInputConf = DoctorCheckID(rawValue: "bluez.input-conf")
-    public static let bluezMainConf = DoctorCheckID(rawValue: "bluez.main-conf")
-    public static let adapterPowered = DoctorCheckID(rawValue: "adapter.powered")
-    public static let adapterRfkill = DoctorCheckID(rawValue: "adapter.rfkill")
-    public static let adapterAutosuspend = DoctorCheckID(rawValue: "adapter.autosuspend")
-    public static let keyboardPaired = DoctorCheckID(rawValue: "keyboard.paired")
-    public static let keyboardBonded = DoctorCheckID(rawValue: "keyboard.bonded")
-    public static let keyboardTrusted = DoctorCheckID(rawValue: "keyboard.trusted")
-    public static let keyboardHealth = DoctorCheckID(rawValue: "keyboard.health")
-    public static let keyboardHIDDriver = DoctorCheckID(rawValue: "keyboard.hid-driver")
-    public static let keyboardHidraw = DoctorCheckID(rawValue: "keyboard.hidraw")
-    public static let keyboardStudioLock = DoctorCheckID(rawValue: "keyboard.studio-lock")
-    public static let keyboardBattery = DoctorCheckID(rawValue: "keyboard.battery")
-    public static let keyboardDrift = DoctorCheckID(rawValue: "keyboard.drift")
-    public static let keyboardAutoApply = DoctorCheckID(rawValue: "keyboard.auto-apply")
-    public static let sessionOSKAgent = DoctorCheckID(rawValue: "session.osk-agent")
-    public static let sessionDesktop = DoctorCheckID(rawValue: "session.desktop")
+    package static let kblinkdRunning = DoctorCheckID(rawValue: "kblinkd.running")
+    package static let kblinkdVersion = DoctorCheckID(rawValue: "kblinkd.version")
+    package static let kblinkdUnit = DoctorCheckID(rawValue: "kblinkd.unit")
+    package static let kblinkdAuthorization = DoctorCheckID(rawValue: "kblinkd.authorization")
+    package static let kblinkdPermissions = DoctorCheckID(rawValue: "kblinkd.permissions")
+    package static let bluezRunning = DoctorCheckID(rawValue: "bluez.running")
+    package static let bluezVersion = DoctorCheckID(rawValue: "bluez.version")
+    package static let bluezKnownProblems = DoctorCheckID(rawValue: "bluez.known-problems")
+    package static let bluezExperimental = DoctorCheckID(rawValue: "bluez.experimental")
+    package static let bluezInputConf = DoctorCheckID(rawValue: "bluez.input-conf")
+    package static let bluezMainConf = DoctorCheckID(rawValue: "bluez.main-conf")
+    package static let adapterPowered = DoctorCheckID(rawValue: "adapter.powered")
+    package static let adapterRfkill = DoctorCheckID(rawValue: "adapter.rfkill")
+    package static let adapterAutosuspend = DoctorCheckID(rawValue: "adapter.autosuspend")
+    package static let keyboardPaired = DoctorCheckID(rawValue: "keyboard.paired")
+    package static let keyboardBonded = DoctorCheckID(rawValue: "keyboard.bonded")
+    package static let keyboardTrusted = DoctorCheckID(rawValue: "keyboard.trusted")
+    package static let keyboardHealth = DoctorCheckID(rawValue: "keyboard.health")
+    package static let keyboardHIDDriver = DoctorCheckID(rawValue: "keyboard.hid-driver")
+    package static let keyboardHidraw = DoctorCheckID(rawValue: "keyboard.hidraw")
+    package static let keyboardStudioLock = DoctorCheckID(rawValue: "keyboard.studio-lock")
+    package static let keyboardBattery = DoctorCheckID(rawValue: "keyboard.battery")
+    package static let keyboardDrift = DoctorCheckID(rawValue: "keyboard.drift")
+    package static let keyboardAutoApply = DoctorCheckID(rawValue: "keyboard.auto-apply")
+    package static let sessionOSKAgent = DoctorCheckID(rawValue: "session.osk-agent")
+    package static let sessionDesktop = DoctorCheckID(rawValue: "session.desktop")
 
     /// Every check `kblink doctor` runs, in the order it shows them (the keyboard ones once per keyboard).
-    public static let all: [DoctorCheckID] = [
+    package static let all: [DoctorCheckID] = [
         kblinkdRunning, kblinkdVersion, kblinkdUnit, kblinkdAuthorization, kblinkdPermissions,
         bluezRunning, bluezVersion, bluezKnownProblems, bluezExperimental, bluezInputConf, bluezMainConf,
         adapterPowered, adapterRfkill, adapterAutosuspend,
@@ -70,26 +70,26 @@ public struct DoctorCheckID: RawRepresentable, Sendable, Hashable, Comparable, C
 }
 
 /// One check's outcome: what was found, why it matters and what to do.
-public struct DoctorCheck: Sendable, Equatable {
+package struct DoctorCheck: Sendable, Equatable {
     /// The stable id.
-    public var id: DoctorCheckID
+    package var id: DoctorCheckID
     /// What it is about when there may be several: a keyboard's address, an adapter (`hci0`); nil otherwise.
-    public var subject: String?
+    package var subject: String?
     /// How it came out.
-    public var status: DoctorStatus
+    package var status: DoctorStatus
     /// What was found, in a sentence.
-    public var found: String
+    package var found: String
     /// Why it matters (empty when it is OK and there is nothing to add).
-    public var why: String
+    package var why: String
     /// The exact fix: a command or an edit; nil when there is nothing to do.
-    public var fix: String?
+    package var fix: String?
     /// The part of the fix `kblink doctor --fix` can apply (through kblink-fix-host); nil when it must be done by hand.
-    public var automaticFix: HostFix?
+    package var automaticFix: HostFix?
     /// Where the facts behind the check come from (a commit, an issue, a kernel source file), for known problems.
-    public var sources: [String]
+    package var sources: [String]
 
     /// A check as given.
-    public init(
+    package init(
         _ id: DoctorCheckID, subject: String? = nil, _ status: DoctorStatus, found: String, why: String = "",
         fix: String? = nil, automaticFix: HostFix? = nil, sources: [String] = []
     ) {

@@ -5,9 +5,9 @@ import KeyboardLinkKeymap
 ///
 /// A binding the keymap model cannot express (a ZMK behaviour kblink does not know, such as Bluetooth
 /// profile selection) is kept as `.other` so that a push can tell it differs from what the profile wants.
-public struct DeviceKeymap: Sendable, Hashable {
+package struct DeviceKeymap: Sendable, Hashable {
     /// What a key does on the keyboard.
-    public enum Binding: Sendable, Hashable, CustomStringConvertible {
+    package enum Binding: Sendable, Hashable, CustomStringConvertible {
         /// An action the keymap model expresses.
         case action(KeyAction)
         /// Plays macro slot n of `DeviceKeymap.macros` (keyboards with runtime macros: VIA's `QK_MACRO_n`).
@@ -15,7 +15,7 @@ public struct DeviceKeymap: Sendable, Hashable {
         /// Something else, described for people.
         case other(String)
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .action(let action): action.description
             case .macroSlot(let slot): "macro slot \(slot)"
@@ -25,20 +25,20 @@ public struct DeviceKeymap: Sendable, Hashable {
     }
 
     /// Per layer, the binding of every key.
-    public var layers: [[KeyName: Binding]]
+    package var layers: [[KeyName: Binding]]
     /// The macros the keyboard defines at run time; nil for keyboards without runtime macros (ZMK), where a
     /// macro is a firmware behaviour bound by name (`.action(.macro(name))`).
-    public var macros: DeviceMacros?
+    package var macros: DeviceMacros?
     /// How many more layers the firmware can add at run time (ZMK Studio's `available_layers`; 0 for VIA, whose
     /// layer count is fixed).
-    public var addableLayers: Int
+    package var addableLayers: Int
     /// Per layer, the name the keyboard holds (empty: none); nil for keyboards that hold no names (VIA).
-    public var layerNames: [String]?
+    package var layerNames: [String]?
     /// Whether the firmware removes layers at run time (ZMK Studio's `remove_layer`).
-    public var removesLayers: Bool
+    package var removesLayers: Bool
 
     /// Creates a device keymap.
-    public init(
+    package init(
         layers: [[KeyName: Binding]], macros: DeviceMacros? = nil, addableLayers: Int = 0, layerNames: [String]? = nil,
         removesLayers: Bool = false
     ) {
@@ -50,7 +50,7 @@ public struct DeviceKeymap: Sendable, Hashable {
     }
 
     /// The binding of a key on a layer; nil when either is missing.
-    public func binding(layer: Int, key: KeyName) -> Binding? {
+    package func binding(layer: Int, key: KeyName) -> Binding? {
         guard layers.indices.contains(layer) else { return nil }
         return layers[layer][key]
     }
@@ -60,7 +60,7 @@ public struct DeviceKeymap: Sendable, Hashable {
     /// - Parameter macros: the profile's macros, kept in the result; a slot holding one of them (same canonical
     ///   form) takes its name, other slots are named `M<slot>` as VIA names them. A key playing an empty or
     ///   unreadable slot keeps its QMK keycode (`QMK(0x7700 + slot)`).
-    public func keymap(macros: [MacroName: Macro] = [:]) -> Keymap {
+    package func keymap(macros: [MacroName: Macro] = [:]) -> Keymap {
         let names = slotNames(profile: macros)
         var result = macros
         for (slot, name) in names {

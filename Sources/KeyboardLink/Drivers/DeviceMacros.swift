@@ -4,9 +4,9 @@ import KeyboardLinkKeymap
 ///
 /// Keys play a slot by number (`DeviceKeymap.Binding.macroSlot`); the slots carry no names. Keyboards whose macros
 /// are compiled into the firmware (ZMK) have no `DeviceMacros`.
-public struct DeviceMacros: Sendable, Hashable {
+package struct DeviceMacros: Sendable, Hashable {
     /// What one macro slot holds.
-    public enum Slot: Sendable, Hashable, CustomStringConvertible {
+    package enum Slot: Sendable, Hashable, CustomStringConvertible {
         /// Nothing: playing it sends no keys.
         case empty
         /// A macro kblink decoded, in its canonical form (`Macro.normalized()`).
@@ -14,7 +14,7 @@ public struct DeviceMacros: Sendable, Hashable {
         /// Bytes kblink cannot read (written by another tool, or a half-written buffer), described for people.
         case other(String)
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .empty: "empty"
             case .macro(let macro): macro.description
@@ -24,14 +24,14 @@ public struct DeviceMacros: Sendable, Hashable {
     }
 
     /// The slots, in slot order (slot n plays on QMK's keycode `QK_MACRO_n`); as many as the keyboard has.
-    public var slots: [Slot]
+    package var slots: [Slot]
     /// The bytes the keyboard's macro storage holds (VIA `macro_get_buffer_size`).
-    public var capacity: Int
+    package var capacity: Int
     /// The storage as read, byte for byte, so that a rollback restores slots kblink cannot decode.
-    public var storage: [UInt8]
+    package var storage: [UInt8]
 
     /// Creates the macros of a keyboard.
-    public init(slots: [Slot], capacity: Int, storage: [UInt8]) {
+    package init(slots: [Slot], capacity: Int, storage: [UInt8]) {
         self.slots = slots
         self.capacity = capacity
         self.storage = storage

@@ -6,26 +6,26 @@ import KeyboardLinkKeymap
 /// A binding the model cannot express (`DeviceKeymap.Binding.other`, a key the keyboard did not report, a layer
 /// switch to a layer the profile lacks, a ZMK macro behaviour the profile does not define) becomes the layer's
 /// cleared action (nothing on layer 0, transparent above) and is counted in `unknown`.
-public struct DevicePull: Sendable, Equatable {
+package struct DevicePull: Sendable, Equatable {
     /// The keymap to stage: `layers` layers, the profile's macros plus the keyboard's macro slots that keys play
     /// (named after the profile's macro with the same content, else `M<slot>`).
-    public var keymap: Keymap
+    package var keymap: Keymap
     /// The layers pulled: the profile's layer count, or the keyboard's when it holds fewer (the profile's layers
     /// above are then cleared).
-    public var layers: Int
+    package var layers: Int
     /// The layers the keyboard holds.
-    public var deviceLayers: Int
+    package var deviceLayers: Int
     /// The bindings read (layers pulled times the layout's keys).
-    public var bindings: Int
+    package var bindings: Int
     /// Bindings the keymap model cannot express, pulled as the layer's cleared action.
-    public var unknown: Int
+    package var unknown: Int
     /// The macros the pulled bindings play.
-    public var macros: Int
+    package var macros: Int
 
     /// Converts what a keyboard holds for a profile with `layerCount` layers and the macros `macros`.
     /// - Parameter names: the layer names to keep when the keyboard holds none (VIA); a keyboard's own names (ZMK
     ///   Studio) win, those kblink cannot hold (``LayerName``) read as none.
-    public init(
+    package init(
         device: DeviceKeymap, layout: PhysicalLayout, layerCount: Int, macros: [MacroName: Macro],
         names: [Int: LayerName] = [:]
     ) {
@@ -81,7 +81,7 @@ public struct DevicePull: Sendable, Equatable {
 
     /// The bindings of the layout whose action in `draft` differs from the pulled one (a missing binding counts
     /// as the layer's cleared action), on the pulled keymap's layers.
-    public func changed(from draft: Keymap, layout: PhysicalLayout) -> Int {
+    package func changed(from draft: Keymap, layout: PhysicalLayout) -> Int {
         var count = 0
         for layer in 0..<keymap.layerCount {
             let cleared = Keymap.clearedAction(layer: layer)

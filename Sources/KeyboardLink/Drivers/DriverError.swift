@@ -1,5 +1,5 @@
 /// Why a driver could not do what it was asked; each case carries a message a person can act on.
-public enum DriverError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum DriverError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The keyboard must be unlocked (ZMK Studio: press the key bound to `&studio_unlock`).
     case locked(String)
     /// The keyboard cannot hold this (an action with no encoding, a macro the firmware lacks).
@@ -12,7 +12,7 @@ public enum DriverError: Error, Sendable, Equatable, CustomStringConvertible {
     case conflict(String)
 
     /// The message.
-    public var message: String {
+    package var message: String {
         switch self {
         case .locked(let text), .notSupported(let text), .notConnected(let text), .failed(let text),
             .conflict(let text):
@@ -20,5 +20,5 @@ public enum DriverError: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    public var description: String { message }
+    package var description: String { message }
 }

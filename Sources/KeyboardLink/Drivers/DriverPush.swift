@@ -4,43 +4,43 @@ import Synchronization
 /// Pushes a keymap to a keyboard through its driver: reads what the keyboard holds, adds the layers the keymap
 /// binds keys on that the keyboard lacks (where the firmware can: ZMK Studio), writes only the macro slots and
 /// bindings that differ, reads back to verify, saves; a failure after the first change rolls the keyboard back.
-public struct DriverPush: Sendable {
+package struct DriverPush: Sendable {
     /// What a push did (or, for a dry run, would do).
-    public struct Outcome: Sendable, Equatable {
+    package struct Outcome: Sendable, Equatable {
         /// The bindings written (or to write), in layer then layout order.
-        public var writes: [DriverKeyWrite]
+        package var writes: [DriverKeyWrite]
         /// What the keyboard held before, for each written binding.
-        public var previous: [DeviceKeymap.Binding]
+        package var previous: [DeviceKeymap.Binding]
         /// The macro slots written (or to write) first; nil when none changed.
-        public var macros: DriverMacroWrite?
+        package var macros: DriverMacroWrite?
         /// Whether the keyboard was read back and matched.
-        public var verified: Bool
+        package var verified: Bool
         /// Whether the changes were saved.
-        public var saved: Bool
+        package var saved: Bool
         /// Whether nothing was written because it was a dry run.
-        public var dryRun: Bool
+        package var dryRun: Bool
         /// What a real push could not write (only a dry run answers with problems; a push throws them).
-        public var problems: [Problem] = []
+        package var problems: [Problem] = []
         /// The layers added (or, for a dry run, to add) after the keyboard's last one before writing.
-        public var addedLayers = 0
+        package var addedLayers = 0
         /// The keyboard's last layers removed (or, for a dry run, to remove): ZMK Studio `remove_layer`.
-        public var removedLayers = 0
+        package var removedLayers = 0
         /// The layers given the draft's name (or, for a dry run, to name): ZMK Studio `set_layer_props`.
-        public var renamedLayers = 0
+        package var renamedLayers = 0
         /// A merging push: keys the keyboard changed by itself since the base, kept and adopted into the next base.
-        public var kept: [PushMerge.Difference] = []
+        package var kept: [PushMerge.Difference] = []
         /// A merging push: keys both the user and the keyboard changed, differently (a dry run lists them; a push
         /// throws them unless they were resolved).
-        public var conflicts: [PushMerge.Difference] = []
+        package var conflicts: [PushMerge.Difference] = []
         /// An overwriting push: how many of the written bindings the user did not edit (the draft holds the base's
         /// binding there); nil for other pushes.
-        public var uneditedWrites: Int?
+        package var uneditedWrites: Int?
         /// What the keyboard holds after the push (read back when verified), in the keymap model's terms: the next
         /// base. Nil for a dry run.
-        public var holding: Keymap?
+        package var holding: Keymap?
 
         /// Creates an outcome.
-        public init(
+        package init(
             writes: [DriverKeyWrite], previous: [DeviceKeymap.Binding], macros: DriverMacroWrite? = nil, verified: Bool,
             saved: Bool, dryRun: Bool, problems: [Problem] = [], addedLayers: Int = 0
         ) {
@@ -56,41 +56,41 @@ public struct DriverPush: Sendable {
     }
 
     /// A binding the keyboard's firmware cannot hold, found before anything is written.
-    public struct Problem: Sendable, Equatable, CustomStringConvertible {
+    package struct Problem: Sendable, Equatable, CustomStringConvertible {
         /// The layer.
-        public var layer: Int
+        package var layer: Int
         /// The key; nil when only an action was checked.
-        public var key: KeyName?
+        package var key: KeyName?
         /// The action (printed in QMK spelling).
-        public var action: KeyAction
+        package var action: KeyAction
         /// Why the firmware cannot hold it.
-        public var reason: String
+        package var reason: String
 
         /// Creates a problem.
-        public init(layer: Int, key: KeyName?, action: KeyAction, reason: String) {
+        package init(layer: Int, key: KeyName?, action: KeyAction, reason: String) {
             self.layer = layer
             self.key = key
             self.action = action
             self.reason = reason
         }
 
-        public var description: String {
+        package var description: String {
             (key.map { "\($0) on layer \(layer) " } ?? "") + "(\(action)): \(reason)"
         }
     }
 
     /// A push that failed: what went wrong and whether the keyboard was put back.
-    public struct Failure: Error, Sendable, Equatable, CustomStringConvertible {
+    package struct Failure: Error, Sendable, Equatable, CustomStringConvertible {
         /// The driver's error.
-        public var error: DriverError
+        package var error: DriverError
         /// Bindings written before the failure.
-        public var written: Int
+        package var written: Int
         /// Whether the written bindings (and macro slots) were rolled back (always true when none were written).
-        public var rolledBack: Bool
+        package var rolledBack: Bool
         /// Whether writing the macro slots had begun.
-        public var wroteMacros = false
+        package var wroteMacros = false
 
-        public var description: String {
+        package var description: String {
             guard written > 0 || wroteMacros else {
                 return error.message + "; nothing was written, the draft is kept"
             }
@@ -105,19 +105,19 @@ public struct DriverPush: Sendable {
     }
 
     /// The driver.
-    public let driver: any KeyboardDriver
+    package let driver: any KeyboardDriver
     /// The keyboard's layout.
-    public let layout: PhysicalLayout
+    package let layout: PhysicalLayout
 
     /// Creates a push through `driver` on `layout`.
-    public init(driver: any KeyboardDriver, layout: PhysicalLayout) {
+    package init(driver: any KeyboardDriver, layout: PhysicalLayout) {
         self.driver = driver
         self.layout = layout
     }
 
     /// The binding writes that turn `device` into `desired` (`changes(desired:device:layout:).keys`).
     /// - Throws: as `changes`.
-    public static func plan(desired: Keymap, device: DeviceKeymap, layout: PhysicalLayout)
+    package static func plan(desired: Keymap, device: DeviceKeymap, layout: PhysicalLayout)
         throws(DriverError) -> [DriverKeyWrite]
     {
         try changes(desired: desired, device: device, layout: layout).keys
@@ -134,7 +134,7 @@ public struct DriverPush: Sendable {
     ///   know) is never replaced by the layer's cleared action, which is how such a binding reads.
     /// - Throws: `DriverError.notSupported` when `desired` binds keys on layers the keyboard lacks and cannot add
     ///   (naming them), binds more macros than it has slots, or binds a macro it does not define.
-    public static func changes(
+    package static func changes(
         desired: Keymap, device: DeviceKeymap, layout: PhysicalLayout, only: Set<PushMerge.KeyPosition>? = nil
     ) throws(DriverError) -> DriverPlan {
         // Layers above what the keyboard holds are left out when they only fall through (transparent): they do
@@ -286,7 +286,7 @@ public struct DriverPush: Sendable {
     }
 
     /// What a push makes the keyboard hold.
-    public enum Target: Sendable, Equatable {
+    package enum Target: Sendable, Equatable {
         /// This keymap, every binding that differs (re-apply on connect, `--overwrite`).
         case keymap(Keymap)
         /// The user's edits: the draft merged with the keyboard against the base (`PushMerge`). With
@@ -295,7 +295,7 @@ public struct DriverPush: Sendable {
     }
 
     /// Runs a push that makes the keyboard hold `desired` (`run(.keymap(desired), ...)`).
-    public func run(
+    package func run(
         desired: Keymap, dryRun: Bool, verify: Bool, progress: @Sendable (Int, Int) async -> Void = { _, _ in }
     ) async throws(Failure) -> Outcome {
         try await run(.keymap(desired), dryRun: dryRun, verify: verify, progress: progress)
@@ -308,7 +308,7 @@ public struct DriverPush: Sendable {
     ///   - verify: read the keyboard back after writing and compare.
     ///   - progress: called after each write with (done, total); the macro slots count as one write.
     /// - Throws: `Failure`; `DriverError.conflict` (nothing written) when a merge stops on conflicts.
-    public func run(
+    package func run(
         _ target: Target, dryRun: Bool, verify: Bool, progress: @Sendable (Int, Int) async -> Void = { _, _ in }
     ) async throws(Failure) -> Outcome {
         var device: DeviceKeymap

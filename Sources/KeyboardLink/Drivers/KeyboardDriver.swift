@@ -4,7 +4,7 @@ import KeyboardLinkKeymap
 ///
 /// Drivers speak in the keymap model's terms (`KeyName`, `KeyAction`) on the keyboard's layout; how positions and
 /// actions are encoded is theirs. Every call may talk to the keyboard; they run one at a time per driver.
-public protocol KeyboardDriver: Sendable {
+package protocol KeyboardDriver: Sendable {
     /// The `Driver` property's value: `zmk-studio`, `via`.
     var kind: DriverKind { get }
 
@@ -95,7 +95,7 @@ public protocol KeyboardDriver: Sendable {
 
 extension KeyboardDriver {
     /// One binding per write, in order.
-    public func write(
+    package func write(
         _ writes: [DriverKeyWrite], layout: PhysicalLayout, progress: @Sendable (Int) async -> Void
     ) async throws(DriverError) {
         for (index, write) in writes.enumerated() {
@@ -105,50 +105,50 @@ extension KeyboardDriver {
     }
 
     /// Keyboards without runtime macros (ZMK binds firmware macro behaviours by name) have none to check.
-    public func check(_ macros: DriverMacroWrite, on device: DeviceMacros) async throws(DriverError) {
+    package func check(_ macros: DriverMacroWrite, on device: DeviceMacros) async throws(DriverError) {
         throw .notSupported("\(kind.rawValue) keyboards cannot define macros at run time")
     }
 
     /// Keyboards without runtime macros have none to write.
-    public func write(_ macros: DriverMacroWrite, replacing device: DeviceMacros) async throws(DriverError) {
+    package func write(_ macros: DriverMacroWrite, replacing device: DeviceMacros) async throws(DriverError) {
         throw .notSupported("\(kind.rawValue) keyboards cannot define macros at run time")
     }
 
     /// Keyboards whose layer count is fixed add none.
-    public func addLayers(_ count: Int) async throws(DriverError) {
+    package func addLayers(_ count: Int) async throws(DriverError) {
         guard count > 0 else { return }
         throw .notSupported("\(kind.rawValue) keyboards have a fixed number of layers")
     }
 
     /// Keyboards whose layer count is fixed remove none.
-    public func removeLayers(_ count: Int) async throws(DriverError) {
+    package func removeLayers(_ count: Int) async throws(DriverError) {
         guard count > 0 else { return }
         throw .notSupported("\(kind.rawValue) keyboards have a fixed number of layers")
     }
 
     /// Keyboards with one physical layout do not describe it.
-    public func physicalLayouts() async throws(DriverError) -> [DevicePhysicalLayout] {
+    package func physicalLayouts() async throws(DriverError) -> [DevicePhysicalLayout] {
         throw .notSupported("\(kind.rawValue) keyboards have one physical layout, which kblink cannot switch")
     }
 
     /// Keyboards with one physical layout cannot switch it.
-    public func setActivePhysicalLayout(_ index: Int) async throws(DriverError) {
+    package func setActivePhysicalLayout(_ index: Int) async throws(DriverError) {
         throw .notSupported("\(kind.rawValue) keyboards have one physical layout, which kblink cannot switch")
     }
 
     /// Keyboards that hold no layer names take none.
-    public func setLayerName(_ name: LayerName, layer: Int) async throws(DriverError) {
+    package func setLayerName(_ name: LayerName, layer: Int) async throws(DriverError) {
         throw .notSupported("\(kind.rawValue) keyboards hold no layer names")
     }
 
     /// Keyboards without runtime macros have none to restore.
-    public func restore(_ previous: DeviceMacros) async throws(DriverError) {
+    package func restore(_ previous: DeviceMacros) async throws(DriverError) {
         throw .notSupported("\(kind.rawValue) keyboards cannot define macros at run time")
     }
 }
 
 /// Which firmware protocol a keyboard speaks, as the `Driver` property shows it.
-public enum DriverKind: String, Sendable, Hashable, CaseIterable {
+package enum DriverKind: String, Sendable, Hashable, CaseIterable {
     /// ZMK Studio RPC over GATT.
     case zmkStudio = "zmk-studio"
     /// VIA over raw HID.
@@ -156,36 +156,36 @@ public enum DriverKind: String, Sendable, Hashable, CaseIterable {
 }
 
 /// What a keyboard said about itself when identified.
-public struct DriverIdentity: Sendable, Hashable {
+package struct DriverIdentity: Sendable, Hashable {
     /// The firmware's name for the keyboard.
-    public var name: String
+    package var name: String
     /// What the driver can do on it.
-    public var capabilities: DriverCapabilities
+    package var capabilities: DriverCapabilities
 
     /// Creates an identity.
-    public init(name: String, capabilities: DriverCapabilities) {
+    package init(name: String, capabilities: DriverCapabilities) {
         self.name = name
         self.capabilities = capabilities
     }
 }
 
 /// What a driver can change on a keyboard.
-public struct DriverCapabilities: Sendable, Hashable {
+package struct DriverCapabilities: Sendable, Hashable {
     /// The number of layers the keyboard holds.
-    public var layers: Int
+    package var layers: Int
     /// Bindings per layer.
-    public var keys: Int
+    package var keys: Int
     /// Bytes of the macro buffer (0 without runtime macros).
-    public var macroBufferSize: Int
+    package var macroBufferSize: Int
     /// Macro slots (VIA `macro_get_count`; 0 without runtime macros).
-    public var macroSlots: Int
+    package var macroSlots: Int
     /// Whether macros can be defined at run time (VIA) or only bound when the firmware defines them (ZMK).
-    public var runtimeMacros: Bool
+    package var runtimeMacros: Bool
     /// Whether writes are staged until saved, so that a failed push can be discarded (ZMK).
-    public var stagesChanges: Bool
+    package var stagesChanges: Bool
 
     /// Creates capabilities.
-    public init(
+    package init(
         layers: Int, keys: Int, macroBufferSize: Int, macroSlots: Int = 0, runtimeMacros: Bool, stagesChanges: Bool
     ) {
         self.layers = layers
@@ -198,19 +198,19 @@ public struct DriverCapabilities: Sendable, Hashable {
 }
 
 /// One binding to write: what `key` does on `layer`.
-public struct DriverKeyWrite: Sendable, Hashable {
+package struct DriverKeyWrite: Sendable, Hashable {
     /// The layer index.
-    public var layer: Int
+    package var layer: Int
     /// The key, on the keyboard's layout.
-    public var key: KeyName
+    package var key: KeyName
     /// The new action.
-    public var action: KeyAction
+    package var action: KeyAction
     /// For `.macro` on a keyboard with runtime macros, the slot that plays it (`DriverMacroWrite.assignment`);
     /// nil otherwise.
-    public var macroSlot: Int?
+    package var macroSlot: Int?
 
     /// Creates a write.
-    public init(layer: Int, key: KeyName, action: KeyAction, macroSlot: Int? = nil) {
+    package init(layer: Int, key: KeyName, action: KeyAction, macroSlot: Int? = nil) {
         self.layer = layer
         self.key = key
         self.action = action

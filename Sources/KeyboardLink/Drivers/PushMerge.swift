@@ -14,9 +14,9 @@ import KeyboardLinkKeymap
 /// Layers follow the keys: the keyboard's layers stay, a layer the draft binds keys on that the keyboard lacks is
 /// added (`DriverPush`), layers the user removed from the draft are removed (where the firmware can), and layers the
 /// keyboard gained by itself are kept. Layer names the user changed are written; the keyboard's others stay.
-public struct PushMerge: Sendable, Equatable {
+package struct PushMerge: Sendable, Equatable {
     /// How a conflict (a key both the user and the keyboard changed, differently) is resolved.
-    public enum Resolution: String, Sendable, Equatable {
+    package enum Resolution: String, Sendable, Equatable {
         /// The push stops, naming the conflicts.
         case stop
         /// The keyboard's binding stays; the user's edit of that key is dropped.
@@ -26,20 +26,20 @@ public struct PushMerge: Sendable, Equatable {
     }
 
     /// One key whose binding the base, the draft and the keyboard disagree on.
-    public struct Difference: Sendable, Equatable, CustomStringConvertible {
+    package struct Difference: Sendable, Equatable, CustomStringConvertible {
         /// The layer.
-        public var layer: Int
+        package var layer: Int
         /// The key.
-        public var key: KeyName
+        package var key: KeyName
         /// What the base holds.
-        public var base: KeyAction
+        package var base: KeyAction
         /// What the draft holds.
-        public var draft: KeyAction
+        package var draft: KeyAction
         /// What the keyboard holds now.
-        public var keyboard: DeviceKeymap.Binding
+        package var keyboard: DeviceKeymap.Binding
 
         /// Creates a difference.
-        public init(layer: Int, key: KeyName, base: KeyAction, draft: KeyAction, keyboard: DeviceKeymap.Binding) {
+        package init(layer: Int, key: KeyName, base: KeyAction, draft: KeyAction, keyboard: DeviceKeymap.Binding) {
             self.layer = layer
             self.key = key
             self.base = base
@@ -47,31 +47,31 @@ public struct PushMerge: Sendable, Equatable {
             self.keyboard = keyboard
         }
 
-        public var description: String {
+        package var description: String {
             "\(key) on layer \(layer) (was \(base), the draft has \(draft), the keyboard has \(keyboard))"
         }
     }
 
     /// What the keyboard should hold once pushed: the keyboard's keymap with the user's edits in place (macros:
     /// the keyboard's, the draft's where it defines them).
-    public var desired: Keymap
+    package var desired: Keymap
     /// The keys to write where the keyboard differs from `desired` (every other key is left as the keyboard has
     /// it); nil writes every key that differs (`--overwrite`).
-    public var edited: Set<KeyPosition>?
+    package var edited: Set<KeyPosition>?
     /// Keys the keyboard changed by itself, kept (and keys of a conflict resolved `keepKeyboard`).
-    public var kept: [Difference]
+    package var kept: [Difference]
     /// Keys both sides changed, differently; resolved as `resolution` says (with `.stop` the push stops).
-    public var conflicts: [Difference]
+    package var conflicts: [Difference]
 
     /// A key on a layer.
-    public struct KeyPosition: Sendable, Hashable {
+    package struct KeyPosition: Sendable, Hashable {
         /// The layer.
-        public var layer: Int
+        package var layer: Int
         /// The key.
-        public var key: KeyName
+        package var key: KeyName
 
         /// Creates a position.
-        public init(layer: Int, key: KeyName) {
+        package init(layer: Int, key: KeyName) {
             self.layer = layer
             self.key = key
         }
@@ -80,7 +80,7 @@ public struct PushMerge: Sendable, Equatable {
     /// Merges `draft` (edited from `base`) with what the keyboard holds.
     /// - Parameter resolution: `.overwrite` makes the keyboard equal to the whole draft (no merge; `kept` and
     ///   `conflicts` stay empty).
-    public init(
+    package init(
         base: Keymap, draft: Keymap, device: DeviceKeymap, layout: PhysicalLayout, resolution: Resolution = .stop
     ) {
         guard resolution != .overwrite else {

@@ -1,11 +1,11 @@
 /// A battery charge in percent, 0 to 100.
-public struct BatteryLevel: Hashable, Comparable, Sendable, Codable, CustomStringConvertible {
+package struct BatteryLevel: Hashable, Comparable, Sendable, Codable, CustomStringConvertible {
     /// The percentage, 0...100.
-    public let percentage: UInt8
+    package let percentage: UInt8
 
     /// Validates a percentage.
     /// - Throws: ``FirmwareValueError/batteryLevelOutOfRange(_:)`` above 100.
-    public init(percentage: UInt8) throws(FirmwareValueError) {
+    package init(percentage: UInt8) throws(FirmwareValueError) {
         guard percentage <= 100 else { throw .batteryLevelOutOfRange(percentage) }
         self.percentage = percentage
     }
@@ -13,13 +13,13 @@ public struct BatteryLevel: Hashable, Comparable, Sendable, Codable, CustomStrin
     /// Decodes a Battery Level characteristic value (0x2A19): exactly one byte, 0...100.
     /// - Throws: ``FirmwareValueError/batteryLevelLength(_:)`` unless there is one byte,
     ///   ``FirmwareValueError/batteryLevelOutOfRange(_:)`` above 100.
-    public init(characteristicValue bytes: [UInt8]) throws(FirmwareValueError) {
+    package init(characteristicValue bytes: [UInt8]) throws(FirmwareValueError) {
         guard bytes.count == 1, let byte = bytes.first else { throw .batteryLevelLength(bytes.count) }
         try self.init(percentage: byte)
     }
 
     /// Decodes and validates a cached percentage.
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         let value = try container.decode(UInt8.self)
         do {
@@ -30,13 +30,13 @@ public struct BatteryLevel: Hashable, Comparable, Sendable, Codable, CustomStrin
     }
 
     /// Encodes the percentage as a number.
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(percentage)
     }
 
     /// `80%`.
-    public var description: String { "\(percentage)%" }
+    package var description: String { "\(percentage)%" }
 
-    public static func < (lhs: Self, rhs: Self) -> Bool { lhs.percentage < rhs.percentage }
+    package static func < (lhs: Self, rhs: Self) -> Bool { lhs.percentage < rhs.percentage }
 }

@@ -8,9 +8,9 @@
 ///    characteristic is `main`, the n-th is `part<n>` (`part2`, `part3`...). Split keyboards do not say which half
 ///    is which, so kblink does not guess `left`/`right` from the order.
 /// 3. A name already given to an earlier characteristic gets `-2`, `-3`... appended, so names are unique.
-public enum BatteryPartNamer {
+package enum BatteryPartNamer {
     /// The name of each part, in the order of `userDescriptions` (nil where a characteristic has no description).
-    public static func names(userDescriptions: [String?]) -> [String] {
+    package static func names(userDescriptions: [String?]) -> [String] {
         var used = Set<String>()
         var names: [String] = []
         names.reserveCapacity(userDescriptions.count)

@@ -3,7 +3,7 @@ extension DeviceIdentity {
     /// each (either case) for vendor, product and version. The kernel's longer USB form
     /// (`usb:v046DpC52Bd1201dc00dsc00...`) is accepted too; what follows the version is ignored.
     /// - Throws: ``FirmwareValueError/modalias(text:reason:)`` saying which part is malformed.
-    public init(modalias text: String) throws(FirmwareValueError) {
+    package init(modalias text: String) throws(FirmwareValueError) {
         let bytes = Array(text.utf8)
         guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")) else {
             throw .modalias(text: text, reason: "no \"bluetooth:\" or \"usb:\" prefix")
@@ -42,7 +42,7 @@ extension DeviceIdentity {
     }
 
     /// The BlueZ `Modalias` form, `bluetooth:v004Cp0267d0100` or `usb:v046DpC54Dd0100` (uppercase hex).
-    public var modalias: String {
+    package var modalias: String {
         func hex(_ value: UInt16) -> String { String(value, radix: 16, uppercase: true).leftPadded(to: 4) }
         return "\(source.rawValue):v\(hex(vendorID))p\(hex(productID))d\(hex(productVersion))"
     }

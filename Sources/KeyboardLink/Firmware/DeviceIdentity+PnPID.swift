@@ -3,7 +3,7 @@ extension DeviceIdentity {
     /// 2 USB-IF), `[1...2]` vendor ID, `[3...4]` product ID, `[5...6]` product version, all little-endian.
     /// - Throws: ``FirmwareValueError/pnpIDLength(_:)`` unless there are exactly 7 bytes,
     ///   ``FirmwareValueError/pnpIDSource(_:)`` for a source byte other than 1 or 2.
-    public init(pnpID bytes: [UInt8]) throws(FirmwareValueError) {
+    package init(pnpID bytes: [UInt8]) throws(FirmwareValueError) {
         guard bytes.count == 7 else { throw .pnpIDLength(bytes.count) }
         guard let source = VendorIDSource(pnpSource: bytes[0]) else { throw .pnpIDSource(bytes[0]) }
         func littleEndian(_ index: Int) -> UInt16 { UInt16(bytes[index]) | UInt16(bytes[index + 1]) << 8 }
@@ -12,7 +12,7 @@ extension DeviceIdentity {
     }
 
     /// The 7-byte PnP ID characteristic value of this identity (what a simulated keyboard serves).
-    public var pnpIDBytes: [UInt8] {
+    package var pnpIDBytes: [UInt8] {
         [source.pnpSource]
             + [vendorID, productID, productVersion].flatMap { [UInt8(truncatingIfNeeded: $0), UInt8($0 >> 8)] }
     }

@@ -1,17 +1,17 @@
 /// Who made a device and which product it is: the content of a PnP ID characteristic (0x2A50) or of BlueZ's
 /// `Modalias` property.
-public struct DeviceIdentity: Hashable, Sendable, Codable, CustomStringConvertible {
+package struct DeviceIdentity: Hashable, Sendable, Codable, CustomStringConvertible {
     /// Who assigned ``vendorID``.
-    public var source: VendorIDSource
+    package var source: VendorIDSource
     /// The vendor (a Bluetooth SIG company identifier or a USB vendor ID).
-    public var vendorID: UInt16
+    package var vendorID: UInt16
     /// The vendor's product ID.
-    public var productID: UInt16
+    package var productID: UInt16
     /// The vendor's product version (often BCD, `0x0100` for 1.00).
-    public var productVersion: UInt16
+    package var productVersion: UInt16
 
     /// Creates an identity.
-    public init(source: VendorIDSource, vendorID: UInt16, productID: UInt16, productVersion: UInt16) {
+    package init(source: VendorIDSource, vendorID: UInt16, productID: UInt16, productVersion: UInt16) {
         self.source = source
         self.vendorID = vendorID
         self.productID = productID
@@ -19,5 +19,5 @@ public struct DeviceIdentity: Hashable, Sendable, Codable, CustomStringConvertib
     }
 
     /// The BlueZ `Modalias` form, `usb:v046DpC54Dd0100` (uppercase hex, as BlueZ writes it).
-    public var description: String { modalias }
+    package var description: String { modalias }
 }

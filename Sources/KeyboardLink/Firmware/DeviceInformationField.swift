@@ -3,7 +3,7 @@ import KeyboardLinkBlueZ
 /// The string characteristics of the Device Information Service (0x180A).
 ///
 /// The raw value is the key of the field in the `Firmware` property of `org.kblink1.Keyboard`.
-public enum DeviceInformationField: String, CaseIterable, Hashable, Sendable, Codable {
+package enum DeviceInformationField: String, CaseIterable, Hashable, Sendable, Codable {
     /// 0x2A29 Manufacturer Name String.
     case manufacturer = "Manufacturer"
     /// 0x2A24 Model Number String.
@@ -18,7 +18,7 @@ public enum DeviceInformationField: String, CaseIterable, Hashable, Sendable, Co
     case softwareRevision = "SoftwareRevision"
 
     /// The characteristic UUID.
-    public var uuid: BluetoothUUID {
+    package var uuid: BluetoothUUID {
         switch self {
         case .manufacturer: .manufacturerName
         case .model: .modelNumber
@@ -30,13 +30,13 @@ public enum DeviceInformationField: String, CaseIterable, Hashable, Sendable, Co
     }
 
     /// The field whose characteristic has this UUID; nil for any other UUID.
-    public init?(uuid: BluetoothUUID) {
+    package init?(uuid: BluetoothUUID) {
         guard let field = Self.allCases.first(where: { $0.uuid == uuid }) else { return nil }
         self = field
     }
 
     /// The name used in notes: `manufacturer name`, `model number`, `serial number`, `firmware revision`...
-    public var label: String {
+    package var label: String {
         switch self {
         case .manufacturer: "manufacturer name"
         case .model: "model number"
@@ -53,7 +53,7 @@ public enum DeviceInformationField: String, CaseIterable, Hashable, Sendable, Co
     /// terminator); surrounding white space is trimmed; an empty result is no value, without a note. Invalid UTF-8
     /// is decoded lossily (U+FFFD for each bad sequence) with the note `<label> is not valid UTF-8`; control
     /// characters (which could drive a terminal) become U+FFFD with the note `<label> contains control characters`.
-    public func decode(_ bytes: [UInt8]) -> DecodedField<String> {
+    package func decode(_ bytes: [UInt8]) -> DecodedField<String> {
         let text = bytes.prefix { $0 != 0 }
         var notes: [String] = []
         var string: String

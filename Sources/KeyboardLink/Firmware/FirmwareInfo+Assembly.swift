@@ -10,7 +10,7 @@ extension FirmwareInfo {
     ///   0-100). `Battery1.Percentage` is BlueZ's own reading of the first Battery Service, so it repeats one of those
     ///   characteristics: it is used, as the `main` part, only when no Battery Level characteristic gave a valid
     ///   reading (BlueZ hides the Battery Service it handles itself from the GATT objects on many versions).
-    public init(readings: FirmwareReadings, vendorNames: VendorNames) {
+    package init(readings: FirmwareReadings, vendorNames: VendorNames) {
         self.init(readAt: readings.readAt)
         var notes: [String] = []
 

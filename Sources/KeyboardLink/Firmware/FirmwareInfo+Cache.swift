@@ -2,12 +2,12 @@ import KeyboardLinkSupport
 
 extension FirmwareInfo {
     /// The version of the cache file format written by ``cacheData()``.
-    public static let cacheFormatVersion = 1
+    package static let cacheFormatVersion = 1
 
     /// The content of the per-keyboard cache file: JSON with sorted keys, dates in ISO 8601.
     /// The caller writes it atomically (temporary file, then rename).
     /// - Throws: `EncodingError` (not for the values kblink builds: they hold only strings and integers).
-    public func cacheData() throws -> [UInt8] {
+    package func cacheData() throws -> [UInt8] {
         try JSONCodec.encode(
             CacheFile(version: Self.cacheFormatVersion, firmware: self), options: [.sortedKeys, .prettyPrinted])
     }
@@ -15,7 +15,7 @@ extension FirmwareInfo {
     /// Reads a cache file written by ``cacheData()``.
     /// - Throws: ``FirmwareCacheError`` when the file is not a cache of this format; the caller should discard it
     ///   and refresh from the keyboard.
-    public init(cacheData data: [UInt8]) throws(FirmwareCacheError) {
+    package init(cacheData data: [UInt8]) throws(FirmwareCacheError) {
         let header: CacheHeader
         do {
             header = try JSONCodec.decode(CacheHeader.self, from: data)

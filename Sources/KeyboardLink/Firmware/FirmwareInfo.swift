@@ -5,32 +5,32 @@ import KeyboardLinkSupport
 /// Built from raw reads by ``init(readings:vendorNames:)``, served as the `Firmware` (`a{ss}`) and `Battery`
 /// (`a(sy)`) properties of `org.kblink1.Keyboard`, and kept per keyboard in the state directory
 /// (``cacheData()``) so that `kblink info` answers while the keyboard sleeps.
-public struct FirmwareInfo: Sendable, Equatable, Codable {
+package struct FirmwareInfo: Sendable, Equatable, Codable {
     /// Device Information 0x2A29.
-    public var manufacturer: String?
+    package var manufacturer: String?
     /// Device Information 0x2A24.
-    public var model: String?
+    package var model: String?
     /// Device Information 0x2A25.
-    public var serial: String?
+    package var serial: String?
     /// Device Information 0x2A26.
-    public var firmwareRevision: String?
+    package var firmwareRevision: String?
     /// Device Information 0x2A27.
-    public var hardwareRevision: String?
+    package var hardwareRevision: String?
     /// Device Information 0x2A28.
-    public var softwareRevision: String?
+    package var softwareRevision: String?
     /// Vendor and product, from the PnP ID or else from `Modalias`.
-    public var identity: DeviceIdentity?
+    package var identity: DeviceIdentity?
     /// The vendor's name, from libbluetooth or `usb.ids`.
-    public var vendorName: String?
+    package var vendorName: String?
     /// One reading per battery, in part order.
-    public var batteries: [BatteryReading]
+    package var batteries: [BatteryReading]
     /// What was wrong with the values read, one sentence each (`serial number is not valid UTF-8`).
-    public var notes: [String]
+    package var notes: [String]
     /// When the values were read, to the whole second (the cache stores it as ISO 8601 text, which keeps seconds).
-    public var readAt: WallClockTime
+    package var readAt: WallClockTime
 
     /// Creates a value directly (tests, the simulator); the daemon uses ``init(readings:vendorNames:)``.
-    public init(
+    package init(
         manufacturer: String? = nil, model: String? = nil, serial: String? = nil, firmwareRevision: String? = nil,
         hardwareRevision: String? = nil, softwareRevision: String? = nil, identity: DeviceIdentity? = nil,
         vendorName: String? = nil, batteries: [BatteryReading] = [], notes: [String] = [], readAt: WallClockTime
@@ -49,16 +49,16 @@ public struct FirmwareInfo: Sendable, Equatable, Codable {
     }
 
     /// Who assigned the vendor ID.
-    public var vendorSource: VendorIDSource? { identity?.source }
+    package var vendorSource: VendorIDSource? { identity?.source }
     /// The vendor ID.
-    public var vendorID: UInt16? { identity?.vendorID }
+    package var vendorID: UInt16? { identity?.vendorID }
     /// The product ID.
-    public var productID: UInt16? { identity?.productID }
+    package var productID: UInt16? { identity?.productID }
     /// The product version.
-    public var productVersion: UInt16? { identity?.productVersion }
+    package var productVersion: UInt16? { identity?.productVersion }
 
     /// The Device Information string of one field.
-    public subscript(field: DeviceInformationField) -> String? {
+    package subscript(field: DeviceInformationField) -> String? {
         get {
             switch field {
             case .manufacturer: manufacturer

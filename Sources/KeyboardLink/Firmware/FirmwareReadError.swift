@@ -1,9 +1,9 @@
 import KeyboardLinkBlueZ
 
 /// Why a firmware refresh read nothing worth keeping: the previous data stays as it was.
-public struct FirmwareReadError: Error, Equatable, Sendable, CustomStringConvertible {
+package struct FirmwareReadError: Error, Equatable, Sendable, CustomStringConvertible {
     /// What went wrong.
-    public enum Kind: String, Sendable, Equatable {
+    package enum Kind: String, Sendable, Equatable {
         /// The keyboard was not connected (or its services never resolved), so nothing was read.
         case notConnected
         /// The keyboard disconnected while its values were being read: what was read is incomplete.
@@ -11,17 +11,17 @@ public struct FirmwareReadError: Error, Equatable, Sendable, CustomStringConvert
     }
 
     /// What went wrong.
-    public var kind: Kind
+    package var kind: Kind
     /// The GATT error behind it.
-    public var cause: GATTError
+    package var cause: GATTError
 
     /// Creates an error.
-    public init(_ kind: Kind, cause: GATTError) {
+    package init(_ kind: Kind, cause: GATTError) {
         self.kind = kind
         self.cause = cause
     }
 
-    public var description: String {
+    package var description: String {
         switch kind {
         case .notConnected:
             "the keyboard is not connected (\(cause.advice))"

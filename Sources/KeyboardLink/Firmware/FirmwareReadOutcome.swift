@@ -2,30 +2,30 @@ import KeyboardLinkBlueZ
 
 /// What one refresh read from a keyboard: the raw values, the reads that failed while the keyboard stayed
 /// connected, and which characteristic reports each battery (to follow its notifications).
-public struct FirmwareReadOutcome: Sendable, Equatable {
+package struct FirmwareReadOutcome: Sendable, Equatable {
     /// One Battery Level characteristic and the part name it reports under (``BatteryPartNamer``).
-    public struct BatteryCharacteristic: Sendable, Equatable {
+    package struct BatteryCharacteristic: Sendable, Equatable {
         /// The part: `main`, `left`, `right`, `part2`...
-        public var part: String
+        package var part: String
         /// The characteristic (0x2A19).
-        public var characteristic: GATTCharacteristic
+        package var characteristic: GATTCharacteristic
 
         /// Creates a pairing of part and characteristic.
-        public init(part: String, characteristic: GATTCharacteristic) {
+        package init(part: String, characteristic: GATTCharacteristic) {
             self.part = part
             self.characteristic = characteristic
         }
     }
 
     /// The raw values.
-    public var readings: FirmwareReadings
+    package var readings: FirmwareReadings
     /// One note per read that failed while the keyboard stayed connected (`serial number could not be read: ...`).
-    public var failureNotes: [String]
+    package var failureNotes: [String]
     /// Every Battery Level characteristic with its part name, in handle order.
-    public var batteryCharacteristics: [BatteryCharacteristic]
+    package var batteryCharacteristics: [BatteryCharacteristic]
 
     /// Creates an outcome.
-    public init(
+    package init(
         readings: FirmwareReadings, failureNotes: [String] = [], batteryCharacteristics: [BatteryCharacteristic] = []
     ) {
         self.readings = readings
@@ -34,7 +34,7 @@ public struct FirmwareReadOutcome: Sendable, Equatable {
     }
 
     /// The decoded information: ``FirmwareInfo/init(readings:vendorNames:)`` with the failed reads noted too.
-    public func info(vendorNames: VendorNames) -> FirmwareInfo {
+    package func info(vendorNames: VendorNames) -> FirmwareInfo {
         var info = FirmwareInfo(readings: readings, vendorNames: vendorNames)
         info.notes += failureNotes
         return info

@@ -11,19 +11,19 @@ import KeyboardLinkSupport
 /// ID from the first such service whose PnP ID is not BlueZ's (``isBlueZOwnPnPID(_:)``).
 /// A read that fails while the keyboard stays connected becomes a note; a keyboard that disconnects during the
 /// reads makes the whole refresh fail, so that incomplete values never replace complete ones.
-public struct FirmwareReader: Sendable {
+package struct FirmwareReader: Sendable {
     /// The GATT client of the keyboard.
-    public var client: GATTClient
+    package var client: GATTClient
     /// How long to wait for BlueZ to resolve the keyboard's services before reading.
-    public var servicesTimeout: Duration
+    package var servicesTimeout: Duration
     /// How long the keyboard's GATT objects must stay unchanged before they count as settled, and how long to
     /// wait past that for a Device Information or Battery Service the keyboard lists in its `UUIDs` but BlueZ has
     /// not exported yet (`GATTClient.waitForGATTObjectsToSettle`).
-    public var settleQuiet: Duration
-    public var listedServiceWait: Duration
+    package var settleQuiet: Duration
+    package var listedServiceWait: Duration
 
     /// A reader over `client`.
-    public init(
+    package init(
         client: GATTClient, servicesTimeout: Duration = .seconds(10), settleQuiet: Duration = .milliseconds(400),
         listedServiceWait: Duration = .seconds(2)
     ) {
@@ -97,7 +97,7 @@ public struct FirmwareReader: Sendable {
     ///   - battery1Percentage: BlueZ's `Battery1.Percentage`, kept in the readings.
     ///   - now: the clock that stamps the readings.
     /// - Throws: ``FirmwareReadError`` when the keyboard is not connected, or disconnects during the reads.
-    public func read(
+    package func read(
         modalias: String?, battery1Percentage: UInt8?, now: @Sendable () -> WallClockTime = { .now() }
     ) async throws(FirmwareReadError) -> FirmwareReadOutcome {
         do {

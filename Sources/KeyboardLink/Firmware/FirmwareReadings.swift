@@ -3,22 +3,22 @@ import KeyboardLinkSupport
 /// The raw values read from one keyboard in one refresh: the input of ``FirmwareInfo/init(readings:vendorNames:)``.
 ///
 /// A characteristic the keyboard lacks, or whose read failed, is simply absent: that is normal, not an error.
-public struct FirmwareReadings: Sendable, Equatable {
+package struct FirmwareReadings: Sendable, Equatable {
     /// The Device Information strings, as read (`ReadValue` results).
-    public var strings: [DeviceInformationField: [UInt8]]
+    package var strings: [DeviceInformationField: [UInt8]]
     /// The PnP ID characteristic (0x2A50) value.
-    public var pnpID: [UInt8]?
+    package var pnpID: [UInt8]?
     /// BlueZ's `Device1.Modalias`.
-    public var modalias: String?
+    package var modalias: String?
     /// Every Battery Level characteristic (0x2A19), in GATT handle order (BlueZ's object path order).
-    public var batteryLevels: [RawBatteryLevel]
+    package var batteryLevels: [RawBatteryLevel]
     /// BlueZ's `Battery1.Percentage`, which reports the first Battery Service.
-    public var battery1Percentage: UInt8?
+    package var battery1Percentage: UInt8?
     /// When the values were read.
-    public var readAt: WallClockTime
+    package var readAt: WallClockTime
 
     /// Creates readings; everything defaults to absent.
-    public init(
+    package init(
         strings: [DeviceInformationField: [UInt8]] = [:], pnpID: [UInt8]? = nil, modalias: String? = nil,
         batteryLevels: [RawBatteryLevel] = [], battery1Percentage: UInt8? = nil, readAt: WallClockTime
     ) {
@@ -32,20 +32,20 @@ public struct FirmwareReadings: Sendable, Equatable {
 }
 
 /// One Battery Level characteristic as read: its value and its user description descriptor (0x2901), if any.
-public struct RawBatteryLevel: Sendable, Equatable {
+package struct RawBatteryLevel: Sendable, Equatable {
     /// The characteristic value (one byte when well formed).
-    public var value: [UInt8]
+    package var value: [UInt8]
     /// The Characteristic User Description descriptor value (UTF-8 text such as "Left"); nil when absent.
-    public var userDescription: [UInt8]?
+    package var userDescription: [UInt8]?
 
     /// Creates a reading.
-    public init(value: [UInt8], userDescription: [UInt8]? = nil) {
+    package init(value: [UInt8], userDescription: [UInt8]? = nil) {
         self.value = value
         self.userDescription = userDescription
     }
 
     /// Creates a reading with a textual description.
-    public init(value: [UInt8], description: String?) {
+    package init(value: [UInt8], description: String?) {
         self.init(value: value, userDescription: description.map { Array($0.utf8) })
     }
 

@@ -1,5 +1,5 @@
 /// A value a device sent (or BlueZ reported) that kblink cannot use; its description is the note shown to the user.
-public enum FirmwareValueError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum FirmwareValueError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A PnP ID (0x2A50) that is not 7 bytes long.
     case pnpIDLength(Int)
     /// A PnP ID whose vendor-ID source byte is neither 1 nor 2.
@@ -11,7 +11,7 @@ public enum FirmwareValueError: Error, Equatable, Sendable, CustomStringConverti
     /// A battery level above 100.
     case batteryLevelOutOfRange(UInt8)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .pnpIDLength(let count):
             return "PnP ID has \(count) byte\(count == 1 ? "" : "s"), expected 7; ignored"

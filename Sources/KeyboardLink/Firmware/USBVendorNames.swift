@@ -14,22 +14,22 @@ import Synchronization
 /// The file (about 3,000 vendors, 0.7 MB) is scanned for each vendor ID not looked up before, 64 KiB at a time, and
 /// only the answers are kept: a daemon sees a handful of vendors, a table of them all would hold about 0.3 MB of heap
 /// for its lifetime, and reading the whole file at once took 1.6 MB at the daemon's peak.
-public final class USBVendorNames: Sendable {
+package final class USBVendorNames: Sendable {
     /// The default location of the database.
-    public static let defaultPath = "/usr/share/hwdata/usb.ids"
+    package static let defaultPath = "/usr/share/hwdata/usb.ids"
 
     /// The database file.
-    public let path: String
+    package let path: String
     /// The answers so far, including "not listed" (nil).
     private let answers = Mutex<[UInt16: String?]>([:])
 
     /// A lookup over the file at `path`; nothing is read until the first lookup.
-    public init(path: String = USBVendorNames.defaultPath) {
+    package init(path: String = USBVendorNames.defaultPath) {
         self.path = path
     }
 
     /// The vendor's name, or nil when the file does not list it or cannot be read.
-    public func name(for vendorID: UInt16) -> String? {
+    package func name(for vendorID: UInt16) -> String? {
         answers.withLock { answers in
             if let known = answers[vendorID] { return known }
             let name = Self.lookUp(vendorID, in: path)

@@ -3,7 +3,7 @@ import KeyboardLinkSupport
 /// A change to this computer that `kblink doctor --fix` may make: safe (it changes how one driver or one device
 /// behaves, nothing that holds data), reversible (`--undo` takes it back from the manifest) and local (files under
 /// `/etc` and live values under `/sys`). `kblink-fix-host` applies them as root; `kblink doctor` only names them.
-public enum HostFix: Sendable, Equatable, Hashable, CustomStringConvertible {
+package enum HostFix: Sendable, Equatable, Hashable, CustomStringConvertible {
     /// `hid_apple`'s `fnmode` (0 to 3): a `modprobe.d` drop-in for the next time the module loads, and the live value
     /// in `/sys/module/hid_apple/parameters/fnmode`.
     case hidAppleFnmode(UInt8)
@@ -16,7 +16,7 @@ public enum HostFix: Sendable, Equatable, Hashable, CustomStringConvertible {
 
     /// The one-word argument `kblink-fix-host apply` takes: `hid-apple-fnmode=2`,
     /// `adapter-autosuspend-off=8087:0029@1-4`, `via-hidraw-access=/usr/bin/kblinkd`.
-    public var argument: String {
+    package var argument: String {
         switch self {
         case .hidAppleFnmode(let mode): "hid-apple-fnmode=\(mode)"
         case .adapterAutosuspendOff(let vendor, let product, let device):
@@ -26,7 +26,7 @@ public enum HostFix: Sendable, Equatable, Hashable, CustomStringConvertible {
     }
 
     /// Parses ``argument``; nil for anything else (the helper runs as root: every field is checked).
-    public init?(argument: String) {
+    package init?(argument: String) {
         guard let equals = argument.firstIndex(of: "=") else { return nil }
         let name = argument[..<equals]
         let value = String(argument[argument.index(after: equals)...])
@@ -52,10 +52,10 @@ public enum HostFix: Sendable, Equatable, Hashable, CustomStringConvertible {
         }
     }
 
-    public var description: String { argument }
+    package var description: String { argument }
 
     /// What the fix changes, in a sentence for people (shown before asking).
-    public var summary: String {
+    package var summary: String {
         switch self {
         case .hidAppleFnmode(let mode):
             "set hid_apple fnmode=\(mode): write \(Self.fnmodeDropIn) and \(Self.fnmodeParameter) (\(mode))"
@@ -69,7 +69,7 @@ public enum HostFix: Sendable, Equatable, Hashable, CustomStringConvertible {
     }
 
     /// The files the fix writes (paths from `/`), each with its text.
-    public var files: [(path: String, text: String)] {
+    package var files: [(path: String, text: String)] {
         switch self {
         case .hidAppleFnmode(let mode):
             [(Self.fnmodeDropIn, Self.header + "options hid_apple fnmode=\(mode)\n")]
@@ -102,7 +102,7 @@ public enum HostFix: Sendable, Equatable, Hashable, CustomStringConvertible {
     }
 
     /// The live values the fix writes (paths from `/`), each with its new value.
-    public var liveValues: [(path: String, value: String)] {
+    package var liveValues: [(path: String, value: String)] {
         switch self {
         case .hidAppleFnmode(let mode): [(Self.fnmodeParameter, "\(mode)")]
         case .adapterAutosuspendOff(_, _, let device): [("/sys/bus/usb/devices/\(device)/power/control", "on")]
@@ -112,27 +112,27 @@ public enum HostFix: Sendable, Equatable, Hashable, CustomStringConvertible {
 
     /// The first lines of every file kblink writes: they name kblink, so a person reading it knows where it came from
     /// (and `--undo` removes only files that start with it).
-    public static let header = "# Written by kblink (kblink doctor --fix); 'kblink doctor --undo' removes it.\n"
+    package static let header = "# Written by kblink (kblink doctor --fix); 'kblink doctor --undo' removes it.\n"
     /// The `modprobe.d` drop-in for `hid_apple`.
-    public static let fnmodeDropIn = "/etc/modprobe.d/kblink-hid-apple.conf"
+    package static let fnmodeDropIn = "/etc/modprobe.d/kblink-hid-apple.conf"
     /// `hid_apple`'s live `fnmode`.
-    public static let fnmodeParameter = "/sys/module/hid_apple/parameters/fnmode"
+    package static let fnmodeParameter = "/sys/module/hid_apple/parameters/fnmode"
     /// The udev rule keeping the adapter awake.
-    public static let autosuspendRule = "/etc/udev/rules.d/50-kblink-bluetooth-autosuspend.rules"
+    package static let autosuspendRule = "/etc/udev/rules.d/50-kblink-bluetooth-autosuspend.rules"
     /// The udev rule giving the seat VIA's raw HID nodes.
-    public static let viaAccessRule = "/etc/udev/rules.d/71-kblink-via-user.rules"
+    package static let viaAccessRule = "/etc/udev/rules.d/71-kblink-via-user.rules"
     /// Where the helper records what it wrote, for `--undo`: a directory of root's own (never kblinkd's state
     /// directory, whose owner could otherwise tell root what to write where).
-    public static let manifest = "/var/lib/kblink-fix-host/manifest"
+    package static let manifest = "/var/lib/kblink-fix-host/manifest"
 
     /// Whether `path` is a file some fix writes: the only files `--undo` removes.
-    public static func isFixFile(_ path: String) -> Bool {
+    package static func isFixFile(_ path: String) -> Bool {
         [fnmodeDropIn, autosuspendRule, viaAccessRule].contains(path)
     }
 
     /// Whether `path` is a live value some fix writes, and `value` one it may write back (a short word such as `auto`
     /// or `1`): the only live values `--undo` writes.
-    public static func isLiveValue(_ path: String, _ value: String) -> Bool {
+    package static func isLiveValue(_ path: String, _ value: String) -> Bool {
         guard !value.isEmpty, value.utf8.count <= 16, value.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) })
         else { return false }
         if path == fnmodeParameter { return true }

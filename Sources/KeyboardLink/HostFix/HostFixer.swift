@@ -7,24 +7,24 @@ import KeyboardLinkSupport
 /// Applies ``HostFix``es under a root directory (`/` on the host, a fake root in tests) and undoes them: every file
 /// written and every live value changed (with the value it had) is recorded in the manifest
 /// (``HostFix/manifest``), and ``undo()`` takes back exactly those.
-public struct HostFixer: Sendable {
+package struct HostFixer: Sendable {
     /// The directory the host's `/etc`, `/sys` and `/var` are under: `/`, or a fake root.
-    public let root: String
+    package let root: String
     private let files = FileStore()
 
     /// A fixer working under `root` (`/` on the host).
-    public init(root: String = "/") {
+    package init(root: String = "/") {
         self.root = root.hasSuffix("/") && root != "/" ? String(root.dropLast()) : root
     }
 
     /// Why a fix could not be applied or undone.
-    public struct Failure: Error, CustomStringConvertible, Equatable {
-        public let description: String
-        public init(_ description: String) { self.description = description }
+    package struct Failure: Error, CustomStringConvertible, Equatable {
+        package let description: String
+        package init(_ description: String) { self.description = description }
     }
 
     /// One line of the manifest: a file kblink wrote, or a live value it changed and what it was.
-    public enum Record: Sendable, Equatable {
+    package enum Record: Sendable, Equatable {
         case file(String)
         case live(String, previous: String)
 
@@ -46,12 +46,12 @@ public struct HostFixer: Sendable {
     }
 
     /// The path of `hostPath` (from `/`) under the root.
-    public func path(_ hostPath: String) -> String { root == "/" ? hostPath : root + hostPath }
+    package func path(_ hostPath: String) -> String { root == "/" ? hostPath : root + hostPath }
 
     /// What the manifest records, in order; empty when there is none.
     /// - Throws: ``Failure`` when it holds a line no fix writes (a file or live value outside the fixes' own): then
     ///   nothing is undone.
-    public func records() throws -> [Record] {
+    package func records() throws -> [Record] {
         guard let bytes = try files.read(path(HostFix.manifest)) else { return [] }
         var records: [Record] = []
         for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") where !line.hasPrefix("#") {
@@ -70,7 +70,7 @@ public struct HostFixer: Sendable {
     /// value that cannot be written (the module not loaded, the device gone) is reported and skipped: the file still
     /// applies from the next load or boot.
     /// - Returns: one line per change, for people.
-    public func apply(_ fixes: [HostFix]) throws -> [String] {
+    package func apply(_ fixes: [HostFix]) throws -> [String] {
         var recorded = try records()
         var report: [String] = []
         defer { try? writeManifest(recorded) }
@@ -105,7 +105,7 @@ public struct HostFixer: Sendable {
     /// Takes back what the manifest records, newest first: removes each file (only when it still starts with kblink's
     /// header), writes each live value back, and removes the manifest.
     /// - Returns: one line per change, for people; empty when nothing was recorded.
-    public func undo() throws -> [String] {
+    package func undo() throws -> [String] {
         var report: [String] = []
         for record in try records().reversed() {
             switch record {

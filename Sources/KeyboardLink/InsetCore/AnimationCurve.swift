@@ -3,25 +3,25 @@
 /// iOS sends 7 for the keyboard, a value `UIView.AnimationCurve` has no case for, so this is a wrapper around
 /// the raw number rather than an enum: never switch exhaustively over it. Known values map to a `TimingCurve`;
 /// any unknown value animates with ease-in-out.
-public struct AnimationCurve: RawRepresentable, Equatable, Hashable, Sendable, CustomStringConvertible {
+package struct AnimationCurve: RawRepresentable, Equatable, Hashable, Sendable, CustomStringConvertible {
     /// The number as sent by the system.
-    public let rawValue: Int
+    package let rawValue: Int
 
     /// Wraps any number; unknown values are kept as they are (and animate with ease-in-out).
-    public init(rawValue: Int) {
+    package init(rawValue: Int) {
         self.rawValue = rawValue
     }
 
     /// 0: `UIViewAnimationCurveEaseInOut`.
-    public static let easeInOut = AnimationCurve(rawValue: 0)
+    package static let easeInOut = AnimationCurve(rawValue: 0)
     /// 1: `UIViewAnimationCurveEaseIn`.
-    public static let easeIn = AnimationCurve(rawValue: 1)
+    package static let easeIn = AnimationCurve(rawValue: 1)
     /// 2: `UIViewAnimationCurveEaseOut`.
-    public static let easeOut = AnimationCurve(rawValue: 2)
+    package static let easeOut = AnimationCurve(rawValue: 2)
     /// 3: `UIViewAnimationCurveLinear`.
-    public static let linear = AnimationCurve(rawValue: 3)
+    package static let linear = AnimationCurve(rawValue: 3)
     /// 7: the keyboard's own, undocumented curve.
-    public static let keyboard = AnimationCurve(rawValue: 7)
+    package static let keyboard = AnimationCurve(rawValue: 7)
 
     /// The timing function this curve animates with.
     ///
@@ -30,7 +30,7 @@ public struct AnimationCurve: RawRepresentable, Equatable, Hashable, Sendable, C
     /// spring does not end exactly at the event's duration, and our animation must (it ends at the target), so
     /// we use ease-in-out for 7: a symmetric curve that starts and ends at rest like the spring does. This is a
     /// documented choice, kept in this one place.
-    public var timing: TimingCurve {
+    package var timing: TimingCurve {
         switch rawValue {
         case 1: return .easeIn
         case 2: return .easeOut
@@ -40,7 +40,7 @@ public struct AnimationCurve: RawRepresentable, Equatable, Hashable, Sendable, C
     }
 
     /// The curve's name for people: `easeInOut`, `easeIn`, `easeOut`, `linear`, `keyboard`, or `unknown(N)`.
-    public var name: String {
+    package var name: String {
         switch rawValue {
         case 0: return "easeInOut"
         case 1: return "easeIn"
@@ -51,5 +51,5 @@ public struct AnimationCurve: RawRepresentable, Equatable, Hashable, Sendable, C
         }
     }
 
-    public var description: String { "\(rawValue) (\(name))" }
+    package var description: String { "\(rawValue) (\(name))" }
 }

@@ -1,5 +1,5 @@
 /// An edge of the view, for the near/away-edge answers (like UIKit's `setConstraints(_:activeWhenNearEdge:)`).
-public enum Edge: String, CaseIterable, Equatable, Hashable, Sendable {
+package enum Edge: String, CaseIterable, Equatable, Hashable, Sendable {
     /// The top edge.
     case top
     /// The bottom edge.

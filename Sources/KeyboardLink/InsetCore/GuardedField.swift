@@ -1,12 +1,12 @@
 /// A text field the guardian knows about: its name and its frame in view coordinates.
-public struct GuardedField: Equatable, Sendable {
+package struct GuardedField: Equatable, Sendable {
     /// The field's name.
-    public var id: FieldID
+    package var id: FieldID
     /// The field's frame in view coordinates.
-    public var frame: Rect
+    package var frame: Rect
 
     /// Creates a field.
-    public init(id: FieldID, frame: Rect) {
+    package init(id: FieldID, frame: Rect) {
         self.id = id
         self.frame = frame
     }

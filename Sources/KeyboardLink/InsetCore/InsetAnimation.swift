@@ -1,16 +1,16 @@
 /// How the reserved inset moves from its previous value to its new one.
-public struct InsetAnimation: Equatable, Sendable {
+package struct InsetAnimation: Equatable, Sendable {
     /// The inset when the animation starts (the previous reserved inset).
-    public var from: Double
+    package var from: Double
     /// The inset when it ends (the new reserved inset).
-    public var to: Double
+    package var to: Double
     /// Seconds; 0 means the new value applies at once.
-    public var duration: Double
+    package var duration: Double
     /// The curve, as the event carried it.
-    public var curve: AnimationCurve
+    package var curve: AnimationCurve
 
     /// Creates an animation.
-    public init(from: Double, to: Double, duration: Double, curve: AnimationCurve) {
+    package init(from: Double, to: Double, duration: Double, curve: AnimationCurve) {
         self.from = from
         self.to = to
         self.duration = duration
@@ -18,11 +18,11 @@ public struct InsetAnimation: Equatable, Sendable {
     }
 
     /// Whether the new value applies at once.
-    public var isImmediate: Bool { !(duration > 0) }
+    package var isImmediate: Bool { !(duration > 0) }
 
     /// The inset `elapsed` seconds after the start: `from + (to - from) * f(elapsed / duration)`; `from` before
     /// the start, `to` from the end on (and for a NaN time).
-    public func value(at elapsed: Double) -> Double {
+    package func value(at elapsed: Double) -> Double {
         guard !isImmediate, !elapsed.isNaN else { return to }
         if elapsed <= 0 { return from }
         if elapsed >= duration { return to }

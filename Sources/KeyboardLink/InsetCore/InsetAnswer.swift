@@ -1,30 +1,30 @@
 /// Everything the layout core answers for one window: what the daemon returns and the CLI prints.
-public struct InsetAnswer: Equatable, Sendable {
+package struct InsetAnswer: Equatable, Sendable {
     /// The keyboard's mode.
-    public var mode: KeyboardMode
+    package var mode: KeyboardMode
     /// What was done with the last event; nil when there was none.
-    public var disposition: EventDisposition?
+    package var disposition: EventDisposition?
     /// Points of the view's height the keyboard covers (after the hardware-keyboard and locality rules).
-    public var overlap: Double
+    package var overlap: Double
     /// The space to reserve above the bottom safe area.
-    public var reservedInset: Double
+    package var reservedInset: Double
     /// The keyboard layout guide in view coordinates.
-    public var guideFrame: Rect
+    package var guideFrame: Rect
     /// The y (view coordinates) below which a downward drag dismisses the keyboard.
-    public var dismissThreshold: Double
+    package var dismissThreshold: Double
     /// How far to slide the content up to keep the focused field visible.
-    public var slide: Double
+    package var slide: Double
     /// The animation to run; nil when the inset did not change.
-    public var animation: InsetAnimation?
+    package var animation: InsetAnimation?
     /// Whether a hardware keyboard was taken as attached.
-    public var hardwareKeyboardAttached: Bool
+    package var hardwareKeyboardAttached: Bool
     /// Where the keyboard is, in screen coordinates; nil while hidden.
-    public var keyboardFrame: Rect?
+    package var keyboardFrame: Rect?
     /// The view edges the guide is near.
-    public var nearEdges: Set<Edge>
+    package var nearEdges: Set<Edge>
 
     /// Creates an answer; normally obtained from `KeyboardLayoutState.answer` or `InsetResolver.resolve(_:)`.
-    public init(
+    package init(
         mode: KeyboardMode,
         disposition: EventDisposition?,
         overlap: Double,
@@ -51,13 +51,13 @@ public struct InsetAnswer: Equatable, Sendable {
     }
 
     /// The guide's top in view coordinates.
-    public var guideTop: Double { guideFrame.minY }
+    package var guideTop: Double { guideFrame.minY }
 
     /// The guide's height.
-    public var guideHeight: Double { guideFrame.height }
+    package var guideHeight: Double { guideFrame.height }
 
     /// The reserved inset `elapsed` seconds into the animation (the settled value when nothing animates).
-    public func inset(at elapsed: Double) -> Double {
+    package func inset(at elapsed: Double) -> Double {
         animation?.value(at: elapsed) ?? reservedInset
     }
 }

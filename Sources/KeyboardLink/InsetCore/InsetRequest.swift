@@ -1,33 +1,33 @@
 /// One question for the layout core, with plain stored properties so that a D-Bus `a{sv}` dictionary or CLI
 /// arguments map onto it key by key; everything but the screen and the window has a default.
-public struct InsetRequest: Equatable, Sendable {
+package struct InsetRequest: Equatable, Sendable {
     /// The screen's size; its bounds are `(0, 0, width, height)`.
-    public var screen: Size
+    package var screen: Size
     /// Which screen the window is on (events naming another screen cover nothing).
-    public var screenID: ScreenID
+    package var screenID: ScreenID
     /// The window's frame in screen coordinates.
-    public var window: Rect
+    package var window: Rect
     /// The view's bounds in view coordinates (origin at the window's origin); nil: the window's size.
-    public var viewBounds: Rect?
+    package var viewBounds: Rect?
     /// The bottom safe-area inset `SB` in points.
-    public var safeAreaBottom: Double
+    package var safeAreaBottom: Double
     /// Events that happened before `event`, applied first and in order (to ask "after #1, ...").
-    public var precedingEvents: [KeyboardEvent]
+    package var precedingEvents: [KeyboardEvent]
     /// The event to answer for; nil: the keyboard is hidden.
-    public var event: KeyboardEvent?
+    package var event: KeyboardEvent?
     /// Whether a hardware keyboard is attached.
-    public var hardwareKeyboardAttached: Bool
+    package var hardwareKeyboardAttached: Bool
     /// The options.
-    public var options: LayoutOptions
+    package var options: LayoutOptions
     /// The text fields the guardian knows about (frames in view coordinates).
-    public var fields: [GuardedField]
+    package var fields: [GuardedField]
     /// The focused field's id, which must be among `fields`; nil: no slide.
-    public var focusedField: FieldID?
+    package var focusedField: FieldID?
     /// The highest y (view coordinates) the guardian may slide a field's top to.
-    public var topLimit: Double
+    package var topLimit: Double
 
     /// Creates a request; omitted parameters take their documented defaults.
-    public init(
+    package init(
         screen: Size,
         screenID: ScreenID = .main,
         window: Rect,
@@ -56,7 +56,7 @@ public struct InsetRequest: Equatable, Sendable {
     }
 
     /// The geometry this request describes.
-    public var geometry: WindowGeometry {
+    package var geometry: WindowGeometry {
         WindowGeometry(
             screen: screen,
             screenID: screenID,
@@ -67,7 +67,7 @@ public struct InsetRequest: Equatable, Sendable {
     }
 
     /// Registers `frame` as the field named `FieldID.focused` and focuses it (what `--focused X,Y,W,H` means).
-    public mutating func focus(frame: Rect) {
+    package mutating func focus(frame: Rect) {
         fields.removeAll { $0.id == .focused }
         fields.append(GuardedField(id: .focused, frame: frame))
         focusedField = .focused
@@ -77,7 +77,7 @@ public struct InsetRequest: Equatable, Sendable {
     /// Call it at the edges (D-Bus, CLI) before `InsetResolver.resolve(_:)`, which never crashes but gives
     /// meaningless numbers for invalid input.
     /// - Throws: `LayoutError` naming the first bad input.
-    public func validate() throws(LayoutError) {
+    package func validate() throws(LayoutError) {
         try Self.check(size: screen, "screen")
         try Self.check(rect: window, "window")
         if let viewBounds { try Self.check(rect: viewBounds, "viewBounds") }

@@ -1,13 +1,13 @@
 /// The layout core as one pure function, for the daemon's `ResolveInsets` and the CLI.
-public enum InsetResolver {
+package enum InsetResolver {
     /// Answers `request` by running the state machine: a hidden keyboard, the preceding events in order, then the
     /// event. Never crashes; validate the request first (`InsetRequest.validate()`) to reject bad numbers.
-    public static func resolve(_ request: InsetRequest) -> InsetAnswer {
+    package static func resolve(_ request: InsetRequest) -> InsetAnswer {
         state(for: request).answer
     }
 
     /// The state machine after `request`, for callers that go on feeding it (a `--watch` loop).
-    public static func state(for request: InsetRequest) -> KeyboardLayoutState {
+    package static func state(for request: InsetRequest) -> KeyboardLayoutState {
         var state = KeyboardLayoutState(
             geometry: request.geometry,
             options: request.options,

@@ -1,6 +1,6 @@
 /// Which keyboard notification an event stands for (iOS's `UIKeyboardWillShow`, `WillChangeFrame`,
 /// `WillHide`, `DidHide`).
-public enum KeyboardEventKind: String, CaseIterable, Equatable, Hashable, Sendable {
+package enum KeyboardEventKind: String, CaseIterable, Equatable, Hashable, Sendable {
     /// The keyboard is about to appear.
     case willShow
     /// The keyboard's frame is about to change (move, resize, undock, interactive dismissal).
@@ -11,5 +11,5 @@ public enum KeyboardEventKind: String, CaseIterable, Equatable, Hashable, Sendab
     case didHide
 
     /// Whether the event announces that the keyboard goes away.
-    public var isHide: Bool { self == .willHide || self == .didHide }
+    package var isHide: Bool { self == .willHide || self == .didHide }
 }

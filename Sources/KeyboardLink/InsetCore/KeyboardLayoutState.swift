@@ -5,37 +5,37 @@
 /// method that recomputes the answer at once and returns the animation to run, if the reserved inset changed.
 /// The state has no clock: an animation starts from the previous reserved inset (the previous target), and
 /// `inset(at:)` samples it at a time the caller measures.
-public struct KeyboardLayoutState: Equatable, Sendable {
+package struct KeyboardLayoutState: Equatable, Sendable {
     /// The window, view and safe area the answers are for.
-    public private(set) var geometry: WindowGeometry
+    package private(set) var geometry: WindowGeometry
     /// The options in force.
-    public private(set) var options: LayoutOptions
+    package private(set) var options: LayoutOptions
     /// Whether a hardware keyboard is attached (rule 5).
-    public private(set) var hardwareKeyboardAttached: Bool
+    package private(set) var hardwareKeyboardAttached: Bool
     /// The keyboard's mode after the last applied event (rule 3).
-    public private(set) var mode: KeyboardMode = .hidden
+    package private(set) var mode: KeyboardMode = .hidden
     /// The last applied event (its end frame is where the keyboard is); nil before any event was applied.
-    public private(set) var keyboard: KeyboardEvent?
+    package private(set) var keyboard: KeyboardEvent?
     /// What was done with the last event; nil before any event.
-    public private(set) var lastDisposition: EventDisposition?
+    package private(set) var lastDisposition: EventDisposition?
     /// How many points of the view's height the keyboard covers, after rules 4, 5 and 11.
-    public private(set) var overlap: Double = 0
+    package private(set) var overlap: Double = 0
     /// The space to reserve at the bottom, above the safe area: `max(0, overlap - SB)` (rule 6).
-    public private(set) var reservedInset: Double = 0
+    package private(set) var reservedInset: Double = 0
     /// The keyboard layout guide in view coordinates (rule 7).
-    public private(set) var guideFrame: Rect
+    package private(set) var guideFrame: Rect
     /// Whether the answer follows a keyboard (docked, or floating with `followsUndockedKeyboard`) that counts.
-    public private(set) var isTrackingKeyboard = false
+    package private(set) var isTrackingKeyboard = false
     /// The animation the last input asks for; nil when the reserved inset did not change.
-    public private(set) var animation: InsetAnimation?
+    package private(set) var animation: InsetAnimation?
     /// The text fields the guardian knows about, in registration order.
-    public private(set) var fields: [GuardedField] = []
+    package private(set) var fields: [GuardedField] = []
     /// The field the guardian keeps visible; only this one counts (rule 9).
-    public private(set) var focusedField: FieldID?
+    package private(set) var focusedField: FieldID?
     /// The highest y (view coordinates) the guardian may slide a field's top to.
-    public private(set) var guardianTopLimit: Double = 0
+    package private(set) var guardianTopLimit: Double = 0
     /// How far to slide the content up so that the focused field stays above the guide (rule 9).
-    public private(set) var slide: Double = 0
+    package private(set) var slide: Double = 0
     /// The focused field's frame, looked up once per focus or registration change rather than once per event.
     private var focusedFrame: Rect?
     /// Where each field is in `fields`, so that registering and focusing find a field in constant time: a request
@@ -43,7 +43,7 @@ public struct KeyboardLayoutState: Equatable, Sendable {
     private var fieldIndex: [FieldID: Int] = [:]
 
     /// Creates the state with the keyboard hidden.
-    public init(
+    package init(
         geometry: WindowGeometry,
         options: LayoutOptions = LayoutOptions(),
         hardwareKeyboardAttached: Bool = false
@@ -58,21 +58,21 @@ public struct KeyboardLayoutState: Equatable, Sendable {
     // MARK: - Derived answers
 
     /// The guide's top in view coordinates.
-    public var guideTop: Double { guideFrame.minY }
+    package var guideTop: Double { guideFrame.minY }
 
     /// The guide's height.
-    public var guideHeight: Double { guideFrame.height }
+    package var guideHeight: Double { guideFrame.height }
 
     /// The y (view coordinates) below which a downward drag dismisses the keyboard (rule 8).
-    public var dismissThreshold: Double { guideFrame.minY - options.effectiveDismissPadding }
+    package var dismissThreshold: Double { guideFrame.minY - options.effectiveDismissPadding }
 
     /// The reserved inset `elapsed` seconds after the last input; the settled value when nothing animates.
-    public func inset(at elapsed: Double) -> Double {
+    package func inset(at elapsed: Double) -> Double {
         animation?.value(at: elapsed) ?? reservedInset
     }
 
     /// Whether the guide lies within `nearEdgeThreshold` of the view's `edge` (or beyond it).
-    public func isNear(_ edge: Edge) -> Bool {
+    package func isNear(_ edge: Edge) -> Bool {
         let view = geometry.effectiveViewBounds
         let distance: Double
         switch edge {
@@ -85,13 +85,13 @@ public struct KeyboardLayoutState: Equatable, Sendable {
     }
 
     /// Whether the guide is away from the view's `edge`: the opposite of `isNear(_:)`.
-    public func isAway(from edge: Edge) -> Bool { !isNear(edge) }
+    package func isAway(from edge: Edge) -> Bool { !isNear(edge) }
 
     /// The edges the guide is near.
-    public var nearEdges: Set<Edge> { Set(Edge.allCases.filter(isNear)) }
+    package var nearEdges: Set<Edge> { Set(Edge.allCases.filter(isNear)) }
 
     /// Everything the state answers, as one value.
-    public var answer: InsetAnswer {
+    package var answer: InsetAnswer {
         InsetAnswer(
             mode: mode,
             disposition: lastDisposition,
@@ -112,7 +112,7 @@ public struct KeyboardLayoutState: Equatable, Sendable {
     /// Applies one keyboard event (rules 1 to 11) and returns the animation to run, nil when the reserved inset
     /// stays the same or the event was ignored; `lastDisposition` says which.
     @discardableResult
-    public mutating func consume(_ event: KeyboardEvent) -> InsetAnimation? {
+    package mutating func consume(_ event: KeyboardEvent) -> InsetAnimation? {
         if let reason = ignoreReason(for: event) {
             lastDisposition = .ignored(reason)
             animation = nil
@@ -129,48 +129,48 @@ public struct KeyboardLayoutState: Equatable, Sendable {
 
     /// Records whether a hardware keyboard is attached; the answer changes at once (no animation time).
     @discardableResult
-    public mutating func setHardwareKeyboardAttached(_ attached: Bool) -> InsetAnimation? {
+    package mutating func setHardwareKeyboardAttached(_ attached: Bool) -> InsetAnimation? {
         hardwareKeyboardAttached = attached
         return recomputeAtOnce()
     }
 
     /// Replaces the whole geometry (screen, window, view, safe area); the answer changes at once.
     @discardableResult
-    public mutating func setGeometry(_ geometry: WindowGeometry) -> InsetAnimation? {
+    package mutating func setGeometry(_ geometry: WindowGeometry) -> InsetAnimation? {
         self.geometry = geometry
         return recomputeAtOnce()
     }
 
     /// Moves or resizes the window (screen coordinates); the keyboard stays where it is on the screen.
     @discardableResult
-    public mutating func setWindowFrame(_ frame: Rect) -> InsetAnimation? {
+    package mutating func setWindowFrame(_ frame: Rect) -> InsetAnimation? {
         geometry.windowFrame = frame
         return recomputeAtOnce()
     }
 
     /// Sets the view's bounds (view coordinates; nil: the whole window).
     @discardableResult
-    public mutating func setViewBounds(_ bounds: Rect?) -> InsetAnimation? {
+    package mutating func setViewBounds(_ bounds: Rect?) -> InsetAnimation? {
         geometry.viewBounds = bounds
         return recomputeAtOnce()
     }
 
     /// Sets the view's safe area.
     @discardableResult
-    public mutating func setSafeArea(_ safeArea: Insets) -> InsetAnimation? {
+    package mutating func setSafeArea(_ safeArea: Insets) -> InsetAnimation? {
         geometry.safeArea = safeArea
         return recomputeAtOnce()
     }
 
     /// Replaces the options.
     @discardableResult
-    public mutating func setOptions(_ options: LayoutOptions) -> InsetAnimation? {
+    package mutating func setOptions(_ options: LayoutOptions) -> InsetAnimation? {
         self.options = options
         return recomputeAtOnce()
     }
 
     /// Registers a field, replacing the frame of a field with the same id.
-    public mutating func register(_ field: GuardedField) {
+    package mutating func register(_ field: GuardedField) {
         if let index = fieldIndex[field.id] {
             fields[index] = field
         } else {
@@ -181,7 +181,7 @@ public struct KeyboardLayoutState: Equatable, Sendable {
     }
 
     /// Forgets a field; if it was focused, nothing is focused any more.
-    public mutating func unregister(_ id: FieldID) {
+    package mutating func unregister(_ id: FieldID) {
         if let index = fieldIndex.removeValue(forKey: id) {
             fields.remove(at: index)
             for later in fields[index...] { fieldIndex[later.id, default: 0] -= 1 }
@@ -191,13 +191,13 @@ public struct KeyboardLayoutState: Equatable, Sendable {
     }
 
     /// Focuses a field (nil: none); the slide is recomputed from scratch for that field alone.
-    public mutating func focus(_ id: FieldID?) {
+    package mutating func focus(_ id: FieldID?) {
         focusedField = id
         refreshFocusedFrame()
     }
 
     /// Sets the highest y (view coordinates) a field's top may slide to, usually the top safe-area inset.
-    public mutating func setGuardianTopLimit(_ limit: Double) {
+    package mutating func setGuardianTopLimit(_ limit: Double) {
         guardianTopLimit = limit
         slide = computeSlide()
         animation = nil

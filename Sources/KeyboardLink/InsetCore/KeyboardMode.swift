@@ -1,5 +1,5 @@
 /// What the keyboard is doing, as rule 3 of layout-core.md classifies it.
-public enum KeyboardMode: String, CaseIterable, Equatable, Hashable, Sendable {
+package enum KeyboardMode: String, CaseIterable, Equatable, Hashable, Sendable {
     /// No keyboard on the screen.
     case hidden
     /// Attached to the bottom of the screen.

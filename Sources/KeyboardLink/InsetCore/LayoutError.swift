@@ -1,17 +1,17 @@
 /// A layout request that cannot be answered: which input is wrong and what it must be.
-public struct LayoutError: Error, Equatable, Sendable, CustomStringConvertible {
+package struct LayoutError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The input at fault, such as `window.width` or `events[1].duration`.
-    public let input: String
+    package let input: String
     /// What is wrong and what to give instead.
-    public let problem: String
+    package let problem: String
 
     /// Creates an error.
-    public init(input: String, problem: String) {
+    package init(input: String, problem: String) {
         self.input = input
         self.problem = problem
     }
 
-    public var description: String { "\(input) \(problem)" }
+    package var description: String { "\(input) \(problem)" }
 
     /// A number that is NaN or infinite.
     static func notFinite(_ input: String, _ value: Double) -> LayoutError {

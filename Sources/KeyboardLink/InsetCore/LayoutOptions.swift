@@ -1,27 +1,27 @@
 /// The knobs of the layout core; the defaults follow `UIKeyboardLayoutGuide` and layout-core.md.
-public struct LayoutOptions: Equatable, Sendable {
+package struct LayoutOptions: Equatable, Sendable {
     /// Track a floating (undocked) keyboard: its overlap is reserved and the guide takes its frame.
-    public var followsUndockedKeyboard: Bool
+    package var followsUndockedKeyboard: Bool
     /// While no keyboard is tracked, the guide still covers the bottom safe area.
-    public var usesBottomSafeArea: Bool
+    package var usesBottomSafeArea: Bool
     /// Extra distance above the guide at which a downward drag starts dismissing the keyboard; negatives count
     /// as 0.
-    public var keyboardDismissPadding: Double
+    package var keyboardDismissPadding: Double
     /// The tallest overlap (points) that still counts as a shortcut/assistant bar when a hardware keyboard is
     /// attached.
-    public var accessoryBarMax: Double
+    package var accessoryBarMax: Double
     /// Reserve the shortcut bar's space even with a hardware keyboard (what iOS does, and what leaves a gap).
-    public var reserveAccessoryBar: Bool
+    package var reserveAccessoryBar: Bool
     /// Only this app's own keyboard (`isLocal`) reserves space.
-    public var isLocalOnly: Bool
+    package var isLocalOnly: Bool
     /// How close (points) the guide must come to a view edge to count as near it. Our choice: 20 pt, about the
     /// height of a status bar; UIKit does not publish its value.
-    public var nearEdgeThreshold: Double
+    package var nearEdgeThreshold: Double
     /// Room (points) the guardian keeps between the focused field and the guide.
-    public var guardianMargin: Double
+    package var guardianMargin: Double
 
     /// Creates options; every parameter defaults to the documented default.
-    public init(
+    package init(
         followsUndockedKeyboard: Bool = false,
         usesBottomSafeArea: Bool = true,
         keyboardDismissPadding: Double = 0,
@@ -42,5 +42,5 @@ public struct LayoutOptions: Equatable, Sendable {
     }
 
     /// The dismiss padding actually applied: never negative.
-    public var effectiveDismissPadding: Double { Swift.max(0, keyboardDismissPadding) }
+    package var effectiveDismissPadding: Double { Swift.max(0, keyboardDismissPadding) }
 }

@@ -1,7 +1,7 @@
 /// Writes point values for people: whole numbers without a fraction, others with at most three decimals.
-public enum PointFormat {
+package enum PointFormat {
     /// `335` for 335.0, `167.5` for 167.5, `0.333` for 1/3, `nan`/`inf`/`-inf` for non-finite values.
-    public static func text(_ value: Double) -> String {
+    package static func text(_ value: Double) -> String {
         guard value.isFinite else { return value.isNaN ? "nan" : (value < 0 ? "-inf" : "inf") }
         // Beyond this, Int64 cannot hold the value and the thousandths are below Double's precision anyway.
         guard abs(value) < 1e15 else { return "\(value)" }

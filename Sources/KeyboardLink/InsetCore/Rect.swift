@@ -2,55 +2,55 @@
 ///
 /// Sizes are expected not to be negative (the edges validate them); a rectangle with a negative or zero
 /// dimension covers no area and intersects nothing.
-public struct Rect: Equatable, Hashable, Sendable {
+package struct Rect: Equatable, Hashable, Sendable {
     /// The top-left corner.
-    public var origin: Point
+    package var origin: Point
     /// The width and height.
-    public var size: Size
+    package var size: Size
 
     /// Creates a rectangle from its origin and size.
-    public init(origin: Point, size: Size) {
+    package init(origin: Point, size: Size) {
         self.origin = origin
         self.size = size
     }
 
     /// Creates a rectangle from its four numbers.
-    public init(x: Double, y: Double, width: Double, height: Double) {
+    package init(x: Double, y: Double, width: Double, height: Double) {
         self.init(origin: Point(x: x, y: y), size: Size(width: width, height: height))
     }
 
     /// The rectangle whose four numbers are all zero (what iOS sends for a floating keyboard it will not place).
-    public static let zero = Rect(x: 0, y: 0, width: 0, height: 0)
+    package static let zero = Rect(x: 0, y: 0, width: 0, height: 0)
 
     /// The left edge.
-    public var minX: Double { origin.x }
+    package var minX: Double { origin.x }
     /// The top edge.
-    public var minY: Double { origin.y }
+    package var minY: Double { origin.y }
     /// The right edge.
-    public var maxX: Double { origin.x + size.width }
+    package var maxX: Double { origin.x + size.width }
     /// The bottom edge.
-    public var maxY: Double { origin.y + size.height }
+    package var maxY: Double { origin.y + size.height }
     /// The width.
-    public var width: Double { size.width }
+    package var width: Double { size.width }
     /// The height.
-    public var height: Double { size.height }
+    package var height: Double { size.height }
 
     /// Whether all four numbers are zero (not merely an empty area).
-    public var isZero: Bool { origin.x == 0 && origin.y == 0 && size.width == 0 && size.height == 0 }
+    package var isZero: Bool { origin.x == 0 && origin.y == 0 && size.width == 0 && size.height == 0 }
 
     /// Whether the rectangle covers no area: a width or height that is zero, negative or NaN.
-    public var isEmpty: Bool { !(size.width > 0 && size.height > 0) }
+    package var isEmpty: Bool { !(size.width > 0 && size.height > 0) }
 
     /// Whether all four numbers are finite.
-    public var isFinite: Bool { origin.isFinite && size.isFinite }
+    package var isFinite: Bool { origin.isFinite && size.isFinite }
 
     /// The same rectangle moved by `dx`, `dy`.
-    public func offsetBy(dx: Double, dy: Double) -> Rect {
+    package func offsetBy(dx: Double, dy: Double) -> Rect {
         Rect(x: origin.x + dx, y: origin.y + dy, width: size.width, height: size.height)
     }
 
     /// The area both rectangles cover, or nil when they share no area (touching edges share none).
-    public func intersection(_ other: Rect) -> Rect? {
+    package func intersection(_ other: Rect) -> Rect? {
         // Swift's min and max drop a NaN operand, so NaN is refused first (a NaN size counts as empty).
         guard !isEmpty, !other.isEmpty else { return nil }
         guard !(origin.x.isNaN || origin.y.isNaN || other.origin.x.isNaN || other.origin.y.isNaN) else { return nil }
@@ -63,15 +63,15 @@ public struct Rect: Equatable, Hashable, Sendable {
     }
 
     /// Whether the rectangles share some area.
-    public func intersects(_ other: Rect) -> Bool { intersection(other) != nil }
+    package func intersects(_ other: Rect) -> Bool { intersection(other) != nil }
 
     /// Whether `point` lies inside (left and top edges included, right and bottom excluded).
-    public func contains(_ point: Point) -> Bool {
+    package func contains(_ point: Point) -> Bool {
         point.x >= minX && point.x < maxX && point.y >= minY && point.y < maxY
     }
 
     /// The rectangle shrunk by `insets` (a dimension never goes below zero).
-    public func inset(by insets: Insets) -> Rect {
+    package func inset(by insets: Insets) -> Rect {
         Rect(
             x: origin.x + insets.left,
             y: origin.y + insets.top,

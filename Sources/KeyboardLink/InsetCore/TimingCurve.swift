@@ -1,18 +1,18 @@
 /// A CSS/Core Animation style cubic Bézier timing function from (0, 0) to (1, 1) through two control points.
 ///
 /// Maps the elapsed fraction of an animation to the fraction of the change to show.
-public struct TimingCurve: Equatable, Hashable, Sendable {
+package struct TimingCurve: Equatable, Hashable, Sendable {
     /// The first control point's x (time), within 0...1.
-    public let x1: Double
+    package let x1: Double
     /// The first control point's y (progress).
-    public let y1: Double
+    package let y1: Double
     /// The second control point's x (time), within 0...1.
-    public let x2: Double
+    package let x2: Double
     /// The second control point's y (progress).
-    public let y2: Double
+    package let y2: Double
 
     /// Creates a curve from its control points; x values are clamped to 0...1 so that time never runs backwards.
-    public init(x1: Double, y1: Double, x2: Double, y2: Double) {
+    package init(x1: Double, y1: Double, x2: Double, y2: Double) {
         self.x1 = Self.unit(x1)
         self.y1 = y1.isFinite ? y1 : 0
         self.x2 = Self.unit(x2)
@@ -20,16 +20,16 @@ public struct TimingCurve: Equatable, Hashable, Sendable {
     }
 
     /// Straight line: progress equals time.
-    public static let linear = TimingCurve(x1: 0, y1: 0, x2: 1, y2: 1)
+    package static let linear = TimingCurve(x1: 0, y1: 0, x2: 1, y2: 1)
     /// Slow start and end (`kCAMediaTimingFunctionEaseInEaseOut`).
-    public static let easeInOut = TimingCurve(x1: 0.42, y1: 0, x2: 0.58, y2: 1)
+    package static let easeInOut = TimingCurve(x1: 0.42, y1: 0, x2: 0.58, y2: 1)
     /// Slow start (`kCAMediaTimingFunctionEaseIn`).
-    public static let easeIn = TimingCurve(x1: 0.42, y1: 0, x2: 1, y2: 1)
+    package static let easeIn = TimingCurve(x1: 0.42, y1: 0, x2: 1, y2: 1)
     /// Slow end (`kCAMediaTimingFunctionEaseOut`).
-    public static let easeOut = TimingCurve(x1: 0, y1: 0, x2: 0.58, y2: 1)
+    package static let easeOut = TimingCurve(x1: 0, y1: 0, x2: 0.58, y2: 1)
 
     /// The progress (0 at the start, 1 at the end) after `fraction` of the duration; clamped to 0...1 in time.
-    public func progress(_ fraction: Double) -> Double {
+    package func progress(_ fraction: Double) -> Double {
         guard fraction > 0 else { return fraction.isNaN ? 1 : 0 }
         guard fraction < 1 else { return 1 }
         if x1 == y1 && x2 == y2 { return fraction }  // a straight line: exact, and fast

@@ -1,18 +1,18 @@
 /// Where the window is: its screen, its frame on that screen, the view inside it and its safe area.
-public struct WindowGeometry: Equatable, Sendable {
+package struct WindowGeometry: Equatable, Sendable {
     /// The size of the window's screen; its bounds are `(0, 0, width, height)`.
-    public var screen: Size
+    package var screen: Size
     /// Which screen the window is on.
-    public var screenID: ScreenID
+    package var screenID: ScreenID
     /// The window's frame in screen coordinates.
-    public var windowFrame: Rect
+    package var windowFrame: Rect
     /// The view's bounds in view coordinates, whose origin is the window's origin; nil means the whole window.
-    public var viewBounds: Rect?
+    package var viewBounds: Rect?
     /// The view's safe area; the rules use its bottom (`SB`).
-    public var safeArea: Insets
+    package var safeArea: Insets
 
     /// Creates a geometry; by default the view fills the window and there is no safe area.
-    public init(
+    package init(
         screen: Size,
         screenID: ScreenID = .main,
         windowFrame: Rect,
@@ -27,7 +27,7 @@ public struct WindowGeometry: Equatable, Sendable {
     }
 
     /// A full-screen window on `screen` with a bottom safe area of `safeAreaBottom` points.
-    public static func fullScreen(_ screen: Size, safeAreaBottom: Double = 0) -> WindowGeometry {
+    package static func fullScreen(_ screen: Size, safeAreaBottom: Double = 0) -> WindowGeometry {
         WindowGeometry(
             screen: screen,
             windowFrame: Rect(origin: .zero, size: screen),
@@ -36,21 +36,21 @@ public struct WindowGeometry: Equatable, Sendable {
     }
 
     /// The screen's bounds in screen coordinates.
-    public var screenBounds: Rect { Rect(origin: .zero, size: screen) }
+    package var screenBounds: Rect { Rect(origin: .zero, size: screen) }
 
     /// The view's bounds, defaulting to the window's size at the origin.
-    public var effectiveViewBounds: Rect { viewBounds ?? Rect(origin: .zero, size: windowFrame.size) }
+    package var effectiveViewBounds: Rect { viewBounds ?? Rect(origin: .zero, size: windowFrame.size) }
 
     /// The bottom safe-area inset `SB`.
-    public var safeAreaBottom: Double { safeArea.bottom }
+    package var safeAreaBottom: Double { safeArea.bottom }
 
     /// Converts a rectangle in screen coordinates to view coordinates (subtracts the window's origin).
-    public func convertFromScreen(_ rect: Rect) -> Rect {
+    package func convertFromScreen(_ rect: Rect) -> Rect {
         rect.offsetBy(dx: -windowFrame.minX, dy: -windowFrame.minY)
     }
 
     /// Converts a rectangle in view coordinates to screen coordinates (adds the window's origin).
-    public func convertToScreen(_ rect: Rect) -> Rect {
+    package func convertToScreen(_ rect: Rect) -> Rect {
         rect.offsetBy(dx: windowFrame.minX, dy: windowFrame.minY)
     }
 }

@@ -2,26 +2,26 @@
 ///
 /// Layers are dense: every layer has an action for every key of the layout it was made for. Make one with
 /// `Keymap(defaultsFor:)` or `Keymap(layers:macros:)` followed by `validated(for:)`.
-public struct Keymap: Hashable, Sendable {
+package struct Keymap: Hashable, Sendable {
     /// Per layer, the action of every key.
-    public private(set) var layers: [[KeyName: KeyAction]]
+    package private(set) var layers: [[KeyName: KeyAction]]
     /// The macros, by name.
-    public var macros: [MacroName: Macro]
+    package var macros: [MacroName: Macro]
     /// The layers' names, by layer (a layer without a name has none here).
-    public private(set) var layerNames: [Int: LayerName] = [:]
+    package private(set) var layerNames: [Int: LayerName] = [:]
 
     /// The most layers a keymap may have (QMK's limit).
-    public static let maximumLayers = 32
+    package static let maximumLayers = 32
 
     /// Creates a keymap from its parts, unchecked; see `validated(for:)`.
-    public init(layers: [[KeyName: KeyAction]], macros: [MacroName: Macro] = [:], layerNames: [Int: LayerName] = [:]) {
+    package init(layers: [[KeyName: KeyAction]], macros: [MacroName: Macro] = [:], layerNames: [Int: LayerName] = [:]) {
         self.layers = layers
         self.macros = macros
         self.layerNames = layerNames.filter { layers.indices.contains($0.key) }
     }
 
     /// The default keymap of a layout: layer 0 says what the keycaps say, the layers above are transparent.
-    public init(defaultsFor layout: PhysicalLayout, layerCount: Int = 4) {
+    package init(defaultsFor layout: PhysicalLayout, layerCount: Int = 4) {
         let count = min(max(layerCount, 1), Self.maximumLayers)
         var layers: [[KeyName: KeyAction]] = []
         for layer in 0..<count {
@@ -33,32 +33,32 @@ public struct Keymap: Hashable, Sendable {
     }
 
     /// The number of layers.
-    public var layerCount: Int { layers.count }
+    package var layerCount: Int { layers.count }
 
     /// What a key does on a layer; nil when the layer or key is missing.
-    public func action(layer: Int, key: KeyName) -> KeyAction? {
+    package func action(layer: Int, key: KeyName) -> KeyAction? {
         guard layers.indices.contains(layer) else { return nil }
         return layers[layer][key]
     }
 
     /// A layer's name; nil when it has none or the layer is missing.
-    public func layerName(_ layer: Int) -> LayerName? { layerNames[layer] }
+    package func layerName(_ layer: Int) -> LayerName? { layerNames[layer] }
 
     /// Names an existing layer, or (nil) clears its name; nothing happens for a layer that does not exist.
-    public mutating func setLayerName(_ name: LayerName?, layer: Int) {
+    package mutating func setLayerName(_ name: LayerName?, layer: Int) {
         guard layers.indices.contains(layer) else { return }
         layerNames[layer] = name
     }
 
     /// Sets what a key does on an existing layer (nothing happens for a layer that does not exist).
-    public mutating func setAction(_ action: KeyAction, layer: Int, key: KeyName) {
+    package mutating func setAction(_ action: KeyAction, layer: Int, key: KeyName) {
         guard layers.indices.contains(layer) else { return }
         layers[layer][key] = action
     }
 
     /// This keymap with `count` layers: layers above are dropped, new layers hold the cleared action on every key of
     /// `layout`.
-    public func resized(toLayerCount count: Int, for layout: PhysicalLayout) -> Keymap {
+    package func resized(toLayerCount count: Int, for layout: PhysicalLayout) -> Keymap {
         var result = self
         if result.layers.count > count {
             result.layers.removeSubrange(count...)
@@ -73,12 +73,12 @@ public struct Keymap: Hashable, Sendable {
     }
 
     /// The action a layer gives keys that are cleared: nothing on layer 0, fall through above it.
-    public static func clearedAction(layer: Int) -> KeyAction { layer == 0 ? .none : .transparent }
+    package static func clearedAction(layer: Int) -> KeyAction { layer == 0 ? .none : .transparent }
 
     /// This keymap checked against a layout, with keys the keymap lacks filled with cleared actions.
     /// - Throws: `KeymapError` for no layers or too many, keys the layout does not have, layer switches to layers
     ///   that do not exist, and bindings to macros that are not defined.
-    public func validated(for layout: PhysicalLayout) throws(KeymapError) -> Keymap {
+    package func validated(for layout: PhysicalLayout) throws(KeymapError) -> Keymap {
         guard (1...Self.maximumLayers).contains(layers.count) else {
             throw .invalidProfile("a keymap needs 1 to \(Self.maximumLayers) layers, this one has \(layers.count)")
         }

@@ -8,7 +8,7 @@ import KeyboardLinkSupport
 ///
 /// Every case carries what is needed for a message a person can act on (`description`); `category` tells the
 /// D-Bus layer which `org.kblink1.Error.*` name fits.
-public enum KeymapError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum KeymapError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A key action name that no spelling knows; `suggestion` is the nearest known name.
     case unknownKeycode(String, suggestion: String?)
     /// A key action expression that does not follow the grammar (`LSFT(KC_1`, `MO(x)`, ...).
@@ -61,7 +61,7 @@ public enum KeymapError: Error, Equatable, Sendable, CustomStringConvertible {
     case io(operation: String, path: String, errno: Int32)
 
     /// The family of an error, for mapping onto `org.kblink1.Error.*` names.
-    public enum Category: Sendable, Equatable {
+    package enum Category: Sendable, Equatable {
         /// The caller passed something invalid (`org.kblink1.Error.InvalidArgs`).
         case invalidArgs
         /// The caller named something that does not exist (`org.kblink1.Error.NotFound`).
@@ -73,7 +73,7 @@ public enum KeymapError: Error, Equatable, Sendable, CustomStringConvertible {
     }
 
     /// The family of this error.
-    public var category: Category {
+    package var category: Category {
         switch self {
         case .unknownKeycode, .malformedAction, .invalidKeyName, .keyNotInZone, .unknownZone, .zoneShapeMismatch,
             .layerOutOfRange, .invalidLayout, .invalidMacroName, .invalidEdit, .macroSyntax, .invalidMacro,
@@ -90,7 +90,7 @@ public enum KeymapError: Error, Equatable, Sendable, CustomStringConvertible {
     }
 
     /// What went wrong, bounded: a message quoting hostile input never grows past 600 characters.
-    public var description: String {
+    package var description: String {
         let full = fullDescription
         guard full.count > 600 else { return full }
         return String(full.prefix(600)) + "… (message shortened)"

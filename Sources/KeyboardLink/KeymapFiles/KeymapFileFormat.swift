@@ -1,7 +1,7 @@
 import KeyboardLinkKeymap
 
 /// The keymap file formats kblink reads and writes.
-public enum KeymapFileFormat: String, CaseIterable, Sendable {
+package enum KeymapFileFormat: String, CaseIterable, Sendable {
     /// A ZMK `.keymap` (devicetree with the C preprocessor's `#include` and `#define`).
     case zmk
     /// A QMK `keymap.json`, the shape `qmk c2json` writes.
@@ -12,11 +12,11 @@ public enum KeymapFileFormat: String, CaseIterable, Sendable {
     case keymapDrawer = "keymap-drawer"
 
     /// Whether kblink reads this format back (keymap-drawer's YAML holds legends only).
-    public var isReadable: Bool { self != .keymapDrawer }
+    package var isReadable: Bool { self != .keymapDrawer }
 
     /// The format a file's text is in, from its content: JSON with `layers` is QMK, JSON with `layout` and `uid`
     /// or `vial_protocol` is Vial, text with a `zmk,keymap` node or `bindings = <` is ZMK. Nil when none fits.
-    public static func guess(from text: Substring) -> KeymapFileFormat? {
+    package static func guess(from text: Substring) -> KeymapFileFormat? {
         let start = text.drop(while: { $0 == " " || $0 == "\n" || $0 == "\r" || $0 == "\t" || $0 == "\u{FEFF}" })
         if start.hasPrefix("{") {
             if text.contains("\"vial_protocol\"") || (text.contains("\"uid\"") && text.contains("\"layout\"")) {
@@ -31,20 +31,20 @@ public enum KeymapFileFormat: String, CaseIterable, Sendable {
 }
 
 /// A refusal of a keymap file: where (line and column, both from 1) and why.
-public struct KeymapFileError: Error, Equatable, Sendable, CustomStringConvertible {
+package struct KeymapFileError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The line, from 1.
-    public var line: Int
+    package var line: Int
     /// The column (in characters), from 1.
-    public var column: Int
+    package var column: Int
     /// Why.
-    public var reason: String
+    package var reason: String
 
     /// The longest reason, in characters: names quoted from a file are shortened to keep a refusal one line.
-    public static let maximumReasonLength = 300
+    package static let maximumReasonLength = 300
 
     /// A refusal at a place. The reason quotes text from a hostile file, so control characters become `?` (a
     /// terminal shows the refusal) and a reason longer than `maximumReasonLength` is cut with `…`.
-    public init(line: Int, column: Int, _ reason: String) {
+    package init(line: Int, column: Int, _ reason: String) {
         self.line = line
         self.column = column
         var shown = String.UnicodeScalarView()
@@ -65,7 +65,7 @@ public struct KeymapFileError: Error, Equatable, Sendable, CustomStringConvertib
     }
 
     /// `line L, column C: reason`.
-    public var description: String { "line \(line), column \(column): \(reason)" }
+    package var description: String { "line \(line), column \(column): \(reason)" }
 }
 
 /// A place in a file: line and column from 1.
@@ -78,23 +78,23 @@ struct SourcePosition: Equatable, Sendable {
 
 /// What a keymap file says and what it is written from: the bindings by layer (every key a layer names), the
 /// layers' names and the macros.
-public struct KeymapFileContent: Sendable, Equatable {
+package struct KeymapFileContent: Sendable, Equatable {
     /// Per layer, the action of each key the file binds.
-    public var layers: [[KeyName: KeyAction]]
+    package var layers: [[KeyName: KeyAction]]
     /// The layers' names (`display-name` in ZMK), by layer; an empty name is none.
-    public var layerNames: [String]
+    package var layerNames: [String]
     /// The macros, by name.
-    public var macros: [MacroName: Macro]
+    package var macros: [MacroName: Macro]
 
     /// Content as given.
-    public init(layers: [[KeyName: KeyAction]], layerNames: [String] = [], macros: [MacroName: Macro] = [:]) {
+    package init(layers: [[KeyName: KeyAction]], layerNames: [String] = [], macros: [MacroName: Macro] = [:]) {
         self.layers = layers
         self.layerNames = layerNames
         self.macros = macros
     }
 
     /// The content of a keymap, its layers named as `layerNames` says or else as the keymap names them.
-    public init(_ keymap: Keymap, layerNames: [String]? = nil) {
+    package init(_ keymap: Keymap, layerNames: [String]? = nil) {
         self.init(
             layers: keymap.layers,
             layerNames: layerNames ?? (0..<keymap.layerCount).map { keymap.layerName($0)?.rawValue ?? "" },
@@ -103,7 +103,7 @@ public struct KeymapFileContent: Sendable, Equatable {
 
     /// The keymap to import: these layers, macros and layer names (those that are valid ``LayerName``s), which
     /// `Keymap.validated(for:)` and kblinkd check again.
-    public var keymap: Keymap {
+    package var keymap: Keymap {
         var names: [Int: LayerName] = [:]
         for (layer, text) in layerNames.enumerated() {
             if let name = try? LayerName.optional(text) { names[layer] = name }
@@ -119,9 +119,9 @@ public struct KeymapFileContent: Sendable, Equatable {
 }
 
 /// Reads and writes keymap files for one physical layout.
-public enum KeymapFiles {
+package enum KeymapFiles {
     /// The largest keymap file read (real ones are a few KiB; Vial backups of big boards some hundred KiB).
-    public static let maximumFileSize = 4 << 20
+    package static let maximumFileSize = 4 << 20
 
     /// Writes a keymap in a format.
     /// - Parameters:
@@ -130,7 +130,7 @@ public enum KeymapFiles {
     ///     (``physicalLayoutJSON(_:)``), named in its `layout`.
     /// - Throws: `KeymapFileError` (line 0) for what the format cannot hold: a QMK or Vial file cannot say an action
     ///   QMK has no keycode for.
-    public static func write(
+    package static func write(
         _ content: KeymapFileContent, as format: KeymapFileFormat, layout: PhysicalLayout, keyboard: String,
         layoutFile: String? = nil
     ) throws(KeymapFileError) -> String {
@@ -145,7 +145,7 @@ public enum KeymapFiles {
     }
 
     /// The physical layout as a QMK info.json, which keymap-drawer draws keys at (`keymap draw -j FILE`).
-    public static func physicalLayoutJSON(_ layout: PhysicalLayout) -> String {
+    package static func physicalLayoutJSON(_ layout: PhysicalLayout) -> String {
         KeymapDrawerWriter.physicalLayoutJSON(layout)
     }
 
@@ -153,7 +153,7 @@ public enum KeymapFiles {
     /// - Parameter macroNames: the keyboard's macros in slot order: QMK and Vial files number their macros, and
     ///   macro N takes the name of the keyboard's macro N (`macro_N` past them).
     /// - Throws: `KeymapFileError` naming line, column and reason of the first thing kblink cannot represent.
-    public static func read(
+    package static func read(
         _ text: String, as format: KeymapFileFormat, layout: PhysicalLayout, macroNames: [MacroName] = []
     ) throws(KeymapFileError) -> KeymapFileContent {
         guard text.utf8.count <= maximumFileSize else {

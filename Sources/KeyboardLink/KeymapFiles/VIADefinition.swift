@@ -17,9 +17,9 @@ import KeyboardLinkKeymap
 /// Every refusal names the line and column of what it refuses, and why. The limits keep a hostile file small:
 /// at most ``maximumSize`` bytes, 64 levels of nesting, a matrix of at most ``maximumMatrixSide`` rows and columns,
 /// at most ``maximumKLEKeys`` keys in the file and `PhysicalLayout.maximumKeys` in the layout chosen.
-public struct VIADefinition: Sendable, Equatable {
+package struct VIADefinition: Sendable, Equatable {
     /// The definition's format.
-    public enum Version: String, Sendable {
+    package enum Version: String, Sendable {
         /// VIA's v2 definitions (with `lighting`).
         case v2
         /// VIA's v3 definitions.
@@ -27,38 +27,38 @@ public struct VIADefinition: Sendable, Equatable {
     }
 
     /// One group of layout options (`Enter`: `ANSI` or `ISO`; `Split Backspace`: off or on).
-    public struct OptionGroup: Sendable, Equatable {
+    package struct OptionGroup: Sendable, Equatable {
         /// The group's label.
-        public var name: String
+        package var name: String
         /// The choices' names (`off` and `on` for a group labelled by a name alone).
-        public var choices: [String]
+        package var choices: [String]
         /// The choice the layout holds, from 0.
-        public var chosen: Int
+        package var chosen: Int
     }
 
     /// The keyboard's name.
-    public var name: String
+    package var name: String
     /// The USB vendor ID VIA matches the keyboard by.
-    public var vendorID: UInt16
+    package var vendorID: UInt16
     /// The USB product ID.
-    public var productID: UInt16
+    package var productID: UInt16
     /// The switch matrix: rows.
-    public var matrixRows: Int
+    package var matrixRows: Int
     /// The switch matrix: columns.
-    public var matrixColumns: Int
+    package var matrixColumns: Int
     /// v2 or v3.
-    public var version: Version
+    package var version: Version
     /// The layout option groups, in group order.
-    public var optionGroups: [OptionGroup]
+    package var optionGroups: [OptionGroup]
     /// The layout: the keys of the chosen options.
-    public var layout: PhysicalLayout
+    package var layout: PhysicalLayout
 
     /// The largest definition read (1 MiB; VIA's own are tens of KiB).
-    public static let maximumSize = 1 << 20
+    package static let maximumSize = 1 << 20
     /// The most rows, and the most columns, a matrix may have.
-    public static let maximumMatrixSide = 64
+    package static let maximumMatrixSide = 64
     /// The most keys the KLE rows may hold, every option's included.
-    public static let maximumKLEKeys = 2048
+    package static let maximumKLEKeys = 2048
 
     /// Reads a definition.
     /// - Parameters:
@@ -66,7 +66,7 @@ public struct VIADefinition: Sendable, Equatable {
     ///   - id: the layout's id; nil for one made from the name (`sweet16 v1` is `sweet16-v1`).
     ///   - options: the chosen option of each group, in group order (missing groups take their first option).
     /// - Throws: ``KeymapFileError`` at the place refused, with the reason.
-    public init(json bytes: [UInt8], id: LayoutID? = nil, options: [Int] = []) throws(KeymapFileError) {
+    package init(json bytes: [UInt8], id: LayoutID? = nil, options: [Int] = []) throws(KeymapFileError) {
         guard bytes.count <= Self.maximumSize else {
             throw KeymapFileError(
                 line: 1, column: 1,

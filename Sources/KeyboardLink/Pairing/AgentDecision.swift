@@ -1,7 +1,7 @@
 import KeyboardLinkDBus
 
 /// How our agent answers one ``AgentRequest``.
-public enum AgentDecision: Sendable, Equatable {
+package enum AgentDecision: Sendable, Equatable {
     /// Reply with `values` (empty for void methods), after relaying `prompt` when there is one.
     case accept([DBusValue], prompt: PairingPrompt?)
     /// Refuse with `org.bluez.Error.Rejected` and this message.

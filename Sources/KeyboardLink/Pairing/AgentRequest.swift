@@ -1,7 +1,7 @@
 import KeyboardLinkDBus
 
 /// One call BlueZ makes to our `org.bluez.Agent1`, with validated arguments.
-public enum AgentRequest: Sendable, Equatable {
+package enum AgentRequest: Sendable, Equatable {
     /// BlueZ unregistered the agent.
     case release
     /// A legacy keyboard wants a PIN; we answer it and show it.
@@ -22,7 +22,7 @@ public enum AgentRequest: Sendable, Equatable {
     case cancel
 
     /// Every member of `org.bluez.Agent1` with its input signature.
-    public static let members: [(name: String, inputs: [DBusArgument], outputs: [DBusArgument])] = [
+    package static let members: [(name: String, inputs: [DBusArgument], outputs: [DBusArgument])] = [
         ("Release", [], []),
         ("RequestPinCode", [DBusArgument("device", .objectPath)], [DBusArgument("pincode", .string)]),
         ("DisplayPinCode", [DBusArgument("device", .objectPath), DBusArgument("pincode", .string)], []),
@@ -40,7 +40,7 @@ public enum AgentRequest: Sendable, Equatable {
 
     /// Reads a request from a member name and its arguments (already checked against the declared signature).
     /// - Throws: ``AgentArgumentError`` for an unknown member or an argument out of range.
-    public init(member: String, arguments: [DBusValue]) throws(AgentArgumentError) {
+    package init(member: String, arguments: [DBusValue]) throws(AgentArgumentError) {
         func path(_ index: Int) throws(AgentArgumentError) -> ObjectPath {
             guard index < arguments.count, case .objectPath(let path) = arguments[index] else {
                 throw AgentArgumentError("\(member): argument \(index + 1) must be an object path")
@@ -79,7 +79,7 @@ public enum AgentRequest: Sendable, Equatable {
     }
 
     /// The device the request is about; nil for `Release` and `Cancel`.
-    public var device: ObjectPath? {
+    package var device: ObjectPath? {
         switch self {
         case .release, .cancel: nil
         case .requestPinCode(let device), .displayPinCode(let device, _), .requestPasskey(let device),

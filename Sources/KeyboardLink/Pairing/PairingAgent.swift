@@ -2,16 +2,16 @@ import KeyboardLinkBlueZ
 import KeyboardLinkDBus
 
 /// Our `org.bluez.Agent1`: the object BlueZ calls back during the pairings the daemon starts.
-public enum PairingAgent {
+package enum PairingAgent {
     /// The capability we register with: we can show a passkey and take a yes/no, which is what a keyboard
     /// (that types the passkey) pairs with.
-    public static let capability = "KeyboardDisplay"
+    package static let capability = "KeyboardDisplay"
 
     /// What the agent does with one request; throw a ``DBusError`` (`org.bluez.Error.Rejected`) to refuse.
-    public typealias Handler = @Sendable (AgentRequest, MethodInvocation) async throws -> [DBusValue]
+    package typealias Handler = @Sendable (AgentRequest, MethodInvocation) async throws -> [DBusValue]
 
     /// The interface to export, every member routed to `handler` with validated arguments.
-    public static func interface(handler: @escaping Handler) -> DBusInterface {
+    package static func interface(handler: @escaping Handler) -> DBusInterface {
         DBusInterface(
             BlueZ.agentInterface,
             methods: AgentRequest.members.map { member in

@@ -4,9 +4,9 @@ import KeyboardLinkBlueZ
 ///
 /// The agent only speaks for pairings kblinkd started: any request about another device is rejected, so a
 /// desktop's own agent (the default one) keeps handling everything else.
-public enum PairingAgentPolicy {
+package enum PairingAgentPolicy {
     /// The profiles a keyboard being paired through kblinkd may use before it is trusted: HID and HOGP.
-    public static let authorizedServices: Set<BluetoothUUID> = [.humanInterfaceDevice, .hidOverGATT]
+    package static let authorizedServices: Set<BluetoothUUID> = [.humanInterfaceDevice, .hidOverGATT]
 
     /// Why requests about other devices are refused.
     static let notOurs =
@@ -16,7 +16,7 @@ public enum PairingAgentPolicy {
     /// - Parameters:
     ///   - pairingThroughUs: kblinkd is pairing the device the request is about.
     ///   - newPin: makes the PIN for `RequestPinCode` (random in the daemon, fixed in tests).
-    public static func decide(
+    package static func decide(
         _ request: AgentRequest, pairingThroughUs: Bool, newPin: () -> PinCode
     ) -> AgentDecision {
         switch request {

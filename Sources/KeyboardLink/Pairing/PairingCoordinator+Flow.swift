@@ -12,7 +12,7 @@ extension PairingCoordinator {
     ///   - discoveryTimeout: how long to look for a device BlueZ does not know.
     /// - Throws: ``PairingFailure``: `alreadyPairing` when this device is being paired already, otherwise `ended`
     ///   with what stopped the flow (discovery did not find it, canceled, the passkey was rejected, ...).
-    public func pair(_ address: BluetoothAddress, caller: BusName?, discoveryTimeout: Duration) async throws {
+    package func pair(_ address: BluetoothAddress, caller: BusName?, discoveryTimeout: Duration) async throws {
         if let running = sessions[address] {
             throw PairingFailure.alreadyPairing(name: running.name, step: running.step)
         }
@@ -55,7 +55,7 @@ extension PairingCoordinator {
     ///   - isPrivileged: whether a sender that is not the `Pair` caller may cancel anyway; asked only then.
     /// - Throws: ``PairingFailure/notPairing(_:)`` when no pairing of that device is running (or it ended while
     ///   `isPrivileged` was asked), ``PairingFailure/notThePairCallerToCancel(_:)`` when `sender` may not cancel it.
-    public func cancel(
+    package func cancel(
         _ address: BluetoothAddress, from sender: BusName?, isPrivileged: @Sendable (BusName) async -> Bool
     ) async throws {
         guard let session = sessions[address] else {

@@ -26,7 +26,7 @@ extension PairingCoordinator {
     /// `ConfirmPairing`: the `Pair` caller's answer to the question about `address`.
     /// - Throws: ``PairingFailure/noQuestion(_:)`` when nothing waits for an answer, and
     ///   ``PairingFailure/notThePairCaller(_:)`` when `sender` is not the connection that called `Pair`.
-    public func answer(_ address: BluetoothAddress, accept: Bool, from sender: BusName?) throws(PairingFailure) {
+    package func answer(_ address: BluetoothAddress, accept: Bool, from sender: BusName?) throws(PairingFailure) {
         guard let question = questions[address] else { throw .noQuestion(address) }
         guard sender == question.caller else { throw .notThePairCaller(address) }
         questions[address] = nil

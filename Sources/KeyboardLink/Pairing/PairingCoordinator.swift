@@ -9,12 +9,12 @@ import KeyboardLinkSupport
 ///
 /// The agent and `Device1.Pair` share one connection on purpose: BlueZ sends the agent calls of a pairing to
 /// the agent registered by the connection that called `Pair`.
-public actor PairingCoordinator {
+package actor PairingCoordinator {
     /// The daemon's connection: the agent is exported on it and `Device1.Pair` is called from it.
-    public let connection: BusConnection
+    package let connection: BusConnection
     let model: BlueZModel
     /// Timeouts, agent path and whether to be the default agent.
-    public let options: PairingOptions
+    package let options: PairingOptions
     let log: @Sendable (LogLevel, String) -> Void
     /// Where prompts and ends of pairings go (the service publishes them); awaited, so they keep their order.
     let raise: @Sendable (Event) async -> Void
@@ -40,7 +40,7 @@ public actor PairingCoordinator {
     ///   - model: the live BlueZ model, for finding devices and waiting for discovery.
     ///   - log: where the coordinator reports what it does (never a passkey or PIN).
     ///   - events: where prompts and ends of pairings go, in order.
-    public init(
+    package init(
         connection: BusConnection, model: BlueZModel, options: PairingOptions = PairingOptions(),
         log: @escaping @Sendable (LogLevel, String) -> Void,
         events: @escaping @Sendable (Event) async -> Void
@@ -55,7 +55,7 @@ public actor PairingCoordinator {
     /// Exports the agent and follows BlueZ: the agent is registered now when BlueZ runs, and again each time
     /// it comes back.
     /// - Throws: ``DBusError`` when the agent cannot be exported or the bus refuses the subscription.
-    public func start() async throws {
+    package func start() async throws {
         guard ownerTask == nil else { return }
         if !agentExported {
             try await connection.export(
@@ -79,7 +79,7 @@ public actor PairingCoordinator {
     }
 
     /// Cancels every running pairing (undoing what it did), waits for them to end and unregisters the agent.
-    public func stop() async {
+    package func stop() async {
         ownerTask?.cancel()
         ownerTask = nil
         let running = sessions.values.compactMap(\.task)
@@ -98,10 +98,10 @@ public actor PairingCoordinator {
     }
 
     /// Whether our agent is registered with the BlueZ on the bus now.
-    public var isAgentRegistered: Bool { agentRegisteredWith != nil && agentRegisteredWith == blueZOwner }
+    package var isAgentRegistered: Bool { agentRegisteredWith != nil && agentRegisteredWith == blueZOwner }
 
     /// The devices being paired now.
-    public var activePairings: [BluetoothAddress] { sessions.keys.sorted() }
+    package var activePairings: [BluetoothAddress] { sessions.keys.sorted() }
 
     // MARK: BlueZ coming and going
 

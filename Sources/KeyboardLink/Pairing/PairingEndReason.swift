@@ -1,5 +1,5 @@
 /// Why a pairing was stopped from outside its own flow.
-public enum PairingEndReason: Sendable, Equatable {
+package enum PairingEndReason: Sendable, Equatable {
     /// `CancelPairing` (Ctrl-C in `kblink pair`, or `--timeout`).
     case canceledByUser
     /// The program that called `Pair` left the bus.

@@ -3,21 +3,22 @@ import KeyboardLinkDBus
 
 /// Why a pairing did not happen (or could not be canceled), as the pairing domain knows it: the service turns each
 /// into an `org.kblink1.Error.*` with a message a person can act on (`Service/Errors/DomainErrors+DBus.swift`).
-public enum PairingFailure: Error, Sendable {
+package enum PairingFailure: Error, Sendable {
     /// What was known about the pairing when it stopped.
-    public struct Context: Sendable, Equatable {
+    package struct Context: Sendable, Equatable {
         /// The keyboard's name (or its address when BlueZ has no name for it).
-        public var name: String
+        package var name: String
         /// The keyboard's address, for the command to run again.
-        public var address: BluetoothAddress
+        package var address: BluetoothAddress
         /// The step the pairing was at.
-        public var step: PairingStep
+        package var step: PairingStep
         /// The last prompt shown, if any: it tells a rejected passkey from a rejected PIN, and a keyboard that
         /// never answered from a code that was not typed in time.
-        public var lastPrompt: PairingPrompt.Kind?
+        package var lastPrompt: PairingPrompt.Kind?
 
         /// A context as given.
-        public init(name: String, address: BluetoothAddress, step: PairingStep, lastPrompt: PairingPrompt.Kind? = nil) {
+        package init(name: String, address: BluetoothAddress, step: PairingStep, lastPrompt: PairingPrompt.Kind? = nil)
+        {
             self.name = name
             self.address = address
             self.step = step

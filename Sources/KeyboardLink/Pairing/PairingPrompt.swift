@@ -1,8 +1,8 @@
 /// What our agent asks the person pairing a keyboard to see or do, as the pairing domain knows it. The service
 /// publishes it as the `PairingPrompt` signal (`Service/Pairing/PairingEventPublisher.swift`).
-public struct PairingPrompt: Sendable, Equatable {
+package struct PairingPrompt: Sendable, Equatable {
     /// What the prompt asks for.
-    public enum Kind: Sendable, Equatable, CaseIterable {
+    package enum Kind: Sendable, Equatable, CaseIterable {
         /// Type the shown passkey on the keyboard, then Enter; ``PairingPrompt/entered`` counts the digits typed.
         case displayPasskey
         /// Type the shown PIN on the keyboard, then Enter (legacy keyboards).
@@ -13,18 +13,18 @@ public struct PairingPrompt: Sendable, Equatable {
         case authorize
 
         /// Whether the person must answer (yes or no) before the pairing goes on.
-        public var isQuestion: Bool { self == .confirmPasskey || self == .authorize }
+        package var isQuestion: Bool { self == .confirmPasskey || self == .authorize }
     }
 
     /// What the prompt asks for.
-    public var kind: Kind
+    package var kind: Kind
     /// The code to show: a zero-padded passkey or a PIN; empty for ``Kind/authorize``.
-    public var code: String
+    package var code: String
     /// Digits typed so far (``Kind/displayPasskey``), else 0.
-    public var entered: UInt16
+    package var entered: UInt16
 
     /// A prompt as given.
-    public init(kind: Kind, code: String, entered: UInt16 = 0) {
+    package init(kind: Kind, code: String, entered: UInt16 = 0) {
         self.kind = kind
         self.code = code
         self.entered = entered

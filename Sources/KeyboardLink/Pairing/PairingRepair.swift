@@ -1,5 +1,5 @@
 /// What to do to a device after a pairing failed or was canceled, so that nothing is left half-done.
-public enum PairingRepair: Sendable, Equatable {
+package enum PairingRepair: Sendable, Equatable {
     /// `Device1.CancelPairing`: BlueZ may still be pairing although we stopped waiting.
     case cancelPairing
     /// `Adapter1.RemoveDevice`: drops the bond (and with it the trust) that the failed pairing created.
@@ -8,7 +8,7 @@ public enum PairingRepair: Sendable, Equatable {
     case setTrusted(Bool)
 
     /// Whether BlueZ has to be told to stop pairing: we stopped waiting while `Device1.Pair` was still running.
-    public static func needsCancel(step: PairingStep, pairCallRunning: Bool) -> Bool {
+    package static func needsCancel(step: PairingStep, pairCallRunning: Bool) -> Bool {
         step == .pairing && pairCallRunning
     }
 
@@ -19,7 +19,7 @@ public enum PairingRepair: Sendable, Equatable {
     /// - Parameters:
     ///   - before: the device's state when the pairing started.
     ///   - now: its state after the failure.
-    public static func repairs(before: PairingDeviceFlags, now: PairingDeviceFlags) -> [PairingRepair] {
+    package static func repairs(before: PairingDeviceFlags, now: PairingDeviceFlags) -> [PairingRepair] {
         if !before.paired {
             if now.paired { return [.removeDevice] }
             if now.trusted { return [.setTrusted(false)] }

@@ -1,5 +1,5 @@
 /// Where a pairing flow is; the undo after a failure depends on it.
-public enum PairingStep: String, Sendable, Equatable {
+package enum PairingStep: String, Sendable, Equatable {
     /// Checking BlueZ and the device.
     case starting
     /// Scanning for a device BlueZ does not know yet.

@@ -1,14 +1,14 @@
 /// A Bluetooth passkey: six decimal digits, 000000 to 999999 (Secure Simple Pairing and LE passkey entry).
-public struct Passkey: Hashable, Sendable, CustomStringConvertible {
+package struct Passkey: Hashable, Sendable, CustomStringConvertible {
     /// The largest passkey.
-    public static let maximum: UInt32 = 999_999
+    package static let maximum: UInt32 = 999_999
 
     /// The numeric value BlueZ sends (`DisplayPasskey`'s `u passkey`).
-    public let value: UInt32
+    package let value: UInt32
 
     /// Validates a passkey from BlueZ.
     /// - Throws: ``AgentArgumentError`` when the value has more than six digits.
-    public init(_ value: UInt32) throws(AgentArgumentError) {
+    package init(_ value: UInt32) throws(AgentArgumentError) {
         guard value <= Self.maximum else {
             throw AgentArgumentError("a passkey is at most 999999, got \(value)")
         }
@@ -16,11 +16,11 @@ public struct Passkey: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The six digits, zero-padded, as a person types them: 4821 is `004821`.
-    public var digits: String {
+    package var digits: String {
         let text = String(value)
         return String(repeating: "0", count: max(0, 6 - text.count)) + text
     }
 
     /// The six digits.
-    public var description: String { digits }
+    package var description: String { digits }
 }

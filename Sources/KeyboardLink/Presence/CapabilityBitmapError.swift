@@ -1,11 +1,11 @@
 /// A capability bitmap text that does not parse.
-public struct CapabilityBitmapError: Error, Equatable, Sendable, CustomStringConvertible {
+package struct CapabilityBitmapError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The refused text (at most 80 characters).
-    public var text: String
+    package var text: String
     /// What is wrong with it.
-    public var reason: String
+    package var reason: String
 
-    public var description: String { "invalid capability bitmap \"\(text)\": \(reason)" }
+    package var description: String { "invalid capability bitmap \"\(text)\": \(reason)" }
 
     init(text: String, reason: String) {
         self.text = String(text.unicodeScalars.prefix(80).map { $0.isASCII && $0.value >= 0x20 ? Character($0) : "?" })

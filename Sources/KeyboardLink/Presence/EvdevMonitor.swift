@@ -18,21 +18,21 @@ import Synchronization
 /// path in the configuration, and a block it lists is believed only for a device the kernel has.
 ///
 /// Keep the monitor alive while you read ``keyboards``: releasing it (or calling ``cancel()``) ends the stream.
-public final class EvdevMonitor: Sendable {
+package final class EvdevMonitor: Sendable {
     /// The directory the kernel's input nodes live in.
-    public static let defaultDirectory = "/dev/input"
+    package static let defaultDirectory = "/dev/input"
     /// Where sysfs is mounted.
-    public static let defaultSysfsRoot = "/sys"
+    package static let defaultSysfsRoot = "/sys"
 
     /// The watched directory.
-    public let directory: String
+    package let directory: String
     /// The devices list re-read on each change.
-    public let devicesFile: String
+    package let devicesFile: String
     /// The keyboards (``InputDevice/isKeyboard``) and every input node of a Bluetooth device
     /// (``InputDevice/isBluetoothInput``), not ``InputDevice/isVirtual`` ones unless the monitor was told to
     /// include them; in file order: the current list first, then each new list when it differs from the
     /// previous one. Only the newest list is buffered.
-    public let keyboards: AsyncStream<[InputDevice]>
+    package let keyboards: AsyncStream<[InputDevice]>
 
     private let continuation: AsyncStream<[InputDevice]>.Continuation
     private let log: (@Sendable (String) -> Void)?
@@ -67,7 +67,7 @@ public final class EvdevMonitor: Sendable {
     ///   - sysfsRoot: where sysfs is (`/sys`): a device counts only when ``isInSysfs(_:root:)``; none by default (every
     ///     block of the devices file counts).
     /// - Throws: ``EvdevMonitorError`` when inotify is unavailable or the directory cannot be watched.
-    public init(
+    package init(
         directory: String = EvdevMonitor.defaultDirectory, devicesFile: String = InputDevicesFile.defaultPath,
         queue: DispatchQueue? = nil, log: (@Sendable (String) -> Void)? = nil, includeVirtual: Bool = false,
         udev: UdevDatabase? = nil, sysfsRoot: String? = nil
@@ -115,10 +115,10 @@ public final class EvdevMonitor: Sendable {
     }
 
     /// The keyboards as of the last read.
-    public var current: [InputDevice] { state.withLock { $0.last } }
+    package var current: [InputDevice] { state.withLock { $0.last } }
 
     /// Stops watching and ends ``keyboards``. Calling it again does nothing.
-    public func cancel() {
+    package func cancel() {
         let shared = state.withLock { state -> ReadSource? in
             defer { state.source = nil }
             return state.source
@@ -132,7 +132,7 @@ public final class EvdevMonitor: Sendable {
     /// wake-up; the daemon may call it too, after a resume from suspend for example).
     /// - Returns: whether a new list was published.
     @discardableResult
-    public func refresh() -> Bool {
+    package func refresh() -> Bool {
         let keyboards = Self.readKeyboards(
             devicesFile, log: log, includeVirtual: includeVirtual, udev: udev, sysfsRoot: sysfsRoot)
         return state.withLock { state in
@@ -189,7 +189,7 @@ public final class EvdevMonitor: Sendable {
     /// Whether sysfs under `root` confirms a block of the devices file: its `S: Sysfs=` path (`/devices/…/inputN`)
     /// exists under `root`, and `root/class/input/inputN` is that same directory (sysfs links every input device
     /// there).
-    public static func isInSysfs(_ device: InputDevice, root: String) -> Bool {
+    package static func isInSysfs(_ device: InputDevice, root: String) -> Bool {
         let path = device.sysfsPath
         guard path.hasPrefix("/devices/"), !path.split(separator: "/").contains(where: { $0 == ".." || $0 == "." }),
             let name = path.split(separator: "/").last, name.hasPrefix("input")

@@ -1,13 +1,13 @@
 import Glibc
 
 /// Why the evdev monitor could not start.
-public enum EvdevMonitorError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum EvdevMonitorError: Error, Equatable, Sendable, CustomStringConvertible {
     /// `inotify_init1` failed (too many inotify instances, or no inotify in this kernel).
     case inotifyUnavailable(errno: Int32)
     /// `inotify_add_watch` failed on the directory (missing, or not readable).
     case cannotWatch(path: String, errno: Int32)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .inotifyUnavailable(let code):
             return "cannot start inotify: \(Self.message(code)); raise fs.inotify.max_user_instances if it is exhausted"

@@ -1,28 +1,28 @@
 /// The bus an input device is on (`I: Bus=` in `/proc/bus/input/devices`; the kernel's `BUS_*` numbers).
-public struct InputBus: Hashable, Sendable, CustomStringConvertible {
+package struct InputBus: Hashable, Sendable, CustomStringConvertible {
     /// The kernel's bus number.
-    public let rawValue: UInt16
+    package let rawValue: UInt16
 
     /// Wraps a bus number.
-    public init(rawValue: UInt16) { self.rawValue = rawValue }
+    package init(rawValue: UInt16) { self.rawValue = rawValue }
 
     /// 0x0001 `BUS_PCI`.
-    public static let pci = InputBus(rawValue: 0x0001)
+    package static let pci = InputBus(rawValue: 0x0001)
     /// 0x0003 `BUS_USB`: USB keyboards (and some laptops' internal ones).
-    public static let usb = InputBus(rawValue: 0x0003)
+    package static let usb = InputBus(rawValue: 0x0003)
     /// 0x0005 `BUS_BLUETOOTH`: classic (hidp) and LE (BlueZ's HOGP through uhid) keyboards.
-    public static let bluetooth = InputBus(rawValue: 0x0005)
+    package static let bluetooth = InputBus(rawValue: 0x0005)
     /// 0x0006 `BUS_VIRTUAL`.
-    public static let virtual = InputBus(rawValue: 0x0006)
+    package static let virtual = InputBus(rawValue: 0x0006)
     /// 0x0011 `BUS_I8042`: a laptop's built-in keyboard behind the PS/2 controller.
-    public static let i8042 = InputBus(rawValue: 0x0011)
+    package static let i8042 = InputBus(rawValue: 0x0011)
     /// 0x0018 `BUS_I2C`: I2C HID devices (touchpads, some built-in keyboards).
-    public static let i2c = InputBus(rawValue: 0x0018)
+    package static let i2c = InputBus(rawValue: 0x0018)
     /// 0x0019 `BUS_HOST`: platform devices (power button, lid switch).
-    public static let host = InputBus(rawValue: 0x0019)
+    package static let host = InputBus(rawValue: 0x0019)
 
     /// `usb`, `bluetooth`, `i8042`... or `0x001c`.
-    public var description: String {
+    package var description: String {
         switch self {
         case .pci: "pci"
         case .usb: "usb"

@@ -1,32 +1,32 @@
 import KeyboardLinkBlueZ
 
 /// One device of `/proc/bus/input/devices`.
-public struct InputDevice: Hashable, Sendable {
+package struct InputDevice: Hashable, Sendable {
     /// `I: Bus=`.
-    public var bus: InputBus
+    package var bus: InputBus
     /// `I: Vendor=`.
-    public var vendor: UInt16
+    package var vendor: UInt16
     /// `I: Product=`.
-    public var product: UInt16
+    package var product: UInt16
     /// `I: Version=`.
-    public var version: UInt16
+    package var version: UInt16
     /// `N: Name=`, without the quotes.
-    public var name: String
+    package var name: String
     /// `P: Phys=` (for a Bluetooth device, the adapter's address).
-    public var phys: String
+    package var phys: String
     /// `S: Sysfs=`, e.g. `/devices/platform/i8042/serio0/input/input3`.
-    public var sysfsPath: String
+    package var sysfsPath: String
     /// `U: Uniq=` (for a Bluetooth device, its address; any case).
-    public var uniq: String
+    package var uniq: String
     /// `H: Handlers=`, e.g. `["sysrq", "kbd", "leds", "event3"]`.
-    public var handlers: [String]
+    package var handlers: [String]
     /// The `B:` lines by name: `EV`, `KEY`, `PROP`, `MSC`, `LED`, `REL`, `ABS`, `SW`...
-    public var bitmaps: [String: CapabilityBitmap]
+    package var bitmaps: [String: CapabilityBitmap]
     /// Whether udev gave the device the property `KBLINK_IGNORE=1` (``UdevDatabase``): it never counts.
-    public var ignoredByUdev = false
+    package var ignoredByUdev = false
 
     /// Creates a device.
-    public init(
+    package init(
         bus: InputBus, vendor: UInt16 = 0, product: UInt16 = 0, version: UInt16 = 0, name: String = "",
         phys: String = "", sysfsPath: String = "", uniq: String = "", handlers: [String] = [],
         bitmaps: [String: CapabilityBitmap] = [:]
@@ -47,30 +47,30 @@ public struct InputDevice: Hashable, Sendable {
     static let evKey = 1
 
     /// The evdev node name from the handlers, `event3`; nil when the device has none.
-    public var eventNode: String? {
+    package var eventNode: String? {
         handlers.first { handler in
             handler.hasPrefix("event") && handler.count > 5 && handler.dropFirst(5).allSatisfy(\.isASCIIDigit)
         }
     }
 
     /// The evdev node path, `/dev/input/event3`; nil when the device has no event handler.
-    public var devicePath: String? { eventNode.map { "/dev/input/" + $0 } }
+    package var devicePath: String? { eventNode.map { "/dev/input/" + $0 } }
 
     /// The node's number (3 for `event3`), for ordering.
     var eventNumber: Int? { eventNode.flatMap { Int($0.dropFirst(5)) } }
 
     /// The Bluetooth address in `U: Uniq=`, when it holds one.
-    public var bluetoothAddress: BluetoothAddress? { BluetoothAddress(validating: uniq) }
+    package var bluetoothAddress: BluetoothAddress? { BluetoothAddress(validating: uniq) }
 
     /// Whether this is the input device of a Bluetooth device (on the Bluetooth bus, its address in `Uniq`), of any
     /// kind: what BlueZ's HID and HoG make for a keyboard that connected, whether or not it passes the keyboard
     /// rule.
-    public var isBluetoothInput: Bool { bus == .bluetooth && bluetoothAddress != nil }
+    package var isBluetoothInput: Bool { bus == .bluetooth && bluetoothAddress != nil }
 
     /// systemd's `ID_INPUT_KEYBOARD` rule: `EV_KEY` is set and so are all of key codes 1-31 (`KEY_ESC` to `KEY_S`),
     /// i.e. `(KEY word 0 & 0xFFFFFFFE) == 0xFFFFFFFE`. Power buttons, lid switches, mice and consumer-control
     /// nodes do not pass.
-    public var isKeyboard: Bool {
+    package var isKeyboard: Bool {
         guard bitmaps["EV"]?.contains(Self.evKey) == true, let keys = bitmaps["KEY"] else { return false }
         return keys.word(0) & 0xFFFF_FFFE == 0xFFFF_FFFE
     }
@@ -79,7 +79,7 @@ public struct InputDevice: Hashable, Sendable {
     /// (uinput remappers such as keyd, which claim every key). The exception is BlueZ's HID-over-GATT devices:
     /// BlueZ creates LE keyboards through uhid, so they live under `/devices/virtual/misc/uhid/` on the Bluetooth
     /// bus, and they are real keyboards.
-    public var isVirtual: Bool {
+    package var isVirtual: Bool {
         guard sysfsPath.hasPrefix("/devices/virtual/") else { return false }
         return !(sysfsPath.hasPrefix("/devices/virtual/misc/uhid/") && bus == .bluetooth)
     }

@@ -3,13 +3,13 @@
 ///
 /// Lines of other kinds are ignored (newer kernels may add some). A block without an `I:` line, a line without the
 /// `X: ` shape, an `I:` field that is not 4 hex digits or a bitmap that is not hex is malformed.
-public enum InputDevicesFile {
+package enum InputDevicesFile {
     /// Where the kernel publishes the list.
-    public static let defaultPath = "/proc/bus/input/devices"
+    package static let defaultPath = "/proc/bus/input/devices"
 
     /// Parses the whole text, refusing it at the first malformed block.
     /// - Throws: ``InputDevicesParseError`` naming the line and what is wrong.
-    public static func parse(_ text: String) throws(InputDevicesParseError) -> [InputDevice] {
+    package static func parse(_ text: String) throws(InputDevicesParseError) -> [InputDevice] {
         var devices: [InputDevice] = []
         for block in blocks(text) {
             devices.append(try parseBlock(block))
@@ -19,7 +19,7 @@ public enum InputDevicesFile {
 
     /// Parses the whole text, skipping malformed blocks: one odd device must not hide the others.
     /// - Returns: the devices of the well-formed blocks, and one error per skipped block.
-    public static func parseSkippingMalformed(_ text: String) -> (
+    package static func parseSkippingMalformed(_ text: String) -> (
         devices: [InputDevice], errors: [InputDevicesParseError]
     ) {
         var devices: [InputDevice] = []

@@ -1,11 +1,11 @@
 /// A malformed block of `/proc/bus/input/devices`.
-public struct InputDevicesParseError: Error, Equatable, Sendable, CustomStringConvertible {
+package struct InputDevicesParseError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The 1-based line number.
-    public var line: Int
+    package var line: Int
     /// What is wrong.
-    public var reason: String
+    package var reason: String
 
-    public var description: String { "input devices list, line \(line): \(reason)" }
+    package var description: String { "input devices list, line \(line): \(reason)" }
 
     init(line: Int, reason: String) {
         self.line = line

@@ -14,14 +14,14 @@ import KeyboardLinkBlueZ
 ///   the link, and BlueZ's `Connected` is what says whether the keyboard is there.
 ///
 /// Every keyboard looked at gets a ``HardwareKeyboardReason`` saying why it counts or not.
-public struct PresenceEvaluator: Hashable, Sendable {
+package struct PresenceEvaluator: Hashable, Sendable {
     /// The policy in force.
-    public var policy: PresencePolicy
+    package var policy: PresencePolicy
     /// Whether virtual keyboards count (`[Presence] CountVirtualDevices`); false by default.
-    public var countsVirtualDevices: Bool
+    package var countsVirtualDevices: Bool
 
     /// An evaluator for `policy`.
-    public init(policy: PresencePolicy = .default, countsVirtualDevices: Bool = false) {
+    package init(policy: PresencePolicy = .default, countsVirtualDevices: Bool = false) {
         self.policy = policy
         self.countsVirtualDevices = countsVirtualDevices
     }
@@ -33,7 +33,7 @@ public struct PresenceEvaluator: Hashable, Sendable {
     ///   - bluetoothKeyboards: connected Bluetooth keyboards from BlueZ.
     ///   - disconnectedBluetoothAddresses: the devices BlueZ knows and reports disconnected; evdev devices whose
     ///     `U: Uniq=` is one of them are left out.
-    public func evaluate(
+    package func evaluate(
         evdevDevices: [InputDevice], bluetoothKeyboards: [ConnectedBluetoothKeyboard],
         disconnectedBluetoothAddresses: Set<BluetoothAddress> = []
     ) -> PresenceResult {

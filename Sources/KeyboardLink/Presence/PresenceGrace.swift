@@ -4,23 +4,23 @@
 /// Feed it each new evaluation with ``update(_:now:)``; it answers what to publish and, while it holds, when to
 /// ask again. Attaching is never delayed, and a keyboard that leaves while another stays changes the list at once:
 /// only the step from "some keyboard" to "none" waits.
-public struct PresenceGrace: Sendable {
+package struct PresenceGrace: Sendable {
     /// How long "attached" outlives the last keyboard; zero publishes every change at once.
-    public var period: Duration
+    package var period: Duration
     /// The last result that had a keyboard, while it can still be held.
     private var lastAttached: PresenceResult?
     /// When the hold started ends, while holding.
     private var deadline: ContinuousClock.Instant?
 
     /// A grace period of `period`.
-    public init(period: Duration) {
+    package init(period: Duration) {
         self.period = period
     }
 
     /// What to publish for `result`.
     /// - Returns: the result to publish (the last one with a keyboard, its reasons saying it is held, while the
     ///   grace period runs) and, while holding, when to call again.
-    public mutating func update(_ result: PresenceResult, now: ContinuousClock.Instant) -> (
+    package mutating func update(_ result: PresenceResult, now: ContinuousClock.Instant) -> (
         published: PresenceResult, wakeAt: ContinuousClock.Instant?
     ) {
         if result.hardwareKeyboardAttached || period <= .zero {
@@ -46,7 +46,7 @@ public struct PresenceGrace: Sendable {
     }
 
     /// Whether the last result published is held.
-    public var isHolding: Bool { deadline != nil }
+    package var isHolding: Bool { deadline != nil }
 
     /// `5 s`, `1.5 s`, `250 ms`.
     static func describe(_ duration: Duration) -> String {

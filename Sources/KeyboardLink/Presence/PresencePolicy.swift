@@ -1,5 +1,5 @@
 /// Which hardware keyboards count as "a hardware keyboard is in use" (the `HardwareKeyboardPolicy` setting).
-public enum PresencePolicy: String, CaseIterable, Hashable, Sendable, Codable, CustomStringConvertible {
+package enum PresencePolicy: String, CaseIterable, Hashable, Sendable, Codable, CustomStringConvertible {
     /// Connected Bluetooth keyboards and USB keyboards, not a laptop's built-in keyboard (the default: a tablet or
     /// a convertible folded into tablet mode still has its built-in keyboard, which says nothing).
     case external
@@ -9,11 +9,11 @@ public enum PresencePolicy: String, CaseIterable, Hashable, Sendable, Codable, C
     case bluetooth
 
     /// The policy used when the configuration says nothing.
-    public static let `default` = PresencePolicy.external
+    package static let `default` = PresencePolicy.external
 
     /// Parses a configuration value: `external`, `any` or `bluetooth`, in any case, surrounding spaces ignored.
     /// - Throws: ``PresencePolicyError`` listing the accepted values.
-    public init(parsing text: String) throws(PresencePolicyError) {
+    package init(parsing text: String) throws(PresencePolicyError) {
         guard let policy = PresencePolicy(rawValue: text.trimmingWhiteSpace().lowercased()) else {
             throw PresencePolicyError(text: text)
         }
@@ -21,7 +21,7 @@ public enum PresencePolicy: String, CaseIterable, Hashable, Sendable, Codable, C
     }
 
     /// Whether an evdev keyboard on `bus` counts under this policy.
-    public func counts(bus: InputBus) -> Bool {
+    package func counts(bus: InputBus) -> Bool {
         switch self {
         case .any: true
         case .external: bus == .usb || bus == .bluetooth
@@ -29,5 +29,5 @@ public enum PresencePolicy: String, CaseIterable, Hashable, Sendable, Codable, C
         }
     }
 
-    public var description: String { rawValue }
+    package var description: String { rawValue }
 }

@@ -1,9 +1,9 @@
 /// A presence policy value that is not one of the accepted ones.
-public struct PresencePolicyError: Error, Equatable, Sendable, CustomStringConvertible {
+package struct PresencePolicyError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The refused text (at most 60 characters).
-    public var text: String
+    package var text: String
 
-    public var description: String {
+    package var description: String {
         "unknown hardware keyboard policy \"\(text)\": use external (Bluetooth and USB keyboards, the default), "
             + "any (built-in keyboards too) or bluetooth (Bluetooth keyboards only)"
     }

@@ -1,17 +1,17 @@
 /// The hardware keyboards in use, as the `HardwareKeyboards` and `HardwareKeyboardAttached` properties show them,
 /// and the reasons behind them (`HardwareKeyboardReasons`).
-public struct PresenceResult: Hashable, Sendable {
+package struct PresenceResult: Hashable, Sendable {
     /// Bluetooth keyboards first (by address), then evdev keyboards (by node number).
-    public var keyboards: [HardwareKeyboard]
+    package var keyboards: [HardwareKeyboard]
     /// Every keyboard looked at, counted or not, in the same order (counted ones first within each source).
-    public var reasons: [HardwareKeyboardReason]
+    package var reasons: [HardwareKeyboardReason]
 
     /// Creates a result.
-    public init(keyboards: [HardwareKeyboard], reasons: [HardwareKeyboardReason] = []) {
+    package init(keyboards: [HardwareKeyboard], reasons: [HardwareKeyboardReason] = []) {
         self.keyboards = keyboards
         self.reasons = reasons
     }
 
     /// Whether at least one hardware keyboard counts.
-    public var hardwareKeyboardAttached: Bool { !keyboards.isEmpty }
+    package var hardwareKeyboardAttached: Bool { !keyboards.isEmpty }
 }

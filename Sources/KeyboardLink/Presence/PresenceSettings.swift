@@ -1,12 +1,12 @@
 /// How kblinkd judges presence beyond the policy: `[Presence] GracePeriod` and `[Presence] CountVirtualDevices`.
-public struct PresenceSettings: Sendable, Equatable {
+package struct PresenceSettings: Sendable, Equatable {
     /// How long `HardwareKeyboardAttached` stays true after the last keyboard left.
-    public var gracePeriod: Duration
+    package var gracePeriod: Duration
     /// Whether virtual keyboards (uinput remappers such as keyd or kanata, ydotool) count.
-    public var countsVirtualDevices: Bool
+    package var countsVirtualDevices: Bool
 
     /// Settings; the default has no grace period (kblinkd's configuration defaults to 5 seconds).
-    public init(gracePeriod: Duration = .zero, countsVirtualDevices: Bool = false) {
+    package init(gracePeriod: Duration = .zero, countsVirtualDevices: Bool = false) {
         self.gracePeriod = gracePeriod
         self.countsVirtualDevices = countsVirtualDevices
     }

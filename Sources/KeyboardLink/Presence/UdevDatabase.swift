@@ -7,19 +7,19 @@ import KeyboardLinkSupport
 /// `+input:inputN` for the input device above it; a property is a line `E:NAME=value`. A rule may set the property
 /// on either, so both are read. The event node's minor comes from sysfs (`/sys/class/input/eventN/dev`); when sysfs
 /// cannot say, the kernel's fixed range (64 + N for the first 32 nodes) is used.
-public struct UdevDatabase: Sendable, Hashable {
+package struct UdevDatabase: Sendable, Hashable {
     /// Where udev keeps its database.
-    public static let defaultDirectory = "/run/udev/data"
+    package static let defaultDirectory = "/run/udev/data"
     /// Where sysfs lists input devices.
-    public static let defaultSysfsClassDirectory = "/sys/class/input"
+    package static let defaultSysfsClassDirectory = "/sys/class/input"
 
     /// The database directory.
-    public var directory: String
+    package var directory: String
     /// The sysfs class directory of input devices.
-    public var sysfsClassDirectory: String
+    package var sysfsClassDirectory: String
 
     /// A reader of the database in `directory`.
-    public init(
+    package init(
         directory: String = UdevDatabase.defaultDirectory, sysfsClassDirectory: String = defaultSysfsClassDirectory
     ) {
         self.directory = directory
@@ -27,7 +27,7 @@ public struct UdevDatabase: Sendable, Hashable {
     }
 
     /// Whether udev gave the device `KBLINK_IGNORE=1`.
-    public func isIgnored(_ device: InputDevice) -> Bool {
+    package func isIgnored(_ device: InputDevice) -> Bool {
         databaseFiles(for: device).contains { name in
             guard let bytes = try? FileStore().read(directory + "/" + name) else { return false }
             return String(decoding: bytes, as: UTF8.self).split(whereSeparator: \.isNewline).contains { line in

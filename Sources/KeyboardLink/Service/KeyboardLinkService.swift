@@ -18,60 +18,60 @@ import KeyboardLinkSupport
 /// - ``PairingCoordinator`` pairs keyboards (``KeyboardPairing`` answers `Pair` with it);
 /// - ``ManagerObject``, ``KeyboardObject`` and ``KeymapObject`` are the D-Bus objects: they decode calls, hand them
 ///   to the job and encode the answers.
-public actor KeyboardLinkService {
+package actor KeyboardLinkService {
     /// How the service is set up.
-    public struct Options: Sendable {
+    package struct Options: Sendable {
         /// Where profiles, drafts and the firmware cache live.
-        public var stateDirectory: String
+        package var stateDirectory: String
         /// Which keyboards count as "a hardware keyboard is in use".
-        public var presencePolicy: PresencePolicy = .external
+        package var presencePolicy: PresencePolicy = .external
         /// The presence grace period and whether virtual keyboards count (none and no by default; kblinkd's
         /// configuration sets them).
-        public var presence = PresenceSettings()
+        package var presence = PresenceSettings()
         /// How keyboards connected without an input device are healed (`[Health]`; docs/health.md).
-        public var health = HealthSettings()
+        package var health = HealthSettings()
         /// How long `StartDiscovery` keeps looking when nobody stops it.
-        public var discoveryTimeout: Duration = .seconds(20)
+        package var discoveryTimeout: Duration = .seconds(20)
         /// How many unpaired keyboards that are not connected are exported at most (the ones seen last).
-        public var unpairedKeyboardLimit = 32
+        package var unpairedKeyboardLimit = 32
         /// Whether kblinkd registers as a BlueZ battery provider (`[Battery] Provider`; off by default).
-        public var batteryProvider = false
+        package var batteryProvider = false
         /// How keyboards are paired (`[Pairing] DefaultAgent` sets `pairing.requestDefaultAgent`).
-        public var pairing = PairingOptions()
+        package var pairing = PairingOptions()
         /// How long a re-apply on connect waits for a locked ZMK keyboard to be unlocked.
-        public var reapplyUnlockTimeout: Duration = .seconds(60)
+        package var reapplyUnlockTimeout: Duration = .seconds(60)
         /// How long a re-apply on connect waits for the keyboard's driver (a VIA hidraw node appears a moment
         /// after the Bluetooth connection).
-        public var reapplyDriverTimeout: Duration = .seconds(5)
+        package var reapplyDriverTimeout: Duration = .seconds(5)
         /// How long a ZMK Studio request may go unanswered before the keyboard counts as asleep.
-        public var studioRequestTimeout: Duration = .seconds(10)
+        package var studioRequestTimeout: Duration = .seconds(10)
         /// Whether a keyboard whose base is kblink's default keymap is read into the base as soon as it connects
         /// (otherwise at its first push or pull, or by `readKeymapBases()`), and a ZMK Studio keyboard asked whether
         /// it is locked (`StudioLock`; otherwise learnt at its first push or pull). Tests whose simulated firmware
         /// attaches after the keyboard connected turn it off and call `readKeymapBases()` once it is there.
-        public var readsKeymapOnConnect = true
+        package var readsKeymapOnConnect = true
         /// How long a keyboard's GATT objects must stay unchanged before a firmware read starts (BlueZ announces
         /// them one by one after `ServicesResolved`).
-        public var firmwareSettleQuiet: Duration = .milliseconds(400)
+        package var firmwareSettleQuiet: Duration = .milliseconds(400)
         /// How long a firmware read waits, past that quiet spell, for a Device Information or Battery Service the
         /// keyboard lists but BlueZ has not exported yet (a BlueZ that keeps a service to itself never exports it).
-        public var firmwareListedServiceWait: Duration = .seconds(2)
+        package var firmwareListedServiceWait: Duration = .seconds(2)
         /// How long after a keyboard's firmware information was read `RefreshInfo()` answers from that read
         /// instead of reading the keyboard again (`defaultFirmwareRefreshWindow`; zero reads on every call).
-        public var firmwareRefreshWindow = defaultFirmwareRefreshWindow
+        package var firmwareRefreshWindow = defaultFirmwareRefreshWindow
         /// The monotonic clock that window is measured on (tests move it instead of sleeping).
-        public var monotonicNow: @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now }
+        package var monotonicNow: @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now }
         /// Who may pair, edit keymaps, write firmware and read macros (polkit, with the group fallback).
-        public var authorization = AuthorizationPolicy.polkit()
+        package var authorization = AuthorizationPolicy.polkit()
         /// Where audit records go as structured journal entries (``JournalWriter``); nil writes them as text lines to
         /// the log like everything else.
-        public var auditJournal: JournalWriter?
+        package var auditJournal: JournalWriter?
 
         /// `RefreshInfo()` within 5 s of the last read answers from it: a read takes a dozen GATT round trips on a
         /// radio shared with typing, and `kblink info --refresh` run twice, or by two programs, needs only one.
-        public static let defaultFirmwareRefreshWindow: Duration = .seconds(5)
+        package static let defaultFirmwareRefreshWindow: Duration = .seconds(5)
 
-        public init(stateDirectory: String) {
+        package init(stateDirectory: String) {
             self.stateDirectory = stateDirectory
         }
 
@@ -83,16 +83,16 @@ public actor KeyboardLinkService {
         }
     }
 
-    public let connection: BusConnection
-    public let bluez: BlueZModel
+    package let connection: BusConnection
+    package let bluez: BlueZModel
     /// Our BlueZ agent and the pairing flows.
-    public let pairing: PairingCoordinator
-    public private(set) var options: Options
+    package let pairing: PairingCoordinator
+    package private(set) var options: Options
     let log: @Sendable (LogLevel, String) -> Void
     /// The keymap edit sessions and their profiles.
-    public let keymaps: KeymapSessions
+    package let keymaps: KeymapSessions
     /// The keymap pushes running.
-    public let pushes: KeyboardPushes
+    package let pushes: KeyboardPushes
     /// The exported keyboards, following BlueZ.
     let registry: KeyboardRegistry
     /// Follows logind's `PrepareForSleep`.
@@ -102,12 +102,12 @@ public actor KeyboardLinkService {
     /// Push, pull, re-apply on connect and driver detection.
     let writer: KeymapWriter
     /// Decides who may call what (polkit), and writes the audit lines.
-    public let authorizer: Authorizer
+    package let authorizer: Authorizer
     /// kblinkd as a BlueZ battery provider.
     let batteryProvider: BatteryProviderPublisher
 
     /// - Parameter log: where the service reports what it does.
-    public init(connection: BusConnection, options: Options, log: @escaping @Sendable (LogLevel, String) -> Void) {
+    package init(connection: BusConnection, options: Options, log: @escaping @Sendable (LogLevel, String) -> Void) {
         self.connection = connection
         let model = BlueZModel(connection: connection)
         self.bluez = model
@@ -163,7 +163,7 @@ public actor KeyboardLinkService {
     /// Reads every connected keyboard whose base is still kblink's default keymap into its base (as on first
     /// contact), one after another, waiting for any push, pull or read of that keyboard that is running; returns
     /// when done. For a companion whose simulated firmware appears after the keyboards connected.
-    public func readKeymapBases() async {
+    package func readKeymapBases() async {
         for address in await keymaps.addresses {
             await writer.readBaseOnFirstContact(address, waiting: true)
         }
@@ -172,7 +172,7 @@ public actor KeyboardLinkService {
     /// Exports the Manager, loads BlueZ's state, exports the keyboards and then takes `org.kblink1`.
     /// Returns when the daemon is ready to answer.
     /// - Throws: ``DBusError`` when the name cannot be owned (another kblinkd, or the bus policy).
-    public func start() async throws {
+    package func start() async throws {
         await connection.limitCalls(KBlink.callLimits)
         var access = AccessControl(authorizer: authorizer)
         access.pairingAddress = { [weak registry] text in
@@ -222,7 +222,7 @@ public actor KeyboardLinkService {
     }
 
     /// Releases the name and stops following BlueZ.
-    public func stop() async {
+    package func stop() async {
         sleepWatch?.cancel()
         await pairing.stop()
         await registry.stop()
@@ -233,7 +233,7 @@ public actor KeyboardLinkService {
     }
 
     /// Applies a new configuration (SIGHUP).
-    public func reconfigure(_ options: Options) async {
+    package func reconfigure(_ options: Options) async {
         self.options = options
         await writer.reconfigure(options.writerTimeouts)
         await registry.reconfigure(
@@ -263,43 +263,43 @@ public actor KeyboardLinkService {
 
     /// Whether kblinkd still has something to do for a keyboard's health (a timer set or a healing step
     /// running); false once it is working, failed or not connected (docs/health.md).
-    public func healthIsPending(_ address: BluetoothAddress) async -> Bool {
+    package func healthIsPending(_ address: BluetoothAddress) async -> Bool {
         await registry.healthIsPending(address)
     }
 
     /// Feeds the input devices the evdev monitor found.
-    public func updateEvdevDevices(_ devices: [InputDevice]) async {
+    package func updateEvdevDevices(_ devices: [InputDevice]) async {
         await registry.updateEvdevDevices(devices)
     }
 
     /// The number of exported keyboards.
-    public var keyboardCount: Int {
+    package var keyboardCount: Int {
         get async { await registry.count }
     }
 
     /// The hardware keyboards that count under the policy, and whether any does (as published: held during the
     /// grace period).
-    public func presence() async -> (attached: Bool, keyboards: [HardwareKeyboard]) {
+    package func presence() async -> (attached: Bool, keyboards: [HardwareKeyboard]) {
         await registry.presence()
     }
 
     /// The published presence with every keyboard looked at and why it counts or not.
-    public func presenceReasons() async -> [HardwareKeyboardReason] {
+    package func presenceReasons() async -> [HardwareKeyboardReason] {
         await registry.presenceWithReasons().reasons
     }
 
     /// The firmware information the service holds for a keyboard (for tests and other domains).
-    public func firmwareInfo(for address: BluetoothAddress) async -> FirmwareInfo? {
+    package func firmwareInfo(for address: BluetoothAddress) async -> FirmwareInfo? {
         await registry.firmwareInfo(for: address)
     }
 
     /// The batteries kblinkd supplies to BlueZ now, as device paths and `Source` texts.
-    public func suppliedBatteries() async -> [(device: ObjectPath, percentage: UInt8, source: String)] {
+    package func suppliedBatteries() async -> [(device: ObjectPath, percentage: UInt8, source: String)] {
         await batteryProvider.supplied.map { ($0.device, $0.percentage, $0.source) }
     }
 
     /// Whether a refresh of the keyboard's information is in flight.
-    public func isRefreshingFirmware(_ address: BluetoothAddress) async -> Bool {
+    package func isRefreshingFirmware(_ address: BluetoothAddress) async -> Bool {
         await firmware.isRefreshing(address)
     }
 }

@@ -11,15 +11,15 @@ import KeyboardLinkDBus
 ///
 /// The child starts with an empty signal mask (a child of a Swift concurrency thread would otherwise
 /// inherit a mask that blocks SIGTERM) and is stopped with SIGKILL by pid, which cannot be ignored.
-public final class PrivateBusDaemon: Sendable {
+package final class PrivateBusDaemon: Sendable {
     /// The address the daemon listens on (`unix:path=...,guid=...`).
-    public let address: String
+    package let address: String
     /// The child's process id.
-    public let pid: pid_t
+    package let pid: pid_t
 
     /// The configuration used when none is given: a session-like bus listening in a fresh temporary
     /// directory, open to every local user (the daemon runs as whoever started it).
-    public static let defaultConfiguration = """
+    package static let defaultConfiguration = """
         <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
          "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
         <busconfig>
@@ -44,7 +44,7 @@ public final class PrivateBusDaemon: Sendable {
     ///   - configurationFile: a bus configuration; nil writes ``defaultConfiguration`` to a temporary file.
     ///   - executable: the daemon to run.
     /// - Throws: ``DBusError`` when the daemon cannot be started or prints no address within 10 s.
-    public init(configurationFile: String? = nil, executable: String = "/usr/bin/dbus-daemon") throws {
+    package init(configurationFile: String? = nil, executable: String = "/usr/bin/dbus-daemon") throws {
         guard access(executable, X_OK) == 0 else {
             throw DBusError.failed(
                 "\(executable) is missing: install it with 'apt-get install dbus-daemon'")
@@ -105,7 +105,7 @@ public final class PrivateBusDaemon: Sendable {
     }
 
     /// Stops the daemon with SIGKILL and reaps it.
-    public func stop() {
+    package func stop() {
         kill(pid, SIGKILL)
         var status: Int32 = 0
         _ = InterruptedCall.retry { waitpid(pid, &status, 0) }

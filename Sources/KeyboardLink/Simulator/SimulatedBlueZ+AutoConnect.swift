@@ -33,7 +33,7 @@ extension SimulatedBlueZ {
     }
 
     /// Whether BlueZ would connect `address` by itself when it advertises (tests read it).
-    public func autoConnects(_ address: BluetoothAddress) -> Bool {
+    package func autoConnects(_ address: BluetoothAddress) -> Bool {
         guard let entry = entries[address] else { return false }
         return entry.device.uuids.contains(SimulatedDevice.hogp) && entry.device.paired && !entry.autoConnectDisabled
     }
@@ -49,7 +49,7 @@ extension SimulatedBlueZ {
     /// true without a `PropertiesChanged` (when the ATT channel of a `Device1.Connect` comes up before the kernel's
     /// connection event, `att_connect_cb` marks the device connected and `device_add_connection` then emits
     /// nothing, src/device.c); `ServicesResolved` is announced as usual.
-    public func setConnectsWithoutAnnouncing(_ address: BluetoothAddress, _ on: Bool) {
+    package func setConnectsWithoutAnnouncing(_ address: BluetoothAddress, _ on: Bool) {
         if on {
             unannouncedConnections.insert(address)
         } else {
@@ -60,7 +60,7 @@ extension SimulatedBlueZ {
     /// Makes connections announce `ServicesResolved` first and export the GATT objects 50 ms later: the order in
     /// which bluetoothd 5.66's signals arrive (gdbus sends the property change, then the objects'
     /// `InterfacesAdded`). Off by default: most tests want a keyboard whose objects are there when it resolves.
-    public func setAnnouncesServicesResolvedFirst(_ on: Bool) {
+    package func setAnnouncesServicesResolvedFirst(_ on: Bool) {
         announcesServicesResolvedFirst = on
     }
 }

@@ -31,12 +31,12 @@ extension SimulatedBlueZ {
     }
 
     /// Turns experimental features on or off; takes effect at the next ``start()``.
-    public func setExperimental(_ enabled: Bool) {
+    package func setExperimental(_ enabled: Bool) {
         experimental = enabled
     }
 
     /// The batteries providers supply now: device path and the provider's object.
-    public var providedBatteryObjects: [ObjectPath: ObjectPath] {
+    package var providedBatteryObjects: [ObjectPath: ObjectPath] {
         providedBatteries.mapValues(\.object)
     }
 

@@ -6,12 +6,12 @@ import KeyboardLinkDBus
 /// bringing them back.
 extension SimulatedBlueZ {
     /// The healing calls a device received: `ConnectProfile`, `Disconnect` and `Connect`.
-    public struct HealingCalls: Sendable, Equatable {
-        public var connectProfile = 0
-        public var disconnect = 0
-        public var connect = 0
+    package struct HealingCalls: Sendable, Equatable {
+        package var connectProfile = 0
+        package var disconnect = 0
+        package var connect = 0
 
-        public init(connectProfile: Int = 0, disconnect: Int = 0, connect: Int = 0) {
+        package init(connectProfile: Int = 0, disconnect: Int = 0, connect: Int = 0) {
             self.connectProfile = connectProfile
             self.disconnect = disconnect
             self.connect = connect
@@ -20,23 +20,23 @@ extension SimulatedBlueZ {
 
     /// Makes the simulator play the kernel's input devices too: each connected keyboard gets its node as its
     /// ``SimulatedDevice/inputDevice`` says. Keyboards connected already get theirs now.
-    public func setInputDevices(_ devices: SimulatedInputDevices?) {
+    package func setInputDevices(_ devices: SimulatedInputDevices?) {
         inputDevices = devices
         for entry in entries.values where entry.device.connected { linkCameUp(entry.device.address) }
     }
 
     /// The calls `address` received.
-    public func healingCalls(of address: BluetoothAddress) -> HealingCalls {
+    package func healingCalls(of address: BluetoothAddress) -> HealingCalls {
         healingCalls[address] ?? HealingCalls()
     }
 
     /// Whether `address` has an input device now.
-    public func hasInputDevice(_ address: BluetoothAddress) -> Bool {
+    package func hasInputDevice(_ address: BluetoothAddress) -> Bool {
         inputDevices?.hasNode(address) ?? false
     }
 
     /// Changes when a device's input device appears (on its next connection or `ConnectProfile`).
-    public func setInputDeviceBehavior(_ address: BluetoothAddress, _ behavior: SimulatedDevice.InputDeviceBehavior)
+    package func setInputDeviceBehavior(_ address: BluetoothAddress, _ behavior: SimulatedDevice.InputDeviceBehavior)
         async throws
     {
         try await update(address) { $0.inputDevice = behavior }

@@ -6,19 +6,19 @@ import KeyboardLinkDBus
 /// ends it, and a killed BlueZ drops it.
 extension SimulatedBlueZ {
     /// How fast the simulated pairings go; shorten them in tests.
-    public struct PairingTimings: Sendable, Equatable {
+    package struct PairingTimings: Sendable, Equatable {
         /// Between two digits typed on the keyboard, and before the final Enter.
-        public var keypress: Duration = .milliseconds(300)
+        package var keypress: Duration = .milliseconds(300)
         /// How long BlueZ waits for a keyboard that never answers before `AuthenticationTimeout`.
-        public var authenticationTimeout: Duration = .seconds(30)
+        package var authenticationTimeout: Duration = .seconds(30)
         /// How long BlueZ waits for an agent to answer a request.
-        public var agentTimeout: Duration = .seconds(30)
+        package var agentTimeout: Duration = .seconds(30)
 
         /// The default, human-paced timings.
-        public init() {}
+        package init() {}
 
         /// Timings for tests: fast typing and a short timeout.
-        public static var fast: PairingTimings {
+        package static var fast: PairingTimings {
             var timings = PairingTimings()
             timings.keypress = .milliseconds(100)
             timings.authenticationTimeout = .seconds(1)
@@ -28,15 +28,15 @@ extension SimulatedBlueZ {
     }
 
     /// One call the simulated BlueZ made to an agent, and how it went.
-    public struct AgentCall: Sendable, Equatable {
+    package struct AgentCall: Sendable, Equatable {
         /// The connection the agent is registered by.
-        public var agent: BusName
+        package var agent: BusName
         /// The `org.bluez.Agent1` member called.
-        public var member: String
+        package var member: String
         /// The arguments sent.
-        public var arguments: [DBusValue]
+        package var arguments: [DBusValue]
         /// `sent` for calls that expect no reply (`DisplayPasskey`, `Cancel`), `ok`, or the error name.
-        public var outcome: String
+        package var outcome: String
     }
 
     /// A pairing in progress.
@@ -52,26 +52,27 @@ extension SimulatedBlueZ {
     // MARK: Scripting and inspection
 
     /// Sets how fast pairings go.
-    public func setPairingTimings(_ timings: PairingTimings) {
+    package func setPairingTimings(_ timings: PairingTimings) {
         pairingTimings = timings
     }
 
     /// Every call made to an agent so far, in order.
-    public var agentCalls: [AgentCall] { agentLog }
+    package var agentCalls: [AgentCall] { agentLog }
 
     /// The registered agents, by the connection that registered each.
-    public var registeredAgents: [BusName: ObjectPath] { agents.mapValues(\.path) }
+    package var registeredAgents: [BusName: ObjectPath] { agents.mapValues(\.path) }
 
     /// The connection whose agent is the default one.
-    public var defaultAgentOwner: BusName? { defaultAgent }
+    package var defaultAgentOwner: BusName? { defaultAgent }
 
     /// The devices being paired now.
-    public var pairingsInProgress: [BluetoothAddress] { pairings.keys.sorted() }
+    package var pairingsInProgress: [BluetoothAddress] { pairings.keys.sorted() }
 
     /// Calls an agent as bluetoothd would, outside any pairing (to check what it answers about other devices).
     /// - Returns: the agent's reply values.
     /// - Throws: ``DBusError`` from the agent, or `DoesNotExist` when `owner` registered no agent.
-    public func callAgent(of owner: BusName, _ member: MemberName, _ arguments: [DBusValue]) async throws -> [DBusValue]
+    package func callAgent(of owner: BusName, _ member: MemberName, _ arguments: [DBusValue]) async throws
+        -> [DBusValue]
     {
         guard let agent = agents[owner] else {
             throw DBusError(BlueZ.Error.doesNotExist, "no agent is registered by \(owner)")

@@ -6,14 +6,14 @@ import KeyboardLinkDBus
 ///
 /// It is the embedded default of `kblinkd --simulate` and the test double of the integration tests, which
 /// script it: add and remove devices, connect and disconnect them, kill BlueZ and start it again.
-public actor SimulatedBlueZ {
+package actor SimulatedBlueZ {
     /// One simulated adapter.
-    public struct Adapter: Sendable, Equatable {
-        public var path: ObjectPath
-        public var address: BluetoothAddress
-        public var name: String
-        public var powered = true
-        public var discovering = false
+    package struct Adapter: Sendable, Equatable {
+        package var path: ObjectPath
+        package var address: BluetoothAddress
+        package var name: String
+        package var powered = true
+        package var discovering = false
     }
 
     struct Entry {
@@ -24,7 +24,7 @@ public actor SimulatedBlueZ {
         var autoConnectDisabled = false
     }
 
-    public let bus: BusAddress
+    package let bus: BusAddress
     var connection: BusConnection?
     var adapters: [Adapter]
     var entries: [BluetoothAddress: Entry] = [:]
@@ -38,13 +38,13 @@ public actor SimulatedBlueZ {
     /// Adapters whose controller refuses the next StopDiscovery (``rejectNextStopDiscovery(on:)``).
     var rejectedStopDiscovery: Set<ObjectPath> = []
     /// Adapters that show `Discovering` true after a refused stop although bluetoothd forgot every session there.
-    public internal(set) var discoveringWithoutSession: Set<ObjectPath> = []
+    package internal(set) var discoveringWithoutSession: Set<ObjectPath> = []
     /// How long a scan takes to find a device.
-    public var discoveryDelay: Duration = .milliseconds(300)
+    package var discoveryDelay: Duration = .milliseconds(300)
     /// How long after answering StartDiscovery or StopDiscovery the adapter announces its new `Discovering` value.
     /// BlueZ answers first and changes the property when the controller confirms, a few milliseconds later; zero
     /// (the default) announces it before answering.
-    public private(set) var discoveringAnnouncementDelay: Duration = .zero
+    package private(set) var discoveringAnnouncementDelay: Duration = .zero
     /// Registered agents by the registering connection.
     var agents: [BusName: (path: ObjectPath, capability: String)] = [:]
     var defaultAgent: BusName?
@@ -61,12 +61,12 @@ public actor SimulatedBlueZ {
     var announcesServicesResolvedFirst = false
     /// Whether bluetoothd runs with experimental features (`-E`): then adapters have `BatteryProviderManager1` and
     /// `Battery1` shows `Source` (SimulatedBlueZ+BatteryProviders.swift).
-    public internal(set) var experimental = false
+    package internal(set) var experimental = false
     /// Registered battery providers and the batteries they supply.
     var batteryProviders: [BatteryProviderKey: BatteryProvider] = [:]
     var providedBatteries: [ObjectPath: ProvidedBattery] = [:]
     /// The GATT objects of connected devices (Device Information, Battery, ...), scripted by tests.
-    public nonisolated let gatt = SimulatedGATTServer()
+    package nonisolated let gatt = SimulatedGATTServer()
     /// The keyboards' input devices, when the simulator plays the kernel too (``setInputDevices(_:)``).
     var inputDevices: SimulatedInputDevices?
     /// Devices whose next connection follows a `Device1.Disconnect` call.
@@ -79,7 +79,7 @@ public actor SimulatedBlueZ {
     var connectedBeforePowerOff: [ObjectPath: [BluetoothAddress]] = [:]
 
     /// A simulated machine with `adapterCount` adapters (`hci0`, ...) holding `devices` on the first adapter.
-    public init(bus: BusAddress, adapterCount: Int = 1, devices: [SimulatedDevice]) {
+    package init(bus: BusAddress, adapterCount: Int = 1, devices: [SimulatedDevice]) {
         self.bus = bus
         self.adapters = (0..<max(1, adapterCount)).map { index in
             let address =
@@ -101,7 +101,7 @@ public actor SimulatedBlueZ {
 
     /// The demo machine: an Aula F87 (connected, with the ZMK Studio service; `SimulatedDemoFirmware` answers it),
     /// a VGN 98Pro (asleep), a phone and a mouse, and a Keychron K3 and a headset that a scan finds.
-    public static func demo(bus: BusAddress) -> SimulatedBlueZ {
+    package static func demo(bus: BusAddress) -> SimulatedBlueZ {
         SimulatedBlueZ(
             bus: bus,
             devices: [SimulatedStudioKeyboard.aulaF87Device, .vgn98Pro, .phone, .mouse, .keychronK3, .headset])
@@ -112,7 +112,7 @@ public actor SimulatedBlueZ {
     /// Connects, exports every object and then takes the name `org.bluez` (like bluetoothd, the name appears
     /// only once the objects are there).
     /// - Throws: ``DBusError`` when the bus cannot be reached or the name is taken.
-    public func start() async throws {
+    package func start() async throws {
         guard connection == nil else { return }
         let connection = try await BusConnection.connect(to: bus, label: "kblink.simulated-bluez")
         self.connection = connection
@@ -135,7 +135,7 @@ public actor SimulatedBlueZ {
     }
 
     /// Stops answering at once, like a crashed bluetoothd: the connection closes and the name is released.
-    public func kill() async {
+    package func kill() async {
         // The connection goes first: a crashed bluetoothd answers nothing, so a pending `Pair` must end with the
         // bus's NoReply, not with the AuthenticationCanceled that aborting the pairing below would send back.
         await connection?.close()
@@ -152,19 +152,19 @@ public actor SimulatedBlueZ {
     }
 
     /// Starts again after ``kill()`` with the same adapters and known devices.
-    public func restart() async throws {
+    package func restart() async throws {
         await kill()
         try await start()
     }
 
     /// Sets how long a scan takes to find a device.
-    public func setDiscoveryDelay(_ delay: Duration) {
+    package func setDiscoveryDelay(_ delay: Duration) {
         discoveryDelay = delay
     }
 
     /// Makes the next `times` StopDiscovery calls on the adapter at `path` answer `InProgress`, as bluetoothd does
     /// while the previous discovery command has not completed.
-    public func answerStopDiscoveryInProgress(on path: ObjectPath, times: Int) {
+    package func answerStopDiscoveryInProgress(on path: ObjectPath, times: Int) {
         busyStopDiscoveryAnswers[path] = times
     }
 
@@ -173,46 +173,46 @@ public actor SimulatedBlueZ {
     /// (src/adapter.c, `stop_discovery_complete` and `discovery_complete`, 5.66 and upstream) then answers `InProgress`,
     /// forgets the caller's session, and leaves `Discovering` true with no session: a second StopDiscovery answers
     /// "No discovery started", and only a new StartDiscovery and StopDiscovery set `Discovering` false again.
-    public func rejectNextStopDiscovery(on path: ObjectPath) {
+    package func rejectNextStopDiscovery(on path: ObjectPath) {
         rejectedStopDiscovery.insert(path)
     }
 
     /// Sets how long after answering StartDiscovery and StopDiscovery the `Discovering` property changes.
-    public func setDiscoveringAnnouncementDelay(_ delay: Duration) {
+    package func setDiscoveringAnnouncementDelay(_ delay: Duration) {
         discoveringAnnouncementDelay = delay
     }
 
     /// Whether the simulated daemon is on the bus.
-    public var isRunning: Bool { connection != nil }
+    package var isRunning: Bool { connection != nil }
 
     // MARK: Scripting
 
     /// Adds a known device to an adapter (`InterfacesAdded`).
-    public func add(_ device: SimulatedDevice, adapter index: Int = 0) async throws {
+    package func add(_ device: SimulatedDevice, adapter index: Int = 0) async throws {
         let entry = Entry(device: device, adapter: adapters[min(max(0, index), adapters.count - 1)].path)
         entries[device.address] = entry
         if connection != nil { try await exportDevice(entry) }
     }
 
     /// Removes a device (`InterfacesRemoved`).
-    public func remove(_ address: BluetoothAddress) async {
+    package func remove(_ address: BluetoothAddress) async {
         guard let entry = entries.removeValue(forKey: address) else { return }
         await gatt.forget(address)
         await connection?.unexport(at: address.devicePath(adapter: entry.adapter))
     }
 
     /// Connects or disconnects a device, as if it woke up or went to sleep.
-    public func setConnected(_ address: BluetoothAddress, _ connected: Bool) async throws {
+    package func setConnected(_ address: BluetoothAddress, _ connected: Bool) async throws {
         try await update(address) { device in device.connected = connected }
     }
 
     /// Sets the battery level BlueZ reports.
-    public func setBattery(_ address: BluetoothAddress, _ percentage: UInt8) async throws {
+    package func setBattery(_ address: BluetoothAddress, _ percentage: UInt8) async throws {
         try await update(address) { device in device.battery = percentage }
     }
 
     /// Powers an adapter on or off.
-    public func setPowered(adapter index: Int, _ powered: Bool) async throws {
+    package func setPowered(adapter index: Int, _ powered: Bool) async throws {
         let was = adapters[index].powered
         adapters[index].powered = powered
         if was != powered { await adapterPowerChanged(adapters[index].path, powered) }
@@ -225,16 +225,16 @@ public actor SimulatedBlueZ {
     }
 
     /// A device as the simulator holds it now.
-    public func device(_ address: BluetoothAddress) -> SimulatedDevice? { entries[address]?.device }
+    package func device(_ address: BluetoothAddress) -> SimulatedDevice? { entries[address]?.device }
 
     /// Every known device.
-    public var devices: [SimulatedDevice] { entries.values.map(\.device).sorted { $0.address < $1.address } }
+    package var devices: [SimulatedDevice] { entries.values.map(\.device).sorted { $0.address < $1.address } }
 
     /// The adapters.
-    public var adapterList: [Adapter] { adapters }
+    package var adapterList: [Adapter] { adapters }
 
     /// The object path of a device.
-    public func path(of address: BluetoothAddress) -> ObjectPath? {
+    package func path(of address: BluetoothAddress) -> ObjectPath? {
         entries[address].map { address.devicePath(adapter: $0.adapter) }
     }
 

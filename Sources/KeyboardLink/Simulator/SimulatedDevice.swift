@@ -1,9 +1,9 @@
 import KeyboardLinkBlueZ
 
 /// A device the simulated BlueZ knows or can discover.
-public struct SimulatedDevice: Sendable, Equatable {
+package struct SimulatedDevice: Sendable, Equatable {
     /// How the simulated device answers `Pair()` (the pairing issue builds on this).
-    public enum PairingBehavior: Sendable, Equatable {
+    package enum PairingBehavior: Sendable, Equatable {
         /// A BLE keyboard: BlueZ shows a passkey, the keyboard "types" it digit by digit.
         case typesPasskey(UInt32)
         /// A legacy keyboard that asks the agent for a PIN code.
@@ -21,7 +21,7 @@ public struct SimulatedDevice: Sendable, Equatable {
     }
 
     /// When the kernel makes a connected keyboard's input device (``SimulatedInputDevices``).
-    public enum InputDeviceBehavior: Sendable, Equatable {
+    package enum InputDeviceBehavior: Sendable, Equatable {
         /// When the link comes up, as on a healthy stack.
         case atConnection
         /// This long after the link came up.
@@ -36,35 +36,35 @@ public struct SimulatedDevice: Sendable, Equatable {
         case never
     }
 
-    public var address: BluetoothAddress
-    public var name: String
-    public var addressType: String = "public"
-    public var classOfDevice: UInt32?
-    public var appearance: UInt16?
-    public var icon: String?
-    public var uuids: [String] = []
-    public var modalias: String?
-    public var paired = false
-    public var trusted = false
-    public var connected = false
-    public var battery: UInt8?
-    public var rssi: Int16? = -55
+    package var address: BluetoothAddress
+    package var name: String
+    package var addressType: String = "public"
+    package var classOfDevice: UInt32?
+    package var appearance: UInt16?
+    package var icon: String?
+    package var uuids: [String] = []
+    package var modalias: String?
+    package var paired = false
+    package var trusted = false
+    package var connected = false
+    package var battery: UInt8?
+    package var rssi: Int16? = -55
     /// Only appears while the adapter discovers.
-    public var discoverableOnly = false
+    package var discoverableOnly = false
     /// Keeps advertising while disconnected (awake and in range): BlueZ connects a paired LE keyboard that does
     /// so again by itself, unless auto-connection was turned off (SimulatedBlueZ+AutoConnect.swift).
-    public var advertisesWhileDisconnected = false
-    public var pairing: PairingBehavior = .justWorks
+    package var advertisesWhileDisconnected = false
+    package var pairing: PairingBehavior = .justWorks
     /// The GATT database served while connected (nil: no GATT objects, as for a classic-only device).
-    public var gatt: SimulatedGATTProfile?
+    package var gatt: SimulatedGATTProfile?
     /// When its input device appears, for a keyboard (`Icon` `input-keyboard`) while the simulator has
     /// ``SimulatedInputDevices``.
-    public var inputDevice: InputDeviceBehavior = .atConnection
+    package var inputDevice: InputDeviceBehavior = .atConnection
     /// Whether that input device passes systemd's keyboard rule (keys 1 to 31); false for a numeric keypad's, which
     /// has no letter keys.
-    public var inputDeviceIsKeyboard = true
+    package var inputDeviceIsKeyboard = true
 
-    public init(address: BluetoothAddress, name: String) {
+    package init(address: BluetoothAddress, name: String) {
         self.address = address
         self.name = name
     }
@@ -73,7 +73,7 @@ public struct SimulatedDevice: Sendable, Equatable {
 extension SimulatedDevice {
     /// Whether the device has a BR/EDR (classic) side: a class of device or the classic HID service. One without
     /// is LE-only, whose `Device1.ConnectProfile` fails as bluetoothd's does.
-    public var hasBREDR: Bool { classOfDevice != nil || uuids.contains(Self.hid) }
+    package var hasBREDR: Bool { classOfDevice != nil || uuids.contains(Self.hid) }
 
     static let hid = "00001124-0000-1000-8000-00805f9b34fb"
     static let hogp = "00001812-0000-1000-8000-00805f9b34fb"
@@ -86,7 +86,7 @@ extension SimulatedDevice {
     }
 
     /// An Aula F87: an 87-key TKL over BLE (HOGP), paired and connected.
-    public static var aulaF87: SimulatedDevice {
+    package static var aulaF87: SimulatedDevice {
         var device = SimulatedDevice(address: address("F8:70:00:00:00:87"), name: "Aula F87")
         device.addressType = "random"
         device.appearance = 0x03C1
@@ -103,7 +103,7 @@ extension SimulatedDevice {
     }
 
     /// A VGN 98Pro: 98 keys with a number pad, classic HID, paired but asleep.
-    public static var vgn98Pro: SimulatedDevice {
+    package static var vgn98Pro: SimulatedDevice {
         var device = SimulatedDevice(address: address("98:00:00:00:98:01"), name: "VGN 98Pro")
         device.classOfDevice = 0x002540
         device.icon = "input-keyboard"
@@ -119,7 +119,7 @@ extension SimulatedDevice {
 
     /// A Corne split keyboard running ZMK: BLE (HOGP), paired and connected, one battery per half ("Left",
     /// "Right"), slow GATT reads. BlueZ's `Battery1` shows the first half only, as on real hardware.
-    public static var corneSplit: SimulatedDevice {
+    package static var corneSplit: SimulatedDevice {
         var device = SimulatedDevice(address: address("EC:0C:4E:00:00:42"), name: "Corne Split")
         device.addressType = "random"
         device.appearance = 0x03C1
@@ -135,7 +135,7 @@ extension SimulatedDevice {
     }
 
     /// A phone: paired and connected, never a keyboard.
-    public static var phone: SimulatedDevice {
+    package static var phone: SimulatedDevice {
         var device = SimulatedDevice(address: address("5A:02:0C:00:00:01"), name: "Pixel 7")
         device.classOfDevice = 0x5A020C
         device.icon = "phone"
@@ -145,7 +145,7 @@ extension SimulatedDevice {
     }
 
     /// A mouse: paired and connected, never a keyboard.
-    public static var mouse: SimulatedDevice {
+    package static var mouse: SimulatedDevice {
         var device = SimulatedDevice(address: address("C2:00:00:00:03:C2"), name: "MX Master 3")
         device.addressType = "random"
         device.appearance = 0x03C2
@@ -158,7 +158,7 @@ extension SimulatedDevice {
     }
 
     /// A keyboard found only by a scan, in pairing mode.
-    public static var keychronK3: SimulatedDevice {
+    package static var keychronK3: SimulatedDevice {
         var device = SimulatedDevice(address: address("DC:2C:26:00:00:03"), name: "Keychron K3 Pro")
         device.addressType = "random"
         device.appearance = 0x03C1
@@ -170,7 +170,7 @@ extension SimulatedDevice {
     }
 
     /// A headset found by a scan: not a keyboard.
-    public static var headset: SimulatedDevice {
+    package static var headset: SimulatedDevice {
         var device = SimulatedDevice(address: address("24:04:04:00:00:01"), name: "QC35 Headset")
         device.classOfDevice = 0x240404
         device.icon = "audio-headset"

@@ -4,7 +4,7 @@ import KeyboardLinkFirmware
 extension SimulatedGATTProfile {
     /// The Aula F87: Device Information with a PnP ID (USB 0x0C45:0x8009 version 0x0105) that disagrees with
     /// the `Modalias` BlueZ reports for it (`usb:v258Ap010Cd0102`), and one battery (85 %).
-    public static var aulaF87: SimulatedGATTProfile {
+    package static var aulaF87: SimulatedGATTProfile {
         SimulatedGATTProfile(services: [
             deviceInformation(
                 manufacturer: "AULA", model: "F87", serial: "F87-2024-000187", firmwareRevision: "1.0.2",
@@ -16,14 +16,14 @@ extension SimulatedGATTProfile {
     }
 
     /// The VGN 98Pro: no Device Information Service at all, one battery (60 %).
-    public static var vgn98Pro: SimulatedGATTProfile {
+    package static var vgn98Pro: SimulatedGATTProfile {
         SimulatedGATTProfile(services: [battery(level: 60)])
     }
 
     /// A Corne running ZMK, split in two halves: Device Information (USB 0x1D50:0x615E, the ID ZMK uses), and two
     /// Battery Services whose levels are named "Left" (90 %) and "Right" (75 %) by user descriptions. Its reads are
     /// slow (30 ms each), like a keyboard on a long connection interval.
-    public static var corneSplit: SimulatedGATTProfile {
+    package static var corneSplit: SimulatedGATTProfile {
         SimulatedGATTProfile(
             services: [
                 deviceInformation(

@@ -2,18 +2,18 @@ import KeyboardLinkBlueZ
 
 /// The GATT database a simulated keyboard serves once connected: its services, how slowly it answers reads,
 /// and the faults it injects.
-public struct SimulatedGATTProfile: Sendable, Equatable {
+package struct SimulatedGATTProfile: Sendable, Equatable {
     /// The primary services, in handle order.
-    public var services: [SimulatedGATTService]
+    package var services: [SimulatedGATTService]
     /// How long each `ReadValue` takes (a real link takes one or more connection intervals, 7.5-50 ms).
-    public var readDelay: Duration
+    package var readDelay: Duration
     /// Faults to inject.
-    public var faults: SimulatedGATTFaults
+    package var faults: SimulatedGATTFaults
     /// The ATT MTU reported by characteristics that do not limit their read chunks.
-    public var mtu: UInt16
+    package var mtu: UInt16
 
     /// Creates a profile.
-    public init(
+    package init(
         services: [SimulatedGATTService], readDelay: Duration = .zero, faults: SimulatedGATTFaults = .init(),
         mtu: UInt16 = 247
     ) {
@@ -24,7 +24,7 @@ public struct SimulatedGATTProfile: Sendable, Equatable {
     }
 
     /// A Device Information Service (0x180A) holding a characteristic for each value given (nil: absent).
-    public static func deviceInformation(
+    package static func deviceInformation(
         manufacturer: String? = nil, model: String? = nil, serial: String? = nil, firmwareRevision: String? = nil,
         hardwareRevision: String? = nil, softwareRevision: String? = nil, pnpID: [UInt8]? = nil
     ) -> SimulatedGATTService {
@@ -42,7 +42,7 @@ public struct SimulatedGATTProfile: Sendable, Equatable {
 
     /// A Battery Service (0x180F) with one Battery Level (0x2A19, read and notify), named by a Characteristic
     /// User Description (0x2901) when `description` is given.
-    public static func battery(level: UInt8, description: String? = nil) -> SimulatedGATTService {
+    package static func battery(level: UInt8, description: String? = nil) -> SimulatedGATTService {
         SimulatedGATTService(
             uuid: .batteryService,
             characteristics: [
@@ -54,7 +54,7 @@ public struct SimulatedGATTProfile: Sendable, Equatable {
 
     /// The value of the `occurrence`-th characteristic (0-based, in handle order) with `uuid`; nil when there is
     /// none.
-    public func value(of uuid: BluetoothUUID, occurrence: Int = 0) -> [UInt8]? {
+    package func value(of uuid: BluetoothUUID, occurrence: Int = 0) -> [UInt8]? {
         characteristicIndices(uuid).dropFirst(occurrence).first.map {
             services[$0.service].characteristics[$0.characteristic].value
         }
@@ -62,7 +62,7 @@ public struct SimulatedGATTProfile: Sendable, Equatable {
 
     /// The profile with the value of the `occurrence`-th characteristic with `uuid` replaced (unchanged when
     /// there is no such characteristic).
-    public func replacingValue(of uuid: BluetoothUUID, occurrence: Int = 0, with value: [UInt8])
+    package func replacingValue(of uuid: BluetoothUUID, occurrence: Int = 0, with value: [UInt8])
         -> SimulatedGATTProfile
     {
         var profile = self
@@ -74,7 +74,7 @@ public struct SimulatedGATTProfile: Sendable, Equatable {
 
     /// The profile serving the malformed values the issue lists: a PnP ID of 5 bytes, a serial number that is not
     /// UTF-8 and a first battery level of 250.
-    public func withMalformedValues() -> SimulatedGATTProfile {
+    package func withMalformedValues() -> SimulatedGATTProfile {
         replacingValue(of: .pnpID, with: [0x02, 0x45, 0x0C, 0x09, 0x80])
             .replacingValue(of: .serialNumber, with: [0x46, 0x38, 0x37, 0xFF, 0xFE, 0x2D, 0x31])
             .replacingValue(of: .batteryLevel, with: [250])

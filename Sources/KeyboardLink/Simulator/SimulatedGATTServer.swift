@@ -9,10 +9,10 @@ import KeyboardLinkDBus
 /// removes them when it disconnects. The server keeps each device's values across connections; tests script them
 /// (``setValue(_:of:occurrence:for:)``), slow reads down, inject faults and read what the server saw
 /// (``statistics(for:)``).
-public actor SimulatedGATTServer {
+package actor SimulatedGATTServer {
     /// Answers a write to one characteristic with the values to notify back (ZMK Studio's RPC answers requests
     /// written to its characteristic with indications).
-    public typealias WriteResponder = @Sendable ([UInt8]) async -> [[UInt8]]
+    package typealias WriteResponder = @Sendable ([UInt8]) async -> [[UInt8]]
 
     enum Attribute: Sendable {
         case service(Int)
@@ -91,41 +91,41 @@ public actor SimulatedGATTServer {
     private var connection: BusConnection?
 
     /// A server with no devices; ``SimulatedBlueZ`` feeds it.
-    public init() {}
+    package init() {}
 
     // MARK: Scripting
 
     /// What the server saw for a device; empty for a device it never served.
-    public func statistics(for address: BluetoothAddress) -> SimulatedGATTStatistics {
+    package func statistics(for address: BluetoothAddress) -> SimulatedGATTStatistics {
         devices[address]?.statistics ?? SimulatedGATTStatistics()
     }
 
     /// Starts counting again for a device.
-    public func resetStatistics(for address: BluetoothAddress) {
+    package func resetStatistics(for address: BluetoothAddress) {
         devices[address]?.statistics = SimulatedGATTStatistics()
     }
 
     /// The profile a device serves now (its values as scripted); nil for a device never connected.
-    public func profile(for address: BluetoothAddress) -> SimulatedGATTProfile? {
+    package func profile(for address: BluetoothAddress) -> SimulatedGATTProfile? {
         devices[address]?.profile
     }
 
     /// Sets how long each read of a device takes. Applies to devices that have connected once; configure others
     /// through ``SimulatedDevice/gatt``.
-    public func setReadDelay(_ delay: Duration, for address: BluetoothAddress) {
+    package func setReadDelay(_ delay: Duration, for address: BluetoothAddress) {
         devices[address]?.profile.readDelay = delay
     }
 
     /// Sets the faults a device injects, counting ``SimulatedGATTFaults/disconnectAtRead`` from now. Applies to
     /// devices that have connected once; configure others through ``SimulatedDevice/gatt``.
-    public func setFaults(_ faults: SimulatedGATTFaults, for address: BluetoothAddress) {
+    package func setFaults(_ faults: SimulatedGATTFaults, for address: BluetoothAddress) {
         devices[address]?.profile.faults = faults
         devices[address]?.faultReads = 0
     }
 
     /// Changes the value of the `occurrence`-th characteristic with `uuid`; clients that started notifications get
     /// it as a notification (a `Value` change), as when a keyboard's battery drains.
-    public func setValue(_ value: [UInt8], of uuid: BluetoothUUID, occurrence: Int = 0, for address: BluetoothAddress)
+    package func setValue(_ value: [UInt8], of uuid: BluetoothUUID, occurrence: Int = 0, for address: BluetoothAddress)
         async
     {
         guard let runtime = devices[address],
@@ -139,7 +139,7 @@ public actor SimulatedGATTServer {
     }
 
     /// Whether some client has notifications of the `occurrence`-th characteristic with `uuid` on.
-    public func isNotifying(_ uuid: BluetoothUUID, occurrence: Int = 0, for address: BluetoothAddress) -> Bool {
+    package func isNotifying(_ uuid: BluetoothUUID, occurrence: Int = 0, for address: BluetoothAddress) -> Bool {
         guard let runtime = devices[address], let path = runtime.path(ofCharacteristic: uuid, occurrence: occurrence)
         else { return false }
         return !(runtime.notifyClients[path] ?? []).isEmpty
@@ -147,7 +147,7 @@ public actor SimulatedGATTServer {
 
     /// Answers each write to characteristics with `uuid` of a device with the values `responder` returns, sent as
     /// notifications to the clients that started them. Applies to devices that have connected once.
-    public func setWriteResponder(
+    package func setWriteResponder(
         for address: BluetoothAddress, characteristic uuid: BluetoothUUID, _ responder: @escaping WriteResponder
     ) {
         devices[address]?.responders[uuid] = responder

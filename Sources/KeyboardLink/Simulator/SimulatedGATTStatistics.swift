@@ -1,28 +1,28 @@
 import KeyboardLinkBlueZ
 
 /// What a simulated GATT server saw for one device, for tests that check how a client behaves without timing it.
-public struct SimulatedGATTStatistics: Sendable, Equatable {
+package struct SimulatedGATTStatistics: Sendable, Equatable {
     /// One `WriteValue` received.
-    public struct Write: Sendable, Equatable {
+    package struct Write: Sendable, Equatable {
         /// The characteristic or descriptor written.
-        public var uuid: BluetoothUUID
+        package var uuid: BluetoothUUID
         /// The bytes written.
-        public var value: [UInt8]
+        package var value: [UInt8]
         /// The `type` option (`request` when absent).
-        public var type: String
+        package var type: String
     }
 
     /// `ReadValue` calls received (characteristics and descriptors).
-    public var reads = 0
+    package var reads = 0
     /// The most `ReadValue` calls that were in flight at the same moment: above 1 proves the client reads in
     /// parallel.
-    public var maximumConcurrentReads = 0
+    package var maximumConcurrentReads = 0
     /// Every write, in order.
-    public var writes: [Write] = []
+    package var writes: [Write] = []
     /// `StartNotify` calls that started a session.
-    public var notifySessionsStarted = 0
+    package var notifySessionsStarted = 0
     /// `StopNotify` calls that ended a session.
-    public var notifySessionsStopped = 0
+    package var notifySessionsStopped = 0
     /// `StopNotify` calls received for an exported characteristic, whether they ended a session or were refused.
-    public var stopNotifyCalls = 0
+    package var stopNotifyCalls = 0
 }

@@ -14,15 +14,15 @@ import Synchronization
 ///
 /// Give ``devicesPath``, ``directory`` and ``sysfsRoot`` to an `EvdevMonitor` (`kblinkd-demo` and the tests do).
 /// When a node appears is the simulated device's ``SimulatedDevice/inputDevice``.
-public final class SimulatedInputDevices: Sendable {
+package final class SimulatedInputDevices: Sendable {
     /// The directory holding everything.
-    public let root: String
+    package let root: String
     /// The devices list.
-    public var devicesPath: String { root + "/devices" }
+    package var devicesPath: String { root + "/devices" }
     /// The directory of the event nodes.
-    public var directory: String { root + "/input" }
+    package var directory: String { root + "/input" }
     /// The sysfs root.
-    public var sysfsRoot: String { root + "/sys" }
+    package var sysfsRoot: String { root + "/sys" }
 
     private struct Node: Sendable {
         var address: BluetoothAddress
@@ -41,7 +41,7 @@ public final class SimulatedInputDevices: Sendable {
 
     /// Makes the directories under `root` (which may exist) with no node.
     /// - Throws: the file error when they cannot be made or written.
-    public init(root: String) throws {
+    package init(root: String) throws {
         self.root = root
         let files = FileStore()
         try files.makeDirectory(root + "/input")
@@ -51,7 +51,7 @@ public final class SimulatedInputDevices: Sendable {
 
     /// Input devices in a new directory under `$TMPDIR` (or `/tmp`); ``delete()`` removes it.
     /// - Throws: the error of `mkdtemp` or of the first file.
-    public static func temporary() throws -> SimulatedInputDevices {
+    package static func temporary() throws -> SimulatedInputDevices {
         let base = getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
         var template = Array((base + "/kblink-input-XXXXXX").utf8CString)
         guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
@@ -61,7 +61,7 @@ public final class SimulatedInputDevices: Sendable {
     }
 
     /// Removes every node and the whole directory.
-    public func delete() {
+    package func delete() {
         removeAll()
         Self.deleteTree(root)
     }
@@ -80,14 +80,14 @@ public final class SimulatedInputDevices: Sendable {
     }
 
     /// The addresses that have a node now.
-    public var addresses: Set<BluetoothAddress> { state.withLock { Set($0.nodes.keys) } }
+    package var addresses: Set<BluetoothAddress> { state.withLock { Set($0.nodes.keys) } }
 
     /// Whether `address` has a node.
-    public func hasNode(_ address: BluetoothAddress) -> Bool { state.withLock { $0.nodes[address] != nil } }
+    package func hasNode(_ address: BluetoothAddress) -> Bool { state.withLock { $0.nodes[address] != nil } }
 
     /// Adds the input node of `address` (nothing when it has one): a full keyboard's, or with `keyboard` false a
     /// numeric keypad's (no letter keys, so not a keyboard by systemd's rule).
-    public func add(_ address: BluetoothAddress, name: String, lowEnergy: Bool, keyboard: Bool = true) {
+    package func add(_ address: BluetoothAddress, name: String, lowEnergy: Bool, keyboard: Bool = true) {
         state.withLock { state in
             guard state.nodes[address] == nil else { return }
             let node = Node(
@@ -101,7 +101,7 @@ public final class SimulatedInputDevices: Sendable {
     }
 
     /// Removes the node of `address` (nothing when it has none).
-    public func remove(_ address: BluetoothAddress) {
+    package func remove(_ address: BluetoothAddress) {
         state.withLock { state in
             guard let node = state.nodes.removeValue(forKey: address) else { return }
             writeDevices(state)
@@ -111,7 +111,7 @@ public final class SimulatedInputDevices: Sendable {
     }
 
     /// Removes every node and the directory.
-    public func removeAll() {
+    package func removeAll() {
         for address in addresses { remove(address) }
     }
 

@@ -5,23 +5,23 @@ import KeyboardLinkKeymap
 /// A simulated ZMK Studio keyboard on the simulated BlueZ: a `SimulatedStudioFirmware` answering the writes to
 /// the Studio RPC characteristic of one device, with indications cut into `chunkSize`-byte pieces as a BLE link
 /// with the default MTU carries them.
-public actor SimulatedStudioKeyboard {
+package actor SimulatedStudioKeyboard {
     /// The device's address.
-    public let address: BluetoothAddress
+    package let address: BluetoothAddress
     /// Where the device's GATT objects live.
-    public let gatt: SimulatedGATTServer
+    package let gatt: SimulatedGATTServer
     /// The firmware, as it stands now.
-    public private(set) var firmware: SimulatedStudioFirmware
+    package private(set) var firmware: SimulatedStudioFirmware
     /// The largest indication sent.
-    public let chunkSize: Int
+    package let chunkSize: Int
     /// Waits before each answer, like a slow connection interval.
-    public var answerDelay: Duration = .zero
+    package var answerDelay: Duration = .zero
     /// Called (in a task of its own, after the answer) when the firmware's `dropConnection` fault fires: tests
     /// disconnect the device in the simulated BlueZ there.
     private var onLinkDropped: (@Sendable () async -> Void)?
 
     /// Creates the keyboard; call `attach()` once the device has connected.
-    public init(
+    package init(
         firmware: SimulatedStudioFirmware, address: BluetoothAddress, gatt: SimulatedGATTServer, chunkSize: Int = 20
     ) {
         self.firmware = firmware
@@ -31,7 +31,7 @@ public actor SimulatedStudioKeyboard {
     }
 
     /// Starts answering writes to the device's Studio characteristic.
-    public func attach() async {
+    package func attach() async {
         await gatt.setWriteResponder(for: address, characteristic: StudioDriver.characteristicUUID) {
             [weak self] bytes in
             await self?.handle(bytes) ?? []
@@ -39,40 +39,40 @@ public actor SimulatedStudioKeyboard {
     }
 
     /// The user pressed the unlock key: unlocks and indicates `lock_state_changed`.
-    public func unlock() async {
+    package func unlock() async {
         await indicate(firmware.unlock())
     }
 
     /// The keyboard locks itself and indicates it.
-    public func lock() async {
+    package func lock() async {
         await indicate(firmware.lock())
     }
 
     /// Changes a binding behind the host's back (saved, as another Studio client would); see
     /// `SimulatedStudioFirmware.overwrite(layer:position:with:)`.
     @discardableResult
-    public func overwrite(layer: Int, position: Int, with binding: StudioBehaviorBinding) -> Bool {
+    package func overwrite(layer: Int, position: Int, with binding: StudioBehaviorBinding) -> Bool {
         firmware.overwrite(layer: layer, position: position, with: binding)
     }
 
     /// The radio link dropped: the firmware forgets its partial frames and locks if it locks on disconnect.
     /// Pair it with `SimulatedBlueZ.setConnected(_:false)`.
-    public func linkDropped() {
+    package func linkDropped() {
         firmware.disconnect()
     }
 
     /// The radio link is back (before `SimulatedBlueZ.setConnected(_:true)`).
-    public func linkRestored() {
+    package func linkRestored() {
         firmware.reconnect()
     }
 
     /// Sets how long each answer waits.
-    public func setAnswerDelay(_ delay: Duration) {
+    package func setAnswerDelay(_ delay: Duration) {
         answerDelay = delay
     }
 
     /// Sets what happens when the firmware drops the link.
-    public func setOnLinkDropped(_ action: @escaping @Sendable () async -> Void) {
+    package func setOnLinkDropped(_ action: @escaping @Sendable () async -> Void) {
         onLinkDropped = action
     }
 
@@ -101,7 +101,7 @@ public actor SimulatedStudioKeyboard {
 
 extension SimulatedStudioKeyboard {
     /// The ZMK Studio GATT service: one RPC characteristic that takes writes and indicates answers.
-    public static var studioService: SimulatedGATTService {
+    package static var studioService: SimulatedGATTService {
         SimulatedGATTService(
             uuid: StudioDriver.serviceUUID,
             characteristics: [
@@ -111,7 +111,7 @@ extension SimulatedStudioKeyboard {
     }
 
     /// An Aula F87 running ZMK with Studio: the demo Aula F87 plus the Studio service.
-    public static var aulaF87Device: SimulatedDevice {
+    package static var aulaF87Device: SimulatedDevice {
         var device = SimulatedDevice.aulaF87
         device.gatt?.services.append(studioService)
         return device
@@ -122,7 +122,7 @@ extension SimulatedStudioKeyboard {
     /// `availableLayers` more layers can be added with `add_layer`. Its stock physical layout is `layout`'s keys
     /// in that order, at their places; with `compactLayout`, a second one, `Compact (no function row)`, places
     /// every key but those of the function zone where the stock one does.
-    public static func firmware(
+    package static func firmware(
         matching layout: PhysicalLayout, layerCount: Int = 4, keymap wanted: Keymap? = nil,
         macroBehaviorNames: [String] = [], faults: Set<SimulatedStudioFirmware.Fault> = [],
         locksOnDisconnect: Bool = true, availableLayers: Int = 0, compactLayout: Bool = false

@@ -1,5 +1,7 @@
-// KeyboardLink: every library target of kblink under one import, for tests, benchmarks and programs that embed the
-// whole stack. The daemon and the CLI import only the targets they need.
+// KeyboardLink: every library target of kblink under one import, for the package's own tests, benchmarks and
+// programs. It is a target, not a product: all it re-exports is `package` but for the binding, the contract and the
+// client, which embedders get as products of their own (docs/embedding.md), so it would give a program outside the
+// package nothing more. The daemon and the CLI import only the targets they need.
 @_exported import InsetCore
 @_exported import KBlinkAPI
 @_exported import KeyboardLinkAuthorization

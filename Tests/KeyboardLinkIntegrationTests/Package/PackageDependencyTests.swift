@@ -86,9 +86,21 @@ enum PackageTargets {
         "FoundationNetworking", "FoundationXML", "Testing", "XCTest",
     ]
 
-    /// Runs `swift package dump-package` in a scratch directory of its own (the build directory's is locked while
-    /// `swift test` runs) and reads the targets.
+    /// A product: its name, kind (`library`, `executable`) and targets.
+    struct Product {
+        var name: String
+        var type: String
+        var targets: [String]
+    }
+
+    /// The targets of the manifest.
     static func dump(packageDirectory: String) async throws -> [Target] {
+        try await dumpManifest(packageDirectory: packageDirectory).targets
+    }
+
+    /// Runs `swift package dump-package` in a scratch directory of its own (the build directory's is locked while
+    /// `swift test` runs) and reads the targets and the products.
+    static func dumpManifest(packageDirectory: String) async throws -> (targets: [Target], products: [Product]) {
         let swift = try #require(
             (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":")
                 .map { "\($0)/swift" }.first { FileManager.default.isExecutableFile(atPath: $0) },
@@ -100,17 +112,27 @@ enum PackageTargets {
         let json = try #require(
             try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
         let targets = try #require(json["targets"] as? [[String: Any]])
-        return try targets.map { target in
-            let name = try #require(target["name"] as? String)
-            let type = try #require(target["type"] as? String)
-            let defaultFolder = type == "test" ? "Tests" : "Sources"
-            let path = target["path"] as? String ?? "\(defaultFolder)/\(name)"
-            let dependencies = (target["dependencies"] as? [[String: Any]] ?? []).compactMap { dependency in
-                // {"byName": [name, condition]}, {"target": [name, condition]}, {"product": [name, package, ...]}
-                dependency.values.compactMap { ($0 as? [Any])?.first as? String }.first
+        let products = try #require(json["products"] as? [[String: Any]])
+        return (
+            targets: try targets.map { target in
+                let name = try #require(target["name"] as? String)
+                let type = try #require(target["type"] as? String)
+                let defaultFolder = type == "test" ? "Tests" : "Sources"
+                let path = target["path"] as? String ?? "\(defaultFolder)/\(name)"
+                let dependencies = (target["dependencies"] as? [[String: Any]] ?? []).compactMap { dependency in
+                    // {"byName": [name, condition]}, {"target": [name, condition]}, {"product": [name, package, ...]}
+                    dependency.values.compactMap { ($0 as? [Any])?.first as? String }.first
+                }
+                return Target(name: name, type: type, path: path, dependencies: dependencies)
+            },
+            products: try products.map { product in
+                // "type": {"library": ["automatic"]} or {"executable": null}
+                let type = try #require((product["type"] as? [String: Any])?.keys.first)
+                return Product(
+                    name: try #require(product["name"] as? String), type: type,
+                    targets: product["targets"] as? [String] ?? [])
             }
-            return Target(name: name, type: type, path: path, dependencies: dependencies)
-        }
+        )
     }
 
     /// Whether the folder holds any Swift file.
@@ -158,7 +180,7 @@ enum PackageTargets {
         return modules
     }
 
-    private static func swiftFiles(in folder: URL) -> [URL] {
+    static func swiftFiles(in folder: URL) -> [URL] {
         guard let walker = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil) else {
             return []
         }

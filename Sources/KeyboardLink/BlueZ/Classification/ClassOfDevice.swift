@@ -2,64 +2,64 @@
 ///
 /// Layout (Bluetooth Assigned Numbers, "Class of Device"): bits 0-1 format type, bits 2-7 minor class,
 /// bits 8-12 major class, bits 13-23 service classes.
-public struct ClassOfDevice: Hashable, Sendable, CustomStringConvertible {
+package struct ClassOfDevice: Hashable, Sendable, CustomStringConvertible {
     /// The raw 24-bit value (higher bits are ignored).
-    public let rawValue: UInt32
+    package let rawValue: UInt32
 
     /// Wraps a raw value as BlueZ reports it.
-    public init(_ rawValue: UInt32) { self.rawValue = rawValue & 0xFF_FFFF }
+    package init(_ rawValue: UInt32) { self.rawValue = rawValue & 0xFF_FFFF }
 
     /// The major device class, `(cod >> 8) & 0x1F`.
-    public var majorClass: MajorClass { MajorClass(rawValue: UInt8((rawValue >> 8) & 0x1F)) }
+    package var majorClass: MajorClass { MajorClass(rawValue: UInt8((rawValue >> 8) & 0x1F)) }
 
     /// The 6-bit minor class field, `(cod >> 2) & 0x3F`; its meaning depends on the major class.
-    public var minorField: UInt8 { UInt8((rawValue >> 2) & 0x3F) }
+    package var minorField: UInt8 { UInt8((rawValue >> 2) & 0x3F) }
 
     /// For a peripheral: the keyboard bit (`cod & 0x40`).
-    public var hasKeyboardBit: Bool { majorClass == .peripheral && rawValue & 0x40 != 0 }
+    package var hasKeyboardBit: Bool { majorClass == .peripheral && rawValue & 0x40 != 0 }
 
     /// For a peripheral: the pointing-device bit (`cod & 0x80`).
-    public var hasPointingBit: Bool { majorClass == .peripheral && rawValue & 0x80 != 0 }
+    package var hasPointingBit: Bool { majorClass == .peripheral && rawValue & 0x80 != 0 }
 
     /// For a peripheral: the device subtype in bits 2-5 (1 joystick, 2 gamepad, 3 remote control,
     /// 4 sensing device, 5 digitizer tablet, 6 card reader, 7 digital pen, 8 scanner, 9 wand).
-    public var peripheralSubtype: UInt8 { UInt8((rawValue >> 2) & 0x0F) }
+    package var peripheralSubtype: UInt8 { UInt8((rawValue >> 2) & 0x0F) }
 
     /// `0x002540` style text.
-    public var description: String { "0x" + String(rawValue, radix: 16).leftPadded(to: 6) }
+    package var description: String { "0x" + String(rawValue, radix: 16).leftPadded(to: 6) }
 
     /// The major device classes of the Bluetooth assigned numbers.
-    public struct MajorClass: Hashable, Sendable, CustomStringConvertible {
+    package struct MajorClass: Hashable, Sendable, CustomStringConvertible {
         /// The 5-bit value.
-        public let rawValue: UInt8
+        package let rawValue: UInt8
 
         /// Wraps a 5-bit value.
-        public init(rawValue: UInt8) { self.rawValue = rawValue & 0x1F }
+        package init(rawValue: UInt8) { self.rawValue = rawValue & 0x1F }
 
         /// 0x00: no specific class.
-        public static let miscellaneous = MajorClass(rawValue: 0x00)
+        package static let miscellaneous = MajorClass(rawValue: 0x00)
         /// 0x01: desktop, laptop, server...
-        public static let computer = MajorClass(rawValue: 0x01)
+        package static let computer = MajorClass(rawValue: 0x01)
         /// 0x02: cellular phone, smartphone...
-        public static let phone = MajorClass(rawValue: 0x02)
+        package static let phone = MajorClass(rawValue: 0x02)
         /// 0x03: LAN / network access point.
-        public static let networkAccessPoint = MajorClass(rawValue: 0x03)
+        package static let networkAccessPoint = MajorClass(rawValue: 0x03)
         /// 0x04: headset, speaker, headphones...
-        public static let audioVideo = MajorClass(rawValue: 0x04)
+        package static let audioVideo = MajorClass(rawValue: 0x04)
         /// 0x05: keyboard, mouse, joystick...
-        public static let peripheral = MajorClass(rawValue: 0x05)
+        package static let peripheral = MajorClass(rawValue: 0x05)
         /// 0x06: printer, scanner, camera, display.
-        public static let imaging = MajorClass(rawValue: 0x06)
+        package static let imaging = MajorClass(rawValue: 0x06)
         /// 0x07: watch, glasses...
-        public static let wearable = MajorClass(rawValue: 0x07)
+        package static let wearable = MajorClass(rawValue: 0x07)
         /// 0x08: toys.
-        public static let toy = MajorClass(rawValue: 0x08)
+        package static let toy = MajorClass(rawValue: 0x08)
         /// 0x09: health devices.
-        public static let health = MajorClass(rawValue: 0x09)
+        package static let health = MajorClass(rawValue: 0x09)
         /// 0x1F: device code not specified.
-        public static let uncategorized = MajorClass(rawValue: 0x1F)
+        package static let uncategorized = MajorClass(rawValue: 0x1F)
 
-        public var description: String {
+        package var description: String {
             switch rawValue {
             case 0x00: "miscellaneous"
             case 0x01: "computer"

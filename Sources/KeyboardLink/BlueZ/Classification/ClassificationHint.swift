@@ -1,7 +1,7 @@
 /// One piece of evidence about what a device is, read from one `Device1` property.
-public struct ClassificationHint: Hashable, Sendable, CustomStringConvertible {
+package struct ClassificationHint: Hashable, Sendable, CustomStringConvertible {
     /// The property the hint comes from.
-    public enum Source: String, Hashable, Sendable {
+    package enum Source: String, Hashable, Sendable {
         case classOfDevice = "Class"
         case appearance = "Appearance"
         case icon = "Icon"
@@ -9,7 +9,7 @@ public struct ClassificationHint: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// What the hint says about the device.
-    public enum Meaning: String, Hashable, Sendable {
+    package enum Meaning: String, Hashable, Sendable {
         /// It has a keyboard.
         case keyboard
         /// It has a pointing device (a mouse, a touchpad).
@@ -21,19 +21,19 @@ public struct ClassificationHint: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The property.
-    public let source: Source
+    package let source: Source
     /// What it says.
-    public let meaning: Meaning
+    package let meaning: Meaning
     /// The value and how it was read, for logs: `0x002540: peripheral, keyboard bit`.
-    public let detail: String
+    package let detail: String
 
     /// Creates a hint.
-    public init(source: Source, meaning: Meaning, detail: String) {
+    package init(source: Source, meaning: Meaning, detail: String) {
         self.source = source
         self.meaning = meaning
         self.detail = detail
     }
 
     /// `Class 0x002540: peripheral, keyboard bit`.
-    public var description: String { "\(source.rawValue) \(detail)" }
+    package var description: String { "\(source.rawValue) \(detail)" }
 }

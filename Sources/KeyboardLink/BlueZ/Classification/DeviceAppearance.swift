@@ -1,42 +1,42 @@
 /// A Bluetooth LE GAP Appearance value (BlueZ `Device1.Appearance`): a category in bits 6-15 and a
 /// subcategory in bits 0-5.
-public struct DeviceAppearance: Hashable, Sendable, CustomStringConvertible {
+package struct DeviceAppearance: Hashable, Sendable, CustomStringConvertible {
     /// The raw 16-bit value.
-    public let rawValue: UInt16
+    package let rawValue: UInt16
 
     /// Wraps a raw value as BlueZ reports it.
-    public init(_ rawValue: UInt16) { self.rawValue = rawValue }
+    package init(_ rawValue: UInt16) { self.rawValue = rawValue }
 
     /// The category, `appearance >> 6` (0x00F is Human Interface Device).
-    public var category: UInt16 { rawValue >> 6 }
+    package var category: UInt16 { rawValue >> 6 }
 
     /// The subcategory, `appearance & 0x3F`.
-    public var subcategory: UInt8 { UInt8(rawValue & 0x3F) }
+    package var subcategory: UInt8 { UInt8(rawValue & 0x3F) }
 
     /// 0x0000: unknown appearance.
-    public static let unknown = DeviceAppearance(0x0000)
+    package static let unknown = DeviceAppearance(0x0000)
     /// 0x03C0: generic Human Interface Device (category 0x00F, subcategory 0).
-    public static let genericHID = DeviceAppearance(0x03C0)
+    package static let genericHID = DeviceAppearance(0x03C0)
     /// 0x03C1: keyboard.
-    public static let keyboard = DeviceAppearance(0x03C1)
+    package static let keyboard = DeviceAppearance(0x03C1)
     /// 0x03C2: mouse.
-    public static let mouse = DeviceAppearance(0x03C2)
+    package static let mouse = DeviceAppearance(0x03C2)
     /// 0x03C3: joystick.
-    public static let joystick = DeviceAppearance(0x03C3)
+    package static let joystick = DeviceAppearance(0x03C3)
     /// 0x03C4: gamepad.
-    public static let gamepad = DeviceAppearance(0x03C4)
+    package static let gamepad = DeviceAppearance(0x03C4)
 
     /// The category number of Human Interface Devices.
     static let hidCategory: UInt16 = 0x00F
 
     /// `0x03c1 (keyboard)` style text.
-    public var description: String {
+    package var description: String {
         let hex = "0x" + String(rawValue, radix: 16).leftPadded(to: 4)
         return name.map { "\(hex) (\($0))" } ?? hex
     }
 
     /// The name of the HID subcategories and a few common categories; nil for the rest.
-    public var name: String? {
+    package var name: String? {
         if category == Self.hidCategory {
             switch subcategory {
             case 0x00: return "generic HID"

@@ -1,16 +1,16 @@
 /// The `Device1` properties that tell what kind of device a Bluetooth device is: the classifier's input.
-public struct DeviceTraits: Hashable, Sendable {
+package struct DeviceTraits: Hashable, Sendable {
     /// `Class` (classic Bluetooth only); nil when BlueZ does not report it.
-    public var classOfDevice: ClassOfDevice?
+    package var classOfDevice: ClassOfDevice?
     /// `Appearance` (Bluetooth LE only); nil when BlueZ does not report it.
-    public var appearance: DeviceAppearance?
+    package var appearance: DeviceAppearance?
     /// `Icon`, which BlueZ derives from the class or the appearance (`input-keyboard`, `phone`, ...).
-    public var icon: String?
+    package var icon: String?
     /// `UUIDs`: the service classes the device announced.
-    public var uuids: [BluetoothUUID]
+    package var uuids: [BluetoothUUID]
 
     /// Creates traits from typed values.
-    public init(
+    package init(
         classOfDevice: ClassOfDevice? = nil, appearance: DeviceAppearance? = nil, icon: String? = nil,
         uuids: [BluetoothUUID] = []
     ) {
@@ -22,7 +22,7 @@ public struct DeviceTraits: Hashable, Sendable {
 
     /// Creates traits from the raw property values as they arrive from BlueZ (`u`, `q`, `s`, `as`).
     /// UUID texts that do not parse are ignored: they cannot be a HID service.
-    public init(classOfDevice: UInt32?, appearance: UInt16?, icon: String?, uuidStrings: [String]) {
+    package init(classOfDevice: UInt32?, appearance: UInt16?, icon: String?, uuidStrings: [String]) {
         self.init(
             classOfDevice: classOfDevice.map(ClassOfDevice.init), appearance: appearance.map(DeviceAppearance.init),
             icon: icon, uuids: uuidStrings.compactMap(BluetoothUUID.init(validating:)))

@@ -1,7 +1,7 @@
 /// The classifier's answer: whether a Bluetooth device counts as a keyboard, and why.
-public struct KeyboardClassification: Hashable, Sendable, CustomStringConvertible {
+package struct KeyboardClassification: Hashable, Sendable, CustomStringConvertible {
     /// The kind of device the hints add up to.
-    public enum Verdict: String, Hashable, Sendable, CaseIterable {
+    package enum Verdict: String, Hashable, Sendable, CaseIterable {
         /// A keyboard hint and no pointer hint.
         case keyboard
         /// A keyboard hint and a pointer hint (a keyboard with a touchpad or trackpoint; Class minor 0xC0).
@@ -16,18 +16,18 @@ public struct KeyboardClassification: Hashable, Sendable, CustomStringConvertibl
     }
 
     /// The verdict.
-    public let verdict: Verdict
+    package let verdict: Verdict
     /// Every hint found, in the order Class, Appearance, Icon, UUIDs.
-    public let hints: [ClassificationHint]
+    package let hints: [ClassificationHint]
 
     /// Creates a classification.
-    public init(verdict: Verdict, hints: [ClassificationHint]) {
+    package init(verdict: Verdict, hints: [ClassificationHint]) {
         self.verdict = verdict
         self.hints = hints
     }
 
     /// Whether the device counts as a keyboard (`keyboard`, `keyboard+pointer` or `input device`).
-    public var isKeyboard: Bool {
+    package var isKeyboard: Bool {
         switch verdict {
         case .keyboard, .keyboardWithPointer, .inputDevice: true
         case .otherDevice, .unknown: false
@@ -36,7 +36,7 @@ public struct KeyboardClassification: Hashable, Sendable, CustomStringConvertibl
 
     /// One line for logs and `kblink info`: the verdict and the hints that decided it, e.g.
     /// `keyboard (Class 0x002540: peripheral, keyboard bit; UUID 0x1124: HID)`.
-    public var reason: String {
+    package var reason: String {
         let deciding: [ClassificationHint]
         switch verdict {
         case .keyboard, .keyboardWithPointer:
@@ -59,5 +59,5 @@ public struct KeyboardClassification: Hashable, Sendable, CustomStringConvertibl
         }
     }
 
-    public var description: String { reason }
+    package var description: String { reason }
 }

@@ -17,9 +17,9 @@
 /// else any *pointer* or *other device* hint makes it not a keyboard; else any *input* hint makes it an input
 /// device that counts as a keyboard (a keyboard that announces nothing more than HID is common; a mouse or gamepad
 /// nearly always also announces its class or appearance); else it is unknown and does not count.
-public enum KeyboardClassifier {
+package enum KeyboardClassifier {
     /// Classifies one device.
-    public static func classify(_ traits: DeviceTraits) -> KeyboardClassification {
+    package static func classify(_ traits: DeviceTraits) -> KeyboardClassification {
         var hints: [ClassificationHint] = []
         if let cod = traits.classOfDevice { hints += classOfDeviceHints(cod) }
         if let appearance = traits.appearance { hints += appearanceHints(appearance) }

@@ -1,24 +1,24 @@
 import KeyboardLinkDBus
 
 /// A snapshot of one `org.bluez.GattCharacteristic1` object.
-public struct GATTCharacteristic: Sendable, Hashable {
+package struct GATTCharacteristic: Sendable, Hashable {
     /// The object path, such as `.../service000a/char000b`.
-    public var path: ObjectPath
+    package var path: ObjectPath
     /// The characteristic's UUID (`0x2A29` Manufacturer Name String, ...).
-    public var uuid: BluetoothUUID
+    package var uuid: BluetoothUUID
     /// The service it belongs to.
-    public var service: ObjectPath
+    package var service: ObjectPath
     /// What it allows.
-    public var flags: GATTCharacteristicFlags
+    package var flags: GATTCharacteristicFlags
     /// The ATT MTU of the link, when BlueZ reports it (a single read returns at most `MTU - 1` bytes).
-    public var mtu: UInt16?
+    package var mtu: UInt16?
     /// The ATT handle, when BlueZ reports it.
-    public var handle: UInt16?
+    package var handle: UInt16?
     /// Notifications or indications are on (for some client).
-    public var isNotifying: Bool
+    package var isNotifying: Bool
 
     /// Creates a characteristic.
-    public init(
+    package init(
         path: ObjectPath, uuid: BluetoothUUID, service: ObjectPath, flags: GATTCharacteristicFlags,
         mtu: UInt16? = nil, handle: UInt16? = nil, isNotifying: Bool = false
     ) {
@@ -33,7 +33,7 @@ public struct GATTCharacteristic: Sendable, Hashable {
 
     /// Reads a characteristic from its `GattCharacteristic1` properties; nil when the UUID is missing or
     /// malformed. A missing `Service` is taken from the path (the characteristic's parent).
-    public init?(path: ObjectPath, properties: [String: DBusValue]) {
+    package init?(path: ObjectPath, properties: [String: DBusValue]) {
         guard let uuid = properties["UUID"]?.stringValue.flatMap(BluetoothUUID.init(validating:)),
             let service = properties["Service"]?.objectPathValue ?? path.parent
         else { return nil }

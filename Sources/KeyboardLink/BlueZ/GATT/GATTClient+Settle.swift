@@ -9,7 +9,7 @@ extension GATTClient {
     /// `ServicesResolved` sees only the first services, or none (found by the real-stack rig, docs/real-bluez.md).
     /// The services BlueZ resolved are in the device's `UUIDs` before their objects are exported, so a service the
     /// device lists is worth waiting for even past a quiet spell (a loaded machine can space the announcements out).
-    public func waitForGATTObjectsToSettle(
+    package func waitForGATTObjectsToSettle(
         quiet: Duration = .milliseconds(400), limit: Duration = .seconds(5), expected: Set<BluetoothUUID> = [],
         listedWait: Duration = .seconds(2)
     ) async {

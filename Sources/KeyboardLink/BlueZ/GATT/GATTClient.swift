@@ -7,20 +7,20 @@ import KeyboardLinkDBus
 /// callers read in parallel. BlueZ's errors arrive as ``GATTError``; `InProgress` is retried per
 /// ``retryPolicy``. This is the transport the keymap drivers build on (ZMK Studio RPC over one characteristic:
 /// ``write(_:to:type:offset:)`` for requests, ``notifications(from:)`` for responses).
-public struct GATTClient: Sendable {
+package struct GATTClient: Sendable {
     /// The bus connection the calls go through.
-    public let connection: BusConnection
+    package let connection: BusConnection
     /// The live model the GATT objects are found in.
-    public let model: BlueZModel
+    package let model: BlueZModel
     /// The device's object path (`/org/bluez/hci0/dev_AA_BB_CC_DD_EE_FF`).
-    public let device: ObjectPath
+    package let device: ObjectPath
     /// How `InProgress` answers are retried.
-    public var retryPolicy: GATTRetryPolicy
+    package var retryPolicy: GATTRetryPolicy
     /// How long one call may wait for BlueZ's answer.
-    public var callTimeout: Duration
+    package var callTimeout: Duration
 
     /// A client for `device`.
-    public init(
+    package init(
         connection: BusConnection, model: BlueZModel, device: ObjectPath, retryPolicy: GATTRetryPolicy = .standard,
         callTimeout: Duration = .seconds(10)
     ) {
@@ -40,7 +40,7 @@ public struct GATTClient: Sendable {
     ///   that has just called `Connect()` (the model may not have seen `Connected` change yet).
     /// - Throws: ``GATTError`` `.objectGone` when BlueZ drops the device, `.notConnected` when it is disconnected
     ///   (or still, at the deadline), `.servicesNotResolved` when it is connected but not resolved by then.
-    public func waitUntilServicesResolved(timeout: Duration = .seconds(10), waitForConnection: Bool = false)
+    package func waitUntilServicesResolved(timeout: Duration = .seconds(10), waitForConnection: Bool = false)
         async throws(GATTError)
     {
         let path = device
@@ -81,13 +81,13 @@ public struct GATTClient: Sendable {
     }
 
     /// The GATT objects BlueZ exports for the device now.
-    public func database() async -> GATTDatabase {
+    package func database() async -> GATTDatabase {
         await GATTDatabase.load(from: model, device: device)
     }
 
     /// Asks BlueZ itself (not the model, which may lag) whether the device is connected.
     /// - Throws: ``GATTError`` `.objectGone` when BlueZ no longer knows the device.
-    public func isDeviceConnected() async throws(GATTError) -> Bool {
+    package func isDeviceConnected() async throws(GATTError) -> Bool {
         let reply = try await invoke(
             "check the connection of \(device)", path: device, interface: .properties, member: "Get",
             [.string(BlueZ.deviceInterface.rawValue), .string("Connected")], retrying: false)
@@ -98,7 +98,7 @@ public struct GATTClient: Sendable {
 
     /// Reads a characteristic's value from `offset` (`ReadValue`). bluetoothd performs the ATT long read
     /// itself, so this returns the whole value from `offset`.
-    public func read(_ characteristic: GATTCharacteristic, offset: UInt16 = 0) async throws(GATTError) -> [UInt8] {
+    package func read(_ characteristic: GATTCharacteristic, offset: UInt16 = 0) async throws(GATTError) -> [UInt8] {
         try await readValue(
             at: characteristic.path, interface: BlueZ.gattCharacteristicInterface, offset: offset,
             what: "read \(characteristic.uuid.shortDescription) at \(characteristic.path)")
@@ -107,7 +107,7 @@ public struct GATTClient: Sendable {
     /// Reads a value that may come back one ATT chunk (`MTU - 1` bytes) at a time, as some stacks do: while a
     /// read returns exactly a full chunk, the next one continues at the offset reached. Stops at a short or empty
     /// chunk, at `InvalidOffset` (the end), or at `maximumLength` bytes (512, the longest ATT value).
-    public func readLong(_ characteristic: GATTCharacteristic, maximumLength: Int = 512) async throws(GATTError)
+    package func readLong(_ characteristic: GATTCharacteristic, maximumLength: Int = 512) async throws(GATTError)
         -> [UInt8]
     {
         let chunk = Int(characteristic.mtu ?? 23) - 1
@@ -127,7 +127,7 @@ public struct GATTClient: Sendable {
     }
 
     /// Reads a descriptor's value from `offset` (`ReadValue`), such as a Characteristic User Description.
-    public func read(_ descriptor: GATTDescriptor, offset: UInt16 = 0) async throws(GATTError) -> [UInt8] {
+    package func read(_ descriptor: GATTDescriptor, offset: UInt16 = 0) async throws(GATTError) -> [UInt8] {
         try await readValue(
             at: descriptor.path, interface: BlueZ.gattDescriptorInterface, offset: offset,
             what: "read descriptor \(descriptor.uuid.shortDescription) at \(descriptor.path)")
@@ -135,7 +135,7 @@ public struct GATTClient: Sendable {
 
     /// Writes a characteristic (`WriteValue`): `.request` waits for the peer's acknowledgement, `.command`
     /// (write without response) does not, `.reliable` uses a prepared write.
-    public func write(
+    package func write(
         _ value: [UInt8], to characteristic: GATTCharacteristic, type: GATTWriteType = .request, offset: UInt16 = 0
     ) async throws(GATTError) {
         var options = [DBusDictionaryEntry(key: .string("type"), value: .variant(.string(type.rawValue)))]
@@ -147,7 +147,7 @@ public struct GATTClient: Sendable {
     }
 
     /// Writes a descriptor (`WriteValue`).
-    public func write(_ value: [UInt8], to descriptor: GATTDescriptor, offset: UInt16 = 0) async throws(GATTError) {
+    package func write(_ value: [UInt8], to descriptor: GATTDescriptor, offset: UInt16 = 0) async throws(GATTError) {
         var options: [DBusDictionaryEntry] = []
         if offset != 0 { options.append(DBusDictionaryEntry(key: .string("offset"), value: .variant(.uint16(offset)))) }
         _ = try await invoke(
@@ -168,7 +168,7 @@ public struct GATTClient: Sendable {
     /// joins it, and the first `StopNotify` ends it for both): start one sequence per characteristic and share it.
     /// - Throws: ``GATTError`` when the subscription fails or BlueZ refuses `StartNotify` (`.notSupported` when
     ///   the characteristic has neither `notify` nor `indicate`).
-    public func notifications(from characteristic: GATTCharacteristic) async throws(GATTError) -> GATTNotifications {
+    package func notifications(from characteristic: GATTCharacteristic) async throws(GATTError) -> GATTNotifications {
         let operation = "start notifications of \(characteristic.uuid.shortDescription) at \(characteristic.path)"
         let changes: SignalStream
         let removals: SignalStream

@@ -5,18 +5,18 @@ import KeyboardLinkDBus
 /// does not report `Handle`).
 ///
 /// A keyboard that lacks a service simply has none of its objects here; that is normal, not an error.
-public struct GATTDatabase: Sendable, Equatable {
+package struct GATTDatabase: Sendable, Equatable {
     /// The device the objects belong to.
-    public var device: ObjectPath
+    package var device: ObjectPath
     /// Every service, in handle order.
-    public var services: [GATTService]
+    package var services: [GATTService]
     /// Every characteristic, in handle order.
-    public var characteristics: [GATTCharacteristic]
+    package var characteristics: [GATTCharacteristic]
     /// Every descriptor, in handle order.
-    public var descriptors: [GATTDescriptor]
+    package var descriptors: [GATTDescriptor]
 
     /// Creates a database from already parsed objects; they are sorted into handle order.
-    public init(
+    package init(
         device: ObjectPath, services: [GATTService], characteristics: [GATTCharacteristic],
         descriptors: [GATTDescriptor]
     ) {
@@ -27,7 +27,7 @@ public struct GATTDatabase: Sendable, Equatable {
     }
 
     /// Reads the objects below `device` from the live BlueZ model; objects with a malformed UUID are skipped.
-    public static func load(from model: BlueZModel, device: ObjectPath) async -> GATTDatabase {
+    package static func load(from model: BlueZModel, device: ObjectPath) async -> GATTDatabase {
         let services = await model.objects(below: device, implementing: BlueZ.gattServiceInterface)
         let characteristics = await model.objects(below: device, implementing: BlueZ.gattCharacteristicInterface)
         let descriptors = await model.objects(below: device, implementing: BlueZ.gattDescriptorInterface)
@@ -39,33 +39,33 @@ public struct GATTDatabase: Sendable, Equatable {
     }
 
     /// The services with this UUID, in handle order (a keyboard may have several Battery Services).
-    public func services(_ uuid: BluetoothUUID) -> [GATTService] {
+    package func services(_ uuid: BluetoothUUID) -> [GATTService] {
         services.filter { $0.uuid == uuid }
     }
 
     /// The characteristics of one service, in handle order.
-    public func characteristics(of service: GATTService) -> [GATTCharacteristic] {
+    package func characteristics(of service: GATTService) -> [GATTCharacteristic] {
         characteristics.filter { $0.service == service.path }
     }
 
     /// The characteristics with this UUID in any service, in handle order.
-    public func characteristics(_ uuid: BluetoothUUID) -> [GATTCharacteristic] {
+    package func characteristics(_ uuid: BluetoothUUID) -> [GATTCharacteristic] {
         characteristics.filter { $0.uuid == uuid }
     }
 
     /// The first characteristic with `uuid` in the first service with `serviceUUID` that has one.
-    public func characteristic(_ uuid: BluetoothUUID, inService serviceUUID: BluetoothUUID) -> GATTCharacteristic? {
+    package func characteristic(_ uuid: BluetoothUUID, inService serviceUUID: BluetoothUUID) -> GATTCharacteristic? {
         let servicePaths = Set(services(serviceUUID).map(\.path))
         return characteristics.first { $0.uuid == uuid && servicePaths.contains($0.service) }
     }
 
     /// The descriptors of one characteristic, in handle order.
-    public func descriptors(of characteristic: GATTCharacteristic) -> [GATTDescriptor] {
+    package func descriptors(of characteristic: GATTCharacteristic) -> [GATTDescriptor] {
         descriptors.filter { $0.characteristic == characteristic.path }
     }
 
     /// The descriptor with `uuid` of one characteristic, if it has one.
-    public func descriptor(_ uuid: BluetoothUUID, of characteristic: GATTCharacteristic) -> GATTDescriptor? {
+    package func descriptor(_ uuid: BluetoothUUID, of characteristic: GATTCharacteristic) -> GATTDescriptor? {
         descriptors.first { $0.characteristic == characteristic.path && $0.uuid == uuid }
     }
 

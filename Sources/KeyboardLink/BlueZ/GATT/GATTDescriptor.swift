@@ -1,18 +1,18 @@
 import KeyboardLinkDBus
 
 /// A snapshot of one `org.bluez.GattDescriptor1` object.
-public struct GATTDescriptor: Sendable, Hashable {
+package struct GATTDescriptor: Sendable, Hashable {
     /// The object path, such as `.../service000a/char000b/desc000d`.
-    public var path: ObjectPath
+    package var path: ObjectPath
     /// The descriptor's UUID (`0x2901` Characteristic User Description, ...).
-    public var uuid: BluetoothUUID
+    package var uuid: BluetoothUUID
     /// The characteristic it describes.
-    public var characteristic: ObjectPath
+    package var characteristic: ObjectPath
     /// The ATT handle, when BlueZ reports it.
-    public var handle: UInt16?
+    package var handle: UInt16?
 
     /// Creates a descriptor.
-    public init(path: ObjectPath, uuid: BluetoothUUID, characteristic: ObjectPath, handle: UInt16? = nil) {
+    package init(path: ObjectPath, uuid: BluetoothUUID, characteristic: ObjectPath, handle: UInt16? = nil) {
         self.path = path
         self.uuid = uuid
         self.characteristic = characteristic
@@ -21,7 +21,7 @@ public struct GATTDescriptor: Sendable, Hashable {
 
     /// Reads a descriptor from its `GattDescriptor1` properties; nil when the UUID is missing or malformed.
     /// A missing `Characteristic` is taken from the path (the descriptor's parent).
-    public init?(path: ObjectPath, properties: [String: DBusValue]) {
+    package init?(path: ObjectPath, properties: [String: DBusValue]) {
         guard let uuid = properties["UUID"]?.stringValue.flatMap(BluetoothUUID.init(validating:)),
             let characteristic = properties["Characteristic"]?.objectPathValue ?? path.parent
         else { return nil }

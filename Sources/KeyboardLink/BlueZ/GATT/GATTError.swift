@@ -1,9 +1,9 @@
 import KeyboardLinkDBus
 
 /// A GATT operation that failed, with BlueZ's error mapped to what it means for the caller.
-public struct GATTError: Error, Equatable, Sendable, CustomStringConvertible {
+package struct GATTError: Error, Equatable, Sendable, CustomStringConvertible {
     /// What went wrong.
-    public enum Kind: String, Sendable, Equatable, CaseIterable {
+    package enum Kind: String, Sendable, Equatable, CaseIterable {
         /// `org.bluez.Error.NotPermitted`: the characteristic does not allow the operation (no `read` flag, ...).
         case notPermitted
         /// `org.bluez.Error.NotAuthorized`: the link is not encrypted or not authenticated enough: pair first.
@@ -33,16 +33,16 @@ public struct GATTError: Error, Equatable, Sendable, CustomStringConvertible {
     }
 
     /// What went wrong.
-    public var kind: Kind
+    package var kind: Kind
     /// What was being done, for the message (`read 0x2a29 at /org/bluez/...`).
-    public var operation: String
+    package var operation: String
     /// BlueZ's own message, or ours when the error did not come from BlueZ.
-    public var message: String
+    package var message: String
     /// The D-Bus error behind it, if any.
-    public var dbusError: DBusError?
+    package var dbusError: DBusError?
 
     /// Creates an error.
-    public init(_ kind: Kind, operation: String, message: String, dbusError: DBusError? = nil) {
+    package init(_ kind: Kind, operation: String, message: String, dbusError: DBusError? = nil) {
         self.kind = kind
         self.operation = operation
         self.message = message
@@ -50,7 +50,7 @@ public struct GATTError: Error, Equatable, Sendable, CustomStringConvertible {
     }
 
     /// Maps any error thrown by a D-Bus call to BlueZ.
-    public init(_ error: any Error, operation: String) {
+    package init(_ error: any Error, operation: String) {
         if let error = error as? GATTError {
             self = error
             return
@@ -91,12 +91,12 @@ public struct GATTError: Error, Equatable, Sendable, CustomStringConvertible {
     }
 
     /// The link is gone (or going): the caller should stop and try again after the device reconnects.
-    public var meansDisconnected: Bool {
+    package var meansDisconnected: Bool {
         kind == .notConnected || kind == .objectGone
     }
 
     /// What the kind means for a person, with what to do.
-    public var advice: String {
+    package var advice: String {
         switch kind {
         case .notPermitted: "the keyboard does not allow this"
         case .notAuthorized: "the keyboard wants an encrypted link: pair it first"
@@ -114,7 +114,7 @@ public struct GATTError: Error, Equatable, Sendable, CustomStringConvertible {
         }
     }
 
-    public var description: String {
+    package var description: String {
         message.isEmpty || message == advice
             ? "\(operation) failed: \(advice)" : "\(operation) failed: \(advice) (\(message))"
     }

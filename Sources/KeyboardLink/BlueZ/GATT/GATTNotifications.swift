@@ -11,11 +11,11 @@ import KeyboardLinkDBus
 /// same connection joins the session, and one `StopNotify` ends it for both. So whoever starts notifications again
 /// on the same connection must first `await stop()`: it returns once BlueZ has ended the old session, which a late
 /// `StopNotify` would otherwise end under the new user.
-public struct GATTNotifications: AsyncSequence, Sendable {
-    public typealias Element = [UInt8]
+package struct GATTNotifications: AsyncSequence, Sendable {
+    package typealias Element = [UInt8]
 
     /// The characteristic notifying.
-    public let characteristic: GATTCharacteristic
+    package let characteristic: GATTCharacteristic
     private let stream: AsyncStream<[UInt8]>
     private let continuation: AsyncStream<[UInt8]>.Continuation
     private let session: SessionEnd
@@ -61,12 +61,12 @@ public struct GATTNotifications: AsyncSequence, Sendable {
 
     /// Ends the sequence (iteration finishes after the values already received) and returns once BlueZ answered
     /// `StopNotify` (the session is over: a new `StartNotify` from this connection starts a fresh one).
-    public func stop() async {
+    package func stop() async {
         continuation.finish()
         await session.end()
     }
 
-    public func makeAsyncIterator() -> AsyncStream<[UInt8]>.AsyncIterator {
+    package func makeAsyncIterator() -> AsyncStream<[UInt8]>.AsyncIterator {
         stream.makeAsyncIterator()
     }
 }

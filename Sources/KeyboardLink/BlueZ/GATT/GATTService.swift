@@ -1,20 +1,20 @@
 import KeyboardLinkDBus
 
 /// A snapshot of one `org.bluez.GattService1` object below a device.
-public struct GATTService: Sendable, Hashable {
+package struct GATTService: Sendable, Hashable {
     /// The object path, such as `/org/bluez/hci0/dev_AA_BB_CC_DD_EE_FF/service000a`.
-    public var path: ObjectPath
+    package var path: ObjectPath
     /// The service's UUID (`0x180A` Device Information, `0x180F` Battery, ...).
-    public var uuid: BluetoothUUID
+    package var uuid: BluetoothUUID
     /// A primary service (not only included by another).
-    public var isPrimary: Bool
+    package var isPrimary: Bool
     /// The device the service belongs to.
-    public var device: ObjectPath?
+    package var device: ObjectPath?
     /// The ATT handle, when BlueZ reports it.
-    public var handle: UInt16?
+    package var handle: UInt16?
 
     /// Creates a service.
-    public init(path: ObjectPath, uuid: BluetoothUUID, isPrimary: Bool = true, device: ObjectPath?, handle: UInt16?) {
+    package init(path: ObjectPath, uuid: BluetoothUUID, isPrimary: Bool = true, device: ObjectPath?, handle: UInt16?) {
         self.path = path
         self.uuid = uuid
         self.isPrimary = isPrimary
@@ -23,7 +23,7 @@ public struct GATTService: Sendable, Hashable {
     }
 
     /// Reads a service from its `GattService1` properties; nil when the UUID is missing or malformed.
-    public init?(path: ObjectPath, properties: [String: DBusValue]) {
+    package init?(path: ObjectPath, properties: [String: DBusValue]) {
         guard let uuid = properties["UUID"]?.stringValue.flatMap(BluetoothUUID.init(validating:)) else { return nil }
         self.init(
             path: path, uuid: uuid, isPrimary: properties["Primary"]?.boolValue ?? true,

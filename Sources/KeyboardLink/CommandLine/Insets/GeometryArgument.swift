@@ -4,10 +4,10 @@ import InsetCore
 ///
 /// Only decimal numbers are accepted (digits, sign, point, exponent): `nan`, `inf` and hexadecimal floats are
 /// refused, as are infinite results, negative widths and heights, and anything else.
-public enum GeometryArgument {
+package enum GeometryArgument {
     /// Reads a size written `WxH`, such as `1024x1366`.
     /// - Throws: `GeometryArgumentError` naming `option`, with an example and the given text.
-    public static func size(_ text: String, option: String) throws(GeometryArgumentError) -> Size {
+    package static func size(_ text: String, option: String) throws(GeometryArgumentError) -> Size {
         let expectation = "\(option) expects WxH such as 1024x1366; got '\(text)'"
         let parts = text.split(omittingEmptySubsequences: false) { $0 == "x" || $0 == "X" }
         guard parts.count == 2 else { throw GeometryArgumentError(option: option, message: expectation) }
@@ -20,7 +20,7 @@ public enum GeometryArgument {
 
     /// Reads a rectangle written `X,Y,W,H`, such as `0,1011,1024,355`; X and Y may be negative.
     /// - Throws: `GeometryArgumentError` naming `option`, with an example and the given text.
-    public static func rect(_ text: String, option: String) throws(GeometryArgumentError) -> Rect {
+    package static func rect(_ text: String, option: String) throws(GeometryArgumentError) -> Rect {
         let expectation = "\(option) expects X,Y,W,H such as 0,0,1024,1366; got '\(text)'"
         let parts = text.split(separator: ",", omittingEmptySubsequences: false)
         guard parts.count == 4 else { throw GeometryArgumentError(option: option, message: expectation) }
@@ -36,7 +36,7 @@ public enum GeometryArgument {
     /// Reads one number of points, such as `20` for `--safe-bottom 20`.
     /// - Parameter allowsNegative: whether values below zero are accepted.
     /// - Throws: `GeometryArgumentError` naming `option`, with an example and the given text.
-    public static func number(
+    package static func number(
         _ text: String,
         option: String,
         allowsNegative: Bool = false
@@ -53,12 +53,12 @@ public enum GeometryArgument {
     }
 
     /// Writes a size the way `size(_:option:)` reads it: `1024x1366`.
-    public static func text(_ size: Size) -> String {
+    package static func text(_ size: Size) -> String {
         "\(PointFormat.text(size.width))x\(PointFormat.text(size.height))"
     }
 
     /// Writes a rectangle the way `rect(_:option:)` reads it: `0,1011,1024,355`.
-    public static func text(_ rect: Rect) -> String {
+    package static func text(_ rect: Rect) -> String {
         [rect.minX, rect.minY, rect.width, rect.height].map(PointFormat.text).joined(separator: ",")
     }
 

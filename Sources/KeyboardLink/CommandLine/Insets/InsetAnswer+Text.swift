@@ -6,7 +6,7 @@ extension InsetAnswer {
     /// Keys: `mode`, `event`, `overlap`, `inset`, `guide` (X,Y,W,H in view coordinates), `guide-top`,
     /// `guide-height`, `dismiss-threshold`, `slide`, `keyboard` (X,Y,W,H on the screen, or `none`),
     /// `hardware-keyboard` (`yes`/`no`), `near-edges` (comma-separated, or `none`), `animation`.
-    public var textFields: [(key: String, value: String)] {
+    package var textFields: [(key: String, value: String)] {
         [
             ("mode", mode.rawValue),
             ("event", Self.text(disposition)),
@@ -25,7 +25,7 @@ extension InsetAnswer {
     }
 
     /// The answer as `key: value` lines joined by newlines (no trailing newline).
-    public var text: String {
+    package var text: String {
         textFields.map { "\($0.key): \($0.value)" }.joined(separator: "\n")
     }
 }

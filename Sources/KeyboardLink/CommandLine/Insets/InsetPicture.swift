@@ -8,30 +8,30 @@ import InsetCore
 /// after the slide and `:` where it was before sliding. A character cell is taken as twice as tall as it is wide, so
 /// shapes keep their proportions; a band or field thinner than a cell still takes one. Lines carry no trailing
 /// spaces. With `usesColor`, ANSI colours are added.
-public struct InsetPicture: Equatable, Sendable {
+package struct InsetPicture: Equatable, Sendable {
     /// The screen's size; its bounds are `(0, 0, width, height)`.
-    public var screen: Size
+    package var screen: Size
     /// The window's frame in screen coordinates.
-    public var window: Rect
+    package var window: Rect
     /// The keyboard's frame in screen coordinates; nil: none.
-    public var keyboard: Rect?
+    package var keyboard: Rect?
     /// The reserved band in screen coordinates; nil: nothing reserved.
-    public var reservedBand: Rect?
+    package var reservedBand: Rect?
     /// The reserved inset in points, for the legend.
-    public var reservedInset: Double
+    package var reservedInset: Double
     /// The focused field's frame in screen coordinates, before the slide; nil: none.
-    public var focused: Rect?
+    package var focused: Rect?
     /// How far the focused field slides up, in points.
-    public var slide: Double = 0
+    package var slide: Double = 0
     /// Grid width in characters (clamped to 1...1000).
-    public var columns: Int
+    package var columns: Int
     /// Grid height in lines (clamped to 1...1000).
-    public var rows: Int
+    package var rows: Int
     /// Whether to add ANSI colour escapes.
-    public var usesColor: Bool
+    package var usesColor: Bool
 
     /// Creates a picture from explicit rectangles.
-    public init(
+    package init(
         screen: Size,
         window: Rect,
         keyboard: Rect? = nil,
@@ -52,7 +52,7 @@ public struct InsetPicture: Equatable, Sendable {
     }
 
     /// Draws a request and its answer: the band is the reserved inset just above the view's bottom safe area.
-    public init(request: InsetRequest, answer: InsetAnswer, columns: Int = 60, rows: Int = 24, usesColor: Bool = false)
+    package init(request: InsetRequest, answer: InsetAnswer, columns: Int = 60, rows: Int = 24, usesColor: Bool = false)
     {
         var band: Rect?
         var focused: Rect?
@@ -87,7 +87,7 @@ public struct InsetPicture: Equatable, Sendable {
     /// A grid size for a screen in a terminal `columns` wide (0: not a terminal, 60 columns): the picture takes
     /// the width, at most 160 columns, and as many lines as the screen's shape needs (a cell is twice as tall as
     /// wide), between 6 and 60.
-    public static func size(fitting columns: Int, screen: Size) -> (columns: Int, rows: Int) {
+    package static func size(fitting columns: Int, screen: Size) -> (columns: Int, rows: Int) {
         let width = Swift.min(Swift.max(columns > 0 ? columns - 1 : 60, 20), 160)
         guard screen.isValid, screen.width > 0, screen.height > 0 else { return (width, 24) }
         let rows = Int((Double(width) * screen.height / screen.width / 2).rounded(.up))
@@ -127,12 +127,12 @@ public struct InsetPicture: Equatable, Sendable {
     }
 
     /// The grid, `rows` lines of at most `columns` characters, without colour or trailing spaces.
-    public var lines: [String] {
+    package var lines: [String] {
         Self.withoutBlankTail(cells).map { Self.plain(Self.trimmed($0)) }
     }
 
     /// The grid and the legend, lines joined by newlines (no trailing newline); coloured with `usesColor`.
-    public func render() -> String {
+    package func render() -> String {
         var output = Self.withoutBlankTail(cells).map {
             usesColor ? Self.colored(Self.trimmed($0)) : Self.plain(Self.trimmed($0))
         }
@@ -141,7 +141,7 @@ public struct InsetPicture: Equatable, Sendable {
     }
 
     /// The legend line: the numbers drawn, as the answer gives them.
-    public var legend: String {
+    package var legend: String {
         var text = ". screen  +-| window  % keyboard  = reserved \(PointFormat.text(reservedInset)) pt"
         if focused != nil {
             text += "  # focused field" + (slide > 0 ? " (slid up \(PointFormat.text(slide)) pt from :)" : "")

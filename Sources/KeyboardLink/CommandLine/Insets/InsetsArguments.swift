@@ -6,23 +6,23 @@ import KeyboardLinkSupport
 
 /// `kblink insets` options turned into a `ResolveInsets` request dictionary, so the daemon and the local
 /// fallback compute from exactly the same request.
-public enum InsetsArguments {
+package enum InsetsArguments {
     /// Flags `kblink insets` takes.
-    public static let flags: Set<String> = ["--follows-undocked", "--watch", "--picture", "--reserve-bar", "--local"]
+    package static let flags: Set<String> = ["--follows-undocked", "--watch", "--picture", "--reserve-bar", "--local"]
     /// Options with values `kblink insets` takes.
-    public static let options: Set<String> = [
+    package static let options: Set<String> = [
         "--screen", "--window", "--keyboard", "--event", "--safe-bottom", "--hardware-keyboard", "--focused",
         "--dismiss-padding", "--duration", "--curve", "--top-limit",
     ]
 
     /// What `--hardware-keyboard` says.
-    public enum HardwareKeyboardChoice: String, Sendable {
+    package enum HardwareKeyboardChoice: String, Sendable {
         case auto, yes, no
     }
 
     /// Reads `--hardware-keyboard`.
     /// - Throws: ``ParsedArguments/UsageError``.
-    public static func hardwareKeyboard(_ arguments: ParsedArguments) throws -> HardwareKeyboardChoice {
+    package static func hardwareKeyboard(_ arguments: ParsedArguments) throws -> HardwareKeyboardChoice {
         let text = arguments.value("--hardware-keyboard") ?? "auto"
         guard let choice = HardwareKeyboardChoice(rawValue: text) else {
             throw ParsedArguments.UsageError("--hardware-keyboard is auto, yes or no; got '\(text)'")
@@ -32,7 +32,7 @@ public enum InsetsArguments {
 
     /// Builds the request; `hardware-keyboard` is set only for `yes` or `no`.
     /// - Throws: ``ParsedArguments/UsageError`` naming the bad option and its expected form.
-    public static func request(_ arguments: ParsedArguments) throws -> [String: DBusValue] {
+    package static func request(_ arguments: ParsedArguments) throws -> [String: DBusValue] {
         func rect(_ option: String) throws -> DBusValue? {
             guard let text = arguments.value(option) else { return nil }
             do {

@@ -8,20 +8,20 @@ import KeyboardLinkKeymap
 /// `n` navigation, `#` number; standard keys have none), explained in the legend. Keys the draft changed are
 /// marked `*` (and highlighted in colour). Keys left without a label (`label` nil) are drawn empty, dim in
 /// colour: `kblink keymap show --zone` uses that to show one zone in its place on the board.
-public struct KeymapPicture: Sendable {
+package struct KeymapPicture: Sendable {
     /// One key to draw.
-    public struct Key: Sendable, Equatable {
+    package struct Key: Sendable, Equatable {
         /// The key's place.
-        public var info: KeymapKeyInfo
+        package var info: KeymapKeyInfo
         /// What to write in it (the action text); nil leaves the key empty.
-        public var action: String?
+        package var action: String?
         /// Whether the draft changed it.
-        public var changed: Bool
+        package var changed: Bool
         /// Whether `action` is drawn as it is (a key name), not shortened as an action.
-        public var verbatim: Bool
+        package var verbatim: Bool
 
         /// Creates a key.
-        public init(info: KeymapKeyInfo, action: String?, changed: Bool, verbatim: Bool = false) {
+        package init(info: KeymapKeyInfo, action: String?, changed: Bool, verbatim: Bool = false) {
             self.info = info
             self.action = action
             self.changed = changed
@@ -30,16 +30,16 @@ public struct KeymapPicture: Sendable {
     }
 
     /// The keys.
-    public var keys: [Key]
+    package var keys: [Key]
     /// Plain ASCII (`+ - |`) instead of box-drawing characters.
-    public var ascii: Bool
+    package var ascii: Bool
     /// ANSI colours (only for terminals).
-    public var usesColor: Bool
+    package var usesColor: Bool
     /// Columns per key unit of width (4 to 12).
-    public var columnsPerUnit: Int
+    package var columnsPerUnit: Int
 
     /// Creates a picture.
-    public init(keys: [Key], ascii: Bool = false, usesColor: Bool = false, columnsPerUnit: Int = 6) {
+    package init(keys: [Key], ascii: Bool = false, usesColor: Bool = false, columnsPerUnit: Int = 6) {
         self.keys = keys
         self.ascii = ascii
         self.usesColor = usesColor
@@ -47,7 +47,7 @@ public struct KeymapPicture: Sendable {
     }
 
     /// The columns per key unit that fit a keyboard into `width` columns (between 4 and 7).
-    public static func columnsPerUnit(fitting keys: [KeymapKeyInfo], into width: Int) -> Int {
+    package static func columnsPerUnit(fitting keys: [KeymapKeyInfo], into width: Int) -> Int {
         let left = keys.map(\.x).min() ?? 0
         let right = keys.map { $0.x + $0.width }.max() ?? 1
         let units = max(right - left, 1)
@@ -56,7 +56,7 @@ public struct KeymapPicture: Sendable {
     }
 
     /// The picture and its legend, as lines.
-    public func render() -> [String] {
+    package func render() -> [String] {
         let placed = keys.filter { key in
             [key.info.x, key.info.y, key.info.width, key.info.height].allSatisfy { $0.isFinite && abs($0) < 1_000 }
                 && key.info.width > 0 && key.info.height > 0
@@ -146,7 +146,7 @@ public struct KeymapPicture: Sendable {
     }
 
     /// The short form of an action for a key cap: `KC_` left out, transparent and nothing as symbols.
-    public static func label(forAction action: String, ascii: Bool) -> String {
+    package static func label(forAction action: String, ascii: Bool) -> String {
         switch action {
         case "KC_TRNS", "KC_TRANSPARENT", "_______": return ascii ? "trns" : "▽"
         case "KC_NO", "XXXXXXX": return ascii ? "no" : "✕"

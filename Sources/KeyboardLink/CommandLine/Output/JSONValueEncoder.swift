@@ -4,13 +4,13 @@
 /// (declaration order for a synthesized `encode(to:)`), so the text is stable. An optional that is nil is written
 /// as `null` (not left out): every key a command documents is always there. A ``JSONValue`` inside the value is
 /// written as it is.
-public struct JSONValueEncoder: Sendable {
+package struct JSONValueEncoder: Sendable {
     /// An encoder.
-    public init() {}
+    package init() {}
 
     /// The JSON form of `value`.
     /// - Throws: `EncodingError.invalidValue` when `value` encodes nothing.
-    public func encode(_ value: some Encodable) throws -> JSONValue {
+    package func encode(_ value: some Encodable) throws -> JSONValue {
         let storage = Slot()
         try ValueEncoder.encode(value, into: storage, codingPath: [])
         guard storage.value != nil || storage.members != nil || storage.items != nil else {
@@ -23,7 +23,7 @@ public struct JSONValueEncoder: Sendable {
 
 extension JSONValue: Encodable {
     /// Encodes the value as it is with ``JSONValueEncoder``; with another encoder, as its own JSON shape.
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         if let valueEncoder = encoder as? ValueEncoder {
             valueEncoder.slot.value = self
             return
@@ -55,14 +55,14 @@ extension JSONValue: Encodable {
 }
 
 /// A JSON object's key as a coding key (for objects whose keys are data, such as a firmware dictionary).
-public struct JSONKey: CodingKey, Sendable {
-    public let stringValue: String
-    public var intValue: Int? { nil }
+package struct JSONKey: CodingKey, Sendable {
+    package let stringValue: String
+    package var intValue: Int? { nil }
 
     /// The key `text`.
-    public init(_ text: String) { stringValue = text }
-    public init?(stringValue: String) { self.stringValue = stringValue }
-    public init?(intValue: Int) { stringValue = String(intValue) }
+    package init(_ text: String) { stringValue = text }
+    package init?(stringValue: String) { self.stringValue = stringValue }
+    package init?(intValue: Int) { stringValue = String(intValue) }
 }
 
 /// Where one value being encoded goes: a container's element or the top-level result. A reference, so that a

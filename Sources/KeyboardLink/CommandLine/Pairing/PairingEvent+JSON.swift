@@ -3,7 +3,7 @@ import KeyboardLinkClient
 
 extension PairingPromptRelay {
     /// The `kblink pair --json` line for a prompt (keys documented in docs/pairing.md).
-    public func json(for target: PairingTarget) -> JSONValue {
+    package func json(for target: PairingTarget) -> JSONValue {
         .object([
             ("event", .string("prompt")),
             ("keyboard", .string(target.keyboard.rawValue)),
@@ -17,7 +17,7 @@ extension PairingPromptRelay {
 
 extension PairingResult {
     /// The `kblink pair --json` line for the end: the outcome and the keyboard's state after it.
-    public func json(for target: PairingTarget, paired: Bool, trusted: Bool, connected: Bool) -> JSONValue {
+    package func json(for target: PairingTarget, paired: Bool, trusted: Bool, connected: Bool) -> JSONValue {
         .object([
             ("event", .string("finished")),
             ("keyboard", .string(keyboard.rawValue)),

@@ -3,9 +3,9 @@ import KeyboardLinkClient
 
 /// What `kblink pair` shows: on a terminal the passkey in block digits with the typed ones marked and a spinner
 /// while waiting; in a pipe one plain line per event.
-public struct PairingView: Sendable, Equatable {
+package struct PairingView: Sendable, Equatable {
     /// What the view shows now.
-    public enum Phase: Sendable, Equatable {
+    package enum Phase: Sendable, Equatable {
         /// Looking for the keyboard or waiting for BlueZ, before any prompt.
         case waiting
         case prompt(PairingPromptRelay)
@@ -13,25 +13,25 @@ public struct PairingView: Sendable, Equatable {
     }
 
     /// The braille spinner's frames.
-    public static let spinner: [String] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"]
+    package static let spinner: [String] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"]
 
     /// The keyboard being paired.
-    public var target: PairingTarget
+    package var target: PairingTarget
     /// What is shown now.
-    public var phase: Phase = .waiting
+    package var phase: Phase = .waiting
     /// Advanced by a timer while waiting.
-    public var spinnerFrame = 0
+    package var spinnerFrame = 0
     /// A note under the view, such as "Canceling…".
-    public var note: String?
+    package var note: String?
 
     /// A view waiting for the first prompt.
-    public init(target: PairingTarget) {
+    package init(target: PairingTarget) {
         self.target = target
     }
 
     /// Takes an event; returns the plain line to print for it in a pipe (nil when there is nothing new to say).
     @discardableResult
-    public mutating func apply(_ event: PairingEvent) -> String? {
+    package mutating func apply(_ event: PairingEvent) -> String? {
         let previous: PairingPromptRelay?
         if case .prompt(let shown) = phase { previous = shown } else { previous = nil }
         switch event {
@@ -57,7 +57,7 @@ public struct PairingView: Sendable, Equatable {
 
     /// The lines for a terminal.
     /// - Parameter color: use ANSI colours (typed digits green, failures red).
-    public func terminalLines(color: Bool) -> [String] {
+    package func terminalLines(color: Bool) -> [String] {
         func paint(_ code: String, _ text: String) -> String { color ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text }
         let spin = Self.spinner[spinnerFrame % Self.spinner.count]
         let title = target.name == target.address.description ? "" : " (\(target.address))"

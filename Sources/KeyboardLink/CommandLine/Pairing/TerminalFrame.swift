@@ -1,14 +1,14 @@
 /// Redraws a block of lines in place on a terminal: each new frame moves the cursor back to the first line of
 /// the previous one and clears to the end of the screen before writing.
-public struct TerminalFrame: Sendable, Equatable {
+package struct TerminalFrame: Sendable, Equatable {
     /// How many lines the last frame wrote.
-    public private(set) var lineCount = 0
+    package private(set) var lineCount = 0
 
     /// A frame with nothing drawn yet.
-    public init() {}
+    package init() {}
 
     /// The text that replaces the previous frame with `lines` (each ended by a newline).
-    public mutating func render(_ lines: [String]) -> String {
+    package mutating func render(_ lines: [String]) -> String {
         var text = lineCount > 0 ? "\u{1B}[\(lineCount)F\u{1B}[J" : ""
         for line in lines { text += line + "\n" }
         lineCount = lines.count
@@ -17,7 +17,7 @@ public struct TerminalFrame: Sendable, Equatable {
 
     /// Counts lines written under the frame by something else (a question and the answer typed), so that the next
     /// render replaces them too.
-    public mutating func include(linesWrittenBelow count: Int) {
+    package mutating func include(linesWrittenBelow count: Int) {
         lineCount += count
     }
 }

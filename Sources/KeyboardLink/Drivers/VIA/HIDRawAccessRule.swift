@@ -8,15 +8,15 @@ import KeyboardLinkSupport
 /// typed. So a node is granted only when each of its top-level collections is on QMK's raw HID usage page (0xFF60)
 /// and the descriptor names no other usage page at all (no Keyboard/Keypad page 0x07, no Generic Desktop keyboard,
 /// no Consumer keys): a combined descriptor that also carries keys is refused.
-public enum HIDRawAccessRule {
+package enum HIDRawAccessRule {
     /// The usage page of QMK's raw HID interface, which VIA and Vial use.
-    public static let rawHIDUsagePage: UInt16 = 0xFF60
+    package static let rawHIDUsagePage: UInt16 = 0xFF60
 
     /// The largest descriptor read: the kernel's limit (`HID_MAX_DESCRIPTOR_SIZE`) is 4096 bytes.
-    public static let maximumDescriptorSize = 4096
+    package static let maximumDescriptorSize = 4096
 
     /// Whether a node with this report descriptor may be opened by the group, and why (for udev's log).
-    public static func decision(forDescriptor bytes: [UInt8]) -> (granted: Bool, reason: String) {
+    package static func decision(forDescriptor bytes: [UInt8]) -> (granted: Bool, reason: String) {
         let descriptor: HIDReportDescriptor
         do {
             descriptor = try HIDReportDescriptor(bytes: bytes)
@@ -38,7 +38,7 @@ public enum HIDRawAccessRule {
     }
 
     /// Reads a report descriptor file (`/sys/class/hidraw/hidrawN/device/report_descriptor`) and decides.
-    public static func decision(forDescriptorAt path: String) -> (granted: Bool, reason: String) {
+    package static func decision(forDescriptorAt path: String) -> (granted: Bool, reason: String) {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
             return (false, "cannot open \(path.errorExcerpt()): \(String(cString: strerror(errno)))")

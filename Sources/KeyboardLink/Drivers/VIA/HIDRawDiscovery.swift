@@ -6,20 +6,20 @@ import KeyboardLinkBlueZ
 /// Everything read here is the device's word, not a fact: `HID_NAME` and `HID_UNIQ` are whatever the device (or a
 /// program creating a uhid device) put there. A node counts as a Bluetooth keyboard's only when bus, address,
 /// adapter and IDs all agree (``HIDRawMatch/bluetooth(_:)``), and only when it is the one node that does.
-public struct HIDRawDiscovery: Sendable {
+package struct HIDRawDiscovery: Sendable {
     /// Why sysfs could not be read.
-    public struct Failure: Error, Equatable, Sendable, CustomStringConvertible {
+    package struct Failure: Error, Equatable, Sendable, CustomStringConvertible {
         /// What failed, with the path and the system's reason.
-        public var description: String
+        package var description: String
     }
 
     /// The class directory, `/sys/class/hidraw` on a real system (a temporary tree in tests).
-    public var sysfsRoot: String
+    package var sysfsRoot: String
     /// Where the device nodes live, `/dev`.
-    public var deviceDirectory: String
+    package var deviceDirectory: String
 
     /// Creates a discovery over `sysfsRoot`.
-    public init(sysfsRoot: String = "/sys/class/hidraw", deviceDirectory: String = "/dev") {
+    package init(sysfsRoot: String = "/sys/class/hidraw", deviceDirectory: String = "/dev") {
         self.sysfsRoot = sysfsRoot
         self.deviceDirectory = deviceDirectory
     }
@@ -28,7 +28,7 @@ public struct HIDRawDiscovery: Sendable {
     /// support loaded) means no nodes; entries without a readable uevent, and entries not named `hidraw` then
     /// digits, are skipped.
     /// - Throws: Failure when the class directory exists but cannot be listed.
-    public func allNodes() throws(Failure) -> [HIDRawNode] {
+    package func allNodes() throws(Failure) -> [HIDRawNode] {
         let names: [String]
         do {
             names = try VIAPosix.listDirectory(sysfsRoot)
@@ -43,7 +43,7 @@ public struct HIDRawDiscovery: Sendable {
 
     /// The VIA raw HID nodes (usage page 0xFF60, usage 0x61) of the keyboard that `match` describes.
     /// - Throws: Failure when the class directory cannot be listed.
-    public func viaNodes(matching match: HIDRawMatch) throws(Failure) -> [HIDRawNode] {
+    package func viaNodes(matching match: HIDRawMatch) throws(Failure) -> [HIDRawNode] {
         try allNodes().filter { match.matches($0) && $0.isVIAInterface }
     }
 
@@ -51,7 +51,7 @@ public struct HIDRawDiscovery: Sendable {
     /// that has VIA's interface; nil when there is none.
     /// - Throws: Failure when the class directory cannot be listed; ``HIDRawRefusal/ambiguous(keyboard:nodes:)``
     ///   when more than one node matches (kblinkd does not guess which one is the keyboard).
-    public func viaNode(of keyboard: BluetoothHIDKeyboard) throws -> HIDRawNode? {
+    package func viaNode(of keyboard: BluetoothHIDKeyboard) throws -> HIDRawNode? {
         let nodes = try viaNodes(matching: .bluetooth(keyboard))
         guard nodes.count <= 1 else { throw HIDRawRefusal.ambiguous(keyboard: keyboard, nodes: nodes.map(\.name)) }
         return nodes.first

@@ -1,7 +1,7 @@
 import KeyboardLinkBlueZ
 
 /// Which keyboard a hidraw node must belong to.
-public enum HIDRawMatch: Hashable, Sendable {
+package enum HIDRawMatch: Hashable, Sendable {
     /// A Bluetooth keyboard: the node's `HID_ID` bus is 0x0005 (Bluetooth), its `HID_UNIQ` the keyboard's address,
     /// its `HID_PHYS` the address of the adapter it is connected through, and its `HID_ID` vendor and product the
     /// keyboard's, when they are known. `HID_UNIQ` alone proves nothing: any USB or uhid device can carry any text
@@ -11,7 +11,7 @@ public enum HIDRawMatch: Hashable, Sendable {
     case deviceIDs(vendor: UInt16, product: UInt16, bus: UInt16?)
 
     /// Whether `node` belongs to the keyboard.
-    public func matches(_ node: HIDRawNode) -> Bool {
+    package func matches(_ node: HIDRawNode) -> Bool {
         switch self {
         case .bluetooth(let keyboard):
             guard node.busType == HIDRawNode.bluetoothBus,
@@ -30,38 +30,38 @@ public enum HIDRawMatch: Hashable, Sendable {
 /// What kblinkd knows of a Bluetooth keyboard whose hidraw node it looks for, from BlueZ: the device's address,
 /// its adapter's address, and the vendor and product of its `Modalias` (which BlueZ also gives the kernel's HID
 /// device, as `HID_ID`).
-public struct BluetoothHIDKeyboard: Hashable, Sendable, CustomStringConvertible {
+package struct BluetoothHIDKeyboard: Hashable, Sendable, CustomStringConvertible {
     /// A vendor and product ID.
-    public struct ProductIDs: Hashable, Sendable {
+    package struct ProductIDs: Hashable, Sendable {
         /// The vendor ID.
-        public var vendor: UInt16
+        package var vendor: UInt16
         /// The product ID.
-        public var product: UInt16
+        package var product: UInt16
 
         /// Creates a pair.
-        public init(vendor: UInt16, product: UInt16) {
+        package init(vendor: UInt16, product: UInt16) {
             self.vendor = vendor
             self.product = product
         }
     }
 
     /// The keyboard's address (`Device1.Address`; the node's `HID_UNIQ`).
-    public var address: BluetoothAddress
+    package var address: BluetoothAddress
     /// The address of the adapter it is connected through (`Adapter1.Address`; the node's `HID_PHYS`); nil when
     /// unknown, and then no node matches.
-    public var adapter: BluetoothAddress?
+    package var adapter: BluetoothAddress?
     /// Its vendor and product (from `Device1.Modalias`); nil when BlueZ does not know them, and then any IDs match.
-    public var productIDs: ProductIDs?
+    package var productIDs: ProductIDs?
 
     /// Creates a description of a keyboard.
-    public init(address: BluetoothAddress, adapter: BluetoothAddress?, productIDs: ProductIDs? = nil) {
+    package init(address: BluetoothAddress, adapter: BluetoothAddress?, productIDs: ProductIDs? = nil) {
         self.address = address
         self.adapter = adapter
         self.productIDs = productIDs
     }
 
     /// `AA:BB:CC:DD:EE:FF on adapter 00:11:22:33:44:55, 320F:5088`, for errors.
-    public var description: String {
+    package var description: String {
         func hex(_ value: UInt16) -> String {
             let digits = String(value, radix: 16, uppercase: true)
             return String(repeating: "0", count: 4 - digits.count) + digits

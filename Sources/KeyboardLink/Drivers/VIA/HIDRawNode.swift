@@ -1,58 +1,58 @@
 /// One `/sys/class/hidraw/hidrawN` entry: its device node and what its `dev`, `device/uevent` and
 /// `device/report_descriptor` say.
-public struct HIDRawNode: Hashable, Sendable {
+package struct HIDRawNode: Hashable, Sendable {
     /// The entry name, such as `hidraw3` (always `hidraw` then digits: discovery skips any other name).
-    public var name: String
+    package var name: String
     /// The device node to open, such as `/dev/hidraw3`.
-    public var devicePath: String
+    package var devicePath: String
     /// `HID_ID` bus: 0x0003 USB, 0x0005 Bluetooth.
-    public var busType: UInt16
+    package var busType: UInt16
     /// `HID_ID` vendor.
-    public var vendorID: UInt32
+    package var vendorID: UInt32
     /// `HID_ID` product.
-    public var productID: UInt32
+    package var productID: UInt32
     /// `HID_NAME`.
-    public var hidName: String
+    package var hidName: String
     /// `HID_UNIQ`: the Bluetooth address for Bluetooth devices, often a serial number or empty for USB.
-    public var uniqueID: String
+    package var uniqueID: String
     /// `HID_PHYS`: the adapter's address for Bluetooth devices (a USB path such as `usb-0000:00:14.0-1/input2`
     /// for USB ones).
-    public var physicalPath: String = ""
+    package var physicalPath: String = ""
     /// The major and minor number in the entry's `dev` file: what `devicePath` must be when it is opened. nil
     /// when `dev` is missing or not `major:minor`; such a node is never opened.
-    public var deviceNumber: DeviceNumber?
+    package var deviceNumber: DeviceNumber?
     /// The top-level application collections of the report descriptor.
-    public var applicationCollections: [HIDReportDescriptor.Usage?]
+    package var applicationCollections: [HIDReportDescriptor.Usage?]
     /// Why the report descriptor could not be read or parsed, if it could not.
-    public var descriptorProblem: String?
+    package var descriptorProblem: String?
     /// The report ID of VIA's raw HID reports: 0 when they are not numbered (QMK over USB), else the ID that
     /// prefixes every report written to and read from the node (a Bluetooth LE keyboard).
-    public var viaReportID: UInt8 = 0
+    package var viaReportID: UInt8 = 0
 
     /// The bus number of Bluetooth in `HID_ID` (the kernel's `BUS_BLUETOOTH`).
-    public static let bluetoothBus: UInt16 = 0x0005
+    package static let bluetoothBus: UInt16 = 0x0005
 
     /// A character device's major and minor number.
-    public struct DeviceNumber: Hashable, Sendable, CustomStringConvertible {
+    package struct DeviceNumber: Hashable, Sendable, CustomStringConvertible {
         /// The major number (the driver: hidraw's is assigned at boot).
-        public var major: UInt32
+        package var major: UInt32
         /// The minor number (the node).
-        public var minor: UInt32
+        package var minor: UInt32
 
         /// Creates a device number.
-        public init(major: UInt32, minor: UInt32) {
+        package init(major: UInt32, minor: UInt32) {
             self.major = major
             self.minor = minor
         }
 
         /// Splits a `dev_t` as glibc's `gnu_dev_major` and `gnu_dev_minor` do.
-        public init(deviceID: UInt64) {
+        package init(deviceID: UInt64) {
             major = UInt32(truncatingIfNeeded: ((deviceID >> 8) & 0xFFF) | ((deviceID >> 32) & ~0xFFF))
             minor = UInt32(truncatingIfNeeded: (deviceID & 0xFF) | ((deviceID >> 12) & ~0xFF))
         }
 
         /// Parses a sysfs `dev` file, `major:minor` in decimal and a newline; nil for anything else.
-        public init?(sysfsText text: String) {
+        package init?(sysfsText text: String) {
             var line = Substring(text)
             if line.last == "\n" { line = line.dropLast() }
             let parts = line.split(separator: ":", omittingEmptySubsequences: false)
@@ -64,17 +64,17 @@ public struct HIDRawNode: Hashable, Sendable {
         }
 
         /// `major:minor`.
-        public var description: String { "\(major):\(minor)" }
+        package var description: String { "\(major):\(minor)" }
     }
 
     /// Whether the node is a VIA raw HID interface (usage page 0xFF60, usage 0x61).
-    public var isVIAInterface: Bool {
+    package var isVIAInterface: Bool {
         applicationCollections.contains(HIDReportDescriptor.Usage.viaRawHID)
     }
 
     /// Whether `name` is a hidraw entry name, `hidraw` then 1 to 9 decimal digits: the only names discovery turns
     /// into a path under `/dev`.
-    public static func isNodeName(_ name: String) -> Bool {
+    package static func isNodeName(_ name: String) -> Bool {
         guard name.hasPrefix("hidraw") else { return false }
         let digits = name.utf8.dropFirst(6)
         return (1...9).contains(digits.count)
@@ -82,7 +82,7 @@ public struct HIDRawNode: Hashable, Sendable {
     }
 
     /// The `KEY=value` lines of a uevent file.
-    public static func parseUevent(_ text: String) -> [String: String] {
+    package static func parseUevent(_ text: String) -> [String: String] {
         var fields: [String: String] = [:]
         for line in text.split(whereSeparator: \.isNewline) {
             guard let equals = line.firstIndex(of: "=") else { continue }
@@ -92,7 +92,7 @@ public struct HIDRawNode: Hashable, Sendable {
     }
 
     /// Parses `HID_ID=bbbb:vvvvvvvv:pppppppp` (hexadecimal).
-    public static func parseHIDID(_ value: String) -> (bus: UInt16, vendor: UInt32, product: UInt32)? {
+    package static func parseHIDID(_ value: String) -> (bus: UInt16, vendor: UInt32, product: UInt32)? {
         let parts = value.split(separator: ":", omittingEmptySubsequences: false)
         guard parts.count == 3, let bus = UInt16(parts[0], radix: 16), let vendor = UInt32(parts[1], radix: 16),
             let product = UInt32(parts[2], radix: 16)

@@ -1,7 +1,7 @@
 import KeyboardLinkBlueZ
 
 /// Why kblinkd will not use a hidraw node as a keyboard's VIA link.
-public enum HIDRawRefusal: Error, Equatable, Sendable, CustomStringConvertible {
+package enum HIDRawRefusal: Error, Equatable, Sendable, CustomStringConvertible {
     /// More than one VIA node matches the keyboard: another device claims its identity, and kblinkd does not guess
     /// which node is the keyboard.
     case ambiguous(keyboard: BluetoothHIDKeyboard, nodes: [String])
@@ -11,7 +11,7 @@ public enum HIDRawRefusal: Error, Equatable, Sendable, CustomStringConvertible {
     /// was replaced between discovery and `open()`.
     case substituted(path: String, expected: HIDRawNode.DeviceNumber, found: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case let .ambiguous(keyboard, nodes):
             return "\(nodes.count) hidraw nodes (\(nodes.joined(separator: ", "))) match the keyboard "

@@ -1,29 +1,29 @@
 /// A HID report descriptor, parsed far enough to list its top-level application collections and their usages
 /// (HID 1.11 section 6.2.2): enough to tell a VIA raw HID interface (usage page 0xFF60, usage 0x61) apart.
-public struct HIDReportDescriptor: Hashable, Sendable {
+package struct HIDReportDescriptor: Hashable, Sendable {
     /// A usage: page and id.
-    public struct Usage: Hashable, Sendable, CustomStringConvertible {
+    package struct Usage: Hashable, Sendable, CustomStringConvertible {
         /// The usage page (0x01 generic desktop, 0xFF00-0xFFFF vendor-defined).
-        public var page: UInt16
+        package var page: UInt16
         /// The usage id within the page.
-        public var id: UInt16
+        package var id: UInt16
 
         /// Creates a usage.
-        public init(page: UInt16, id: UInt16) {
+        package init(page: UInt16, id: UInt16) {
             self.page = page
             self.id = id
         }
 
         /// QMK's raw HID interface, which VIA uses.
-        public static let viaRawHID = Usage(page: 0xFF60, id: 0x61)
+        package static let viaRawHID = Usage(page: 0xFF60, id: 0x61)
 
-        public var description: String {
+        package var description: String {
             "usage page 0x\(String(page, radix: 16, uppercase: true)) usage 0x\(String(id, radix: 16, uppercase: true))"
         }
     }
 
     /// Why a descriptor could not be parsed.
-    public enum ParseError: Error, Equatable, Sendable, CustomStringConvertible {
+    package enum ParseError: Error, Equatable, Sendable, CustomStringConvertible {
         /// An item at `offset` announces more data bytes than remain.
         case truncatedItem(offset: Int)
         /// A Pop at `offset` without a matching Push.
@@ -35,7 +35,7 @@ public struct HIDReportDescriptor: Hashable, Sendable {
         /// Collections nested deeper than `limit`.
         case collectionsTooDeep(limit: Int)
 
-        public var description: String {
+        package var description: String {
             let advice = "the device's report descriptor is malformed; it cannot be used for VIA"
             switch self {
             case .truncatedItem(let offset):
@@ -55,28 +55,28 @@ public struct HIDReportDescriptor: Hashable, Sendable {
     /// ``applicationCollections``: nil for a collection whose reports are not numbered. A Bluetooth LE keyboard
     /// carries VIA's raw HID collection in its one HID service beside the keyboard collection, so its reports are
     /// numbered; QMK's USB raw HID interface has a descriptor of its own, unnumbered.
-    public let applicationReportIDs: [UInt8?]
+    package let applicationReportIDs: [UInt8?]
 
     /// The report ID of the first application collection with `usage`; nil when it is absent or unnumbered.
-    public func reportID(of usage: Usage) -> UInt8? {
+    package func reportID(of usage: Usage) -> UInt8? {
         guard let index = applicationCollections.firstIndex(of: usage) else { return nil }
         return applicationReportIDs[index]
     }
 
     /// The usage of each top-level application collection, in order (nil usage when the collection had none).
-    public let applicationCollections: [Usage?]
+    package let applicationCollections: [Usage?]
     /// Every usage page the descriptor names, by a Usage Page item or inside an extended (4-byte) usage: a node whose
     /// only page is vendor-defined carries no key, consumer or pointer reports.
-    public let usagePages: Set<UInt16>
+    package let usagePages: Set<UInt16>
 
     /// Whether a top-level application collection has this usage.
-    public func declares(_ usage: Usage) -> Bool {
+    package func declares(_ usage: Usage) -> Bool {
         applicationCollections.contains(usage)
     }
 
     /// Parses a descriptor.
     /// - Throws: ParseError for truncated items or unbalanced push/pop and collections.
-    public init(bytes: [UInt8]) throws(ParseError) {
+    package init(bytes: [UInt8]) throws(ParseError) {
         let stackLimit = 32
         var usagePage: UInt16 = 0
         var globalStack: [(page: UInt16, reportID: UInt8?)] = []

@@ -1,18 +1,18 @@
 extension VIAClient {
     /// How many macros the firmware has slots for.
-    public func macroCount() async throws -> Int {
+    package func macroCount() async throws -> Int {
         guard case .macroCount(let count) = try await perform(.macroGetCount) else { throw unexpected() }
         return Int(count)
     }
 
     /// The macro buffer's size in bytes.
-    public func macroBufferSize() async throws -> Int {
+    package func macroBufferSize() async throws -> Int {
         guard case .macroBufferSize(let size) = try await perform(.macroGetBufferSize) else { throw unexpected() }
         return Int(size)
     }
 
     /// Reads the whole macro buffer (macros separated by NUL, zero-filled after the last).
-    public func readMacroBuffer() async throws -> [UInt8] {
+    package func readMacroBuffer() async throws -> [UInt8] {
         let size = try await macroBufferSize()
         return try await readBuffer(size: size) { .macroGetBuffer(offset: $0, length: $1) }
     }
@@ -27,7 +27,7 @@ extension VIAClient {
     /// - Throws: VIAClientError.macroBufferTooSmall before writing anything when `contents` does not fit with
     ///   a final NUL; .noMacroBuffer when the keyboard has none.
     @discardableResult
-    public func writeMacroBuffer(_ contents: [UInt8], replacing old: [UInt8]? = nil) async throws -> Int {
+    package func writeMacroBuffer(_ contents: [UInt8], replacing old: [UInt8]? = nil) async throws -> Int {
         let size = try await macroBufferSize()
         let commands = try Self.macroWriteCommands(contents: contents, bufferSize: size, replacing: old)
         for command in commands {
@@ -37,14 +37,14 @@ extension VIAClient {
     }
 
     /// Clears every macro.
-    public func resetMacros() async throws {
+    package func resetMacros() async throws {
         try await perform(.macroReset)
     }
 
     /// The reports `writeMacroBuffer` sends: busy marker, differing chunks of at most 28 bytes, then the last
     /// byte cleared. Pure, for dry runs and tests.
     /// - Throws: VIAClientError.macroBufferTooSmall, .noMacroBuffer.
-    public static func macroWriteCommands(
+    package static func macroWriteCommands(
         contents: [UInt8], bufferSize size: Int, replacing old: [UInt8]?
     ) throws(VIAClientError) -> [VIACommand] {
         guard size > 0 else { throw .noMacroBuffer }

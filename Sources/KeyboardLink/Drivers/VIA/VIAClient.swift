@@ -2,15 +2,15 @@
 ///
 /// Not reentrant: the driver that owns a keyboard runs one operation at a time (two concurrent callers would
 /// interleave their reports on the shared transport).
-public struct VIAClient: Sendable {
+package struct VIAClient: Sendable {
     /// The link to the keyboard.
-    public let transport: any VIATransport
+    package let transport: any VIATransport
     /// How many replies that answer something else (left over from a timed-out request) are skipped before the
     /// mismatch is reported.
-    public var staleReplyLimit: Int
+    package var staleReplyLimit: Int
 
     /// Creates a client.
-    public init(transport: any VIATransport, staleReplyLimit: Int = 4) {
+    package init(transport: any VIATransport, staleReplyLimit: Int = 4) {
         self.transport = transport
         self.staleReplyLimit = max(0, staleReplyLimit)
     }
@@ -18,7 +18,7 @@ public struct VIAClient: Sendable {
     /// Sends `command` and returns its checked reply.
     /// - Throws: VIAProtocolError (unsupported command, a reply that never matches), VIATransportError.
     @discardableResult
-    public func perform(_ command: VIACommand) async throws -> VIAReply {
+    package func perform(_ command: VIACommand) async throws -> VIAReply {
         try await transport.send(try command.report())
         var mismatch: VIAProtocolError?
         for _ in 0...staleReplyLimit {
@@ -43,24 +43,24 @@ public struct VIAClient: Sendable {
     // MARK: Keyboard information
 
     /// The VIA protocol version (0x000B for current QMK).
-    public func protocolVersion() async throws -> UInt16 {
+    package func protocolVersion() async throws -> UInt16 {
         guard case .protocolVersion(let version) = try await perform(.getProtocolVersion) else { throw unexpected() }
         return version
     }
 
     /// A `get_keyboard_value` as a u32.
-    public func keyboardValue(_ id: VIAKeyboardValueID) async throws -> UInt32 {
+    package func keyboardValue(_ id: VIAKeyboardValueID) async throws -> UInt32 {
         guard case .keyboardValue(_, let value) = try await perform(.getKeyboardValue(id)) else { throw unexpected() }
         return value
     }
 
     /// The firmware version the keyboard's maker compiled in (`VIA_FIRMWARE_VERSION`, often 0).
-    public func firmwareVersion() async throws -> UInt32 {
+    package func firmwareVersion() async throws -> UInt32 {
         try await keyboardValue(.firmwareVersion)
     }
 
     /// The number of dynamic keymap layers.
-    public func layerCount() async throws -> Int {
+    package func layerCount() async throws -> Int {
         guard case .layerCount(let count) = try await perform(.getLayerCount) else { throw unexpected() }
         return Int(count)
     }
@@ -68,7 +68,7 @@ public struct VIAClient: Sendable {
     // MARK: Keymap
 
     /// The keycode at one position.
-    public func keycode(at position: VIAKeyPosition) async throws -> UInt16 {
+    package func keycode(at position: VIAKeyPosition) async throws -> UInt16 {
         let command = VIACommand.getKeycode(layer: position.layer, row: position.row, column: position.column)
         guard case .keycode(let keycode) = try await perform(command) else { throw unexpected() }
         return keycode
@@ -79,7 +79,7 @@ public struct VIAClient: Sendable {
     ///   - rows: matrix rows, from the keyboard's definition (VIA does not report them).
     ///   - columns: matrix columns, from the keyboard's definition.
     ///   - layers: the layer count; nil asks the keyboard.
-    public func readKeymap(rows: Int, columns: Int, layers: Int? = nil) async throws -> VIAKeymap {
+    package func readKeymap(rows: Int, columns: Int, layers: Int? = nil) async throws -> VIAKeymap {
         let layerCount: Int
         if let layers {
             layerCount = layers
@@ -94,7 +94,7 @@ public struct VIAClient: Sendable {
     /// Writes each change with `dynamic_keymap_set_keycode`, one report per change, in order.
     /// - Returns: the number of reports sent.
     @discardableResult
-    public func writeKeycodes(_ changes: [VIAKeycodeChange]) async throws -> Int {
+    package func writeKeycodes(_ changes: [VIAKeycodeChange]) async throws -> Int {
         for change in changes {
             let position = change.position
             try await perform(
@@ -106,7 +106,7 @@ public struct VIAClient: Sendable {
     /// Turns the keyboard's keymap `old` into `keymap`, writing only what differs (see `VIAKeymap.writeCommands`).
     /// - Returns: the number of reports sent (0 when nothing differs).
     @discardableResult
-    public func writeKeymap(_ keymap: VIAKeymap, replacing old: VIAKeymap) async throws -> Int {
+    package func writeKeymap(_ keymap: VIAKeymap, replacing old: VIAKeymap) async throws -> Int {
         let commands = try keymap.writeCommands(replacing: old)
         for command in commands {
             try await perform(command)
@@ -115,7 +115,7 @@ public struct VIAClient: Sendable {
     }
 
     /// Restores the keymap compiled into the firmware.
-    public func resetKeymap() async throws {
+    package func resetKeymap() async throws {
         try await perform(.resetKeymap)
     }
 

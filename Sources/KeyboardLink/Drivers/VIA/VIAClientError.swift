@@ -1,5 +1,5 @@
 /// Why a high-level VIA operation was refused before or after talking to the keyboard.
-public enum VIAClientError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum VIAClientError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A keymap shape VIA cannot carry, or two keymaps of different shapes.
     case invalidKeymapGeometry(String)
     /// A keycode position outside the keymap.
@@ -9,7 +9,7 @@ public enum VIAClientError: Error, Equatable, Sendable, CustomStringConvertible 
     /// The keyboard reports no macro buffer.
     case noMacroBuffer
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .invalidKeymapGeometry(let detail):
             return "invalid VIA keymap geometry: \(detail); check the keyboard's layout definition"

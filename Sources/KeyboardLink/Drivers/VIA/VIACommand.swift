@@ -1,5 +1,5 @@
 /// A VIA request and its 32-byte encoding (layouts from QMK's `via.c`; multi-byte values are big-endian).
-public enum VIACommand: Hashable, Sendable {
+package enum VIACommand: Hashable, Sendable {
     /// `[01]` → `[01, version_hi, version_lo]`.
     case getProtocolVersion
     /// `[02, id]` → `[02, id, value...]` (u32 big-endian for uptime, layout options, firmware version).
@@ -30,10 +30,10 @@ public enum VIACommand: Hashable, Sendable {
     case keymapSetBuffer(offset: UInt16, data: [UInt8])
 
     /// The most buffer bytes one report carries (32 minus the four header bytes).
-    public static let maximumChunkLength = 28
+    package static let maximumChunkLength = 28
 
     /// The command id.
-    public var id: VIACommandID {
+    package var id: VIACommandID {
         switch self {
         case .getProtocolVersion: .getProtocolVersion
         case .getKeyboardValue: .getKeyboardValue
@@ -53,7 +53,7 @@ public enum VIACommand: Hashable, Sendable {
     }
 
     /// Whether the command changes the keyboard's state.
-    public var isWrite: Bool {
+    package var isWrite: Bool {
         switch self {
         case .setKeyboardValue, .setKeycode, .resetKeymap, .macroSetBuffer, .macroReset, .keymapSetBuffer: true
         default: false
@@ -83,7 +83,7 @@ public enum VIACommand: Hashable, Sendable {
 
     /// The request report.
     /// - Throws: VIAProtocolError.chunkTooLong for more than 28 buffer bytes, .rangeOutOfBuffer past 64 KiB.
-    public func report() throws(VIAProtocolError) -> VIAReport {
+    package func report() throws(VIAProtocolError) -> VIAReport {
         switch self {
         case let .macroGetBuffer(offset, length), let .keymapGetBuffer(offset, length):
             try Self.checkChunk(offset: offset, length: Int(length))
@@ -98,7 +98,7 @@ public enum VIACommand: Hashable, Sendable {
     /// Decodes a request report (what a keyboard receives).
     /// - Throws: VIAProtocolError.unknownCommand for an id VIA does not define (keyboards answer those with 0xFF),
     ///   .chunkTooLong for a buffer length above 28.
-    public init(report: VIAReport) throws(VIAProtocolError) {
+    package init(report: VIAReport) throws(VIAProtocolError) {
         let bytes = report.bytes
         guard let id = VIACommandID(rawValue: bytes[0]), id != .unhandled else { throw .unknownCommand(bytes[0]) }
         func chunk() throws(VIAProtocolError) -> (offset: UInt16, length: Int) {
@@ -139,7 +139,7 @@ public enum VIACommand: Hashable, Sendable {
     /// - Throws: VIAProtocolError.chunkTooLong / .rangeOutOfBuffer for a request that cannot be encoded,
     ///   .unsupportedCommand when the keyboard answered 0xFF (and echoed the rest),
     ///   .echoMismatch when the reply belongs to something else.
-    public func decodeReply(_ reply: VIAReport) throws(VIAProtocolError) -> VIAReply {
+    package func decodeReply(_ reply: VIAReport) throws(VIAProtocolError) -> VIAReply {
         _ = try report()  // A request that cannot be encoded has no reply; this also bounds the echo below.
         let prefix = echoedPrefix
         let echoed = reply.bytes[1..<prefix.count].elementsEqual(prefix[1...])

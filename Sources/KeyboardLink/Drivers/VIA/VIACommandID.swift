@@ -1,5 +1,5 @@
 /// The command ids of VIA's raw HID protocol (byte 0 of a report), from QMK's `via.h`.
-public enum VIACommandID: UInt8, Sendable, CaseIterable, CustomStringConvertible {
+package enum VIACommandID: UInt8, Sendable, CaseIterable, CustomStringConvertible {
     /// `id_get_protocol_version`.
     case getProtocolVersion = 0x01
     /// `id_get_keyboard_value`.
@@ -31,7 +31,7 @@ public enum VIACommandID: UInt8, Sendable, CaseIterable, CustomStringConvertible
     /// Byte 0 of the reply to a command the keyboard does not handle.
     case unhandled = 0xFF
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .getProtocolVersion: "get_protocol_version"
         case .getKeyboardValue: "get_keyboard_value"

@@ -4,8 +4,8 @@ import KeyboardLinkKeymap
 /// socketpair in tests). Keys are found by their layout's matrix position; VIA writes go straight to EEPROM, so
 /// there is nothing to save, and rolling back rewrites the previous keycodes and macro buffer. Macros live in the
 /// keyboard's macro buffer (`VIAClient+Macros`); a key plays slot n with QMK's keycode `QK_MACRO_n` (0x7700 + n).
-public actor VIADriver: KeyboardDriver {
-    public nonisolated let kind = DriverKind.via
+package actor VIADriver: KeyboardDriver {
+    package nonisolated let kind = DriverKind.via
     private let client: VIAClient
     private let matrix: (rows: Int, columns: Int)?
     private let onClose: @Sendable () async -> Void
@@ -20,7 +20,7 @@ public actor VIADriver: KeyboardDriver {
     /// - Parameters:
     ///   - matrix: the firmware's matrix size; nil derives it from the layout (largest row and column plus one).
     ///   - onClose: releases the transport.
-    public init(
+    package init(
         transport: any VIATransport, matrix: (rows: Int, columns: Int)? = nil,
         onClose: @escaping @Sendable () async -> Void = {}
     ) {
@@ -29,7 +29,7 @@ public actor VIADriver: KeyboardDriver {
         self.onClose = onClose
     }
 
-    public func identify() async throws(DriverError) -> DriverIdentity {
+    package func identify() async throws(DriverError) -> DriverIdentity {
         try await run("identify the keyboard") {
             let version = try await client.protocolVersion()
             guard version >= 0x0009 else {
@@ -47,7 +47,7 @@ public actor VIADriver: KeyboardDriver {
         }
     }
 
-    public func readKeymap(layout: PhysicalLayout) async throws(DriverError) -> DeviceKeymap {
+    package func readKeymap(layout: PhysicalLayout) async throws(DriverError) -> DeviceKeymap {
         let (rows, columns) = geometry(layout)
         let keymap = try await run("read the keymap") { try await client.readKeymap(rows: rows, columns: columns) }
         current = keymap
@@ -70,7 +70,7 @@ public actor VIADriver: KeyboardDriver {
         return DeviceKeymap(layers: layers, macros: macros)
     }
 
-    public func check(_ action: KeyAction) async throws(DriverError) {
+    package func check(_ action: KeyAction) async throws(DriverError) {
         try Self.checkAction(action)
     }
 
@@ -81,9 +81,9 @@ public actor VIADriver: KeyboardDriver {
         _ = try Self.keycode(action)
     }
 
-    public func actionSupport() async -> DriverActionSupport? { .via }
+    package func actionSupport() async -> DriverActionSupport? { .via }
 
-    public func write(_ write: DriverKeyWrite, layout: PhysicalLayout) async throws(DriverError) {
+    package func write(_ write: DriverKeyWrite, layout: PhysicalLayout) async throws(DriverError) {
         let code: UInt16
         if let slot = write.macroSlot, write.action.referencedMacro != nil {
             code = try Self.macroKeycode(slot: slot)
@@ -96,7 +96,7 @@ public actor VIADriver: KeyboardDriver {
     /// Writes the keycodes in as few reports as `VIAKeymap.writeCommands` allows: changed keycodes less than 14 apart
     /// share one `dynamic_keymap_set_buffer` (the keycodes between them rewritten with their current value), a
     /// lone one takes a `dynamic_keymap_set_keycode`.
-    public func write(
+    package func write(
         _ writes: [DriverKeyWrite], layout: PhysicalLayout, progress: @Sendable (Int) async -> Void
     ) async throws(DriverError) {
         let old = try await keymapNow(layout)
@@ -140,16 +140,16 @@ public actor VIADriver: KeyboardDriver {
         }
     }
 
-    public func check(_ macros: DriverMacroWrite, on device: DeviceMacros) async throws(DriverError) {
+    package func check(_ macros: DriverMacroWrite, on device: DeviceMacros) async throws(DriverError) {
         _ = try Self.buffer(macros, capacity: device.capacity)
     }
 
-    public func write(_ macros: DriverMacroWrite, replacing device: DeviceMacros) async throws(DriverError) {
+    package func write(_ macros: DriverMacroWrite, replacing device: DeviceMacros) async throws(DriverError) {
         let contents = try Self.buffer(macros, capacity: device.capacity)
         try await writeMacroBuffer(contents, capacity: device.capacity, replacing: device.storage)
     }
 
-    public func restore(_ previous: DeviceMacros) async throws(DriverError) {
+    package func restore(_ previous: DeviceMacros) async throws(DriverError) {
         // The buffer may hold anything after a write cut short: read it so that only what differs is sent.
         let current = try await run("read the macro buffer") {
             try await client.readBuffer(size: previous.capacity) { .macroGetBuffer(offset: $0, length: $1) }
@@ -162,9 +162,9 @@ public actor VIADriver: KeyboardDriver {
         try await writeMacroBuffer(contents, capacity: previous.capacity, replacing: current)
     }
 
-    public func save() async throws(DriverError) {}
+    package func save() async throws(DriverError) {}
 
-    public func rollback(previous: DeviceKeymap, written: [DriverKeyWrite], layout: PhysicalLayout)
+    package func rollback(previous: DeviceKeymap, written: [DriverKeyWrite], layout: PhysicalLayout)
         async throws(DriverError)
     {
         let unsure = uncertain
@@ -197,11 +197,11 @@ public actor VIADriver: KeyboardDriver {
         current = target
     }
 
-    public func waitUntilUnlocked(timeout: Duration) async -> Bool { true }
+    package func waitUntilUnlocked(timeout: Duration) async -> Bool { true }
 
     /// The `Firmware` property keys VIA can tell: `VIAProtocolVersion` (`0x` and 4 lowercase hex digits) and
     /// `VIAFirmwareVersion` (`0x` and 8), each left out when the keyboard does not answer it.
-    public func firmwareProperties() async -> [String: String] {
+    package func firmwareProperties() async -> [String: String] {
         var properties: [String: String] = [:]
         if let version = try? await client.protocolVersion() {
             properties[Self.protocolVersionKey] = Self.hex(UInt32(version), digits: 4)
@@ -213,16 +213,16 @@ public actor VIADriver: KeyboardDriver {
     }
 
     /// The `Firmware` key of the VIA protocol version.
-    public static let protocolVersionKey = "VIAProtocolVersion"
+    package static let protocolVersionKey = "VIAProtocolVersion"
     /// The `Firmware` key of the firmware version VIA reports (`id_firmware_version`).
-    public static let firmwareVersionKey = "VIAFirmwareVersion"
+    package static let firmwareVersionKey = "VIAFirmwareVersion"
 
     private static func hex(_ value: UInt32, digits: Int) -> String {
         let text = String(value, radix: 16)
         return "0x" + String(repeating: "0", count: max(0, digits - text.count)) + text
     }
 
-    public func close() async {
+    package func close() async {
         await onClose()
     }
 

@@ -12,11 +12,11 @@ import Glibc
 /// bytes (BlueZ's `hog` plugin strips the ID and writes the Output Report characteristic of that ID; a leading 0
 /// would match no report and be dropped), and read as the ID then 32 bytes; the node's other input reports (key
 /// presses) are skipped.
-public final class VIAHIDRawTransport: VIATransport {
+package final class VIAHIDRawTransport: VIATransport {
     /// The node this transport opened.
-    public let path: String
+    package let path: String
     /// The report ID of VIA's reports: 0 for an unnumbered raw HID interface.
-    public let reportID: UInt8
+    package let reportID: UInt8
     private let channel: VIADescriptorChannel
 
     /// Opens a discovered hidraw node for reading and writing, after checking that what opened is the node
@@ -27,7 +27,7 @@ public final class VIAHIDRawTransport: VIATransport {
     /// - Throws: ``HIDRawRefusal/unverifiable(path:)`` when discovery read no device number,
     ///   ``HIDRawRefusal/substituted(path:expected:found:)`` when the opened file is another (it is closed);
     ///   VIATransportError.systemCall when the node cannot be opened (EACCES: the user needs a udev rule).
-    public convenience init(node: HIDRawNode, timeoutMilliseconds: Int = 2_000) throws {
+    package convenience init(node: HIDRawNode, timeoutMilliseconds: Int = 2_000) throws {
         guard let expected = node.deviceNumber else { throw HIDRawRefusal.unverifiable(path: node.devicePath) }
         try self.init(
             path: node.devicePath, reportID: node.viaReportID, expectedDevice: expected,
@@ -38,7 +38,7 @@ public final class VIAHIDRawTransport: VIATransport {
     /// - Parameter timeoutMilliseconds: how long `receive()` waits for a reply.
     /// - Throws: ``HIDRawRefusal/substituted(path:expected:found:)`` when the opened file is not `expectedDevice`
     ///   (it is closed); VIATransportError.systemCall when the node cannot be opened or checked.
-    public init(
+    package init(
         path: String, reportID: UInt8 = 0, expectedDevice: HIDRawNode.DeviceNumber, timeoutMilliseconds: Int = 2_000
     ) throws {
         self.path = path
@@ -62,15 +62,15 @@ public final class VIAHIDRawTransport: VIATransport {
     }
 
     /// The bytes `write()` must receive for one report: the report number (0 when unnumbered), then the report.
-    public static func writeBuffer(for report: VIAReport, reportID: UInt8 = 0) -> [UInt8] {
+    package static func writeBuffer(for report: VIAReport, reportID: UInt8 = 0) -> [UInt8] {
         [reportID] + report.bytes
     }
 
-    public func send(_ report: VIAReport) async throws {
+    package func send(_ report: VIAReport) async throws {
         try await channel.write(Self.writeBuffer(for: report, reportID: reportID))
     }
 
-    public func receive() async throws -> VIAReport {
+    package func receive() async throws -> VIAReport {
         while true {
             let bytes = try await channel.read(maximumLength: 64)
             if let report = try Self.report(from: bytes, reportID: reportID) { return report }
@@ -80,7 +80,7 @@ public final class VIAHIDRawTransport: VIATransport {
     /// The VIA report in what one `read()` returned: the 32 bytes of an unnumbered node, or those after the report
     /// ID of a numbered one; nil for another report of a numbered node (a key press), which the reader skips.
     /// - Throws: ``VIATransportError/unexpectedLength(count:expected:)`` for a VIA report of the wrong size.
-    public static func report(from bytes: [UInt8], reportID: UInt8) throws -> VIAReport? {
+    package static func report(from bytes: [UInt8], reportID: UInt8) throws -> VIAReport? {
         guard reportID != 0 else {
             guard bytes.count == VIAReport.length else {
                 throw VIATransportError.unexpectedLength(count: bytes.count, expected: VIAReport.length)
@@ -95,7 +95,7 @@ public final class VIAHIDRawTransport: VIATransport {
     }
 
     /// Closes the node.
-    public func close() {
+    package func close() {
         channel.close()
     }
 }

@@ -1,5 +1,5 @@
 /// The value ids of `get_keyboard_value` / `set_keyboard_value` (byte 1), from QMK's `via.h`.
-public enum VIAKeyboardValueID: UInt8, Sendable, CaseIterable {
+package enum VIAKeyboardValueID: UInt8, Sendable, CaseIterable {
     /// Milliseconds since the keyboard started, u32 big-endian.
     case uptime = 0x01
     /// The layout options bit field, u32 big-endian (settable).

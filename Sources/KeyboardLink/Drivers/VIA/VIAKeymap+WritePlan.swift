@@ -5,7 +5,7 @@ extension VIAKeymap {
     /// `dynamic_keymap_set_buffer`, with the unchanged keycodes between them rewritten with their current value;
     /// a lone change uses `dynamic_keymap_set_keycode`. So there are never more reports than changed keycodes.
     /// - Throws: VIAClientError.invalidKeymapGeometry when the keymaps differ in shape.
-    public func writeCommands(replacing old: VIAKeymap) throws(VIAClientError) -> [VIACommand] {
+    package func writeCommands(replacing old: VIAKeymap) throws(VIAClientError) -> [VIACommand] {
         let changed = try changes(from: old).map { index(of: $0.position) }
         let perReport = VIACommand.maximumChunkLength / 2
         var commands: [VIACommand] = []

@@ -1,5 +1,5 @@
 /// A VIA report that is malformed, or a reply that does not answer the request.
-public enum VIAProtocolError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum VIAProtocolError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A report was not 32 bytes long.
     case wrongReportLength(Int)
     /// A buffer chunk longer than the 28 bytes a report can carry.
@@ -13,7 +13,7 @@ public enum VIAProtocolError: Error, Equatable, Sendable, CustomStringConvertibl
     /// The reply does not echo the request: it belongs to another request, or the keyboard is not speaking VIA.
     case echoMismatch(command: VIACommandID, reply: VIAReport)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .wrongReportLength(let length):
             return "VIA report of \(length) bytes, expected 32; is this hidraw node the keyboard's raw HID interface?"

@@ -1,5 +1,5 @@
 /// The value a VIA reply carries, once `VIACommand.decodeReply` has checked that it answers the request.
-public enum VIAReply: Hashable, Sendable {
+package enum VIAReply: Hashable, Sendable {
     /// `get_protocol_version`: 0x000B for current QMK.
     case protocolVersion(UInt16)
     /// `get_keyboard_value`: the value, u32 big-endian from byte 2.

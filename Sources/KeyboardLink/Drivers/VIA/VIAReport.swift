@@ -1,14 +1,14 @@
 /// One VIA raw HID report: exactly 32 bytes, command id first.
-public struct VIAReport: Hashable, Sendable, CustomStringConvertible {
+package struct VIAReport: Hashable, Sendable, CustomStringConvertible {
     /// The report length both ways.
-    public static let length = 32
+    package static let length = 32
 
     /// The 32 bytes.
-    public let bytes: [UInt8]
+    package let bytes: [UInt8]
 
     /// Checks that `bytes` is exactly one report.
     /// - Throws: VIAProtocolError.wrongReportLength otherwise.
-    public init(validating bytes: some Collection<UInt8>) throws(VIAProtocolError) {
+    package init(validating bytes: some Collection<UInt8>) throws(VIAProtocolError) {
         guard bytes.count == Self.length else { throw .wrongReportLength(bytes.count) }
         self.bytes = Array(bytes)
     }
@@ -21,7 +21,7 @@ public struct VIAReport: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Byte 0: the command id, or 0xFF in a reply to a command the keyboard does not handle.
-    public var commandByte: UInt8 { bytes[0] }
+    package var commandByte: UInt8 { bytes[0] }
 
     /// A big-endian 16-bit value at `index` and `index + 1` (code supplies indices below 31).
     func uint16(at index: Int) -> UInt16 {
@@ -33,7 +33,7 @@ public struct VIAReport: Hashable, Sendable, CustomStringConvertible {
         bytes[index..<(index + 4)].reduce(0) { $0 << 8 | UInt32($1) }
     }
 
-    public var description: String {
+    package var description: String {
         bytes.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined(separator: " ")
     }
 }

@@ -1,7 +1,7 @@
 /// Carries VIA reports to a keyboard and back: a hidraw node, or a socketpair in tests.
 ///
 /// One request is in flight at a time: the client sends a report and receives its reply before the next.
-public protocol VIATransport: Sendable {
+package protocol VIATransport: Sendable {
     /// Sends one 32-byte report.
     /// - Throws: VIATransportError when the link is gone or the write fails.
     func send(_ report: VIAReport) async throws

@@ -1,7 +1,7 @@
 import Glibc
 
 /// Why a VIA transport could not move a report.
-public enum VIATransportError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum VIATransportError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The peer closed the link or the device went away.
     case disconnected
     /// No report arrived within `milliseconds`.
@@ -13,7 +13,7 @@ public enum VIATransportError: Error, Equatable, Sendable, CustomStringConvertib
     /// A read or write moved `count` bytes where `expected` were due.
     case unexpectedLength(count: Int, expected: Int)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .disconnected:
             return "the keyboard's VIA link closed; reconnect the keyboard and retry"

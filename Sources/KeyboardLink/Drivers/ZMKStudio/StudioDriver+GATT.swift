@@ -6,7 +6,7 @@ extension StudioDriver {
     /// - Parameter lockStates: given every lock state the link learns, in order (``StudioDriverLink``).
     /// - Returns: nil when the keyboard has no ZMK Studio service.
     /// - Throws: `DriverError.notConnected` when indications cannot be started.
-    public static func connect(
+    package static func connect(
         client: GATTClient, timeout: Duration = .seconds(10),
         lockStates: AsyncStream<StudioLockState>.Continuation? = nil
     ) async throws(DriverError) -> StudioDriver? {

@@ -7,15 +7,15 @@ import KeyboardLinkKeymap
 /// sits where a key of kblink's layout sits (same left and top edge), position i is the key at the place of the
 /// active layout's i-th key, and keys of kblink's layout the active one does not place are neither read nor
 /// written; otherwise position i is the layout's i-th key.
-public actor StudioDriver: KeyboardDriver {
+package actor StudioDriver: KeyboardDriver {
     /// The ZMK Studio GATT service.
-    public static let serviceUUID = BluetoothUUID(high: 0x0000_0000_0196_6107, low: 0xC967_C5CF_B1C2_482A)
+    package static let serviceUUID = BluetoothUUID(high: 0x0000_0000_0196_6107, low: 0xC967_C5CF_B1C2_482A)
     /// Its RPC characteristic: request frames are written to it, answers come back as indications.
-    public static let characteristicUUID = BluetoothUUID(high: 0x0000_0001_0196_6107, low: 0xC967_C5CF_B1C2_482A)
+    package static let characteristicUUID = BluetoothUUID(high: 0x0000_0001_0196_6107, low: 0xC967_C5CF_B1C2_482A)
 
-    public nonisolated let kind = DriverKind.zmkStudio
+    package nonisolated let kind = DriverKind.zmkStudio
     /// The RPC link.
-    public let link: StudioDriverLink
+    package let link: StudioDriverLink
     private let onClose: @Sendable () async -> Void
     private var bindings: StudioDriverBindings?
     private var layerIDs: [UInt32] = []
@@ -26,12 +26,12 @@ public actor StudioDriver: KeyboardDriver {
     private var positions: (layout: LayoutID, keys: [KeyName?], placed: Bool)?
 
     /// Creates a driver over a link; `onClose` releases the transport.
-    public init(link: StudioDriverLink, onClose: @escaping @Sendable () async -> Void = {}) {
+    package init(link: StudioDriverLink, onClose: @escaping @Sendable () async -> Void = {}) {
         self.link = link
         self.onClose = onClose
     }
 
-    public func identify() async throws(DriverError) -> DriverIdentity {
+    package func identify() async throws(DriverError) -> DriverIdentity {
         let info = try await call(.core(.getDeviceInfo), expecting: "device information") { payload in
             if case .core(.deviceInfo(let info)) = payload { return info }
             return nil
@@ -55,14 +55,14 @@ public actor StudioDriver: KeyboardDriver {
 
     /// Asks the keyboard whether it is locked (`get_lock_state`, allowed while locked).
     /// - Throws: `DriverError` when it does not answer.
-    public func readLockState() async throws(DriverError) -> StudioLockState {
+    package func readLockState() async throws(DriverError) -> StudioLockState {
         try await call(.core(.getLockState), expecting: "the lock state") { payload in
             if case .core(.lockState(let state)) = payload { return state }
             return nil
         }
     }
 
-    public func readKeymap(layout: PhysicalLayout) async throws(DriverError) -> DeviceKeymap {
+    package func readKeymap(layout: PhysicalLayout) async throws(DriverError) -> DeviceKeymap {
         let table = try await behaviorTable()
         let keymap = try await fetchKeymap()
         let positions = try await positionKeys(on: layout)
@@ -89,15 +89,15 @@ public actor StudioDriver: KeyboardDriver {
             layerNames: keymap.layers.map(\.name), removesLayers: true)
     }
 
-    public func check(_ action: KeyAction) async throws(DriverError) {
+    package func check(_ action: KeyAction) async throws(DriverError) {
         _ = try await behaviorTable().encode(action)
     }
 
-    public func actionSupport() async -> DriverActionSupport? {
+    package func actionSupport() async -> DriverActionSupport? {
         bindings.map { .zmkStudio($0) }
     }
 
-    public func write(_ write: DriverKeyWrite, layout: PhysicalLayout) async throws(DriverError) {
+    package func write(_ write: DriverKeyWrite, layout: PhysicalLayout) async throws(DriverError) {
         let binding = try await behaviorTable().encode(write.action)
         if layerIDs.isEmpty { _ = try await fetchKeymap() }
         guard layerIDs.indices.contains(write.layer) else {
@@ -127,7 +127,7 @@ public actor StudioDriver: KeyboardDriver {
 
     /// Sends `add_layer` `count` times; ZMK appends each layer after the last one (the first layer id not in use)
     /// and stages it until `save_changes`.
-    public func addLayers(_ count: Int) async throws(DriverError) {
+    package func addLayers(_ count: Int) async throws(DriverError) {
         for added in 0..<max(0, count) {
             let result = try await call(.keymap(.addLayer), expecting: "an add-layer result") { payload in
                 if case .keymap(.addLayer(let result)) = payload { return result }
@@ -146,7 +146,7 @@ public actor StudioDriver: KeyboardDriver {
     }
 
     /// Sends `remove_layer` for the last layer, `count` times (ZMK stages each until `save_changes`).
-    public func removeLayers(_ count: Int) async throws(DriverError) {
+    package func removeLayers(_ count: Int) async throws(DriverError) {
         for removed in 0..<max(0, count) {
             if layerIDs.isEmpty { _ = try await fetchKeymap() }
             guard layerIDs.count > 1 else {
@@ -168,7 +168,7 @@ public actor StudioDriver: KeyboardDriver {
     }
 
     /// Sends `move_layer`: the layer at `from` goes to `to` (ZMK answers the keymap after the move).
-    public func moveLayer(from: Int, to: Int) async throws(DriverError) {
+    package func moveLayer(from: Int, to: Int) async throws(DriverError) {
         guard let start = UInt32(exactly: from), let destination = UInt32(exactly: to) else {
             throw .failed("layer \(from) or \(to) is not a layer index")
         }
@@ -185,7 +185,7 @@ public actor StudioDriver: KeyboardDriver {
     }
 
     /// Sends `restore_layer`: a layer removed since the last save (by its id) comes back at `index`.
-    public func restoreLayer(id: UInt32, at index: Int) async throws(DriverError) {
+    package func restoreLayer(id: UInt32, at index: Int) async throws(DriverError) {
         guard let at = UInt32(exactly: index) else { throw .failed("\(index) is not a layer index") }
         let result = try await call(.keymap(.restoreLayer(id: id, at: at)), expecting: "a restore result") {
             payload in
@@ -201,7 +201,7 @@ public actor StudioDriver: KeyboardDriver {
     }
 
     /// Sends `set_layer_props` with the layer's id and name.
-    public func setLayerName(_ name: LayerName, layer: Int) async throws(DriverError) {
+    package func setLayerName(_ name: LayerName, layer: Int) async throws(DriverError) {
         if layerIDs.isEmpty { _ = try await fetchKeymap() }
         guard layerIDs.indices.contains(layer) else {
             throw .notSupported("the keyboard has \(layerIDs.count) layers, layer \(layer) does not exist")
@@ -221,7 +221,7 @@ public actor StudioDriver: KeyboardDriver {
         }
     }
 
-    public func physicalLayouts() async throws(DriverError) -> [DevicePhysicalLayout] {
+    package func physicalLayouts() async throws(DriverError) -> [DevicePhysicalLayout] {
         let layouts = try await fetchPhysicalLayouts()
         return layouts.layouts.enumerated().map { index, layout in
             DevicePhysicalLayout(
@@ -231,7 +231,7 @@ public actor StudioDriver: KeyboardDriver {
 
     /// Sends `set_active_physical_layout`. ZMK reads the index as one byte and answers `GENERIC` for any it has
     /// no layout at, so the index is checked against `get_physical_layouts` first.
-    public func setActivePhysicalLayout(_ index: Int) async throws(DriverError) {
+    package func setActivePhysicalLayout(_ index: Int) async throws(DriverError) {
         let layouts = try await fetchPhysicalLayouts()
         guard layouts.layouts.indices.contains(index), let wire = UInt32(exactly: index) else {
             let names = layouts.layouts.enumerated().map { "\($0) '\($1.name)'" }.joined(separator: ", ")
@@ -321,7 +321,7 @@ public actor StudioDriver: KeyboardDriver {
         }
     }
 
-    public func save() async throws(DriverError) {
+    package func save() async throws(DriverError) {
         let result = try await call(.keymap(.saveChanges), expecting: "a save result") { payload in
             if case .keymap(.saveChanges(let result)) = payload { return result }
             return nil
@@ -331,7 +331,7 @@ public actor StudioDriver: KeyboardDriver {
         }
     }
 
-    public func rollback(previous: DeviceKeymap, written: [DriverKeyWrite], layout: PhysicalLayout)
+    package func rollback(previous: DeviceKeymap, written: [DriverKeyWrite], layout: PhysicalLayout)
         async throws(DriverError)
     {
         let discarded = try await call(.keymap(.discardChanges), expecting: "a discard result") { payload in
@@ -341,11 +341,11 @@ public actor StudioDriver: KeyboardDriver {
         guard discarded else { throw .failed("the keyboard did not discard its unsaved changes") }
     }
 
-    public func waitUntilUnlocked(timeout: Duration) async -> Bool {
+    package func waitUntilUnlocked(timeout: Duration) async -> Bool {
         await link.waitUntilUnlocked(timeout: timeout)
     }
 
-    public func close() async {
+    package func close() async {
         await onClose()
     }
 

@@ -5,29 +5,29 @@ import KeyboardLinkKeymap
 ///
 /// Key presses carry ZMK's key-press parameter (modifiers, usage page, id: `KeyPress.zmkParam1()`); layer
 /// behaviours carry the layer index. Macros exist only as firmware behaviours, bound by their display name.
-public struct StudioDriverBindings: Sendable, Hashable {
+package struct StudioDriverBindings: Sendable, Hashable {
     /// The display names of the behaviours kblink maps to actions.
-    public enum Name {
-        public static let keyPress = "Key Press"
-        public static let momentaryLayer = "Momentary Layer"
-        public static let toggleLayer = "Toggle Layer"
-        public static let toLayer = "To Layer"
-        public static let layerTap = "Layer-Tap"
-        public static let transparent = "Transparent"
-        public static let none = "None"
+    package enum Name {
+        package static let keyPress = "Key Press"
+        package static let momentaryLayer = "Momentary Layer"
+        package static let toggleLayer = "Toggle Layer"
+        package static let toLayer = "To Layer"
+        package static let layerTap = "Layer-Tap"
+        package static let transparent = "Transparent"
+        package static let none = "None"
         /// Every name above: a behaviour with another name is a candidate macro.
-        public static let all: Set<String> = [
+        package static let all: Set<String> = [
             keyPress, momentaryLayer, toggleLayer, toLayer, layerTap, transparent, none,
         ]
     }
 
     /// Behaviour ids by display name.
-    public let ids: [String: UInt32]
+    package let ids: [String: UInt32]
     /// Display names by behaviour id.
-    public let names: [UInt32: String]
+    package let names: [UInt32: String]
 
     /// Creates the table from the behaviours' details; the first of two behaviours with one name wins.
-    public init(behaviors: [StudioBehaviorDetails]) {
+    package init(behaviors: [StudioBehaviorDetails]) {
         var ids: [String: UInt32] = [:]
         var names: [UInt32: String] = [:]
         for behavior in behaviors {
@@ -40,7 +40,7 @@ public struct StudioDriverBindings: Sendable, Hashable {
 
     /// The binding that performs `action`.
     /// - Throws: `DriverError.notSupported` when the firmware lacks the behaviour (naming it, or the macro).
-    public func encode(_ action: KeyAction) throws(DriverError) -> StudioBehaviorBinding {
+    package func encode(_ action: KeyAction) throws(DriverError) -> StudioBehaviorBinding {
         switch action {
         case .none:
             return StudioBehaviorBinding(behaviorID: try id(Name.none, for: action))
@@ -74,7 +74,7 @@ public struct StudioDriverBindings: Sendable, Hashable {
     }
 
     /// What a binding does, in the keymap model's terms when it can say.
-    public func decode(_ binding: StudioBehaviorBinding) -> DeviceKeymap.Binding {
+    package func decode(_ binding: StudioBehaviorBinding) -> DeviceKeymap.Binding {
         let behaviorID = UInt32(bitPattern: binding.behaviorID)
         guard let name = names[behaviorID] else { return .other("unknown behaviour \(binding.behaviorID)") }
         let layer = Int(binding.param1)

@@ -4,9 +4,9 @@
 /// answers and `UNLOCK_REQUIRED` errors. (Recording an answer's lock state after it reached its caller would let a
 /// later notification be overwritten: an unlock that arrives right behind an `UNLOCK_REQUIRED` would be lost, and
 /// a push would wait its whole unlock timeout on a keyboard that is unlocked.)
-public actor StudioDriverLink {
+package actor StudioDriverLink {
     /// Writes one request frame to the keyboard.
-    public typealias Send = @Sendable ([UInt8]) async throws(DriverError) -> Void
+    package typealias Send = @Sendable ([UInt8]) async throws(DriverError) -> Void
 
     private let send: Send
     private var core = StudioRPCClientCore()
@@ -18,13 +18,13 @@ public actor StudioDriverLink {
     private var nextUnlockWaiter = 0
     private var closed = false
     /// The lock state last reported by the keyboard; nil before any report.
-    public private(set) var lockState: StudioLockState?
+    package private(set) var lockState: StudioLockState?
     /// Whether the keyboard last said it holds unsaved changes.
-    public private(set) var hasUnsavedChanges = false
+    package private(set) var hasUnsavedChanges = false
 
     /// How long a request may wait while the keyboard sends nothing: an answer still arriving (a keymap comes in
     /// notifications of 20 bytes or so, slower on a busy radio or a loaded host) keeps it waiting.
-    public let timeout: Duration
+    package let timeout: Duration
     /// When the keyboard last sent bytes.
     private var lastHeard = ContinuousClock.now
 
@@ -35,7 +35,7 @@ public actor StudioDriverLink {
     /// - Parameter lockStates: given every lock state the link learns (an answer to `get_lock_state`, a
     ///   `lock_state_changed` notification, an `UNLOCK_REQUIRED` error, a keymap answer), in order; finished when
     ///   the link closes.
-    public init(
+    package init(
         timeout: Duration = .seconds(5), lockStates: AsyncStream<StudioLockState>.Continuation? = nil,
         send: @escaping Send
     ) {
@@ -46,7 +46,7 @@ public actor StudioDriverLink {
 
     /// Sends a request and waits for its answer.
     /// - Throws: `DriverError.notConnected` when the link is closed or closes, `.failed` after `timeout` of silence.
-    public func call(_ subsystem: StudioRequest.Subsystem) async throws(DriverError) -> StudioRequestResponse.Payload {
+    package func call(_ subsystem: StudioRequest.Subsystem) async throws(DriverError) -> StudioRequestResponse.Payload {
         guard !closed else { throw .notConnected("the keyboard's ZMK Studio link is closed; reconnect and retry") }
         let (id, frame) = core.makeRequest(subsystem)
         let timeout = self.timeout
@@ -77,7 +77,7 @@ public actor StudioDriverLink {
     }
 
     /// Feeds bytes the keyboard indicated (any chunking).
-    public func receive(_ chunk: [UInt8]) {
+    package func receive(_ chunk: [UInt8]) {
         if !chunk.isEmpty { lastHeard = ContinuousClock.now }
         for event in core.receive(chunk) {
             switch event {
@@ -113,7 +113,7 @@ public actor StudioDriverLink {
 
     /// Waits for `lock_state_changed(unlocked)`, at most `timeout`.
     /// - Returns: whether the keyboard is unlocked.
-    public func waitUntilUnlocked(timeout: Duration) async -> Bool {
+    package func waitUntilUnlocked(timeout: Duration) async -> Bool {
         if lockState == .unlocked { return true }
         if closed { return false }
         let token = nextUnlockWaiter
@@ -128,7 +128,7 @@ public actor StudioDriverLink {
     }
 
     /// The link went down: every waiting call fails with `.notConnected`.
-    public func connectionClosed() {
+    package func connectionClosed() {
         closed = true
         lockStates?.finish()
         _ = core.connectionClosed()
@@ -147,7 +147,7 @@ public actor StudioDriverLink {
     }
 
     /// Whether the link was closed.
-    public var isClosed: Bool { closed }
+    package var isClosed: Bool { closed }
 
     private func fail(_ id: UInt32, _ error: DriverError) {
         timers[id] = nil

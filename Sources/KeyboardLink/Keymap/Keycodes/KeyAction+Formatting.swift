@@ -1,6 +1,6 @@
 extension KeyAction: CustomStringConvertible {
     /// How to spell an action.
-    public enum Spelling: Sendable {
+    package enum Spelling: Sendable {
         /// QMK: `KC_A`, `LSFT(KC_1)`, `MO(1)`, `LT(1, KC_SPC)`, `LCTL_T(KC_A)`, `MACRO(name)`.
         case qmk
         /// ZMK devicetree bindings: `&kp A`, `&kp LS(N1)`, `&mo 1`, `&lt 1 SPACE`, `&mt LCTRL A`, `&name`.
@@ -8,10 +8,10 @@ extension KeyAction: CustomStringConvertible {
     }
 
     /// The QMK spelling, which `KeyAction(parsing:)` reads back to the same action.
-    public var description: String { formatted(.qmk) }
+    package var description: String { formatted(.qmk) }
 
     /// The action in the given spelling; every result parses back to the same action.
-    public func formatted(_ spelling: Spelling) -> String {
+    package func formatted(_ spelling: Spelling) -> String {
         switch spelling {
         case .qmk: return qmkText
         case .zmk: return zmkText

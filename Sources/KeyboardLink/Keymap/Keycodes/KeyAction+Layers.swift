@@ -7,7 +7,7 @@ extension KeyAction {
     /// The layer this action refers to in any form: the switches ``referencedLayer`` names (`MO`, `TG`, `TO`, `LT`)
     /// and QMK keycodes kept verbatim that switch layers too: `DF(n)` (0x5240), `OSL(n)` (0x5280), `TT(n)` (0x52C0),
     /// `PDF(n)` (0x52E0) and `LM(n, mod)` (0x5000).
-    public var layerReference: Int? {
+    package var layerReference: Int? {
         if let layer = referencedLayer { return layer }
         guard case .qmkKeycode(let code) = self, let field = Self.qmkLayerField(code) else { return nil }
         return Int((code >> field.shift) & field.mask)
@@ -16,7 +16,7 @@ extension KeyAction {
     /// This action with the layer it refers to (``layerReference``) renumbered by `transform`: what moving,
     /// adding or removing layers does to every layer switch. A QMK keycode whose field cannot hold the new number
     /// stays as it is.
-    public func mappingLayers(_ transform: (Int) -> Int) -> KeyAction {
+    package func mappingLayers(_ transform: (Int) -> Int) -> KeyAction {
         switch self {
         case .momentaryLayer(let layer): return .momentaryLayer(transform(layer))
         case .toggleLayer(let layer): return .toggleLayer(transform(layer))

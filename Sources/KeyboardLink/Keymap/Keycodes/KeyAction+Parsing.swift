@@ -11,7 +11,7 @@ extension KeyAction {
     /// - kblink's own: `MACRO(name)` (case-sensitive name), `HID(0x0C, 0xE9)` for any usage, `QMK(0x7C00)` for any
     ///   16-bit QMK keycode.
     /// - Throws: `KeymapError.unknownKeycode` with the nearest known name, or `.malformedAction`.
-    public init(parsing text: String) throws(KeymapError) {
+    package init(parsing text: String) throws(KeymapError) {
         var parser = KeyActionParser(text)
         self = try parser.parse()
     }

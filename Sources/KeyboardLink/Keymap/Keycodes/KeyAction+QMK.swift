@@ -13,7 +13,7 @@ extension KeyAction {
     /// 0x4000-0x4FFF layer-taps, 0x5200 `TO`, 0x5220 `MO`, 0x5260 `TG`, 0x7700 macros (`macroNames[n]` names
     /// macro n). Anything else is kept as `.qmkKeycode` so that it survives being written back.
     /// - Parameter macroNames: the profile's macros in VIA slot order.
-    public init(qmkKeycode code: UInt16, macroNames: [MacroName] = []) {
+    package init(qmkKeycode code: UInt16, macroNames: [MacroName] = []) {
         let table = KeycodeTable.shared
         let basic = code & 0xFF
         switch code {
@@ -59,7 +59,7 @@ extension KeyAction {
     /// - Throws: `KeymapError.notEncodable` for what QMK cannot say: mixed left and right modifiers, a key without
     ///   a QMK basic keycode, layer-tap beyond layer 15 or with modifiers on the tap key, layers beyond 31, a macro
     ///   that has no slot.
-    public func qmkKeycode(macroNames: [MacroName] = []) throws(KeymapError) -> UInt16 {
+    package func qmkKeycode(macroNames: [MacroName] = []) throws(KeymapError) -> UInt16 {
         switch self {
         case .none:
             return 0x0000

@@ -2,7 +2,7 @@
 /// (VIA 16-bit keycodes, ZMK behaviour parameters).
 ///
 /// Parse with `KeyAction(parsing:)`; `description` prints the QMK spelling (`KC_A`, `LSFT(KC_1)`, `MO(1)`).
-public enum KeyAction: Hashable, Sendable {
+package enum KeyAction: Hashable, Sendable {
     /// Does nothing (`KC_NO`, `&none`).
     case none
     /// Falls through to the next active layer below (`KC_TRNS`, `&trans`).
@@ -26,10 +26,10 @@ public enum KeyAction: Hashable, Sendable {
     case qmkKeycode(UInt16)
 
     /// A plain key without modifiers.
-    public static func key(_ usage: HIDUsage) -> KeyAction { .key(KeyPress(usage)) }
+    package static func key(_ usage: HIDUsage) -> KeyAction { .key(KeyPress(usage)) }
 
     /// The layer this action switches to, if any.
-    public var referencedLayer: Int? {
+    package var referencedLayer: Int? {
         switch self {
         case .momentaryLayer(let layer), .toggleLayer(let layer), .toLayer(let layer): return layer
         case .layerTap(let layer, _): return layer
@@ -38,11 +38,11 @@ public enum KeyAction: Hashable, Sendable {
     }
 
     /// The macro this action plays, if any.
-    public var referencedMacro: MacroName? {
+    package var referencedMacro: MacroName? {
         if case .macro(let name) = self { return name }
         return nil
     }
 
     /// The largest layer number that any spelling accepts (QMK has 32 layers).
-    public static let maximumLayer = 31
+    package static let maximumLayer = 31
 }

@@ -1,12 +1,12 @@
 /// A key to press with optional held modifiers, such as `A` or `LSFT(KC_1)`.
-public struct KeyPress: Hashable, Sendable {
+package struct KeyPress: Hashable, Sendable {
     /// The key.
-    public var usage: HIDUsage
+    package var usage: HIDUsage
     /// Modifiers held while the key is pressed.
-    public var modifiers: ModifierSet
+    package var modifiers: ModifierSet
 
     /// Creates a key press.
-    public init(_ usage: HIDUsage, modifiers: ModifierSet = []) {
+    package init(_ usage: HIDUsage, modifiers: ModifierSet = []) {
         self.usage = usage
         self.modifiers = modifiers
     }
@@ -15,7 +15,7 @@ public struct KeyPress: Hashable, Sendable {
 extension KeyPress {
     /// ZMK's key-press parameter: `(modifiers << 24) | (usage_page << 16) | usage_id`.
     /// - Throws: `KeymapError.notEncodable` when the page does not fit in 8 bits.
-    public func zmkParam1() throws(KeymapError) -> UInt32 {
+    package func zmkParam1() throws(KeymapError) -> UInt32 {
         guard usage.page <= 0xFF else {
             throw .notEncodable(
                 KeyAction.key(self).description, target: "a ZMK key-press parameter",
@@ -25,7 +25,7 @@ extension KeyPress {
     }
 
     /// Decodes ZMK's key-press parameter; page 0 is read as the keyboard page, as ZMK does.
-    public init(zmkParam1 value: UInt32) {
+    package init(zmkParam1 value: UInt32) {
         let page = UInt16((value >> 16) & 0xFF)
         self.init(
             HIDUsage(page: page == 0 ? HIDUsage.keyboardPage : page, id: UInt16(value & 0xFFFF)),

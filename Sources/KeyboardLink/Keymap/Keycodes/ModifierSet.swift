@@ -2,30 +2,30 @@
 ///
 /// Bits: 0x01 left Ctrl, 0x02 left Shift, 0x04 left Alt, 0x08 left GUI, 0x10 right Ctrl, 0x20 right Shift,
 /// 0x40 right Alt, 0x80 right GUI.
-public struct ModifierSet: OptionSet, Hashable, Sendable {
-    public let rawValue: UInt8
+package struct ModifierSet: OptionSet, Hashable, Sendable {
+    package let rawValue: UInt8
 
-    public init(rawValue: UInt8) { self.rawValue = rawValue }
+    package init(rawValue: UInt8) { self.rawValue = rawValue }
 
     /// Left Control.
-    public static let leftControl = ModifierSet(rawValue: 0x01)
+    package static let leftControl = ModifierSet(rawValue: 0x01)
     /// Left Shift.
-    public static let leftShift = ModifierSet(rawValue: 0x02)
+    package static let leftShift = ModifierSet(rawValue: 0x02)
     /// Left Alt (Option).
-    public static let leftAlt = ModifierSet(rawValue: 0x04)
+    package static let leftAlt = ModifierSet(rawValue: 0x04)
     /// Left GUI (Windows, Command, Super).
-    public static let leftGUI = ModifierSet(rawValue: 0x08)
+    package static let leftGUI = ModifierSet(rawValue: 0x08)
     /// Right Control.
-    public static let rightControl = ModifierSet(rawValue: 0x10)
+    package static let rightControl = ModifierSet(rawValue: 0x10)
     /// Right Shift.
-    public static let rightShift = ModifierSet(rawValue: 0x20)
+    package static let rightShift = ModifierSet(rawValue: 0x20)
     /// Right Alt (AltGr).
-    public static let rightAlt = ModifierSet(rawValue: 0x40)
+    package static let rightAlt = ModifierSet(rawValue: 0x40)
     /// Right GUI.
-    public static let rightGUI = ModifierSet(rawValue: 0x80)
+    package static let rightGUI = ModifierSet(rawValue: 0x80)
 
     /// The single-bit members, lowest bit first.
-    public var members: [ModifierSet] {
+    package var members: [ModifierSet] {
         (0..<8).compactMap { bit in
             let member = ModifierSet(rawValue: UInt8(1) << UInt8(bit))
             return contains(member) ? member : nil

@@ -5,17 +5,17 @@
 /// ``maximumLength`` bytes of UTF-8 (Swift strings are valid Unicode; bytes from a keyboard are decoded strictly
 /// before they become one), no control or format characters (no newlines, escapes, bidirectional overrides), no
 /// leading or trailing white space. An empty name is no name: callers hold `LayerName?`.
-public struct LayerName: Hashable, Comparable, Sendable, CustomStringConvertible {
+package struct LayerName: Hashable, Comparable, Sendable, CustomStringConvertible {
     /// The most UTF-8 bytes a name may have (ZMK Studio's default `CONFIG_ZMK_KEYMAP_LAYER_NAME_MAX_LEN` is 20; a
     /// devicetree `display-name` may be longer).
-    public static let maximumLength = 64
+    package static let maximumLength = 64
 
     /// The validated text.
-    public let rawValue: String
+    package let rawValue: String
 
     /// Validates a layer name.
     /// - Throws: `KeymapError.invalidEdit` saying what is wrong.
-    public init(_ rawValue: String) throws(KeymapError) {
+    package init(_ rawValue: String) throws(KeymapError) {
         let bytes = rawValue.utf8.count
         guard bytes > 0 else { throw .invalidEdit("a layer name is not empty (an empty name clears it)") }
         guard bytes <= Self.maximumLength else {
@@ -38,17 +38,17 @@ public struct LayerName: Hashable, Comparable, Sendable, CustomStringConvertible
 
     /// A name from text where empty means none.
     /// - Throws: `KeymapError.invalidEdit` for text that is not empty and not a valid name.
-    public static func optional(_ text: String) throws(KeymapError) -> LayerName? {
+    package static func optional(_ text: String) throws(KeymapError) -> LayerName? {
         text.isEmpty ? nil : try LayerName(text)
     }
 
     /// A name from bytes a keyboard sent: nil for none, for bytes that are not UTF-8 or not a valid name.
-    public init?(validatingUTF8 bytes: some Collection<UInt8>) {
+    package init?(validatingUTF8 bytes: some Collection<UInt8>) {
         guard let text = String(validating: bytes, as: UTF8.self), let name = try? LayerName(text) else { return nil }
         self = name
     }
 
-    public var description: String { rawValue }
+    package var description: String { rawValue }
 
-    public static func < (lhs: LayerName, rhs: LayerName) -> Bool { lhs.rawValue < rhs.rawValue }
+    package static func < (lhs: LayerName, rhs: LayerName) -> Bool { lhs.rawValue < rhs.rawValue }
 }

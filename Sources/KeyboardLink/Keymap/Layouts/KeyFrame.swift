@@ -1,16 +1,16 @@
 /// Where a key sits on the keyboard, in key units (1 = the width of a letter key), y growing downwards.
-public struct KeyFrame: Hashable, Sendable, Codable {
+package struct KeyFrame: Hashable, Sendable, Codable {
     /// Left edge.
-    public var x: Double
+    package var x: Double
     /// Top edge.
-    public var y: Double
+    package var y: Double
     /// Width.
-    public var width: Double
+    package var width: Double
     /// Height.
-    public var height: Double
+    package var height: Double
 
     /// Creates a frame; width and height default to one key unit.
-    public init(x: Double, y: Double, width: Double = 1, height: Double = 1) {
+    package init(x: Double, y: Double, width: Double = 1, height: Double = 1) {
         self.x = x
         self.y = y
         self.width = width
@@ -18,7 +18,7 @@ public struct KeyFrame: Hashable, Sendable, Codable {
     }
 
     /// Whether two frames share area (touching edges do not count).
-    public func overlaps(_ other: KeyFrame) -> Bool {
+    package func overlaps(_ other: KeyFrame) -> Bool {
         let epsilon = 1e-6
         return x + width - epsilon > other.x && other.x + other.width - epsilon > x
             && y + height - epsilon > other.y && other.y + other.height - epsilon > y
@@ -32,23 +32,23 @@ public struct KeyFrame: Hashable, Sendable, Codable {
 }
 
 /// A key's place in the keyboard's switch matrix, as firmware addresses it (VIA's row and column).
-public struct MatrixPosition: Hashable, Comparable, Sendable, Codable, CustomStringConvertible {
+package struct MatrixPosition: Hashable, Comparable, Sendable, Codable, CustomStringConvertible {
     /// Matrix row.
-    public var row: Int
+    package var row: Int
     /// Matrix column.
-    public var column: Int
+    package var column: Int
 
     /// Creates a matrix position.
-    public init(row: Int, column: Int) {
+    package init(row: Int, column: Int) {
         self.row = row
         self.column = column
     }
 
-    public static func < (lhs: MatrixPosition, rhs: MatrixPosition) -> Bool {
+    package static func < (lhs: MatrixPosition, rhs: MatrixPosition) -> Bool {
         (lhs.row, lhs.column) < (rhs.row, rhs.column)
     }
 
-    public var description: String { "\(row),\(column)" }
+    package var description: String { "\(row),\(column)" }
 
     private enum CodingKeys: String, CodingKey {
         case row

@@ -1,13 +1,13 @@
 /// The stable name of a physical key in a layout (`ESC`, `F1`, `A`, `1`, `KP_1`, `LSFT`, `FN`).
 ///
 /// Names are 1 to 32 of `A-Z 0-9 _`; lower-case input is upper-cased, so `esc` names `ESC`.
-public struct KeyName: Hashable, Comparable, Sendable, CustomStringConvertible, Codable {
+package struct KeyName: Hashable, Comparable, Sendable, CustomStringConvertible, Codable {
     /// The validated, upper-case text.
-    public let rawValue: String
+    package let rawValue: String
 
     /// Validates and upper-cases a key name.
     /// - Throws: `KeymapError.invalidKeyName`.
-    public init(_ text: String) throws(KeymapError) {
+    package init(_ text: String) throws(KeymapError) {
         let upper = text.uppercased()
         guard !upper.isEmpty else { throw .invalidKeyName(text, reason: "it is empty") }
         guard upper.utf8.count <= 32 else { throw .invalidKeyName(text, reason: "longer than 32 characters") }
@@ -17,15 +17,15 @@ public struct KeyName: Hashable, Comparable, Sendable, CustomStringConvertible, 
         rawValue = upper
     }
 
-    public var description: String { rawValue }
+    package var description: String { rawValue }
 
-    public static func < (lhs: KeyName, rhs: KeyName) -> Bool { lhs.rawValue < rhs.rawValue }
+    package static func < (lhs: KeyName, rhs: KeyName) -> Bool { lhs.rawValue < rhs.rawValue }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         try self.init(try decoder.singleValueContainer().decode(String.self))
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(rawValue)
     }

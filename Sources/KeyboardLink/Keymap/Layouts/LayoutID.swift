@@ -1,11 +1,11 @@
 /// The id of a layout (`aula-f87`, `tkl-ansi`): 1 to 64 of `a-z 0-9 - _ .`; upper-case input is lower-cased.
-public struct LayoutID: Hashable, Comparable, Sendable, CustomStringConvertible, Codable {
+package struct LayoutID: Hashable, Comparable, Sendable, CustomStringConvertible, Codable {
     /// The validated, lower-case text.
-    public let rawValue: String
+    package let rawValue: String
 
     /// Validates a layout id.
     /// - Throws: `KeymapError.invalidLayout`.
-    public init(_ text: String) throws(KeymapError) {
+    package init(_ text: String) throws(KeymapError) {
         let lower = text.lowercased()
         guard (1...64).contains(lower.utf8.count),
             lower.utf8.allSatisfy({
@@ -17,15 +17,15 @@ public struct LayoutID: Hashable, Comparable, Sendable, CustomStringConvertible,
         rawValue = lower
     }
 
-    public var description: String { rawValue }
+    package var description: String { rawValue }
 
-    public static func < (lhs: LayoutID, rhs: LayoutID) -> Bool { lhs.rawValue < rhs.rawValue }
+    package static func < (lhs: LayoutID, rhs: LayoutID) -> Bool { lhs.rawValue < rhs.rawValue }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         try self.init(try decoder.singleValueContainer().decode(String.self))
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(rawValue)
     }

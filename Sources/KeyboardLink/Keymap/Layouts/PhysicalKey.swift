@@ -1,18 +1,18 @@
 /// One key of a layout: its name, zone, place, matrix position and what its keycap says.
-public struct PhysicalKey: Hashable, Sendable {
+package struct PhysicalKey: Hashable, Sendable {
     /// The stable key name.
-    public var name: KeyName
+    package var name: KeyName
     /// The zone it belongs to.
-    public var zone: ZoneID
+    package var zone: ZoneID
     /// Where it sits, in key units.
-    public var frame: KeyFrame
+    package var frame: KeyFrame
     /// Its switch-matrix position.
-    public var matrix: MatrixPosition
+    package var matrix: MatrixPosition
     /// What layer 0 does by default: what the keycap says.
-    public var defaultAction: KeyAction
+    package var defaultAction: KeyAction
 
     /// Creates a key.
-    public init(name: KeyName, zone: ZoneID, frame: KeyFrame, matrix: MatrixPosition, defaultAction: KeyAction) {
+    package init(name: KeyName, zone: ZoneID, frame: KeyFrame, matrix: MatrixPosition, defaultAction: KeyAction) {
         self.name = name
         self.zone = zone
         self.frame = frame

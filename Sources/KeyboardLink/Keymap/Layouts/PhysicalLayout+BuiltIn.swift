@@ -1,6 +1,6 @@
 extension PhysicalLayout {
     /// The ids of the built-in layouts.
-    public static let builtInIDs = ["aula-f87", "vgn-98pro", "ansi-60", "ansi-75", "tkl-ansi", "full-ansi"]
+    package static let builtInIDs = ["aula-f87", "vgn-98pro", "ansi-60", "ansi-75", "tkl-ansi", "full-ansi"]
 
     /// A built-in layout by id.
     ///
@@ -12,7 +12,7 @@ extension PhysicalLayout {
     /// - `tkl-ansi`: a generic 87-key ANSI TKL.
     /// - `full-ansi`: a generic 104-key ANSI full-size board.
     /// - Throws: `KeymapError.unknownLayout` listing the known ids.
-    public static func builtIn(_ id: String) throws(KeymapError) -> PhysicalLayout {
+    package static func builtIn(_ id: String) throws(KeymapError) -> PhysicalLayout {
         switch id.lowercased() {
         case "aula-f87": return try tenkeyless(id: "aula-f87", name: "AULA F87", rightGUI: "FN", numberPad: false)
         case "tkl-ansi":
@@ -27,7 +27,7 @@ extension PhysicalLayout {
     }
 
     /// All built-in layouts.
-    public static func allBuiltIn() -> [PhysicalLayout] {
+    package static func allBuiltIn() -> [PhysicalLayout] {
         builtInIDs.compactMap { try? builtIn($0) }
     }
 

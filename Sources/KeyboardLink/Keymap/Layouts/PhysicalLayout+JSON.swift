@@ -43,7 +43,7 @@ extension PhysicalLayout {
 
     /// Reads a layout from its JSON form (see above).
     /// - Throws: `KeymapError.invalidLayout` naming the problem and, for a bad key, its index and name.
-    public init(json: [UInt8]) throws(KeymapError) {
+    package init(json: [UInt8]) throws(KeymapError) {
         guard json.count <= FileStore.maximumReadSize else { throw .invalidLayout("the layout file is too large") }
         let file: File
         do {
@@ -70,7 +70,7 @@ extension PhysicalLayout {
     }
 
     /// The layout in its JSON form, which `PhysicalLayout(json:)` reads back to an equal layout.
-    public func jsonData() -> [UInt8] {
+    package func jsonData() -> [UInt8] {
         let file = File(
             id: id.rawValue, name: name,
             keys: keys.map {
@@ -82,25 +82,25 @@ extension PhysicalLayout {
     }
 
     /// What loading a directory of user layouts found.
-    public struct UserLayouts: Sendable {
+    package struct UserLayouts: Sendable {
         /// The layouts that loaded, by file name order.
-        public var layouts: [PhysicalLayout]
+        package var layouts: [PhysicalLayout]
         /// The files that did not load, with the reason.
-        public var problems: [Problem]
+        package var problems: [Problem]
 
         /// A file that did not load.
-        public struct Problem: Sendable {
+        package struct Problem: Sendable {
             /// The file name (or the directory, when it could not be listed).
-            public var file: String
+            package var file: String
             /// Why it did not load.
-            public var error: KeymapError
+            package var error: KeymapError
         }
     }
 
     /// Loads every user layout in a directory: `*.kle.json` and `*.kle` files as KLE layouts (the id is the file
     /// name without its extension), other `*.json` files in kblink's layout format. A missing directory has no
     /// layouts; a file that does not load is reported and skipped.
-    public static func loadUserLayouts(from directory: String) -> UserLayouts {
+    package static func loadUserLayouts(from directory: String) -> UserLayouts {
         loadUserLayouts(from: directory, store: FileStore())
     }
 

@@ -8,7 +8,7 @@ extension PhysicalLayout {
     /// Key names come from the labels (see `KLELabels`); a first legend `row,col` (as VIA layouts have) gives the
     /// matrix position, otherwise keys take (KLE row, position in the row). Zones follow from the key names.
     /// - Throws: `KeymapError.invalidLayout` for unreadable data, rotation, or a layout that fails the checks.
-    public init(importingKLE text: String, id: LayoutID, name: String? = nil) throws(KeymapError) {
+    package init(importingKLE text: String, id: LayoutID, name: String? = nil) throws(KeymapError) {
         var reader = KLEReader(text)
         let rows = try reader.rows()
         var metadataName: String?

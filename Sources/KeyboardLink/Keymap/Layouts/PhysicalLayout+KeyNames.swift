@@ -7,19 +7,19 @@ extension PhysicalLayout {
     /// The key a text names: its key name first, then the action its keycap has (any spelling), when exactly one
     /// key of the layout has it.
     /// - Throws: `KeymapError.unknownKey` with the closest key name or label of this layout.
-    public func resolveKey(_ text: String) throws(KeymapError) -> PhysicalKey {
+    package func resolveKey(_ text: String) throws(KeymapError) -> PhysicalKey {
         if let name = try? KeyName(text), let key = key(exactly: name) { return key }
         if let key = keyByCap(text) { return key }
         throw .unknownKey(text, layout: id.rawValue, suggestion: suggestedKeyName(for: text))
     }
 
     /// The key name a text resolves to, or nil.
-    public func resolvedKeyName(_ text: String) -> KeyName? {
+    package func resolvedKeyName(_ text: String) -> KeyName? {
         try? resolveKey(text).name
     }
 
     /// The label the picture shows on a key whose action is `action`: the QMK spelling without `KC_`.
-    public static func capLabel(_ action: KeyAction) -> String {
+    package static func capLabel(_ action: KeyAction) -> String {
         action.description.replacingEvery("KC_", with: "")
     }
 

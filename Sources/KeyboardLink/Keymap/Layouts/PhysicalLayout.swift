@@ -2,21 +2,21 @@
 ///
 /// Creating one checks it: at least one key, at most 512, unique names, unique matrix positions, finite places with
 /// positive sizes, and no two keys sharing area.
-public struct PhysicalLayout: Hashable, Sendable {
+package struct PhysicalLayout: Hashable, Sendable {
     /// The layout id (`aula-f87`).
-    public let id: LayoutID
+    package let id: LayoutID
     /// A name for people (`AULA F87`).
-    public let name: String
+    package let name: String
     /// The keys, in reading order: by top edge, then by left edge.
-    public let keys: [PhysicalKey]
+    package let keys: [PhysicalKey]
     private let indexByName: [KeyName: Int]
 
     /// The most keys a layout may have.
-    public static let maximumKeys = 512
+    package static let maximumKeys = 512
 
     /// Creates and checks a layout.
     /// - Throws: `KeymapError.invalidLayout` naming the problem (duplicate key, overlapping keys, ...).
-    public init(id: LayoutID, name: String, keys: [PhysicalKey]) throws(KeymapError) {
+    package init(id: LayoutID, name: String, keys: [PhysicalKey]) throws(KeymapError) {
         guard !keys.isEmpty else { throw .invalidLayout("\(id) has no keys") }
         guard keys.count <= Self.maximumKeys else {
             throw .invalidLayout("\(id) has \(keys.count) keys; at most \(Self.maximumKeys) are allowed")
@@ -58,38 +58,38 @@ public struct PhysicalLayout: Hashable, Sendable {
     }
 
     /// The zones this layout defines, in the order standard, number, function, navigation.
-    public var zones: [ZoneID] {
+    package var zones: [ZoneID] {
         let present = Set(keys.map(\.zone))
         return ZoneID.allCases.filter(present.contains)
     }
 
     /// The key with this name, or the key whose keycap the name spells (see `resolveKey(_:)`).
     /// - Throws: `KeymapError.unknownKey` with the nearest key name or keycap label of this layout.
-    public func key(named name: KeyName) throws(KeymapError) -> PhysicalKey {
+    package func key(named name: KeyName) throws(KeymapError) -> PhysicalKey {
         if let key = key(exactly: name) ?? keyByCap(name.rawValue) { return key }
         throw .unknownKey(name.rawValue, layout: id.rawValue, suggestion: suggestedKeyName(for: name.rawValue))
     }
 
     /// The key with exactly this name, or nil.
-    public func key(exactly name: KeyName) -> PhysicalKey? {
+    package func key(exactly name: KeyName) -> PhysicalKey? {
         indexByName[name].map { keys[$0] }
     }
 
     /// The key a text names (see `resolveKey(_:)`).
     /// - Throws: `KeymapError.unknownKey`.
-    public func key(named text: String) throws(KeymapError) -> PhysicalKey {
+    package func key(named text: String) throws(KeymapError) -> PhysicalKey {
         try resolveKey(text)
     }
 
     /// The key's place in reading order (`Int.max` for names the layout does not have), for sorting keys.
-    public func order(of name: KeyName) -> Int { indexByName[name] ?? Int.max }
+    package func order(of name: KeyName) -> Int { indexByName[name] ?? Int.max }
 
     /// Whether the layout has a key with this name.
-    public func contains(_ name: KeyName) -> Bool { indexByName[name] != nil }
+    package func contains(_ name: KeyName) -> Bool { indexByName[name] != nil }
 
     /// The keys of a zone, in reading order.
     /// - Throws: `KeymapError.zoneNotInLayout` when the layout has no such zone.
-    public func keys(in zone: ZoneID) throws(KeymapError) -> [PhysicalKey] {
+    package func keys(in zone: ZoneID) throws(KeymapError) -> [PhysicalKey] {
         let result = keys.filter { $0.zone == zone }
         guard !result.isEmpty else {
             throw .zoneNotInLayout(zone: zone.rawValue, layout: id.rawValue, available: zones.map(\.rawValue))
@@ -98,15 +98,15 @@ public struct PhysicalLayout: Hashable, Sendable {
     }
 
     /// The zone of a key of this layout, nil for names it does not have.
-    public func zone(of name: KeyName) -> ZoneID? {
+    package func zone(of name: KeyName) -> ZoneID? {
         indexByName[name].map { keys[$0].zone }
     }
 
-    public static func == (lhs: PhysicalLayout, rhs: PhysicalLayout) -> Bool {
+    package static func == (lhs: PhysicalLayout, rhs: PhysicalLayout) -> Bool {
         lhs.id == rhs.id && lhs.name == rhs.name && lhs.keys == rhs.keys
     }
 
-    public func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         hasher.combine(id)
         hasher.combine(keys)
     }

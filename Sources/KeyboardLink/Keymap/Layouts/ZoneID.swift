@@ -1,5 +1,5 @@
 /// A zone of a keyboard: a group of keys edited together.
-public enum ZoneID: String, CaseIterable, Comparable, Sendable, Codable, CustomStringConvertible {
+package enum ZoneID: String, CaseIterable, Comparable, Sendable, Codable, CustomStringConvertible {
     /// The alphanumeric block with its modifiers and space bar.
     case standard
     /// The number pad.
@@ -11,7 +11,7 @@ public enum ZoneID: String, CaseIterable, Comparable, Sendable, Codable, CustomS
 
     /// Reads a zone name (case-insensitive; `numpad` and `nav` are accepted too).
     /// - Throws: `KeymapError.unknownZone`.
-    public init(parsing text: String) throws(KeymapError) {
+    package init(parsing text: String) throws(KeymapError) {
         switch text.lowercased() {
         case "standard", "alpha", "alphanumeric": self = .standard
         case "number", "numpad", "numberpad", "keypad": self = .number
@@ -21,9 +21,9 @@ public enum ZoneID: String, CaseIterable, Comparable, Sendable, Codable, CustomS
         }
     }
 
-    public var description: String { rawValue }
+    package var description: String { rawValue }
 
-    public static func < (lhs: ZoneID, rhs: ZoneID) -> Bool { lhs.order < rhs.order }
+    package static func < (lhs: ZoneID, rhs: ZoneID) -> Bool { lhs.order < rhs.order }
 
     private var order: Int {
         switch self {

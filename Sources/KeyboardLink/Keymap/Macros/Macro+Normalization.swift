@@ -4,7 +4,7 @@ extension Macro {
     /// Presses of modifiers around a single tap become one chord (`press ctrl, c, release ctrl` is `ctrl+c`),
     /// neighbouring delays are added up (in steps of at most 10000 ms) and neighbouring texts joined. Playing the
     /// canonical form sends the same keys at the same times.
-    public func normalized() -> Macro {
+    package func normalized() -> Macro {
         Macro(trustedSteps: Self.mergeNeighbours(Self.foldChords(steps)))
     }
 

@@ -22,18 +22,18 @@
 /// `KC_` (`enter`, `left_bracket`, `kp_1`), so the printed form parses back to the same macro.
 extension Macro: CustomStringConvertible {
     /// The longest macro text accepted.
-    public static let maximumSourceLength = 16_384
+    package static let maximumSourceLength = 16_384
 
     /// Parses the text form.
     /// - Throws: `KeymapError.macroSyntax` with the offset of the problem, or `.invalidMacro` for a rule broken by
     ///   a well-formed step (a delay over 10000 ms, non-ASCII text).
-    public init(parsing source: String) throws(KeymapError) {
+    package init(parsing source: String) throws(KeymapError) {
         var parser = MacroSyntaxParser(source)
         try self.init(steps: try parser.parse())
     }
 
     /// The text form, which `Macro(parsing:)` reads back to an equal macro.
-    public var description: String {
+    package var description: String {
         steps.map(Self.text(of:)).joined(separator: ", ")
     }
 

@@ -2,22 +2,22 @@
 ///
 /// Build one by parsing its text form (`Macro(parsing:)`, syntax in `Macro+Syntax.swift`) or from steps; both
 /// validate. `description` prints the text form, which parses back to the same macro.
-public struct Macro: Hashable, Sendable {
+package struct Macro: Hashable, Sendable {
     /// The steps, in order.
-    public let steps: [MacroStep]
+    package let steps: [MacroStep]
 
     /// The longest delay one step may have, in milliseconds.
-    public static let maximumDelay = 10_000
+    package static let maximumDelay = 10_000
     /// The most steps a macro may have (far beyond any VIA macro buffer).
-    public static let maximumSteps = 1_000
+    package static let maximumSteps = 1_000
     /// The longest text one step may have.
-    public static let maximumTextLength = 1_000
+    package static let maximumTextLength = 1_000
 
     /// Creates a macro from steps after checking them.
     /// - Throws: `KeymapError.invalidMacro` naming the first broken rule: no steps or too many, a delay outside
     ///   0-10000 ms, empty text or text that is not printable ASCII (what VIA can type), a key that QMK's macro
     ///   encoding cannot send.
-    public init(steps: [MacroStep]) throws(KeymapError) {
+    package init(steps: [MacroStep]) throws(KeymapError) {
         guard !steps.isEmpty else { throw .invalidMacro("a macro needs at least one step") }
         guard steps.count <= Self.maximumSteps else {
             throw .invalidMacro("a macro may have at most \(Self.maximumSteps) steps, this one has \(steps.count)")

@@ -1,11 +1,11 @@
 /// A validated macro name: 1 to 32 of `A-Z a-z 0-9 _ -`, compared case-sensitively.
-public struct MacroName: Hashable, Comparable, Sendable, CustomStringConvertible, Codable {
+package struct MacroName: Hashable, Comparable, Sendable, CustomStringConvertible, Codable {
     /// The validated text.
-    public let rawValue: String
+    package let rawValue: String
 
     /// Validates a macro name.
     /// - Throws: `KeymapError.invalidMacroName`.
-    public init(_ rawValue: String) throws(KeymapError) {
+    package init(_ rawValue: String) throws(KeymapError) {
         guard (1...32).contains(rawValue.utf8.count),
             rawValue.utf8.allSatisfy({ byte in
                 (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
@@ -15,16 +15,16 @@ public struct MacroName: Hashable, Comparable, Sendable, CustomStringConvertible
         self.rawValue = rawValue
     }
 
-    public var description: String { rawValue }
+    package var description: String { rawValue }
 
-    public static func < (lhs: MacroName, rhs: MacroName) -> Bool { lhs.rawValue < rhs.rawValue }
+    package static func < (lhs: MacroName, rhs: MacroName) -> Bool { lhs.rawValue < rhs.rawValue }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let text = try decoder.singleValueContainer().decode(String.self)
         try self.init(text)
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(rawValue)
     }

@@ -1,5 +1,5 @@
 /// One step of a macro.
-public enum MacroStep: Hashable, Sendable {
+package enum MacroStep: Hashable, Sendable {
     /// Press and release a key, with its modifiers held around it (`ctrl+c`, `enter`).
     case tap(KeyPress)
     /// Press a key and keep it down (`press shift`).

@@ -5,7 +5,7 @@
 /// milliseconds (QMK reads at most 4 digits, so longer delays are written as several). Each macro ends with a NUL;
 /// the buffer holds the macros in slot order. A chord taps as presses of its modifiers (lowest bit first), a tap of
 /// the key, then releases in reverse order.
-public enum ViaMacroCodec {
+package enum ViaMacroCodec {
     static let prefix: UInt8 = 0x01
     static let tapCode: UInt8 = 0x01
     static let downCode: UInt8 = 0x02
@@ -17,7 +17,7 @@ public enum ViaMacroCodec {
     /// The bytes of one macro, without its terminating NUL.
     /// - Throws: `KeymapError.notEncodable` for a key without a QMK basic keycode (impossible for a validated
     ///   macro, checked anyway).
-    public static func encode(_ macro: Macro) throws(KeymapError) -> [UInt8] {
+    package static func encode(_ macro: Macro) throws(KeymapError) -> [UInt8] {
         var bytes: [UInt8] = []
         for step in macro.steps {
             switch step {
@@ -47,14 +47,14 @@ public enum ViaMacroCodec {
     }
 
     /// The bytes a macro takes in the keyboard's macro buffer, its terminating NUL included.
-    public static func encodedSize(of macro: Macro) throws(KeymapError) -> Int {
+    package static func encodedSize(of macro: Macro) throws(KeymapError) -> Int {
         try encode(macro).count + 1
     }
 
     /// The whole macro buffer: each macro's bytes and a NUL, in slot order; `nil` slots are empty macros.
     /// - Parameter capacity: the keyboard's buffer size (VIA `macro_get_buffer_size`); nil skips the check.
     /// - Throws: `KeymapError.notEncodable` when the macros do not fit, saying by how much.
-    public static func encodeBuffer(_ macros: [Macro?], capacity: Int? = nil) throws(KeymapError) -> [UInt8] {
+    package static func encodeBuffer(_ macros: [Macro?], capacity: Int? = nil) throws(KeymapError) -> [UInt8] {
         var buffer: [UInt8] = []
         for macro in macros {
             if let macro { buffer += try encode(macro) }
@@ -71,7 +71,7 @@ public enum ViaMacroCodec {
     /// Reads one macro's bytes (up to, not including, its NUL) into its canonical form (`Macro.normalized()`).
     /// Control characters that QMK types (backspace, tab, newline, escape) become key taps.
     /// - Throws: `KeymapError.invalidMacro` for truncated or unknown sequences and keycodes kblink cannot name.
-    public static func decode(_ bytes: some Collection<UInt8>) throws(KeymapError) -> Macro {
+    package static func decode(_ bytes: some Collection<UInt8>) throws(KeymapError) -> Macro {
         let data = Array(bytes)
         var steps: [MacroStep] = []
         var text = ""
@@ -131,7 +131,7 @@ public enum ViaMacroCodec {
 
     /// Splits a macro buffer into `count` macros; empty slots are nil. Bytes after the last macro are ignored.
     /// - Throws: `KeymapError.invalidMacro` naming the slot that does not decode or is not terminated.
-    public static func decodeBuffer(_ buffer: [UInt8], count: Int) throws(KeymapError) -> [Macro?] {
+    package static func decodeBuffer(_ buffer: [UInt8], count: Int) throws(KeymapError) -> [Macro?] {
         var macros: [Macro?] = []
         var start = 0
         for slot in 0..<max(0, count) {
@@ -174,5 +174,5 @@ public enum ViaMacroCodec {
 
 extension Macro {
     /// The bytes this macro takes in a VIA macro buffer, its terminating NUL included.
-    public var viaEncodedSize: Int { (try? ViaMacroCodec.encodedSize(of: self)) ?? 0 }
+    package var viaEncodedSize: Int { (try? ViaMacroCodec.encodedSize(of: self)) ?? 0 }
 }

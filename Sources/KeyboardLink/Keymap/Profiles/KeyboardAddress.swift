@@ -1,13 +1,13 @@
 /// A keyboard's Bluetooth address, `AA:BB:CC:DD:EE:FF`, which names its profile.
 ///
 /// Accepts `:`, `-` or `_` between the six hex bytes and either case; stores upper case with colons.
-public struct KeyboardAddress: Hashable, Comparable, Sendable, CustomStringConvertible, Codable {
+package struct KeyboardAddress: Hashable, Comparable, Sendable, CustomStringConvertible, Codable {
     /// The normalized address.
-    public let rawValue: String
+    package let rawValue: String
 
     /// Validates and normalizes an address.
     /// - Throws: `KeymapError.invalidAddress`.
-    public init(_ text: String) throws(KeymapError) {
+    package init(_ text: String) throws(KeymapError) {
         let parts = text.split(
             omittingEmptySubsequences: false, whereSeparator: { $0 == ":" || $0 == "-" || $0 == "_" })
         guard parts.count == 6,
@@ -17,17 +17,17 @@ public struct KeyboardAddress: Hashable, Comparable, Sendable, CustomStringConve
     }
 
     /// The address as a file name element: `AA_BB_CC_DD_EE_FF`.
-    public var fileStem: String { rawValue.replacingColons }
+    package var fileStem: String { rawValue.replacingColons }
 
-    public var description: String { rawValue }
+    package var description: String { rawValue }
 
-    public static func < (lhs: KeyboardAddress, rhs: KeyboardAddress) -> Bool { lhs.rawValue < rhs.rawValue }
+    package static func < (lhs: KeyboardAddress, rhs: KeyboardAddress) -> Bool { lhs.rawValue < rhs.rawValue }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         try self.init(try decoder.singleValueContainer().decode(String.self))
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(rawValue)
     }

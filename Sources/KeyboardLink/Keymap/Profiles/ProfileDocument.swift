@@ -19,17 +19,17 @@ import KeyboardLinkSupport
 /// `Macro(parsing:)`; exports use QMK spellings. An import merges: keys, layers and macros the document leaves
 /// out stay as they are; a replacing import (`--replace`) clears the keys it leaves out (nothing on layer 0,
 /// transparent above) and removes the macros it does not define.
-public struct ProfileDocument: Hashable, Sendable {
+package struct ProfileDocument: Hashable, Sendable {
     /// The schema version this kblink writes and reads.
-    public static let currentSchemaVersion = 1
+    package static let currentSchemaVersion = 1
 
     /// The layout the profile is for.
-    public var layout: LayoutID
+    package var layout: LayoutID
     /// The bindings and macros.
-    public var keymap: Keymap
+    package var keymap: Keymap
 
     /// Creates a document.
-    public init(layout: LayoutID, keymap: Keymap) {
+    package init(layout: LayoutID, keymap: Keymap) {
         self.layout = layout
         self.keymap = keymap
     }
@@ -44,7 +44,7 @@ public struct ProfileDocument: Hashable, Sendable {
 
     /// Reads and checks an exported profile (schema, types, names, actions, macros, references between them).
     /// - Throws: `KeymapError.invalidProfile` naming the problem and where it is.
-    public init(json: [UInt8]) throws(KeymapError) {
+    package init(json: [UInt8]) throws(KeymapError) {
         try ProfileJSON.checkSchema(json)
         let raw = try ProfileJSON.decode(Raw.self, from: json)
         layout = try LayoutID(raw.layout)
@@ -53,12 +53,12 @@ public struct ProfileDocument: Hashable, Sendable {
     }
 
     /// Reads and checks an exported profile from text.
-    public init(json text: String) throws(KeymapError) {
+    package init(json text: String) throws(KeymapError) {
         try self.init(json: Array(text.utf8))
     }
 
     /// The JSON form, keys sorted, which `init(json:)` reads back to an equal document.
-    public func json() -> [UInt8] {
+    package func json() -> [UInt8] {
         let raw = KeymapJSON.raw(keymap)
         return ProfileJSON.encode(
             Raw(
@@ -69,12 +69,12 @@ public struct ProfileDocument: Hashable, Sendable {
 
 extension KeymapEditSession {
     /// The draft as an exportable profile.
-    public func exportProfile() -> ProfileDocument {
+    package func exportProfile() -> ProfileDocument {
         ProfileDocument(layout: layout.id, keymap: draftKeymap)
     }
 
     /// The draft as exported profile JSON text (`ExportProfile`).
-    public func exportProfileJSON() -> String {
+    package func exportProfileJSON() -> String {
         String(decoding: exportProfile().json(), as: UTF8.self)
     }
 
@@ -87,7 +87,7 @@ extension KeymapEditSession {
     /// - Throws: `KeymapError.invalidProfile` when the profile is for another layout, has more layers than the
     ///   draft, or names keys this layout lacks.
     @discardableResult
-    public mutating func importProfile(_ document: ProfileDocument, replace: Bool = false) throws(KeymapError)
+    package mutating func importProfile(_ document: ProfileDocument, replace: Bool = false) throws(KeymapError)
         -> ProfileImportSummary
     {
         guard document.layout == layout.id else {
@@ -110,7 +110,7 @@ extension KeymapEditSession {
     /// bindings; the macros stay).
     /// - Returns: what changed.
     @discardableResult
-    public mutating func importProfile(json text: String, replace: Bool = false) throws(KeymapError)
+    package mutating func importProfile(json text: String, replace: Bool = false) throws(KeymapError)
         -> ProfileImportSummary
     {
         guard text.utf8.count <= FileStore.maximumReadSize else { throw .invalidProfile("the profile is too large") }

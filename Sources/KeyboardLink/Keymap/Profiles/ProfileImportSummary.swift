@@ -1,30 +1,30 @@
 /// What importing a profile changed in the draft: the bindings and macros, and, for a replacing import, how many
 /// keys it cleared because the profile leaves them out.
-public struct ProfileImportSummary: Hashable, Sendable {
+package struct ProfileImportSummary: Hashable, Sendable {
     /// One binding the import changed.
-    public struct Binding: Hashable, Sendable {
+    package struct Binding: Hashable, Sendable {
         /// The layer.
-        public var layer: Int
+        package var layer: Int
         /// The key.
-        public var key: KeyName
+        package var key: KeyName
         /// What the key did before.
-        public var old: KeyAction
+        package var old: KeyAction
         /// What it does now.
-        public var new: KeyAction
+        package var new: KeyAction
     }
 
     /// The bindings changed, in layer then reading order.
-    public var bindings: [Binding]
+    package var bindings: [Binding]
     /// The macros added, changed or removed, by name.
-    public var macros: [MacroDiffEntry]
+    package var macros: [MacroDiffEntry]
     /// Keys the import cleared (nothing on layer 0, transparent above) because the profile leaves them out; only a
     /// replacing import clears keys.
-    public var cleared: Int
+    package var cleared: Int
     /// Whether the import replaced the whole keymap (`--replace`) rather than merging.
-    public var replaced: Bool
+    package var replaced: Bool
 
     /// Whether the import changed nothing.
-    public var isEmpty: Bool { bindings.isEmpty && macros.isEmpty }
+    package var isEmpty: Bool { bindings.isEmpty && macros.isEmpty }
 
     init(change: EditChange, document: Keymap, layout: PhysicalLayout, replaced: Bool) {
         bindings = change.bindings.map { Binding(layer: $0.layer, key: $0.key, old: $0.old, new: $0.new) }

@@ -1,8 +1,8 @@
 /// What a keyboard's profile says besides its keymap: where its base came from, whether that base is known to
 /// be on the keyboard, and whether the daemon re-applies it when the keyboard connects.
-public struct ProfileSettings: Hashable, Sendable {
+package struct ProfileSettings: Hashable, Sendable {
     /// Where a profile's base keymap came from.
-    public enum BaseOrigin: String, Sendable, Hashable, CaseIterable {
+    package enum BaseOrigin: String, Sendable, Hashable, CaseIterable {
         /// kblink's default keymap for the layout: the keyboard's own keymap was never read (a push reads it
         /// first, or needs `--overwrite`).
         case builtInDefault = "default"
@@ -14,21 +14,21 @@ public struct ProfileSettings: Hashable, Sendable {
 
     /// The base was written to the keyboard (or found there) by a successful push and verified: re-applying it
     /// restores what the user pushed, never kblink's guessed defaults.
-    public var baseOnDevice: Bool
+    package var baseOnDevice: Bool
     /// At each connection, read the keyboard and write back the base's bindings where the keyboard differs.
-    public var applyOnConnect: Bool
+    package var applyOnConnect: Bool
     /// Where the base came from.
-    public var baseOrigin: BaseOrigin
+    package var baseOrigin: BaseOrigin
     /// When the base was read or pushed, in seconds since 1970 (UTC); nil when not known (the built-in default,
     /// or a profile of an older kblink).
-    public var baseSince: Int64?
+    package var baseSince: Int64?
     /// Who set each macro: the uid of the user whose call last set its text (`SetMacro`, `ImportProfile`), by name.
     /// A macro without an entry came from the keyboard or from a kblink that did not record owners. Reading another
     /// user's macro needs `org.kblink1.read-others-macros` (docs/dbus-api.md, "Authorization").
-    public var macroOwners: [String: UInt32] = [:]
+    package var macroOwners: [String: UInt32] = [:]
 
     /// Creates settings; all off by default (as in profiles written before they existed), the base kblink's own.
-    public init(
+    package init(
         baseOnDevice: Bool = false, applyOnConnect: Bool = false, baseOrigin: BaseOrigin? = nil,
         baseSince: Int64? = nil
     ) {
@@ -39,8 +39,8 @@ public struct ProfileSettings: Hashable, Sendable {
     }
 
     /// Whether a connection should trigger a re-apply: asked for, and there is a pushed base to re-apply.
-    public var reappliesOnConnect: Bool { applyOnConnect && baseOnDevice }
+    package var reappliesOnConnect: Bool { applyOnConnect && baseOnDevice }
 
     /// Whether the base is what the keyboard held when kblinkd last read or wrote it (not kblink's guess).
-    public var baseIsFromKeyboard: Bool { baseOrigin != .builtInDefault }
+    package var baseIsFromKeyboard: Bool { baseOrigin != .builtInDefault }
 }

@@ -5,13 +5,13 @@ import KeyboardLinkSupport
 /// failing cannot fill the state directory.
 extension ProfileStore {
     /// How long a set-aside profile is kept, in seconds: 30 days.
-    public static let setAsideRetention: Int64 = 30 * 86_400
+    package static let setAsideRetention: Int64 = 30 * 86_400
 
     /// Removes the profiles set aside more than ``setAsideRetention`` ago, by the time in their name (a hard link
     /// keeps the original file's modification time, so the name is the only record of when it was set aside).
     /// - Returns: the paths removed; files that could not be removed are left and not listed.
     @discardableResult
-    public func removeExpiredSetAside() -> [String] {
+    package func removeExpiredSetAside() -> [String] {
         guard let names = try? files.list(directory) else { return [] }
         let now = clock()
         var removed: [String] = []

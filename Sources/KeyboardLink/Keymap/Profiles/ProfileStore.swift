@@ -7,14 +7,14 @@ import KeyboardLinkSupport
 /// `<name>.corrupt-<unix time>` and reported as `.corrupt`, never deleted or overwritten. A file whose
 /// `schemaVersion` is newer than this kblink reads is left where it is, untouched, and reported as `.newerSchema`:
 /// it is the user's profile, which the newer kblink will read again.
-public struct ProfileStore: Sendable {
+package struct ProfileStore: Sendable {
     /// Where the profiles live (created with mode 0700 on the first save).
-    public let directory: String
+    package let directory: String
     let files: FileStore
     let clock: @Sendable () -> Int64
 
     /// A store in a directory, typically `<state dir>/profiles`.
-    public init(directory: String) {
+    package init(directory: String) {
         self.init(directory: directory, files: FileStore(), clock: { Int64(time(nil)) })
     }
 
@@ -25,7 +25,7 @@ public struct ProfileStore: Sendable {
     }
 
     /// The result of loading a profile.
-    public enum LoadResult: Sendable, Equatable {
+    package enum LoadResult: Sendable, Equatable {
         /// The profile.
         case loaded(StoredProfile)
         /// There is no profile for this keyboard yet.
@@ -37,32 +37,32 @@ public struct ProfileStore: Sendable {
     }
 
     /// A profile file written by a newer kblink, with a schema this one cannot read.
-    public struct NewerProfile: Sendable, Equatable {
+    package struct NewerProfile: Sendable, Equatable {
         /// Where the file is (still).
-        public var path: String
+        package var path: String
         /// Its `schemaVersion`, greater than `ProfileDocument.currentSchemaVersion`.
-        public var schemaVersion: Int
+        package var schemaVersion: Int
     }
 
     /// A profile file that did not parse.
-    public struct CorruptProfile: Sendable, Equatable {
+    package struct CorruptProfile: Sendable, Equatable {
         /// Where the file was.
-        public var path: String
+        package var path: String
         /// Where it was moved to.
-        public var preservedAt: String
+        package var preservedAt: String
         /// Why it did not parse.
-        public var reason: KeymapError
+        package var reason: KeymapError
     }
 
     /// The path of a keyboard's profile.
-    public func path(for address: KeyboardAddress) -> String {
+    package func path(for address: KeyboardAddress) -> String {
         "\(directory)/\(address.fileStem).json"
     }
 
     /// Loads a keyboard's profile.
     /// - Throws: `KeymapError.io` when the file cannot be read or moved aside (a parse failure is not thrown: it
     ///   is the `.corrupt` result; a newer schema is the `.newerSchema` result).
-    public func load(_ address: KeyboardAddress) throws(KeymapError) -> LoadResult {
+    package func load(_ address: KeyboardAddress) throws(KeymapError) -> LoadResult {
         let path = path(for: address)
         let contents: [UInt8]?
         do throws(FileError) {
@@ -113,7 +113,7 @@ public struct ProfileStore: Sendable {
     ///   directory failed, so a power loss soon after might bring back the previous one.
     /// - Throws: `KeymapError.io`; the previous profile is then intact.
     @discardableResult
-    public func save(_ profile: StoredProfile) throws(KeymapError) -> KeymapError? {
+    package func save(_ profile: StoredProfile) throws(KeymapError) -> KeymapError? {
         let path = path(for: profile.address)
         let json = profile.json()
         return try KeymapError.file { () throws(FileError) in
@@ -125,7 +125,7 @@ public struct ProfileStore: Sendable {
     /// Saves a session's base and draft, and the profile's settings, as a keyboard's profile.
     /// - Returns: nil, or a durability warning (see `save(_:)`).
     @discardableResult
-    public func save(
+    package func save(
         _ session: KeymapEditSession, for address: KeyboardAddress, settings: ProfileSettings = ProfileSettings()
     ) throws(KeymapError) -> KeymapError? {
         try save(StoredProfile(address: address, session: session, settings: settings))

@@ -37,20 +37,20 @@
 /// `removeLayer` (layer), `renameLayer` (layer, name: empty clears it), `moveLayer` and `copyLayer` (from, to). A
 /// keymap may name its layers (`layerNames`: per layer, empty for none; absent in older profiles). `cursor` counts the applied operations; the rest is the
 /// redo tail.
-public struct StoredProfile: Hashable, Sendable {
+package struct StoredProfile: Hashable, Sendable {
     /// The keyboard.
-    public var address: KeyboardAddress
+    package var address: KeyboardAddress
     /// Its layout.
-    public var layout: LayoutID
+    package var layout: LayoutID
     /// The keymap the draft applies to.
-    public var base: Keymap
+    package var base: Keymap
     /// The draft.
-    public var draft: DraftRecord
+    package var draft: DraftRecord
     /// What the daemon keeps about the keyboard besides the keymap (apply on connect).
-    public var settings: ProfileSettings
+    package var settings: ProfileSettings
 
     /// Creates a stored profile.
-    public init(
+    package init(
         address: KeyboardAddress, layout: LayoutID, base: Keymap, draft: DraftRecord,
         settings: ProfileSettings = ProfileSettings()
     ) {
@@ -62,7 +62,7 @@ public struct StoredProfile: Hashable, Sendable {
     }
 
     /// What to store for a session.
-    public init(address: KeyboardAddress, session: KeymapEditSession, settings: ProfileSettings = ProfileSettings()) {
+    package init(address: KeyboardAddress, session: KeymapEditSession, settings: ProfileSettings = ProfileSettings()) {
         self.init(
             address: address, layout: session.layout.id, base: session.base, draft: session.draftRecord,
             settings: settings)
@@ -70,7 +70,7 @@ public struct StoredProfile: Hashable, Sendable {
 
     /// The session this profile describes, replayed onto its base.
     /// - Throws: `KeymapError` when the layout is not the profile's or the draft does not replay.
-    public func session(layout physical: PhysicalLayout) throws(KeymapError) -> KeymapEditSession {
+    package func session(layout physical: PhysicalLayout) throws(KeymapError) -> KeymapEditSession {
         guard physical.id == layout else {
             throw .invalidProfile("the profile is for layout \(layout), not \(physical.id)")
         }

@@ -10,7 +10,7 @@ import KeyboardLinkSupport
 /// Each layer lists the keycodes of the switch matrix row by row (rows x columns entries). Keycodes are QMK names
 /// (`KC_A`, `LCTL(KC_C)`, `MO(1)`, `KC_TRNS`) or 16-bit numbers written `0x7E00`. Matrix positions the layout has no
 /// key for must hold `KC_NO` (or nothing useful); they are skipped. VIA's macro strings are not imported.
-public struct VIAKeymapBackup: Sendable {
+package struct VIAKeymapBackup: Sendable {
     struct Raw: Decodable {
         var name: String?
         var layers: [[String]]
@@ -19,7 +19,7 @@ public struct VIAKeymapBackup: Sendable {
     /// The keymap a backup holds, for `layout`.
     /// - Throws: `KeymapError.invalidProfile` naming the layer and position of a bad entry, or when the layer size
     ///   does not match the layout's matrix.
-    public static func keymap(json: [UInt8], layout: PhysicalLayout) throws(KeymapError) -> Keymap {
+    package static func keymap(json: [UInt8], layout: PhysicalLayout) throws(KeymapError) -> Keymap {
         guard json.count <= FileStore.maximumReadSize else { throw .invalidProfile("the VIA backup is too large") }
         let raw = try ProfileJSON.decode(Raw.self, from: json)
         guard !raw.layers.isEmpty else { throw .invalidProfile("the VIA backup has no layers") }
@@ -84,7 +84,7 @@ extension KeymapEditSession {
     /// Stages a VIA keymap backup as one edit (undoable): layers from the backup, macros kept as they are.
     /// - Throws: `KeymapError.invalidProfile` naming the problem.
     @discardableResult
-    public mutating func importVIABackup(json: [UInt8]) throws(KeymapError) -> ProfileImportSummary {
+    package mutating func importVIABackup(json: [UInt8]) throws(KeymapError) -> ProfileImportSummary {
         var keymap = try VIAKeymapBackup.keymap(json: json, layout: layout)
         keymap.macros = draftKeymap.macros
         let change = try applyReturningChange(.importProfile(keymap))

@@ -1,5 +1,5 @@
 /// One edit of a keymap session, as kept in the operation log and saved with the draft.
-public enum EditOperation: Hashable, Sendable {
+package enum EditOperation: Hashable, Sendable {
     /// Binds a key on a layer to an action.
     case setBinding(layer: Int, key: KeyName, action: KeyAction)
     /// Clears every key of a zone on a layer (nothing on layer 0, transparent above).
@@ -35,7 +35,7 @@ public enum EditOperation: Hashable, Sendable {
 
 extension EditOperation: CustomStringConvertible {
     /// A one-line description for logs and the CLI.
-    public var description: String {
+    package var description: String {
         switch self {
         case .setBinding(let layer, let key, let action): return "set \(key) on layer \(layer) to \(action)"
         case .clearZone(let zone, let layer): return "clear the \(zone) zone on layer \(layer)"

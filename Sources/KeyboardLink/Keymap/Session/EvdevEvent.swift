@@ -1,28 +1,28 @@
 /// One Linux input event as `struct input_event` lays it out on 64-bit machines: `struct timeval` (seconds and
 /// microseconds, 8 bytes each), type (u16), code (u16), value (s32); 24 bytes, little-endian.
-public struct EvdevEvent: Hashable, Sendable {
+package struct EvdevEvent: Hashable, Sendable {
     /// Seconds of the timestamp.
-    public var seconds: Int64
+    package var seconds: Int64
     /// Microseconds of the timestamp (0-999999).
-    public var microseconds: Int64
+    package var microseconds: Int64
     /// Event type (`EV_SYN` 0, `EV_KEY` 1, `EV_MSC` 4, ...).
-    public var type: UInt16
+    package var type: UInt16
     /// Event code (for `EV_KEY`, the key: `KEY_A` is 30).
-    public var code: UInt16
+    package var code: UInt16
     /// Event value (for `EV_KEY`: 1 down, 0 up, 2 autorepeat).
-    public var value: Int32
+    package var value: Int32
 
     /// The size of one record.
-    public static let size = 24
+    package static let size = 24
     /// `EV_SYN`.
-    public static let synchronization: UInt16 = 0
+    package static let synchronization: UInt16 = 0
     /// `EV_KEY`.
-    public static let key: UInt16 = 1
+    package static let key: UInt16 = 1
     /// The most events one decode accepts (a recording of hours of typing).
-    public static let maximumCount = 1_000_000
+    package static let maximumCount = 1_000_000
 
     /// Creates an event.
-    public init(seconds: Int64, microseconds: Int64, type: UInt16, code: UInt16, value: Int32) {
+    package init(seconds: Int64, microseconds: Int64, type: UInt16, code: UInt16, value: Int32) {
         self.seconds = seconds
         self.microseconds = microseconds
         self.type = type
@@ -31,12 +31,12 @@ public struct EvdevEvent: Hashable, Sendable {
     }
 
     /// The timestamp in microseconds.
-    public var time: Int64 { seconds &* 1_000_000 &+ microseconds }
+    package var time: Int64 { seconds &* 1_000_000 &+ microseconds }
 
     /// Reads a sequence of records, such as the bytes read from `/dev/input/eventN` or a recorded event file.
     /// - Throws: `KeymapError.invalidInputEvents` when the length is not a multiple of 24, a timestamp is
     ///   invalid, or there are too many events.
-    public static func decode(_ bytes: some Collection<UInt8>) throws(KeymapError) -> [EvdevEvent] {
+    package static func decode(_ bytes: some Collection<UInt8>) throws(KeymapError) -> [EvdevEvent] {
         let data = Array(bytes)
         guard data.count % size == 0 else {
             throw .invalidInputEvents("\(data.count) bytes is not a whole number of 24-byte input_event records")

@@ -1,7 +1,7 @@
 /// One difference between the base keymap and what the session would push, as `Diff()` lists it.
-public struct KeymapDiffEntry: Hashable, Sendable {
+package struct KeymapDiffEntry: Hashable, Sendable {
     /// Where the difference comes from.
-    public enum Origin: String, Hashable, Sendable, Codable {
+    package enum Origin: String, Hashable, Sendable, Codable {
         /// An edit in the draft.
         case draft
         /// The keyboard itself holds something else than the base (changed outside kblink).
@@ -9,20 +9,20 @@ public struct KeymapDiffEntry: Hashable, Sendable {
     }
 
     /// The key's zone.
-    public var zone: ZoneID
+    package var zone: ZoneID
     /// The layer.
-    public var layer: Int
+    package var layer: Int
     /// The key.
-    public var key: KeyName
+    package var key: KeyName
     /// The base keymap's action.
-    public var old: KeyAction
+    package var old: KeyAction
     /// The draft's (or the device's) action.
-    public var new: KeyAction
+    package var new: KeyAction
     /// Where the difference comes from.
-    public var origin: Origin
+    package var origin: Origin
 
     /// Creates an entry.
-    public init(zone: ZoneID, layer: Int, key: KeyName, old: KeyAction, new: KeyAction, origin: Origin) {
+    package init(zone: ZoneID, layer: Int, key: KeyName, old: KeyAction, new: KeyAction, origin: Origin) {
         self.zone = zone
         self.layer = layer
         self.key = key
@@ -33,21 +33,21 @@ public struct KeymapDiffEntry: Hashable, Sendable {
 }
 
 /// One difference between the base macros and the draft's.
-public struct MacroDiffEntry: Hashable, Sendable {
+package struct MacroDiffEntry: Hashable, Sendable {
     /// The macro name.
-    public var name: MacroName
+    package var name: MacroName
     /// The base's definition; nil when the draft adds the macro.
-    public var old: Macro?
+    package var old: Macro?
     /// The draft's definition; nil when the draft removes the macro.
-    public var new: Macro?
+    package var new: Macro?
 }
 
 /// One key's binding as the session shows it.
-public struct KeyBinding: Hashable, Sendable {
+package struct KeyBinding: Hashable, Sendable {
     /// The key.
-    public var key: KeyName
+    package var key: KeyName
     /// What it does in the draft.
-    public var action: KeyAction
+    package var action: KeyAction
     /// Whether the draft changed it from the base.
-    public var isChanged: Bool
+    package var isChanged: Bool
 }

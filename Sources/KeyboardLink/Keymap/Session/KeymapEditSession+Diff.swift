@@ -2,7 +2,7 @@ extension KeymapEditSession {
     /// What differs from the base: draft edits (origin `draft`), then keys where the keyboard holds something
     /// else than the base and the draft does not change them (origin `device`). Sorted by zone, layer and the
     /// keys' reading order.
-    public func diff() -> [KeymapDiffEntry] {
+    package func diff() -> [KeymapDiffEntry] {
         var entries: [KeymapDiffEntry] = []
         for zone in layout.zones {
             guard let keys = try? layout.keys(in: zone) else { continue }
@@ -26,7 +26,7 @@ extension KeymapEditSession {
     }
 
     /// The macros the draft adds, changes or removes, by name.
-    public func macroDiff() -> [MacroDiffEntry] {
+    package func macroDiff() -> [MacroDiffEntry] {
         let current = macros
         return Set(base.macros.keys).union(current.keys).sorted().compactMap { name in
             let old = base.macros[name]

@@ -8,12 +8,12 @@
 /// edit. Undone edits beyond the bounds (a redo tail restored from a bigger record) are dropped from the newest.
 extension KeymapEditSession {
     /// The most edits the log keeps.
-    public static let undoLimit = 1_000
+    package static let undoLimit = 1_000
     /// About how many bytes of edits (macro text, bindings) the log keeps.
-    public static let undoByteBudget = 4 << 20
+    package static let undoByteBudget = 4 << 20
 
     /// About how many bytes the log's edits take.
-    public var undoLogSize: Int { log.entries.reduce(0) { $0 + $1.size } }
+    package var undoLogSize: Int { log.entries.reduce(0) { $0 + $1.size } }
 
     /// Merges or drops edits until the log is within its bounds; the draft stays the same.
     mutating func boundLog() {
@@ -69,7 +69,7 @@ extension EditOperation {
 extension Keymap {
     /// The most macro text (in the macro syntax) one keymap may hold, all macros together: keyboards hold a few
     /// kilobytes (a VIA macro buffer), and the bound keeps a saved profile loadable.
-    public static let maximumMacroText = 1 << 20
+    package static let maximumMacroText = 1 << 20
 
     /// About how many bytes the keymap takes in a saved profile: 32 per binding, its macros' text.
     var estimatedSize: Int {

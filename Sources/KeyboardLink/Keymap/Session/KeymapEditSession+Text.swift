@@ -2,7 +2,7 @@
 /// its text and throws a `KeymapError` that says what is wrong.
 extension KeymapEditSession {
     /// `GetBindings(s zone, u layer) -> a(ss)`: key name and QMK-spelled action for each key of a zone.
-    public func bindingTexts(zone: String, layer: Int) throws(KeymapError) -> [(key: String, action: String)] {
+    package func bindingTexts(zone: String, layer: Int) throws(KeymapError) -> [(key: String, action: String)] {
         try bindings(zone: try ZoneID(parsing: zone), layer: layer).map { ($0.key.rawValue, $0.action.description) }
     }
 
@@ -10,7 +10,8 @@ extension KeymapEditSession {
     /// any zone.
     /// - Returns: whether anything changed.
     @discardableResult
-    public mutating func setBinding(zone: String, layer: Int, key: String, action: String) throws(KeymapError) -> Bool {
+    package mutating func setBinding(zone: String, layer: Int, key: String, action: String) throws(KeymapError) -> Bool
+    {
         let zoneID = zone.isEmpty ? nil : try ZoneID(parsing: zone)
         let physical = try layout.key(named: key)
         return try setBinding(key: physical.name, action: try KeyAction(parsing: action), layer: layer, zone: zoneID)
@@ -18,7 +19,7 @@ extension KeymapEditSession {
 
     /// `SetBinding(s zone, u layer, s key, s action)`, answering the binding as stored: the key's zone and name as
     /// the layout resolved `key` (a keycap label names its key), the action in QMK spelling.
-    public mutating func setBindingResolved(zone: String, layer: Int, key: String, action: String)
+    package mutating func setBindingResolved(zone: String, layer: Int, key: String, action: String)
         throws(KeymapError) -> (zone: String, key: String, action: String)
     {
         let zoneID = zone.isEmpty ? nil : try ZoneID(parsing: zone)
@@ -29,24 +30,24 @@ extension KeymapEditSession {
     }
 
     /// Writing `CurrentZone`.
-    public mutating func selectZone(named zone: String) throws(KeymapError) {
+    package mutating func selectZone(named zone: String) throws(KeymapError) {
         try selectZone(try ZoneID(parsing: zone))
     }
 
     /// `SetMacro(s name, s definition)`.
     @discardableResult
-    public mutating func setMacro(name: String, definition: String) throws(KeymapError) -> Bool {
+    package mutating func setMacro(name: String, definition: String) throws(KeymapError) -> Bool {
         try setMacro(try MacroName(name), try Macro(parsing: definition))
     }
 
     /// `RemoveMacro(s name)`.
     @discardableResult
-    public mutating func removeMacro(name: String) throws(KeymapError) -> Bool {
+    package mutating func removeMacro(name: String) throws(KeymapError) -> Bool {
         try removeMacro(try MacroName(name))
     }
 
     /// The `Macros` property (`a{ss}`): name to definition text.
-    public var macroTexts: [String: String] {
+    package var macroTexts: [String: String] {
         Dictionary(uniqueKeysWithValues: macros.map { ($0.key.rawValue, $0.value.description) })
     }
 
@@ -54,7 +55,7 @@ extension KeymapEditSession {
     /// binding; then a row per layer the draft adds or removes (zone `layer`, no key, old and new `layer N` or
     /// empty); then a row per macro the draft adds, changes or removes (zone `macro`, layer 0, the macro's name,
     /// old and new definition, empty when absent). Every row of a dirty draft has origin `draft`.
-    public func diffTexts() -> [(zone: String, layer: Int, key: String, old: String, new: String, origin: String)] {
+    package func diffTexts() -> [(zone: String, layer: Int, key: String, old: String, new: String, origin: String)] {
         var rows = diff().map {
             ($0.zone.rawValue, $0.layer, $0.key.rawValue, $0.old.description, $0.new.description, $0.origin.rawValue)
         }

@@ -5,15 +5,15 @@
 /// `apply(_:)` (or the shorthands `setBinding`, `clearZone`, ...), which validates it, records what it changed in
 /// the log, and leaves the session untouched when it throws. A value type: hold it where the daemon keeps its
 /// state and mutate it in place.
-public struct KeymapEditSession: Sendable {
+package struct KeymapEditSession: Sendable {
     /// The keyboard's layout.
-    public let layout: PhysicalLayout
+    package let layout: PhysicalLayout
     /// The keymap the draft is measured against: the keyboard's, or the last pushed.
-    public private(set) var base: Keymap
+    package private(set) var base: Keymap
     /// What the keyboard was last read to hold, when that differs from the base.
-    public private(set) var deviceKeymap: Keymap?
+    package private(set) var deviceKeymap: Keymap?
     /// The zone the editor shows.
-    public private(set) var currentZone: ZoneID
+    package private(set) var currentZone: ZoneID
 
     var log = OperationLog<LoggedEdit>()
     /// Per zone and layer, the keys whose draft action differs from the base.
@@ -28,7 +28,7 @@ public struct KeymapEditSession: Sendable {
     /// Starts a session with an empty draft.
     /// - Parameter base: checked against the layout; keys it lacks are filled with cleared actions.
     /// - Throws: `KeymapError` when the base does not fit the layout.
-    public init(layout: PhysicalLayout, base: Keymap) throws(KeymapError) {
+    package init(layout: PhysicalLayout, base: Keymap) throws(KeymapError) {
         self.layout = layout
         self.base = try base.validated(for: layout)
         self.currentZone = layout.zones.first ?? .standard
@@ -38,7 +38,7 @@ public struct KeymapEditSession: Sendable {
     /// redo tail.
     /// - Throws: `KeymapError` when the base does not fit the layout or an applied operation no longer applies.
     ///   Redo entries that no longer apply are dropped instead.
-    public init(layout: PhysicalLayout, base: Keymap, draft: DraftRecord) throws(KeymapError) {
+    package init(layout: PhysicalLayout, base: Keymap, draft: DraftRecord) throws(KeymapError) {
         try self.init(layout: layout, base: base)
         if layout.zones.contains(draft.currentZone) { currentZone = draft.currentZone }
         let cursor = min(max(draft.cursor, 0), draft.operations.count)
@@ -61,14 +61,14 @@ public struct KeymapEditSession: Sendable {
     // MARK: State
 
     /// The number of layers of the draft (the base's unless an edit added or removed layers).
-    public var layerCount: Int { draftLayerCount ?? base.layerCount }
+    package var layerCount: Int { draftLayerCount ?? base.layerCount }
 
     /// The zones of the layout.
-    public var zones: [ZoneID] { layout.zones }
+    package var zones: [ZoneID] { layout.zones }
 
     /// Shows another zone; the drafts of all zones stay as they are.
     /// - Throws: `KeymapError.zoneNotInLayout`.
-    public mutating func selectZone(_ zone: ZoneID) throws(KeymapError) {
+    package mutating func selectZone(_ zone: ZoneID) throws(KeymapError) {
         guard layout.zones.contains(zone) else {
             throw .zoneNotInLayout(zone: zone.rawValue, layout: layout.id.rawValue, available: zones.map(\.rawValue))
         }
@@ -77,14 +77,14 @@ public struct KeymapEditSession: Sendable {
 
     /// What a key does in the draft.
     /// - Throws: `KeymapError.layerOutOfRange` or `.unknownKey`.
-    public func action(layer: Int, key: KeyName) throws(KeymapError) -> KeyAction {
+    package func action(layer: Int, key: KeyName) throws(KeymapError) -> KeyAction {
         try checkLayer(layer)
         let physical = try layout.key(named: key)
         return effectiveAction(layer: layer, key: physical.name, zone: physical.zone)
     }
 
     /// The bindings of a zone on a layer, in reading order, with whether the draft changed each.
-    public func bindings(zone: ZoneID, layer: Int) throws(KeymapError) -> [KeyBinding] {
+    package func bindings(zone: ZoneID, layer: Int) throws(KeymapError) -> [KeyBinding] {
         try checkLayer(layer)
         let slot = ZoneSlot(zone, layer: layer)
         return try layout.keys(in: zone).map { key in
@@ -95,19 +95,19 @@ public struct KeymapEditSession: Sendable {
     }
 
     /// The draft of one zone on one layer: only the keys it changes, with their new actions.
-    public func draft(zone: ZoneID, layer: Int) -> [KeyName: KeyAction] {
+    package func draft(zone: ZoneID, layer: Int) -> [KeyName: KeyAction] {
         drafts[ZoneSlot(zone, layer: layer)] ?? [:]
     }
 
     /// The macros of the draft.
-    public var macros: [MacroName: Macro] {
+    package var macros: [MacroName: Macro] {
         var result = base.macros
         for (name, macro) in macroDrafts { result[name] = macro }
         return result
     }
 
     /// The whole draft as a keymap: what a push would write.
-    public var draftKeymap: Keymap {
+    package var draftKeymap: Keymap {
         var keymap = base.resized(toLayerCount: layerCount, for: layout)
         for (slot, keys) in drafts where slot.layer < layerCount {
             for (key, action) in keys { keymap.setAction(action, layer: slot.layer, key: key) }
@@ -118,28 +118,28 @@ public struct KeymapEditSession: Sendable {
     }
 
     /// A layer's name in the draft; nil when it has none.
-    public func layerName(_ layer: Int) -> LayerName? {
+    package func layerName(_ layer: Int) -> LayerName? {
         if let draft = nameDrafts[layer] { return draft }
         return base.layerName(layer)
     }
 
     /// Every layer's name in the draft, by layer (empty for a layer without one).
-    public var layerNames: [String] { (0..<layerCount).map { layerName($0)?.rawValue ?? "" } }
+    package var layerNames: [String] { (0..<layerCount).map { layerName($0)?.rawValue ?? "" } }
 
     /// Whether the draft differs from the base.
-    public var isDirty: Bool {
+    package var isDirty: Bool {
         !drafts.isEmpty || !macroDrafts.isEmpty || draftLayerCount != nil || !nameDrafts.isEmpty
     }
     /// Whether there is an edit to undo.
-    public var canUndo: Bool { log.canUndo }
+    package var canUndo: Bool { log.canUndo }
     /// Whether there is an undone edit to redo.
-    public var canRedo: Bool { log.canRedo }
+    package var canRedo: Bool { log.canRedo }
 
     /// The operation log (applied operations first, then the redo tail).
-    public var operationLog: OperationLog<EditOperation> { log.map(\.operation) }
+    package var operationLog: OperationLog<EditOperation> { log.map(\.operation) }
 
     /// The draft as saved: the operation log and the zone on show.
-    public var draftRecord: DraftRecord {
+    package var draftRecord: DraftRecord {
         DraftRecord(currentZone: currentZone, operations: log.entries.map(\.operation), cursor: log.cursor)
     }
 
@@ -151,7 +151,7 @@ public struct KeymapEditSession: Sendable {
     /// The log keeps at most ``undoLimit`` edits and about ``undoByteBudget`` bytes of them: past either, the oldest
     /// edits are merged into one (see `KeymapEditSession+LogBound.swift`).
     @discardableResult
-    public mutating func apply(_ operation: EditOperation) throws(KeymapError) -> Bool {
+    package mutating func apply(_ operation: EditOperation) throws(KeymapError) -> Bool {
         guard try record(operation) else { return false }
         boundLog()
         return true
@@ -180,7 +180,7 @@ public struct KeymapEditSession: Sendable {
     /// Binds a key to an action on a layer.
     /// - Parameter zone: when given, the key must belong to it (a check for callers that edit zone by zone).
     @discardableResult
-    public mutating func setBinding(key: KeyName, action: KeyAction, layer: Int, zone: ZoneID? = nil)
+    package mutating func setBinding(key: KeyName, action: KeyAction, layer: Int, zone: ZoneID? = nil)
         throws(KeymapError) -> Bool
     {
         if let zone {
@@ -194,80 +194,80 @@ public struct KeymapEditSession: Sendable {
 
     /// Clears a zone on a layer.
     @discardableResult
-    public mutating func clearZone(_ zone: ZoneID, layer: Int) throws(KeymapError) -> Bool {
+    package mutating func clearZone(_ zone: ZoneID, layer: Int) throws(KeymapError) -> Bool {
         try apply(.clearZone(zone, layer: layer))
     }
 
     /// Copies a zone from one layer to another.
     @discardableResult
-    public mutating func copyZone(_ zone: ZoneID, from: Int, to: Int) throws(KeymapError) -> Bool {
+    package mutating func copyZone(_ zone: ZoneID, from: Int, to: Int) throws(KeymapError) -> Bool {
         try apply(.copyZone(zone, from: from, to: to))
     }
 
     /// Swaps two zone slots of equal shape.
     @discardableResult
-    public mutating func swapZones(_ first: ZoneSlot, _ second: ZoneSlot) throws(KeymapError) -> Bool {
+    package mutating func swapZones(_ first: ZoneSlot, _ second: ZoneSlot) throws(KeymapError) -> Bool {
         try apply(.swapZones(first, second))
     }
 
     /// Defines or replaces a macro.
     @discardableResult
-    public mutating func setMacro(_ name: MacroName, _ macro: Macro) throws(KeymapError) -> Bool {
+    package mutating func setMacro(_ name: MacroName, _ macro: Macro) throws(KeymapError) -> Bool {
         try apply(.setMacro(name, macro))
     }
 
     /// Inserts a transparent layer at `index` (1 up to the layer count).
     @discardableResult
-    public mutating func addLayer(_ index: Int) throws(KeymapError) -> Bool {
+    package mutating func addLayer(_ index: Int) throws(KeymapError) -> Bool {
         try apply(.addLayer(index))
     }
 
     /// Removes layer `index` (not layer 0) when no other layer switches to it.
     @discardableResult
-    public mutating func removeLayer(_ index: Int) throws(KeymapError) -> Bool {
+    package mutating func removeLayer(_ index: Int) throws(KeymapError) -> Bool {
         try apply(.removeLayer(index))
     }
 
     /// Names a layer, or (nil) clears its name.
     @discardableResult
-    public mutating func renameLayer(_ index: Int, to name: LayerName?) throws(KeymapError) -> Bool {
+    package mutating func renameLayer(_ index: Int, to name: LayerName?) throws(KeymapError) -> Bool {
         try apply(.renameLayer(index, name))
     }
 
     /// Moves layer `from` to index `to`; every layer switch follows its layer.
     @discardableResult
-    public mutating func moveLayer(from: Int, to: Int) throws(KeymapError) -> Bool {
+    package mutating func moveLayer(from: Int, to: Int) throws(KeymapError) -> Bool {
         try apply(.moveLayer(from: from, to: to))
     }
 
     /// Copies every binding of layer `from` onto layer `to`.
     @discardableResult
-    public mutating func copyLayer(from: Int, to: Int) throws(KeymapError) -> Bool {
+    package mutating func copyLayer(from: Int, to: Int) throws(KeymapError) -> Bool {
         try apply(.copyLayer(from: from, to: to))
     }
 
     /// Removes a macro no key is bound to.
     @discardableResult
-    public mutating func removeMacro(_ name: MacroName) throws(KeymapError) -> Bool {
+    package mutating func removeMacro(_ name: MacroName) throws(KeymapError) -> Bool {
         try apply(.removeMacro(name))
     }
 
     /// Undoes the last applied edit.
     /// - Throws: `KeymapError.nothingToUndo`.
-    public mutating func undo() throws(KeymapError) {
+    package mutating func undo() throws(KeymapError) {
         guard let entry = log.undo() else { throw .nothingToUndo }
         perform(entry.change.reversed)
     }
 
     /// Redoes the last undone edit.
     /// - Throws: `KeymapError.nothingToRedo`.
-    public mutating func redo() throws(KeymapError) {
+    package mutating func redo() throws(KeymapError) {
         guard let entry = log.redo() else { throw .nothingToRedo }
         perform(entry.change)
     }
 
     /// Drops the draft as one more edit (one `undo()` brings it back): the session holds the base again.
-    public mutating func discard() {
+    package mutating func discard() {
         do {
             try apply(.replaceKeymap(base))
         } catch {
@@ -287,12 +287,12 @@ public struct KeymapEditSession: Sendable {
 
     /// Records what the keyboard holds now, for `diff()` to list what differs from the base (origin `device`).
     /// - Throws: `KeymapError` when the keymap does not fit the layout.
-    public mutating func setDeviceKeymap(_ keymap: Keymap?) throws(KeymapError) {
+    package mutating func setDeviceKeymap(_ keymap: Keymap?) throws(KeymapError) {
         deviceKeymap = try keymap.map { keymap throws(KeymapError) in try keymap.validated(for: layout) }
     }
 
     /// After a successful push: the draft becomes the base (and what the keyboard holds), the log starts afresh.
-    public mutating func markPushed() {
+    package mutating func markPushed() {
         base = draftKeymap
         deviceKeymap = nil
         clearDraft()
@@ -303,7 +303,7 @@ public struct KeymapEditSession: Sendable {
     /// (where the draft now differs from `pushed`, the draft the push wrote) stay a draft on the new base, as one
     /// edit.
     /// - Throws: `KeymapError` when `holding` does not fit the layout; the session is then unchanged.
-    public mutating func adoptPushed(holding: Keymap, pushed: Keymap) throws(KeymapError) {
+    package mutating func adoptPushed(holding: Keymap, pushed: Keymap) throws(KeymapError) {
         let current = draftKeymap
         var fresh = try KeymapEditSession(layout: layout, base: holding)
         fresh.currentZone = currentZone
@@ -335,12 +335,12 @@ public struct KeymapEditSession: Sendable {
     /// it still applies.
     /// - Throws: `KeymapError` when an applied operation does not apply to the new base; the session is then
     ///   unchanged.
-    public mutating func rebase(onto newBase: Keymap) throws(KeymapError) {
+    package mutating func rebase(onto newBase: Keymap) throws(KeymapError) {
         self = try KeymapEditSession(layout: layout, base: newBase, draft: draftRecord)
     }
 
     /// The keymap that replaying operations onto a base gives, without a session.
-    public static func replay(_ operations: [EditOperation], onto base: Keymap, layout: PhysicalLayout)
+    package static func replay(_ operations: [EditOperation], onto base: Keymap, layout: PhysicalLayout)
         throws(KeymapError) -> Keymap
     {
         var session = try KeymapEditSession(layout: layout, base: base)

@@ -7,18 +7,18 @@
 /// keystrokes becomes a delay step, rounded to `delayRounding`; gaps shorter than `minimumDelay`, and gaps while a
 /// key is held, are dropped. Autorepeat, `EV_SYN` and non-key events are ignored, as are keys kblink cannot send
 /// (listed in `ignoredCodes`). Keys still held when recording stops are released at the end.
-public struct MacroRecorder: Sendable {
+package struct MacroRecorder: Sendable {
     /// How delays are recorded.
-    public struct Options: Sendable, Hashable {
+    package struct Options: Sendable, Hashable {
         /// Gaps shorter than this (after rounding) are dropped, in milliseconds.
-        public var minimumDelay: Int
+        package var minimumDelay: Int
         /// Delays are rounded to a multiple of this, in milliseconds (at least 1).
-        public var delayRounding: Int
+        package var delayRounding: Int
         /// Whether to record delays at all.
-        public var recordsDelays: Bool
+        package var recordsDelays: Bool
 
         /// Creates options; the defaults drop gaps under 50 ms and round to 10 ms.
-        public init(minimumDelay: Int = 50, delayRounding: Int = 10, recordsDelays: Bool = true) {
+        package init(minimumDelay: Int = 50, delayRounding: Int = 10, recordsDelays: Bool = true) {
             self.minimumDelay = minimumDelay
             self.delayRounding = max(1, delayRounding)
             self.recordsDelays = recordsDelays
@@ -26,9 +26,9 @@ public struct MacroRecorder: Sendable {
     }
 
     /// The recorded steps so far.
-    public private(set) var log = OperationLog<MacroStep>()
+    package private(set) var log = OperationLog<MacroStep>()
     /// Evdev key codes that were pressed but have no HID usage kblink can send.
-    public private(set) var ignoredCodes: [UInt16] = []
+    package private(set) var ignoredCodes: [UInt16] = []
     private let options: Options
     private var held: [UInt16: HIDUsage] = [:]
     private var heldOrder: [UInt16] = []
@@ -36,12 +36,12 @@ public struct MacroRecorder: Sendable {
     private var lastRelease: Int64?
 
     /// Starts an empty recording.
-    public init(options: Options = Options()) {
+    package init(options: Options = Options()) {
         self.options = options
     }
 
     /// Feeds one event.
-    public mutating func feed(_ event: EvdevEvent) {
+    package mutating func feed(_ event: EvdevEvent) {
         guard event.type == EvdevEvent.key else { return }
         switch event.value {
         case 1: keyDown(event)
@@ -52,18 +52,18 @@ public struct MacroRecorder: Sendable {
 
     /// Feeds a run of raw `struct input_event` records.
     /// - Throws: `KeymapError.invalidInputEvents` for bytes that are not whole records; nothing is fed then.
-    public mutating func feed(bytes: some Collection<UInt8>) throws(KeymapError) {
+    package mutating func feed(bytes: some Collection<UInt8>) throws(KeymapError) {
         for event in try EvdevEvent.decode(bytes) { feed(event) }
     }
 
     /// Undoes the last finished step (a key still held is not a step yet).
-    public mutating func undoLastStep() {
+    package mutating func undoLastStep() {
         _ = log.undo()
     }
 
     /// The recorded macro in canonical form.
     /// - Throws: `KeymapError.invalidMacro` when nothing was recorded.
-    public func macro() throws(KeymapError) -> Macro {
+    package func macro() throws(KeymapError) -> Macro {
         var steps = Array(log.applied)
         if let pending { steps.append(.press(pending.usage)) }
         for code in heldOrder.reversed() {
@@ -74,7 +74,7 @@ public struct MacroRecorder: Sendable {
     }
 
     /// The edit that stores the recording as a macro, for `KeymapEditSession.apply(_:)`.
-    public func operation(named name: MacroName) throws(KeymapError) -> EditOperation {
+    package func operation(named name: MacroName) throws(KeymapError) -> EditOperation {
         .recordMacro(name, try macro())
     }
 

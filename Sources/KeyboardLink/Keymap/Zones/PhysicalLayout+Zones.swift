@@ -2,7 +2,7 @@ extension PhysicalLayout {
     /// Pairs the keys of two zones that have the same shape: the same number of keys, each with the same size at
     /// the same place relative to its zone's top-left corner. Pairs come in reading order.
     /// - Throws: `KeymapError.zoneNotInLayout`, or `.zoneShapeMismatch` saying how the zones differ.
-    public func zoneCorrespondence(_ first: ZoneID, _ second: ZoneID) throws(KeymapError) -> [(KeyName, KeyName)] {
+    package func zoneCorrespondence(_ first: ZoneID, _ second: ZoneID) throws(KeymapError) -> [(KeyName, KeyName)] {
         let a = try keys(in: first)
         let b = try keys(in: second)
         guard a.count == b.count else {

@@ -3,11 +3,11 @@ import KeyboardLinkFirmware
 
 extension BatteryReading: DBusRepresentable {
     /// `(sy)`: the part name and the percentage.
-    public static var dbusType: DBusType { .structure([.string, .byte]) }
+    package static var dbusType: DBusType { .structure([.string, .byte]) }
 
     /// Decodes `(sy)`.
     /// - Throws: ``DBusError`` (`InvalidArgs`) for another type or a percentage above 100.
-    public init(dbusValue: DBusValue) throws {
+    package init(dbusValue: DBusValue) throws {
         let fields = try DBusStruct<String, UInt8>(dbusValue: dbusValue).fields
         do {
             self.init(part: fields.0, level: try BatteryLevel(percentage: fields.1))
@@ -17,5 +17,5 @@ extension BatteryReading: DBusRepresentable {
     }
 
     /// Encodes as `(sy)`.
-    public var dbusValue: DBusValue { .structure([.string(part), .byte(level.percentage)]) }
+    package var dbusValue: DBusValue { .structure([.string(part), .byte(level.percentage)]) }
 }

@@ -1,20 +1,20 @@
 /// A configuration file that cannot be used: where the problem is and what to write instead.
 ///
 /// Printed as `FILE:LINE: [Section] Key: message`, the shape compilers use, so editors can jump to the line.
-public struct ConfigurationError: Error, Equatable, Sendable, CustomStringConvertible {
+package struct ConfigurationError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The file as the user named it.
-    public var file: String
+    package var file: String
     /// The 1-based line, when the problem has one.
-    public var line: Int?
+    package var line: Int?
     /// The section of the offending key, when there is one.
-    public var section: String?
+    package var section: String?
     /// The offending key, when there is one.
-    public var key: String?
+    package var key: String?
     /// What is wrong and what is allowed.
-    public var message: String
+    package var message: String
 
     /// Creates an error.
-    public init(file: String, line: Int? = nil, section: String? = nil, key: String? = nil, message: String) {
+    package init(file: String, line: Int? = nil, section: String? = nil, key: String? = nil, message: String) {
         self.file = file
         self.line = line
         self.section = section
@@ -22,7 +22,7 @@ public struct ConfigurationError: Error, Equatable, Sendable, CustomStringConver
         self.message = message
     }
 
-    public var description: String {
+    package var description: String {
         ConfigurationLocation.render(file: file, line: line, section: section, key: key, message: message)
     }
 }

@@ -1,19 +1,19 @@
 /// Something in a configuration file that kblinkd ignores or overrides but does not refuse: an unknown section or
 /// key (often a typo), or a key set twice.
-public struct ConfigurationWarning: Equatable, Sendable, CustomStringConvertible {
+package struct ConfigurationWarning: Equatable, Sendable, CustomStringConvertible {
     /// The file as the user named it.
-    public var file: String
+    package var file: String
     /// The 1-based line the warning is about.
-    public var line: Int
+    package var line: Int
     /// The section concerned.
-    public var section: String?
+    package var section: String?
     /// The key concerned.
-    public var key: String?
+    package var key: String?
     /// What was noticed and what kblinkd does about it.
-    public var message: String
+    package var message: String
 
     /// Creates a warning.
-    public init(file: String, line: Int, section: String? = nil, key: String? = nil, message: String) {
+    package init(file: String, line: Int, section: String? = nil, key: String? = nil, message: String) {
         self.file = file
         self.line = line
         self.section = section
@@ -21,7 +21,7 @@ public struct ConfigurationWarning: Equatable, Sendable, CustomStringConvertible
         self.message = message
     }
 
-    public var description: String {
+    package var description: String {
         ConfigurationLocation.render(file: file, line: line, section: section, key: key, message: message)
     }
 }

@@ -3,7 +3,7 @@ import KeyboardLinkSupport
 
 extension DaemonConfiguration {
     /// What to do when the configuration file does not exist.
-    public enum MissingFile: Sendable {
+    package enum MissingFile: Sendable {
         /// Use the defaults: right for ``DaemonConfiguration/defaultPath``, which a fresh install does not have.
         case useDefaults
         /// Fail: right for a file the user named with `--config`.
@@ -16,7 +16,7 @@ extension DaemonConfiguration {
     ///   - missingFile: whether a missing file means defaults or an error.
     /// - Throws: ``ConfigurationError`` when the file cannot be read (the reason from the system), is too large,
     ///   is not UTF-8, or holds a malformed line or a bad value.
-    public static func load(path: String, missingFile: MissingFile = .fail) throws(ConfigurationError) -> Parsed {
+    package static func load(path: String, missingFile: MissingFile = .fail) throws(ConfigurationError) -> Parsed {
         let bytes: [UInt8]
         switch readFile(path) {
         case .success(let contents):

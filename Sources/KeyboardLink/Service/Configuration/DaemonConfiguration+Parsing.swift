@@ -3,11 +3,11 @@ import KeyboardLinkSupport
 
 extension DaemonConfiguration {
     /// A configuration and what was noticed while reading it.
-    public struct Parsed: Sendable, Equatable {
+    package struct Parsed: Sendable, Equatable {
         /// The settings, defaults filled in.
-        public var configuration: DaemonConfiguration
+        package var configuration: DaemonConfiguration
         /// Unknown sections and keys, and keys set twice; log them and carry on.
-        public var warnings: [ConfigurationWarning]
+        package var warnings: [ConfigurationWarning]
     }
 
     /// One documented key: where it lives, what it accepts, and how it sets the configuration.
@@ -152,14 +152,14 @@ extension DaemonConfiguration {
     ///   - fileName: names the file in errors and warnings.
     /// - Throws: ``ConfigurationError`` naming the file, line and key, with the allowed values, for the first
     ///   malformed line or bad value.
-    public static func parse(_ text: String, fileName: String) throws(ConfigurationError) -> Parsed {
+    package static func parse(_ text: String, fileName: String) throws(ConfigurationError) -> Parsed {
         try interpret(INIDocument(parsing: text, fileName: fileName))
     }
 
     /// Applies a parsed INI document: known keys set the configuration (the last value of a repeated key wins),
     /// unknown sections and keys become warnings.
     /// - Throws: ``ConfigurationError`` for a value outside a key's allowed values.
-    public static func interpret(_ document: INIDocument) throws(ConfigurationError) -> Parsed {
+    package static func interpret(_ document: INIDocument) throws(ConfigurationError) -> Parsed {
         var configuration = DaemonConfiguration()
         var warnings = document.warnings
         let sections = knownSections
@@ -201,7 +201,7 @@ extension DaemonConfiguration {
     }
 
     /// `5`, `0.5`, `1.250`: whole seconds with up to 3 decimals; no sign, no unit.
-    public static func seconds(_ value: String) -> Duration? {
+    package static func seconds(_ value: String) -> Duration? {
         let parts = value.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
         let digits: (Substring) -> Bool = { !$0.isEmpty && $0.allSatisfy { ("0"..."9").contains($0) } }
         guard digits(parts[0]), parts[0].count <= 6, let whole = Int(parts[0]) else { return nil }

@@ -5,49 +5,49 @@ import KeyboardLinkSupport
 /// defaults for every key the file leaves out.
 ///
 /// The keys, their defaults and allowed values are listed in `systemd/kblinkd.conf.example` and `docs/systemd.md`.
-public struct DaemonConfiguration: Sendable, Equatable {
+package struct DaemonConfiguration: Sendable, Equatable {
     /// Where kblinkd looks when `--config` is not given; systemd's `ConfigurationDirectory=kblink` makes the
     /// directory.
-    public static let defaultPath = "/etc/kblink/kblinkd.conf"
+    package static let defaultPath = "/etc/kblink/kblinkd.conf"
     /// The allowed `[Pairing] DiscoveryTimeout`, in seconds.
-    public static let discoveryTimeoutRange: ClosedRange<Int> = 1...300
+    package static let discoveryTimeoutRange: ClosedRange<Int> = 1...300
     /// The allowed `[Presence] GracePeriod`, in seconds.
-    public static let gracePeriodRange: ClosedRange<Duration> = .zero ... .seconds(300)
+    package static let gracePeriodRange: ClosedRange<Duration> = .zero ... .seconds(300)
 
     /// `[General] LogLevel`: the least important messages still logged. Default `info`.
-    public var logLevel: LogLevel
+    package var logLevel: LogLevel
     /// `[Presence] Policy`: which keyboards count as a hardware keyboard in use. Default `external`.
-    public var presencePolicy: PresencePolicy
+    package var presencePolicy: PresencePolicy
     /// `[Presence] InputDevices`: the kernel's list of input devices. Default `/proc/bus/input/devices`.
-    public var inputDevicesPath: String
+    package var inputDevicesPath: String
     /// `[Presence] InputDirectory`: watched for devices coming and going. Default `/dev/input`.
-    public var inputDirectory: String
+    package var inputDirectory: String
     /// `[Presence] SysfsRoot`: where sysfs is; a block of `InputDevices` counts only for a device listed under its
     /// `class/input`. Default `/sys`.
-    public var sysfsRoot: String
+    package var sysfsRoot: String
     /// `[Presence] GracePeriod`: how long `HardwareKeyboardAttached` stays true after the last keyboard left, so
     /// that a keyboard that sleeps or drops for a moment does not make on-screen keyboards flicker. Default 5 s.
-    public var gracePeriod: Duration
+    package var gracePeriod: Duration
     /// `[Presence] CountVirtualDevices`: whether virtual keyboards (uinput remappers such as keyd and kanata,
     /// ydotool) count. Default `false`.
-    public var countsVirtualDevices: Bool
+    package var countsVirtualDevices: Bool
     /// `[Health] Deadline`, `Budget`, `Backoff`, `PowerCycleAdapter`: how a keyboard connected without an input
     /// device is healed (docs/health.md). Defaults 10 s, 3 steps, 2 s, false.
-    public var health: HealthSettings
+    package var health: HealthSettings
     /// `[Battery] Provider`: whether kblinkd registers as a BlueZ battery provider (needs `bluetoothd -E`).
     /// Default `false`.
-    public var batteryProvider: Bool
+    package var batteryProvider: Bool
     /// `[Pairing] DefaultAgent`: whether kblinkd asks BlueZ to make its pairing agent the default one, so it also
     /// answers pairings other programs start. Default `false`.
-    public var defaultAgent: Bool
+    package var defaultAgent: Bool
     /// `[Pairing] DiscoveryTimeout`: how long a scan runs when the client gives no timeout. Default 20 seconds.
-    public var discoveryTimeout: Duration
+    package var discoveryTimeout: Duration
     /// `[Authorization] FallbackGroup`: when polkit is not on the bus, the group whose members (besides root) may
     /// pair, edit keymaps, write firmware and read macros. Default `kblink`.
-    public var fallbackGroup: String
+    package var fallbackGroup: String
 
     /// Creates a configuration; every parameter defaults to the documented default.
-    public init(
+    package init(
         logLevel: LogLevel = .info,
         presencePolicy: PresencePolicy = .external,
         inputDevicesPath: String = "/proc/bus/input/devices",
@@ -92,7 +92,7 @@ extension DaemonConfiguration {
 
     /// The keys read only at start whose value differs between the running configuration and a reloaded one, in
     /// documentation order.
-    public static func restartOnlyChanges(from running: DaemonConfiguration, to reloaded: DaemonConfiguration)
+    package static func restartOnlyChanges(from running: DaemonConfiguration, to reloaded: DaemonConfiguration)
         -> [String]
     {
         restartOnlyKeys.filter { $0.value(running) != $0.value(reloaded) }.map(\.key)

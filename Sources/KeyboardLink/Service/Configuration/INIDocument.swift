@@ -4,38 +4,38 @@
 /// Whitespace around names and values is trimmed; a value runs to the end of the line (there are no inline
 /// comments, as in GLib's key files). A section that appears twice is merged; a key set twice keeps its last value
 /// and records a warning. The parser knows nothing of kblinkd's keys: ``DaemonConfiguration`` checks those.
-public struct INIDocument: Sendable, Equatable {
+package struct INIDocument: Sendable, Equatable {
     /// One `Key = value` line.
-    public struct Entry: Sendable, Equatable {
+    package struct Entry: Sendable, Equatable {
         /// The section the line is in.
-        public var section: String
+        package var section: String
         /// The key, trimmed.
-        public var key: String
+        package var key: String
         /// The value, trimmed; may be empty.
-        public var value: String
+        package var value: String
         /// The 1-based line number.
-        public var line: Int
+        package var line: Int
     }
 
     /// A `[Section]` header.
-    public struct Section: Sendable, Equatable {
+    package struct Section: Sendable, Equatable {
         /// The name between the brackets, trimmed.
-        public var name: String
+        package var name: String
         /// The 1-based line of its first header.
-        public var line: Int
+        package var line: Int
     }
 
     /// The largest file accepted; a configuration file is a few hundred bytes.
-    public static let maximumSize = 1 << 20
+    package static let maximumSize = 1 << 20
 
     /// The file name used in diagnostics.
-    public let fileName: String
+    package let fileName: String
     /// Each section name once, in order of first appearance, with the line of that first header.
-    public private(set) var sections: [Section] = []
+    package private(set) var sections: [Section] = []
     /// Every entry in file order, including keys that a later line overrides.
-    public private(set) var entries: [Entry] = []
+    package private(set) var entries: [Entry] = []
     /// Keys set more than once.
-    public private(set) var warnings: [ConfigurationWarning] = []
+    package private(set) var warnings: [ConfigurationWarning] = []
 
     /// Parses UTF-8 text.
     /// - Parameters:
@@ -43,13 +43,13 @@ public struct INIDocument: Sendable, Equatable {
     ///   - fileName: names the file in errors and warnings.
     /// - Throws: ``ConfigurationError`` with the line number for a malformed header, a line that is neither a
     ///   header, a `Key = value` pair nor a comment, a key outside any section, or a bad key name.
-    public init(parsing text: String, fileName: String) throws(ConfigurationError) {
+    package init(parsing text: String, fileName: String) throws(ConfigurationError) {
         try self.init(parsing: Array(text.utf8), fileName: fileName)
     }
 
     /// Parses raw bytes, refusing a file that is not UTF-8 or holds a NUL byte.
     /// - Throws: ``ConfigurationError`` as ``init(parsing:fileName:)-(String,_)`` does, and for bad encoding.
-    public init(parsing bytes: [UInt8], fileName: String) throws(ConfigurationError) {
+    package init(parsing bytes: [UInt8], fileName: String) throws(ConfigurationError) {
         self.fileName = fileName
         guard bytes.count <= Self.maximumSize else {
             throw ConfigurationError(
@@ -110,18 +110,18 @@ public struct INIDocument: Sendable, Equatable {
     }
 
     /// The effective entry for `key` in `section`: the last one in the file.
-    public func entry(section: String, key: String) -> Entry? {
+    package func entry(section: String, key: String) -> Entry? {
         entries.last { $0.section == section && $0.key == key }
     }
 
     /// Every value given for `key` in `section`, in file order (for formats such as systemd units where a key
     /// may repeat to build a list).
-    public func values(section: String, key: String) -> [String] {
+    package func values(section: String, key: String) -> [String] {
         entries.filter { $0.section == section && $0.key == key }.map(\.value)
     }
 
     /// The effective entries (the last of each key), in order of each key's first appearance.
-    public var effectiveEntries: [Entry] {
+    package var effectiveEntries: [Entry] {
         var seen: [String: Int] = [:]
         var result: [Entry] = []
         for entry in entries {

@@ -11,20 +11,20 @@ import KeyboardLinkSupport
 
 /// What runs in the daemon's process beside the service: the simulated BlueZ and keyboards of `kblinkd-demo`.
 /// kblinkd itself runs with none.
-public struct DaemonCompanion: Sendable {
+package struct DaemonCompanion: Sendable {
     /// Starts before the service connects. Given the bus the options named (nil: none), returns the bus to serve
     /// on and whether its address must be printed first (a private bus nobody else knows).
-    public var start: @Sendable (_ bus: BusAddress?, _ logger: Logger) async throws -> (bus: BusAddress, print: Bool)
+    package var start: @Sendable (_ bus: BusAddress?, _ logger: Logger) async throws -> (bus: BusAddress, print: Bool)
     /// Runs once the service is up and before readiness is announced.
-    public var serviceStarted: @Sendable (_ service: KeyboardLinkService, _ logger: Logger) async -> Void
+    package var serviceStarted: @Sendable (_ service: KeyboardLinkService, _ logger: Logger) async -> Void
     /// Stops it, after the service.
-    public var stop: @Sendable () async -> Void
+    package var stop: @Sendable () async -> Void
     /// The input devices to watch instead of the configuration's (the simulated keyboards' own, in
     /// `kblinkd-demo`); nil: the configuration's. Asked once the companion started.
-    public var inputDevices: (@Sendable () -> EvdevPresenceFeed?)?
+    package var inputDevices: (@Sendable () -> EvdevPresenceFeed?)?
 
     /// A companion made of these steps.
-    public init(
+    package init(
         start: @escaping @Sendable (BusAddress?, Logger) async throws -> (bus: BusAddress, print: Bool),
         serviceStarted: @escaping @Sendable (KeyboardLinkService, Logger) async -> Void,
         stop: @escaping @Sendable () async -> Void,
@@ -40,30 +40,30 @@ public struct DaemonCompanion: Sendable {
 /// The daemon's life: configuration, the bus, the service, systemd's readiness and watchdog, the evdev feed, and
 /// signals (SIGHUP reloads the configuration, SIGTERM and SIGINT stop). `kblinkd` and `kblinkd-demo` are this
 /// with their options.
-public enum DaemonRunner {
+package enum DaemonRunner {
     /// What the command line chose.
-    public struct Options: Sendable {
+    package struct Options: Sendable {
         /// The bus to serve on; nil: the system bus (or, for a companion that brings one, its private bus).
-        public var bus: BusAddress?
+        package var bus: BusAddress?
         /// The configuration file given with `--config`.
-        public var configPath: String?
+        package var configPath: String?
         /// Where profiles and caches live, given with `--state-dir`.
-        public var stateDirectory: String?
+        package var stateDirectory: String?
         /// Print the bus address on the first line of standard output.
-        public var printAddress = false
+        package var printAddress = false
         /// `--log-level`, over the configuration's.
-        public var logLevel: LogLevel?
+        package var logLevel: LogLevel?
         /// Who decides who may do what; nil: polkit, with the configuration's `[Authorization] FallbackGroup`.
-        public var authorization: AuthorizationPolicy?
+        package var authorization: AuthorizationPolicy?
         /// `--grace-period SECONDS`, over the configuration's `[Presence] GracePeriod`.
-        public var gracePeriod: Duration?
+        package var gracePeriod: Duration?
 
-        public init() {}
+        package init() {}
     }
 
     /// The options every daemon executable takes, after its own flags were taken out.
     /// - Throws: ``ParsedArguments/UsageError``.
-    public static func parse(_ parsed: ParsedArguments) throws -> Options {
+    package static func parse(_ parsed: ParsedArguments) throws -> Options {
         _ = try parsed.expectPositionals([])
         var options = Options()
         if let bus = parsed.value("--bus") {
@@ -94,11 +94,13 @@ public enum DaemonRunner {
     }
 
     /// The flags and options of ``parse(_:)``.
-    public static let flags: Set<String> = ["--print-address", "--help", "--version"]
-    public static let valueOptions: Set<String> = ["--bus", "--config", "--state-dir", "--log-level", "--grace-period"]
+    package static let flags: Set<String> = ["--print-address", "--help", "--version"]
+    package static let valueOptions: Set<String> = [
+        "--bus", "--config", "--state-dir", "--log-level", "--grace-period",
+    ]
 
     /// Ignores the signals the daemon handles itself, so that their default actions do not kill it first.
-    public static func takeOverSignals() {
+    package static func takeOverSignals() {
         signal(SIGTERM, SIG_IGN)
         signal(SIGINT, SIG_IGN)
         signal(SIGHUP, SIG_IGN)
@@ -115,7 +117,7 @@ public enum DaemonRunner {
     /// Runs until SIGTERM or SIGINT; returns the exit status.
     /// - Parameter companion: what runs beside the service (nil for kblinkd, which serves the system bus unless
     ///   told otherwise).
-    public static func run(_ options: Options, companion: DaemonCompanion? = nil) async -> Int32 {
+    package static func run(_ options: Options, companion: DaemonCompanion? = nil) async -> Int32 {
         let logger = Logger(threshold: options.logLevel ?? .info)
         let notifier = SystemdNotifier.fromProcessEnvironment()
         // Children (the private dbus-daemon of kblinkd-demo) must not notify systemd as if they were us.
@@ -266,13 +268,13 @@ public enum DaemonRunner {
     }
 
     /// Writes a line to standard output at once (the demo script waits for the address line).
-    public static func writeOutput(_ text: String) {
+    package static func writeOutput(_ text: String) {
         let bytes = Array((text + "\n").utf8)
         _ = bytes.withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress, $0.count) }
     }
 
     /// Writes a line to standard error at once.
-    public static func writeError(_ text: String) {
+    package static func writeError(_ text: String) {
         let bytes = Array((text + "\n").utf8)
         _ = bytes.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
     }

@@ -14,7 +14,7 @@ extension KeymapError {
     ///
     /// Follows `category`, except that a key or zone the keyboard's layout does not have is `InvalidArgs`: over
     /// D-Bus both are arguments the caller got wrong (with a suggestion), not objects that went missing.
-    public var kblinkError: KBlinkError {
+    package var kblinkError: KBlinkError {
         switch self {
         case .unknownKey, .zoneNotInLayout:
             return KBlinkError.invalidArgs(description)
@@ -32,7 +32,7 @@ extension KeymapError {
 
 extension DriverError {
     /// The `org.kblink1.Error.*` equivalent.
-    public var kblinkError: KBlinkError {
+    package var kblinkError: KBlinkError {
         switch self {
         case .locked(let text): KBlinkError.locked(text)
         case .notSupported(let text): KBlinkError.notSupported(text)
@@ -75,7 +75,7 @@ extension FirmwareReadError {
 
 extension PairingFailure {
     /// The `org.kblink1.Error.*` error `Pair` (and `PairingFinished`) answers with, and what to do.
-    public var kblinkError: KBlinkError {
+    package var kblinkError: KBlinkError {
         switch self {
         case .alreadyPairing(let name, let step):
             KBlinkError.busy(
@@ -125,7 +125,7 @@ extension PairingFailure {
     /// - Parameters:
     ///   - error: what the flow threw.
     ///   - reason: set when the pairing was stopped from outside (it wins over `error`).
-    public static func error(for error: Error, reason: PairingEndReason?, context: Context) -> KBlinkError {
+    package static func error(for error: Error, reason: PairingEndReason?, context: Context) -> KBlinkError {
         let name = context.name
         let retry = "run 'kblink pair \(context.address)' again"
         switch reason {
@@ -215,7 +215,7 @@ extension PairingFailure {
 extension KBlinkError {
     /// Translates a BlueZ error into ours, with advice.
     /// - Parameter action: what we were doing, for the message ("connect to Aula F87").
-    public static func fromBlueZ(_ error: Error, while action: String) -> KBlinkError {
+    package static func fromBlueZ(_ error: Error, while action: String) -> KBlinkError {
         if let error = error as? KBlinkError { return error }
         guard let error = error as? DBusError else {
             if error is CancellationError { return canceled("\(action): canceled") }

@@ -13,29 +13,29 @@ import KeyboardLinkSupport
 /// Files are written atomically (a temporary file in the same directory, `fsync`, `rename`, `fsync` of the
 /// directory), so a crash or power cut leaves either the old file or the new one. A file that cannot be read is
 /// moved aside (`<ADDRESS>.json.corrupt`) and reported, never fatal: the next refresh rebuilds it.
-public struct FirmwareCache: Sendable {
+package struct FirmwareCache: Sendable {
     /// `<state>/firmware`.
-    public let directory: String
+    package let directory: String
 
     /// The cache inside `stateDirectory`.
-    public init(stateDirectory: String) {
+    package init(stateDirectory: String) {
         directory = (stateDirectory.hasSuffix("/") ? stateDirectory : stateDirectory + "/") + "firmware"
     }
 
     /// The file of one keyboard.
-    public func path(for address: BluetoothAddress) -> String {
+    package func path(for address: BluetoothAddress) -> String {
         directory + "/" + address.description + ".json"
     }
 
     /// Where an unreadable file of one keyboard is moved.
-    public func quarantinePath(for address: BluetoothAddress) -> String {
+    package func quarantinePath(for address: BluetoothAddress) -> String {
         path(for: address) + ".corrupt"
     }
 
     /// Reads one keyboard's cached information.
     /// - Returns: nil when there is no cache file.
     /// - Throws: ``FirmwareCacheError`` when the file exists but is not a cache this kblink reads.
-    public func load(_ address: BluetoothAddress) throws(FirmwareCacheError) -> FirmwareInfo? {
+    package func load(_ address: BluetoothAddress) throws(FirmwareCacheError) -> FirmwareInfo? {
         let file = path(for: address)
         let data: [UInt8]
         do {
@@ -49,7 +49,7 @@ public struct FirmwareCache: Sendable {
 
     /// Reads every keyboard's cached information. Unreadable files are moved aside and reported through
     /// `problem`; files whose name is not `<ADDRESS>.json` are left alone.
-    public func loadAll(problem: (String) -> Void = { _ in }) -> [BluetoothAddress: FirmwareInfo] {
+    package func loadAll(problem: (String) -> Void = { _ in }) -> [BluetoothAddress: FirmwareInfo] {
         guard let names = try? FileStore().list(directory) else { return [:] }
         var result: [BluetoothAddress: FirmwareInfo] = [:]
         for name in names.sorted() where name.hasSuffix(".json") {
@@ -70,7 +70,7 @@ public struct FirmwareCache: Sendable {
 
     /// Writes one keyboard's information atomically, creating the directory when needed.
     /// - Throws: ``FirmwareCacheWriteError`` naming the step that failed; the previous file is then untouched.
-    public func store(_ info: FirmwareInfo, for address: BluetoothAddress) throws(FirmwareCacheWriteError) {
+    package func store(_ info: FirmwareInfo, for address: BluetoothAddress) throws(FirmwareCacheWriteError) {
         let data: [UInt8]
         do {
             data = try info.cacheData()
@@ -82,7 +82,7 @@ public struct FirmwareCache: Sendable {
     }
 
     /// Removes one keyboard's file (when the keyboard is forgotten); a missing file is fine.
-    public func remove(_ address: BluetoothAddress) {
+    package func remove(_ address: BluetoothAddress) {
         _ = unlink(path(for: address))
     }
 }

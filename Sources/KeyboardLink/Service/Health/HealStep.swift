@@ -1,5 +1,5 @@
 /// A step of the healing ladder (docs/health.md).
-public enum HealStep: String, Sendable, Equatable, CaseIterable {
+package enum HealStep: String, Sendable, Equatable, CaseIterable {
     /// `Device1.ConnectProfile` with the HID UUID: classic keyboards only (bluetoothd sends it over BR/EDR, where
     /// it cannot reach an LE keyboard's input profile).
     case connectProfile = "connect-profile"
@@ -10,10 +10,10 @@ public enum HealStep: String, Sendable, Equatable, CaseIterable {
     case powerCycleAdapter = "power-cycle-adapter"
 
     /// Whether the step disconnects the keyboard on its way (its disconnection does not end the episode).
-    public var disconnects: Bool { self != .connectProfile }
+    package var disconnects: Bool { self != .connectProfile }
 
     /// What the step does, in words, for `HealthDetail` and the journal.
-    public var doing: String {
+    package var doing: String {
         switch self {
         case .connectProfile: "asking BlueZ to connect its input profile again"
         case .reconnect: "disconnecting and connecting it again"

@@ -18,11 +18,11 @@ struct AddedLayout: Sendable {
 
 extension KeymapSessions {
     /// The most layouts `AddLayout` keeps.
-    public static let maximumAddedLayouts = 64
+    package static let maximumAddedLayouts = 64
 
     /// Loads the layouts `AddLayout` stored in `directory`; files that do not load (or whose id a user layout
     /// holds) are reported and skipped.
-    public func loadAddedLayouts(from directory: String) {
+    package func loadAddedLayouts(from directory: String) {
         let store = AddedLayoutStore(directory: directory)
         addedLayoutStore = store
         let loaded = store.load()
@@ -46,13 +46,13 @@ extension KeymapSessions {
     }
 
     /// The added layouts, by id (`ListLayouts`).
-    public func addedLayoutSummaries() -> [LayoutSummary] {
+    package func addedLayoutSummaries() -> [LayoutSummary] {
         addedLayouts.keys.sorted().compactMap { addedLayouts[$0].map { LayoutSummary($0.definition) } }
     }
 
     /// An added layout's definition (`GetLayout`).
     /// - Throws: `NotFound` naming the layouts there are.
-    public func addedLayoutDefinition(_ id: String) throws -> KeyboardLayoutDefinition {
+    package func addedLayoutDefinition(_ id: String) throws -> KeyboardLayoutDefinition {
         try addedLayoutEntry(id).definition
     }
 
@@ -71,7 +71,7 @@ extension KeymapSessions {
     /// - Returns: what happened to each keyboard with its IDs.
     /// - Throws: ``KBlinkError``: `InvalidArgs` for a definition that does not check (or the id of a built-in or user
     ///   layout), `Conflict` when another added layout has its IDs, `Failed` when it cannot be stored.
-    public func addLayout(_ definition: KeyboardLayoutDefinition) async throws -> [LayoutApplication] {
+    package func addLayout(_ definition: KeyboardLayoutDefinition) async throws -> [LayoutApplication] {
         let layout: PhysicalLayout
         do {
             layout = try definition.physicalLayout()
@@ -118,7 +118,7 @@ extension KeymapSessions {
     /// `RemoveLayout`: forgets an added layout; the keyboards that use it go back to the layout their name suggests.
     /// - Throws: ``KBlinkError``: `NotFound`; `Conflict` while a keyboard's draft with edits uses it (nothing is
     ///   removed then); `Failed` when its file cannot be removed.
-    public func removeLayout(_ id: String) async throws -> [LayoutApplication] {
+    package func removeLayout(_ id: String) async throws -> [LayoutApplication] {
         let added = try addedLayoutEntry(id)
         let users = entries.keys.sorted().filter { entries[$0]?.session.layout.id == added.layout.id }
         for address in users {

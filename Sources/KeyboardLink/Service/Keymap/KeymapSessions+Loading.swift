@@ -9,7 +9,7 @@ import KeyboardLinkSupport
 extension KeymapSessions {
     /// Loads the user's layouts (`*.json` in kblink's format, `*.kle.json`/`*.kle` from keyboard-layout-editor);
     /// files that do not load are reported and skipped. A missing directory has none.
-    public func loadUserLayouts(from directory: String) {
+    package func loadUserLayouts(from directory: String) {
         let found = PhysicalLayout.loadUserLayouts(from: directory)
         for problem in found.problems {
             log(.warning, "layout \(problem.file) in \(directory) was not loaded: \(problem.error)")
@@ -44,7 +44,7 @@ extension KeymapSessions {
 
     /// The layout a keyboard's name suggests: `aula-f87` for an AULA F87, `vgn-98pro` for a VGN 98Pro or
     /// another 98-key board ("98" in the name), `tkl-ansi` otherwise.
-    public static func guessedLayoutID(forName name: String) -> String {
+    package static func guessedLayoutID(forName name: String) -> String {
         let words = name.lowercased().split(whereSeparator: { !$0.isLetter && !$0.isNumber }).map(String.init)
         if words.contains(where: { $0 == "f87" || $0.hasPrefix("f87") }) { return "aula-f87" }
         if words.contains(where: { $0 == "vgn" || $0.hasPrefix("98") || Self.endsWithNumber98($0) }) {

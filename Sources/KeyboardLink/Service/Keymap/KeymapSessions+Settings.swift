@@ -8,7 +8,7 @@ extension KeymapSessions {
     /// - Throws: ``KBlinkError``: `org.kblink1.Error.Failed` when turning it on for a profile that was never pushed
     ///   (there is no pushed keymap to re-apply, and kblink's guessed defaults must never overwrite a keyboard) or
     ///   when the profile cannot be saved; `NotFound` when the keyboard has no session.
-    public func setApplyOnConnect(_ address: BluetoothAddress, _ enabled: Bool) async throws {
+    package func setApplyOnConnect(_ address: BluetoothAddress, _ enabled: Bool) async throws {
         let accepted = try await editProfile(address) { _, settings throws(KeymapError) in
             guard !enabled || settings.baseOnDevice else { return false }
             settings.applyOnConnect = enabled

@@ -13,13 +13,13 @@ import KeyboardLinkSupport
 /// the reply loses nothing), and an edit that could not be saved changed nothing, in memory or on disk. An edit
 /// whose new file is in place but whose directory could not be synced is made (memory follows the disk) and logged
 /// as a durability warning.
-public actor KeymapSessions {
+package actor KeymapSessions {
     /// Where the sessions' work runs: a queue of their own. A default actor runs on the preferred executor of the task
     /// that calls it, and the bus's method handlers prefer their connection's thread; parsing a profile import or
     /// saving a profile (with its fsyncs) there would keep every other caller waiting (docs/performance.md, section 8).
     private let executor = QueueExecutor(label: "kblinkd.keymaps")
 
-    public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+    package nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
 
     /// One keyboard's session and where it is saved.
     struct Entry {
@@ -59,7 +59,7 @@ public actor KeymapSessions {
     ///   - connection: where the `org.kblink1.Keymap` properties are published.
     ///   - profilesDirectory: the profile store's directory, `<state dir>/profiles`.
     ///   - log: where loading problems (corrupt profiles) are reported.
-    public init(
+    package init(
         connection: BusConnection, profilesDirectory: String, log: @escaping @Sendable (LogLevel, String) -> Void
     ) {
         self.connection = connection
@@ -69,23 +69,23 @@ public actor KeymapSessions {
 
     /// A copy of a keyboard's session, nil when the keyboard has none or its profile is a newer kblink's (so that
     /// nothing pushes or re-applies a clean keymap in its place).
-    public func session(for address: BluetoothAddress) -> KeymapEditSession? {
+    package func session(for address: BluetoothAddress) -> KeymapEditSession? {
         (try? entry(address))?.session
     }
 
     /// A keyboard's profile settings, nil when the keyboard has no session or its profile is a newer kblink's.
-    public func settings(for address: BluetoothAddress) -> ProfileSettings? {
+    package func settings(for address: BluetoothAddress) -> ProfileSettings? {
         (try? entry(address))?.settings
     }
 
     /// Who set each of the keyboard's current macros (nil for one without an owner); empty without a session.
-    public func macroOwners(for address: BluetoothAddress) -> [UInt32?] {
+    package func macroOwners(for address: BluetoothAddress) -> [UInt32?] {
         guard let entry = try? entry(address) else { return [] }
         return entry.session.macros.keys.map { entry.settings.macroOwners[$0.rawValue] }
     }
 
     /// The keyboards that have a session.
-    public var addresses: [BluetoothAddress] { entries.keys.sorted() }
+    package var addresses: [BluetoothAddress] { entries.keys.sorted() }
 
     /// Replaces the profile store (tests inject one whose writes fail).
     func replaceStore(_ store: ProfileStore) {
@@ -97,7 +97,7 @@ public actor KeymapSessions {
     /// Reads from a keyboard's session.
     /// - Throws: ``KBlinkError``: `NotFound` when the keyboard has no session, `NotSupported` while its profile is a
     ///   newer kblink's, the mapped `KeymapError` otherwise.
-    public func read<Result: Sendable>(
+    package func read<Result: Sendable>(
         _ address: BluetoothAddress, _ body: @Sendable (KeymapEditSession) throws(KeymapError) -> Result
     ) throws -> Result {
         let entry = try self.entry(address)
@@ -116,7 +116,7 @@ public actor KeymapSessions {
     ///   profile could not be written, `NotFound` when the keyboard has no session, `NotSupported` while its
     ///   profile is a newer kblink's (which is never overwritten).
     @discardableResult
-    public func edit<Result: Sendable>(
+    package func edit<Result: Sendable>(
         _ address: BluetoothAddress, _ body: @Sendable (inout KeymapEditSession) throws(KeymapError) -> Result
     ) async throws -> Result {
         try await editProfile(address) { session, _ throws(KeymapError) in try body(&session) }
@@ -125,7 +125,7 @@ public actor KeymapSessions {
     /// Like `edit(_:_:)`, for edits that change the profile's settings too (a push sets `baseOnDevice`, writing
     /// `ApplyOnConnect` sets `applyOnConnect`): both are saved together, or neither is.
     @discardableResult
-    public func editProfile<Result: Sendable>(
+    package func editProfile<Result: Sendable>(
         _ address: BluetoothAddress,
         _ body: @Sendable (inout KeymapEditSession, inout ProfileSettings) throws(KeymapError) -> Result
     ) async throws -> Result {

@@ -8,7 +8,7 @@ import KeyboardLinkDrivers
 /// learned what its firmware holds yet: `KeymapWriter.actionSupport`) are queued, not exclusive: a push or
 /// pull that arrives meanwhile waits for them to end, then goes on. A push that arrives while another push, pull or
 /// re-apply runs is refused (`Busy`): two writers would interleave.
-public actor KeyboardPushes {
+package actor KeyboardPushes {
     /// What holds a keyboard.
     enum Claim: Sendable, Equatable {
         /// A push, pull or re-apply on connect.
@@ -25,10 +25,10 @@ public actor KeyboardPushes {
     private var running: [BluetoothAddress: Claim] = [:]
     private var waiting: [BluetoothAddress: [CheckedContinuation<Void, Never>]] = [:]
     /// How VIA keyboards are reached (hidraw; a socketpair in tests).
-    public private(set) var viaLinks = VIADriverLinks.hidraw()
+    package private(set) var viaLinks = VIADriverLinks.hidraw()
 
     /// Creates an empty registry.
-    public init() {}
+    package init() {}
 
     /// Claims a keyboard for a push, pull, re-apply (`.writer`) or check. While a first-contact read or a check holds
     /// it, waits for that to end (`waitingForRead` is called once, first, when it is a first-contact read); false
@@ -72,17 +72,17 @@ public actor KeyboardPushes {
     }
 
     /// Replaces how VIA keyboards are reached (tests serve a simulated keyboard on a socketpair).
-    public func setVIALinks(_ links: VIADriverLinks) {
+    package func setVIALinks(_ links: VIADriverLinks) {
         viaLinks = links
     }
 
     /// Whether a push, pull, re-apply or first-contact read of the keyboard is running.
-    public func isPushing(_ address: BluetoothAddress) -> Bool {
+    package func isPushing(_ address: BluetoothAddress) -> Bool {
         running[address] != nil
     }
 
     /// Whether kblinkd is reading the keyboard's keymap on first contact.
-    public func isReadingOnFirstContact(_ address: BluetoothAddress) -> Bool {
+    package func isReadingOnFirstContact(_ address: BluetoothAddress) -> Bool {
         running[address] == .firstContactRead
     }
 }

@@ -3,28 +3,28 @@ import KeyboardLinkDrivers
 
 /// What a `Push` or `CheckAction` asks of the keyboard's writer: the caller's ``PushRequest`` in the daemon's
 /// terms, or a check of one action.
-public struct PushOptions: Sendable, Equatable {
+package struct PushOptions: Sendable, Equatable {
     /// Plan only: report what would be written, write nothing.
-    public var dryRun = false
+    package var dryRun = false
     /// Read the keyboard back after writing and compare before saving.
-    public var verify = true
+    package var verify = true
     /// How long to wait for the user to unlock a locked keyboard.
-    public var unlockTimeout: Duration = .seconds(30)
+    package var unlockTimeout: Duration = .seconds(30)
     /// After a successful push, turn re-applying on connect on (true) or off (false); nil leaves it as it is.
-    public var applyOnConnect: Bool?
+    package var applyOnConnect: Bool?
     /// How keys that both the draft and the keyboard changed since the base are resolved: `.stop` (the default)
     /// refuses the push naming them, `.keepKeyboard` keeps the keyboard's, `.overwrite` makes the keyboard equal
     /// to the whole draft.
-    public var resolution = PushMerge.Resolution.stop
+    package var resolution = PushMerge.Resolution.stop
     /// Only ask whether the keyboard's firmware can hold this action (any spelling); nothing is read or written.
     /// Set by `CheckAction`, not a `Push` option: the check needs only `edit-keymap`.
-    public var check: String?
+    package var check: String?
 
     /// The defaults.
-    public init() {}
+    package init() {}
 
     /// The options a caller sent (decoded and checked by ``PushRequest``).
-    public init(_ request: PushRequest) {
+    package init(_ request: PushRequest) {
         dryRun = request.dryRun
         verify = request.verify
         if let seconds = request.unlockTimeout { unlockTimeout = .seconds(Int(seconds)) }

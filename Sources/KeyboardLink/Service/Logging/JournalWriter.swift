@@ -5,21 +5,21 @@ import KeyboardLinkSupport
 /// one datagram of `NAME=value` lines per entry, so each value is a field of its own that no text inside another
 /// field can imitate. kblinkd sends its audit records this way when systemd runs it (docs/dbus-api.md,
 /// "Authorization"); everything else goes to standard error, which systemd hands to the journal as text.
-public struct JournalWriter: Sendable {
+package struct JournalWriter: Sendable {
     /// journald's socket for native entries.
-    public static let defaultSocket = "/run/systemd/journal/socket"
+    package static let defaultSocket = "/run/systemd/journal/socket"
 
     /// Where entries go.
-    public let socketPath: String
+    package let socketPath: String
 
-    public init(socketPath: String = Self.defaultSocket) {
+    package init(socketPath: String = Self.defaultSocket) {
         self.socketPath = socketPath
     }
 
     /// The datagram of one entry: `NAME=value\n` per field. A name is A-Z, 0-9 and `_`, not starting with `_`; a value
     /// keeps one line (newlines and other controls are escaped), so the simple form of the protocol carries it.
     /// - Precondition: every name is valid (they are kblinkd's constants).
-    public static func datagram(_ fields: [(name: String, value: String)]) -> [UInt8] {
+    package static func datagram(_ fields: [(name: String, value: String)]) -> [UInt8] {
         var bytes: [UInt8] = []
         for (name, value) in fields {
             precondition(isValidFieldName(name), "\(name) is not a journal field name")
@@ -32,7 +32,7 @@ public struct JournalWriter: Sendable {
     }
 
     /// Whether `name` is a field name journald accepts from a client.
-    public static func isValidFieldName(_ name: String) -> Bool {
+    package static func isValidFieldName(_ name: String) -> Bool {
         let bytes = Array(name.utf8)
         guard let first = bytes.first, first != UInt8(ascii: "_"), bytes.count <= 64 else { return false }
         return bytes.allSatisfy { (0x41...0x5A).contains($0) || (0x30...0x39).contains($0) || $0 == 0x5F }
@@ -41,7 +41,7 @@ public struct JournalWriter: Sendable {
 
     /// Sends one entry; false when it could not be sent (then the caller writes its text instead).
     @discardableResult
-    public func send(_ fields: [(name: String, value: String)]) -> Bool {
+    package func send(_ fields: [(name: String, value: String)]) -> Bool {
         let descriptor = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else { return false }
         defer { close(descriptor) }

@@ -6,7 +6,7 @@ import Synchronization
 ///
 /// Thread-safe: the threshold and the output sit behind locks, so any thread or task may log and a SIGHUP
 /// reload may change the threshold while others log.
-public final class Logger: Sendable {
+package final class Logger: Sendable {
     private let currentThreshold: Mutex<LogLevel>
     // Serialises writes so the lines of one multi-line message stay together.
     private let output: Mutex<LogSink>
@@ -15,24 +15,24 @@ public final class Logger: Sendable {
     /// - Parameters:
     ///   - threshold: the least important level still written (`info` writes error ... info, not debug).
     ///   - sink: where lines go; standard error unless a test collects them.
-    public init(threshold: LogLevel = .info, sink: LogSink = .standardError) {
+    package init(threshold: LogLevel = .info, sink: LogSink = .standardError) {
         currentThreshold = Mutex(threshold)
         output = Mutex(sink)
     }
 
     /// The least important level still written; changing it takes effect for the next message.
-    public var threshold: LogLevel {
+    package var threshold: LogLevel {
         get { currentThreshold.withLock { $0 } }
         set { currentThreshold.withLock { $0 = newValue } }
     }
 
     /// Whether a message of `level` would be written, to skip building expensive messages.
-    public func isEnabled(_ level: LogLevel) -> Bool {
+    package func isEnabled(_ level: LogLevel) -> Bool {
         level.passes(threshold: threshold)
     }
 
     /// Writes `message` at `level` if the threshold lets it through. The message is only built when it passes.
-    public func log(_ level: LogLevel, _ message: @autoclosure () -> String) {
+    package func log(_ level: LogLevel, _ message: @autoclosure () -> String) {
         guard isEnabled(level) else { return }
         // Built outside the lock: a message that itself logs must not deadlock.
         let text = Self.format(message(), level: level)
@@ -40,15 +40,15 @@ public final class Logger: Sendable {
     }
 
     /// Logs at `error` (`<3>`).
-    public func error(_ message: @autoclosure () -> String) { log(.error, message()) }
+    package func error(_ message: @autoclosure () -> String) { log(.error, message()) }
     /// Logs at `warning` (`<4>`).
-    public func warning(_ message: @autoclosure () -> String) { log(.warning, message()) }
+    package func warning(_ message: @autoclosure () -> String) { log(.warning, message()) }
     /// Logs at `notice` (`<5>`).
-    public func notice(_ message: @autoclosure () -> String) { log(.notice, message()) }
+    package func notice(_ message: @autoclosure () -> String) { log(.notice, message()) }
     /// Logs at `info` (`<6>`).
-    public func info(_ message: @autoclosure () -> String) { log(.info, message()) }
+    package func info(_ message: @autoclosure () -> String) { log(.info, message()) }
     /// Logs at `debug` (`<7>`).
-    public func debug(_ message: @autoclosure () -> String) { log(.debug, message()) }
+    package func debug(_ message: @autoclosure () -> String) { log(.debug, message()) }
 
     /// One journal entry: the level's `<N>`, the message on one line and a newline.
     ///

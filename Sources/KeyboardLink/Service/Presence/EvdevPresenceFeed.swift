@@ -1,15 +1,15 @@
 import KeyboardLinkPresence
 
 /// Feeds the evdev keyboards the kernel sees into the service, as `/dev/input` changes.
-public struct EvdevPresenceFeed: Sendable {
-    public let devicesPath: String
-    public let directory: String
+package struct EvdevPresenceFeed: Sendable {
+    package let devicesPath: String
+    package let directory: String
     /// Where udev's `KBLINK_IGNORE=1` is read; none: no device is ignored.
-    public let udev: UdevDatabase?
+    package let udev: UdevDatabase?
     /// Where sysfs is: a block of the devices file counts only for a device sysfs has (`EvdevMonitor.isInSysfs`).
-    public let sysfsRoot: String
+    package let sysfsRoot: String
 
-    public init(
+    package init(
         devicesPath: String, directory: String, udev: UdevDatabase? = nil,
         sysfsRoot: String = EvdevMonitor.defaultSysfsRoot
     ) {
@@ -21,7 +21,7 @@ public struct EvdevPresenceFeed: Sendable {
 
     /// Watches until the task is cancelled. When the directory cannot be watched (a container without
     /// `/dev/input`), only Bluetooth keyboards count, and the log says so.
-    public func run(into service: KeyboardLinkService, logger: Logger) async {
+    package func run(into service: KeyboardLinkService, logger: Logger) async {
         let monitor: EvdevMonitor
         do {
             monitor = try EvdevMonitor(

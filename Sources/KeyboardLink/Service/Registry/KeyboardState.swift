@@ -5,35 +5,35 @@ import KeyboardLinkDrivers
 import KeyboardLinkFirmware
 
 /// What the daemon exports for one keyboard, derived from BlueZ and the firmware cache.
-public struct KeyboardState: Sendable, Equatable {
-    public var address: BluetoothAddress
-    public var devicePath: ObjectPath
-    public var name: String
-    public var alias: String
-    public var paired: Bool
-    public var trusted: Bool
-    public var connected: Bool
+package struct KeyboardState: Sendable, Equatable {
+    package var address: BluetoothAddress
+    package var devicePath: ObjectPath
+    package var name: String
+    package var alias: String
+    package var paired: Bool
+    package var trusted: Bool
+    package var connected: Bool
     /// Battery levels by part (`main`, `left`, `right`, ...).
-    public var battery: [(part: String, level: UInt8)]
+    package var battery: [(part: String, level: UInt8)]
     /// `a{ss}` firmware keys of docs/dbus-api.md.
-    public var firmware: [String: String]
+    package var firmware: [String: String]
     /// `zmk-studio`, `via` or `none`.
-    public var driver: String
+    package var driver: String
     /// Whether BlueZ holds a bond for it (`Device1.Bonded`).
-    public var bonded: Bool
+    package var bonded: Bool
     /// Whether it can type (`Health`), and the step tried or the reason (`HealthDetail`); from its healing ladder.
-    public var health: KeyboardHealth
-    public var healthDetail: String
+    package var health: KeyboardHealth
+    package var healthDetail: String
     /// The last steps of the healing ladder (`Heals`), newest last.
-    public var heals: [HealRecord]
+    package var heals: [HealRecord]
     /// The last reconnect times in milliseconds (`ReconnectTimes`), newest last.
-    public var reconnectTimes: [UInt32]
+    package var reconnectTimes: [UInt32]
     /// A ZMK Studio keyboard's lock state as its Studio link last reported it (`StudioLock`); `unknown` while not
     /// connected, empty for a keyboard that does not speak ZMK Studio.
-    public var studioLock: StudioLock = .notStudio
+    package var studioLock: StudioLock = .notStudio
     /// The vendor and product IDs of its `Modalias` (nil when BlueZ has none, or one that does not parse): what a
     /// layout added for those IDs (`AddLayout`) is matched by.
-    public var productIDs: BluetoothHIDKeyboard.ProductIDs?
+    package var productIDs: BluetoothHIDKeyboard.ProductIDs?
 
     init?(device: BlueZDevice) {
         guard let address = BluetoothAddress(validating: device.address) else { return nil }
@@ -57,7 +57,7 @@ public struct KeyboardState: Sendable, Equatable {
         }
     }
 
-    public static func == (lhs: KeyboardState, rhs: KeyboardState) -> Bool {
+    package static func == (lhs: KeyboardState, rhs: KeyboardState) -> Bool {
         lhs.address == rhs.address && lhs.devicePath == rhs.devicePath && lhs.name == rhs.name
             && lhs.alias == rhs.alias && lhs.paired == rhs.paired && lhs.trusted == rhs.trusted
             && lhs.connected == rhs.connected && lhs.battery.map(\.part) == rhs.battery.map(\.part)

@@ -1,7 +1,7 @@
 import Glibc
 
 /// One state change kblinkd reports to systemd through `$NOTIFY_SOCKET` (see `sd_notify(3)`).
-public enum SystemdNotification: Sendable, Equatable {
+package enum SystemdNotification: Sendable, Equatable {
     /// `READY=1`: start-up (or a reload) finished; for kblinkd, the name is owned and the BlueZ state loaded.
     case ready
     /// `RELOADING=1` with the `MONOTONIC_USEC=` systemd wants alongside it; send ``ready`` when the reload is done.
@@ -16,7 +16,7 @@ public enum SystemdNotification: Sendable, Equatable {
     case extendTimeout(Duration)
 
     /// `RELOADING=1` stamped with the current `CLOCK_MONOTONIC` time.
-    public static var reloadingNow: SystemdNotification {
+    package static var reloadingNow: SystemdNotification {
         .reloading(monotonicMicroseconds: monotonicMicroseconds())
     }
 

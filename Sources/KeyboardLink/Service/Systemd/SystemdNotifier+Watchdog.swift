@@ -8,7 +8,7 @@ extension SystemdNotifier {
     /// - Parameters:
     ///   - logger: receives a warning when a ping cannot be sent.
     ///   - isHealthy: asked before each ping.
-    public func keepWatchdogAlive(
+    package func keepWatchdogAlive(
         logger: Logger? = nil,
         isHealthy: @escaping @Sendable () async -> Bool = { true }
     ) async {

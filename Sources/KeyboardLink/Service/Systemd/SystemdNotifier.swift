@@ -6,13 +6,13 @@ import KeyboardLinkSupport
 /// Each notification is one `AF_UNIX`/`SOCK_DGRAM` datagram of newline-separated `KEY=value` lines, as
 /// `sd_notify(3)` describes. With no `NOTIFY_SOCKET` (the daemon was not started by systemd as `Type=notify`) every
 /// call does nothing. The notifier holds no socket between calls, so it is a plain value any thread may use.
-public struct SystemdNotifier: Sendable {
+package struct SystemdNotifier: Sendable {
     /// The variable naming the socket systemd listens on.
-    public static let socketVariable = "NOTIFY_SOCKET"
+    package static let socketVariable = "NOTIFY_SOCKET"
     /// The variable holding the watchdog timeout in microseconds.
-    public static let watchdogMicrosecondsVariable = "WATCHDOG_USEC"
+    package static let watchdogMicrosecondsVariable = "WATCHDOG_USEC"
     /// The variable naming the process the watchdog applies to.
-    public static let watchdogProcessVariable = "WATCHDOG_PID"
+    package static let watchdogProcessVariable = "WATCHDOG_PID"
 
     /// nil when notifications are off; a failure when `NOTIFY_SOCKET` was set but unusable, reported on send.
     private let address: Result<NotifySocketAddress, SystemdNotifierError>?
@@ -20,13 +20,13 @@ public struct SystemdNotifier: Sendable {
     /// The watchdog timeout systemd enforces (`WatchdogSec=`), or nil when there is none for this process.
     ///
     /// nil when `WATCHDOG_USEC` is unset, not a positive number, or `WATCHDOG_PID` names another process.
-    public let watchdogInterval: Duration?
+    package let watchdogInterval: Duration?
 
     /// Reads the notification settings from `environment`.
     /// - Parameters:
     ///   - environment: the process environment, or a test's own dictionary.
     ///   - processID: this process, compared with `WATCHDOG_PID`.
-    public init(environment: [String: String], processID: Int32 = getpid()) {
+    package init(environment: [String: String], processID: Int32 = getpid()) {
         if let value = environment[Self.socketVariable], !value.isEmpty {
             address = Result { () throws(SystemdNotifierError) in try NotifySocketAddress(parsing: value) }
         } else {
@@ -36,7 +36,7 @@ public struct SystemdNotifier: Sendable {
     }
 
     /// A notifier for this process's environment.
-    public static func fromProcessEnvironment() -> SystemdNotifier {
+    package static func fromProcessEnvironment() -> SystemdNotifier {
         // getenv of the three variables read, rather than a copy of the whole environment.
         var environment: [String: String] = [:]
         for name in [socketVariable, watchdogMicrosecondsVariable, watchdogProcessVariable] {
@@ -50,21 +50,21 @@ public struct SystemdNotifier: Sendable {
     ///
     /// Call it once at start-up, after ``fromProcessEnvironment()`` and before other threads run: `unsetenv` is
     /// not thread-safe.
-    public static func removeVariablesFromProcessEnvironment() {
+    package static func removeVariablesFromProcessEnvironment() {
         unsetenv(socketVariable)
         unsetenv(watchdogMicrosecondsVariable)
         unsetenv(watchdogProcessVariable)
     }
 
     /// Whether `NOTIFY_SOCKET` was set; when false every send does nothing.
-    public var isEnabled: Bool { address != nil }
+    package var isEnabled: Bool { address != nil }
 
     /// How often to send `WATCHDOG=1`: half the watchdog interval, as `sd_watchdog_enabled(3)` recommends.
-    public var watchdogPingInterval: Duration? { watchdogInterval.map { $0 / 2 } }
+    package var watchdogPingInterval: Duration? { watchdogInterval.map { $0 / 2 } }
 
     /// Sends `notifications` in one datagram.
     /// - Throws: ``SystemdNotifierError`` when `NOTIFY_SOCKET` is unusable or the datagram cannot be sent.
-    public func send(_ notifications: [SystemdNotification]) throws(SystemdNotifierError) {
+    package func send(_ notifications: [SystemdNotification]) throws(SystemdNotifierError) {
         guard let address, !notifications.isEmpty else { return }
         let target = try address.get()
         let message = notifications.flatMap(\.assignments).joined(separator: "\n")
@@ -72,27 +72,27 @@ public struct SystemdNotifier: Sendable {
     }
 
     /// Sends `READY=1`, with an optional `STATUS=` in the same datagram.
-    public func ready(status: String? = nil) throws(SystemdNotifierError) {
+    package func ready(status: String? = nil) throws(SystemdNotifierError) {
         try send([.ready] + (status.map { [.status($0)] } ?? []))
     }
 
     /// Sends `STATUS=text`.
-    public func status(_ text: String) throws(SystemdNotifierError) {
+    package func status(_ text: String) throws(SystemdNotifierError) {
         try send([.status(text)])
     }
 
     /// Sends `RELOADING=1` with the current `MONOTONIC_USEC=`; send ``ready(status:)`` once the reload is done.
-    public func reloading(status: String? = nil) throws(SystemdNotifierError) {
+    package func reloading(status: String? = nil) throws(SystemdNotifierError) {
         try send([.reloadingNow] + (status.map { [.status($0)] } ?? []))
     }
 
     /// Sends `STOPPING=1`, with an optional `STATUS=`.
-    public func stopping(status: String? = nil) throws(SystemdNotifierError) {
+    package func stopping(status: String? = nil) throws(SystemdNotifierError) {
         try send([.stopping] + (status.map { [.status($0)] } ?? []))
     }
 
     /// Sends `WATCHDOG=1`.
-    public func watchdog() throws(SystemdNotifierError) {
+    package func watchdog() throws(SystemdNotifierError) {
         try send([.watchdog])
     }
 

@@ -1,7 +1,7 @@
 import Glibc
 
 /// Why a notification could not reach systemd.
-public enum SystemdNotifierError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum SystemdNotifierError: Error, Equatable, Sendable, CustomStringConvertible {
     /// `$NOTIFY_SOCKET` holds something that is not an absolute path or an `@abstract` name that fits a socket
     /// address.
     case invalidSocketAddress(String, reason: String)
@@ -10,7 +10,7 @@ public enum SystemdNotifierError: Error, Equatable, Sendable, CustomStringConver
     /// `sendto` failed with this `errno`.
     case sendFailed(address: String, errno: Int32)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .invalidSocketAddress(let value, let reason):
             "NOTIFY_SOCKET=\"\(value)\" is not usable: \(reason); systemd sets it for Type=notify services"

@@ -5,14 +5,14 @@ import KeyboardLinkKeymap
 /// The firmware behind the keyboards of `kblinkd --simulate`, so that `kblink keymap push` and `pull` work with no
 /// hardware: ZMK Studio on the Aula F87, answered over the simulated GATT, and VIA on the VGN 98Pro, served on a
 /// socketpair that the daemon's VIA driver uses instead of a hidraw node.
-public struct SimulatedDemoFirmware: Sendable {
+package struct SimulatedDemoFirmware: Sendable {
     /// The Aula F87's ZMK Studio firmware (unlocked, as if the unlock key had been pressed), with two physical
     /// layouts: the full one and one without the function row.
-    public let studio: SimulatedStudioKeyboard
+    package let studio: SimulatedStudioKeyboard
     /// The VGN 98Pro's VIA firmware.
-    public let via: SimulatedVIAKeyboardServer
+    package let via: SimulatedVIAKeyboardServer
     /// Where the daemon's VIA driver finds the VGN 98Pro: give it to `KeyboardPushes.setVIALinks(_:)`.
-    public let viaLinks: VIADriverLinks
+    package let viaLinks: VIADriverLinks
 
     /// Attaches both keyboards' firmware to `bluez` (a `SimulatedBlueZ.demo` that has started).
     /// - Throws: `SimulatedDemoFirmwareError` when the Aula F87's GATT objects do not appear within `timeout`, or
@@ -20,7 +20,7 @@ public struct SimulatedDemoFirmware: Sendable {
     /// - Parameters:
     ///   - studioLayers: the layers the Aula F87's ZMK Studio firmware holds.
     ///   - studioAvailableLayers: how many more layers it can add (`add_layer`).
-    public static func start(
+    package static func start(
         on bluez: SimulatedBlueZ, studioLayers: Int = 5, studioAvailableLayers: Int = 0,
         timeout: Duration = .seconds(5)
     ) async throws -> SimulatedDemoFirmware {
@@ -52,11 +52,11 @@ public struct SimulatedDemoFirmware: Sendable {
 }
 
 /// Why the demo firmware could not start.
-public enum SimulatedDemoFirmwareError: Error, Equatable, CustomStringConvertible {
+package enum SimulatedDemoFirmwareError: Error, Equatable, CustomStringConvertible {
     /// The device's GATT objects never appeared on the simulated bus.
     case noGATT(BluetoothAddress)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .noGATT(let address): "the simulated \(address) exported no GATT services; is it connected?"
         }

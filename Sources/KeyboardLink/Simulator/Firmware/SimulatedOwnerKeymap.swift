@@ -7,9 +7,9 @@ import KeyboardLinkKeymap
 /// layout's key order, the last taking the first's) does by default, or F24 where that happens to be the same.
 /// Layer 1 binds the first twelve keys (what the key two places on does by default); the layers above are
 /// transparent.
-public enum SimulatedOwnerKeymap {
+package enum SimulatedOwnerKeymap {
     /// The owner's keymap for `layout`, with `layerCount` layers (at least 1).
-    public static func keymap(for layout: PhysicalLayout, layerCount: Int) -> Keymap {
+    package static func keymap(for layout: PhysicalLayout, layerCount: Int) -> Keymap {
         let defaults = layout.keys.map(\.defaultAction)
         let count = defaults.count
         let fallback = (try? KeyAction(parsing: "KC_F24")) ?? .none
@@ -25,5 +25,5 @@ public enum SimulatedOwnerKeymap {
     }
 
     /// The text of the macro the owner put in a VIA keyboard's slot 0 (played by the 13th key on layer 1).
-    public static let viaMacroText = "greetings from the owner"
+    package static let viaMacroText = "greetings from the owner"
 }

@@ -1,7 +1,7 @@
 /// A behaviour a simulated ZMK keyboard offers: its local id, display name and what parameters it accepts.
-public struct SimulatedStudioBehavior: Hashable, Sendable {
+package struct SimulatedStudioBehavior: Hashable, Sendable {
     /// How the simulated firmware validates a binding's parameters, as ZMK does from the behaviour's metadata.
-    public enum Parameters: Hashable, Sendable {
+    package enum Parameters: Hashable, Sendable {
         /// No parameters: both must be 0.
         case none
         /// `param1` is a HID usage (`StudioHIDUsage`) on the keyboard (ids up to 0xFF) or consumer page
@@ -12,14 +12,14 @@ public struct SimulatedStudioBehavior: Hashable, Sendable {
     }
 
     /// The local id used in bindings.
-    public var id: UInt32
+    package var id: UInt32
     /// The name ZMK Studio shows ("Key Press", ...).
-    public var displayName: String
+    package var displayName: String
     /// What the parameters must look like.
-    public var parameters: Parameters
+    package var parameters: Parameters
 
     /// Creates a behaviour.
-    public init(id: UInt32, displayName: String, parameters: Parameters) {
+    package init(id: UInt32, displayName: String, parameters: Parameters) {
         self.id = id
         self.displayName = displayName
         self.parameters = parameters
@@ -28,7 +28,7 @@ public struct SimulatedStudioBehavior: Hashable, Sendable {
     /// The standard behaviours, in the order ZMK Studio lists them, with ids starting at `firstID`.
     ///
     /// Ids deliberately do not start at 0, so a driver that confuses ids with list positions fails in tests.
-    public static func standard(firstID: UInt32 = 11) -> [SimulatedStudioBehavior] {
+    package static func standard(firstID: UInt32 = 11) -> [SimulatedStudioBehavior] {
         let table: [(String, Parameters)] = [
             ("Key Press", .hidUsage), ("Momentary Layer", .layer), ("Transparent", .none), ("None", .none),
             ("Toggle Layer", .layer), ("Studio Unlock", .none),

@@ -26,9 +26,9 @@ import KeyboardLinkDrivers
 /// `save_changes` keeps it, `discard_changes` goes back to the stock layout (ZMK reselects its default, not the
 /// saved one), and `check_unsaved_changes` counts it.
 /// Faults are one-shot and counted from creation.
-public struct SimulatedStudioFirmware: Sendable {
+package struct SimulatedStudioFirmware: Sendable {
     /// A fault to inject.
-    public enum Fault: Hashable, Sendable {
+    package enum Fault: Hashable, Sendable {
         /// The `call`-th `set_layer_binding` (1-based) answers `meta.simple_error = GENERIC` and stages nothing.
         case failSetLayerBinding(call: Int)
         /// After answering the `afterRequests`-th request, the link drops: nothing more is answered until
@@ -37,48 +37,48 @@ public struct SimulatedStudioFirmware: Sendable {
     }
 
     /// The keyboard name `get_device_info` reports.
-    public let name: String
+    package let name: String
     /// The serial number `get_device_info` reports.
-    public let serialNumber: [UInt8]
+    package let serialNumber: [UInt8]
     /// The behaviours the firmware offers: the standard ones, then one per firmware macro.
-    public let behaviors: [SimulatedStudioBehavior]
+    package let behaviors: [SimulatedStudioBehavior]
     /// The layer names the firmware was built with, by index.
-    public let layerNames: [String]
+    package let layerNames: [String]
     /// The longest layer name `set_layer_props` stores (ZMK's `CONFIG_ZMK_KEYMAP_LAYER_NAME_MAX_LEN`).
-    public static let maximumLayerNameLength = 20
+    package static let maximumLayerNameLength = 20
     /// Bindings per layer.
-    public let keyCount: Int
+    package let keyCount: Int
     /// The physical layouts `get_physical_layouts` reports; the first is the stock one, in whose key order the
     /// keymap is stored.
-    public let physicalLayouts: [StudioPhysicalLayout]
+    package let physicalLayouts: [StudioPhysicalLayout]
     /// The index of the active physical layout.
-    public private(set) var activePhysicalLayout = 0
+    package private(set) var activePhysicalLayout = 0
     /// The index of the physical layout last saved.
-    public private(set) var savedPhysicalLayout = 0
+    package private(set) var savedPhysicalLayout = 0
     /// Whether losing the link locks the keyboard (ZMK's `CONFIG_ZMK_STUDIO_LOCK_ON_DISCONNECT`).
-    public let locksOnDisconnect: Bool
+    package let locksOnDisconnect: Bool
     /// The most layers the keymap can have (ZMK's `ZMK_KEYMAP_LAYERS_LEN`: the layers it was built with, in use
     /// or reserved).
-    public let maximumLayerCount: Int
+    package let maximumLayerCount: Int
 
     /// The current lock state.
-    public private(set) var lockState: StudioLockState = .locked
+    package private(set) var lockState: StudioLockState = .locked
     /// What is in flash: the keymap after the last save.
-    public private(set) var savedKeymap: [[StudioBehaviorBinding]]
+    package private(set) var savedKeymap: [[StudioBehaviorBinding]]
     /// What the keyboard uses now: the saved keymap plus staged edits.
-    public private(set) var activeKeymap: [[StudioBehaviorBinding]]
+    package private(set) var activeKeymap: [[StudioBehaviorBinding]]
     /// The ids of the layers in use, in layer order.
-    public private(set) var activeLayerIDs: [UInt32]
+    package private(set) var activeLayerIDs: [UInt32]
     /// Layer names by id, staged edits included.
-    public private(set) var activeLayerNames: [UInt32: String]
+    package private(set) var activeLayerNames: [UInt32: String]
     /// Whether edits are staged (set by any accepted `set_layer_binding`, cleared by save and discard).
-    public private(set) var hasUnsavedChanges = false
+    package private(set) var hasUnsavedChanges = false
     /// Whether the simulated link is up.
-    public private(set) var isConnected = true
+    package private(set) var isConnected = true
     /// Every request decoded so far, in order (including those answered with errors).
-    public private(set) var requestLog: [StudioRequest] = []
+    package private(set) var requestLog: [StudioRequest] = []
     /// Request payloads that did not decode; ZMK logs them and answers nothing.
-    public private(set) var undecodableRequestCount = 0
+    package private(set) var undecodableRequestCount = 0
 
     private let defaultKeymap: [[StudioBehaviorBinding]]
     private var savedLayerIDs: [UInt32]
@@ -97,7 +97,7 @@ public struct SimulatedStudioFirmware: Sendable {
     ///   - availableLayers: how many layers `add_layer` can add beyond `keymap`'s (ZMK's reserved layers).
     ///   - physicalLayouts: the physical layouts, the stock one first; empty for one grid of 1u keys, 18 to a row.
     /// - Precondition: the layers of `keymap` have equal length (this is test setup, not peer input).
-    public init(
+    package init(
         name: String = "Aula F87", serialNumber: [UInt8] = [0xF8, 0x70, 0x00, 0x01], layerCount: Int = 4,
         keyCount: Int = 87, keymap: [[StudioBehaviorBinding]]? = nil, layerNames: [String]? = nil,
         macroBehaviorNames: [String] = [], physicalLayouts: [StudioPhysicalLayout] = [],
@@ -155,7 +155,7 @@ public struct SimulatedStudioFirmware: Sendable {
     }
 
     /// The id of the behaviour with this display name.
-    public func behaviorID(named displayName: String) -> UInt32? {
+    package func behaviorID(named displayName: String) -> UInt32? {
         behaviors.first { $0.displayName == displayName }?.id
     }
 
@@ -163,24 +163,24 @@ public struct SimulatedStudioFirmware: Sendable {
 
     /// The user pressed the key bound to `&studio_unlock`: unlocks and returns the `lock_state_changed`
     /// notification (none when already unlocked).
-    public mutating func unlock() -> [StudioResponse] {
+    package mutating func unlock() -> [StudioResponse] {
         setLockState(.unlocked)
     }
 
     /// The keyboard locked itself (idle timeout): returns the notification (none when already locked).
-    public mutating func lock() -> [StudioResponse] {
+    package mutating func lock() -> [StudioResponse] {
         setLockState(.locked)
     }
 
     /// The link came back after a drop. Staged edits survive, as they do in ZMK's RAM.
-    public mutating func reconnect() {
+    package mutating func reconnect() {
         isConnected = true
         decoder.reset()
     }
 
     /// The link dropped (from outside, e.g. the simulated radio): staged edits survive; the keyboard locks
     /// if `locksOnDisconnect`.
-    public mutating func disconnect() {
+    package mutating func disconnect() {
         isConnected = false
         decoder.reset()
         if locksOnDisconnect { lockState = .locked }
@@ -190,7 +190,7 @@ public struct SimulatedStudioFirmware: Sendable {
     /// kblink: the saved and the active keymap both hold `binding` at `position` of `layer`.
     /// - Returns: whether the location exists (nothing changes otherwise).
     @discardableResult
-    public mutating func overwrite(layer: Int, position: Int, with binding: StudioBehaviorBinding) -> Bool {
+    package mutating func overwrite(layer: Int, position: Int, with binding: StudioBehaviorBinding) -> Bool {
         guard savedKeymap.indices.contains(layer), savedKeymap[layer].indices.contains(position),
             activeKeymap.indices.contains(layer), activeKeymap[layer].indices.contains(position)
         else { return false }
@@ -200,7 +200,7 @@ public struct SimulatedStudioFirmware: Sendable {
     }
 
     /// The `set_layer_binding` and `save_changes` requests received so far: the writes a push makes.
-    public var writeRequestCount: Int {
+    package var writeRequestCount: Int {
         requestLog.count { request in
             switch request.subsystem {
             case .keymap(.setLayerBinding), .keymap(.saveChanges): true
@@ -213,7 +213,7 @@ public struct SimulatedStudioFirmware: Sendable {
 
     /// Consumes bytes written to the characteristic (any chunking) and returns the framed bytes to indicate back:
     /// notifications and answers, in the order ZMK sends them.
-    public mutating func receive(bytes: some Collection<UInt8>) -> [UInt8] {
+    package mutating func receive(bytes: some Collection<UInt8>) -> [UInt8] {
         guard isConnected else { return [] }
         decoder.append(bytes)
         var output: [UInt8] = []
@@ -234,7 +234,7 @@ public struct SimulatedStudioFirmware: Sendable {
 
     /// Handles one request payload (unframed); returns nothing for a payload that does not decode or when the
     /// link is down.
-    public mutating func handle(requestPayload: [UInt8]) -> [StudioResponse] {
+    package mutating func handle(requestPayload: [UInt8]) -> [StudioResponse] {
         guard isConnected else { return [] }
         guard let request = try? StudioRequest(serializedBytes: requestPayload) else {
             undecodableRequestCount += 1
@@ -244,7 +244,7 @@ public struct SimulatedStudioFirmware: Sendable {
     }
 
     /// Handles one request; returns the notifications it raised followed by its answer.
-    public mutating func handle(_ request: StudioRequest) -> [StudioResponse] {
+    package mutating func handle(_ request: StudioRequest) -> [StudioResponse] {
         guard isConnected else { return [] }
         requestLog.append(request)
         var notifications: [StudioResponse] = []

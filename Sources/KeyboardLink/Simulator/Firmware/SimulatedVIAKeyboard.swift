@@ -6,9 +6,9 @@ import KeyboardLinkKeymap
 ///
 /// Out-of-range keycode positions read as 0 and are ignored on write, and buffer ranges past the end read as 0
 /// and are ignored on write, as in QMK's `dynamic_keymap.c`.
-public struct SimulatedVIAKeyboard: Sendable {
+package struct SimulatedVIAKeyboard: Sendable {
     /// A fault to inject; each fires once.
-    public enum Fault: Hashable, Sendable {
+    package enum Fault: Hashable, Sendable {
         /// The `call`-th write command (1-based; set keycode, set buffer, set value, resets) is answered with
         /// 0xFF and not applied.
         case failWrite(call: Int)
@@ -17,7 +17,7 @@ public struct SimulatedVIAKeyboard: Sendable {
     }
 
     /// A state change the keyboard accepted, in order.
-    public enum Write: Hashable, Sendable {
+    package enum Write: Hashable, Sendable {
         /// `dynamic_keymap_set_keycode` at a position inside the keymap.
         case keycode(VIAKeyPosition, UInt16)
         /// `dynamic_keymap_set_buffer`.
@@ -33,25 +33,25 @@ public struct SimulatedVIAKeyboard: Sendable {
     }
 
     /// The protocol version reported (0x000B for current QMK).
-    public var protocolVersion: UInt16
+    package var protocolVersion: UInt16
     /// The firmware version reported for `get_keyboard_value(firmware_version)`.
-    public var firmwareVersion: UInt32
+    package var firmwareVersion: UInt32
     /// How many macros the firmware has slots for.
-    public let macroCount: Int
+    package let macroCount: Int
     /// The keymap now.
-    public private(set) var keymap: VIAKeymap
+    package private(set) var keymap: VIAKeymap
     /// The keymap compiled into the firmware (`dynamic_keymap_reset` restores it).
-    public private(set) var defaultKeymap: VIAKeymap
+    package private(set) var defaultKeymap: VIAKeymap
     /// The macro buffer now.
-    public private(set) var macroBuffer: [UInt8]
+    package private(set) var macroBuffer: [UInt8]
     /// The layout options value.
-    public private(set) var layoutOptions: UInt32 = 0
+    package private(set) var layoutOptions: UInt32 = 0
     /// Accepted writes, in order.
-    public private(set) var writeLog: [Write] = []
+    package private(set) var writeLog: [Write] = []
     /// Reports answered so far (also the simulated uptime in milliseconds).
-    public private(set) var reportCount = 0
+    package private(set) var reportCount = 0
     /// Whether the link is up.
-    public private(set) var isConnected = true
+    package private(set) var isConnected = true
 
     private var faults: Set<Fault>
     private var writeCalls = 0
@@ -59,7 +59,7 @@ public struct SimulatedVIAKeyboard: Sendable {
     /// Creates a keyboard. Layer 0 of the default keymap holds keycodes 0x04 upward (A, B, ...), the other layers
     /// KC_TRNS (0x0001).
     /// - Throws: VIAClientError.invalidKeymapGeometry for dimensions VIA cannot carry.
-    public init(
+    package init(
         layers: Int = 4, rows: Int = 6, columns: Int = 17, macroCount: Int = 16, macroBufferSize: Int = 1_024,
         protocolVersion: UInt16 = 0x000B, firmwareVersion: UInt32 = 0x0001_0203, faults: Set<Fault> = []
     ) throws(VIAClientError) {
@@ -78,7 +78,7 @@ public struct SimulatedVIAKeyboard: Sendable {
 
     /// The simulator's VGN 98Pro: 4 layers of a 6 x 17 matrix and a 1 KiB macro buffer (the simulator's choice,
     /// not read from the real keyboard's definition).
-    public static func vgn98Pro(faults: Set<Fault> = []) -> SimulatedVIAKeyboard {
+    package static func vgn98Pro(faults: Set<Fault> = []) -> SimulatedVIAKeyboard {
         // Fixed dimensions inside VIA's limits: this cannot throw.
         (try? SimulatedVIAKeyboard(faults: faults))!
     }
@@ -87,7 +87,7 @@ public struct SimulatedVIAKeyboard: Sendable {
     /// with no QMK keycode hold KC_NO), by default its owner's (`SimulatedOwnerKeymap`, not kblink's default: as a
     /// real keyboard's), with the owner's macro in slot 0, played by the 13th key on layer 1.
     /// - Throws: VIAClientError.invalidKeymapGeometry for a layout VIA cannot carry.
-    public static func matching(_ layout: PhysicalLayout, layers: Int = 4, keymap wanted: Keymap? = nil)
+    package static func matching(_ layout: PhysicalLayout, layers: Int = 4, keymap wanted: Keymap? = nil)
         throws(VIAClientError) -> SimulatedVIAKeyboard
     {
         let rows = (layout.keys.map(\.matrix.row).max() ?? 0) + 1
@@ -116,7 +116,7 @@ public struct SimulatedVIAKeyboard: Sendable {
 
     /// Macro `index` as QMK would play it: nil while the buffer's last byte is non-zero (a write in progress)
     /// or when the buffer holds fewer macros.
-    public func playableMacro(_ index: Int) -> [UInt8]? {
+    package func playableMacro(_ index: Int) -> [UInt8]? {
         guard macroBuffer.last == 0, index >= 0 else { return nil }
         let macros = macroBuffer.split(separator: 0, omittingEmptySubsequences: false)
         guard index < macros.count - 1 else { return nil }
@@ -124,12 +124,12 @@ public struct SimulatedVIAKeyboard: Sendable {
     }
 
     /// The link came back after a drop.
-    public mutating func reconnect() {
+    package mutating func reconnect() {
         isConnected = true
     }
 
     /// Answers one report; nil when the link is down (nothing is answered).
-    public mutating func handle(_ report: VIAReport) -> VIAReport? {
+    package mutating func handle(_ report: VIAReport) -> VIAReport? {
         guard isConnected else { return nil }
         reportCount += 1
         let reply = answer(report)

@@ -9,7 +9,7 @@ import Synchronization
 ///
 /// The keyboard's state is updated before its reply is written, so once a client operation returns, `keyboard`
 /// already shows its effect. A `dropConnection` fault closes the socket; the client then sees end of file.
-public final class SimulatedVIAKeyboardServer: Sendable {
+package final class SimulatedVIAKeyboardServer: Sendable {
     private struct State {
         var keyboard: SimulatedVIAKeyboard
         var descriptorOpen = true
@@ -23,7 +23,7 @@ public final class SimulatedVIAKeyboardServer: Sendable {
 
     /// Starts serving `keyboard` on `descriptor` (one end of a SOCK_SEQPACKET socketpair, now owned by the server).
     /// - Parameter replyDelay: how long each reply takes, to simulate a slow link (0 for none).
-    public init(keyboard: SimulatedVIAKeyboard, descriptor: Int32, replyDelay: Duration = .zero) {
+    package init(keyboard: SimulatedVIAKeyboard, descriptor: Int32, replyDelay: Duration = .zero) {
         state = Mutex(State(keyboard: keyboard))
         self.descriptor = descriptor
         self.replyDelay = replyDelay
@@ -36,7 +36,7 @@ public final class SimulatedVIAKeyboardServer: Sendable {
 
     /// Creates a socketpair, serves `keyboard` on one end and returns a client transport for the other.
     /// - Throws: VIATransportError.systemCall when the socketpair cannot be created.
-    public static func start(
+    package static func start(
         _ keyboard: SimulatedVIAKeyboard, replyDelay: Duration = .zero, timeoutMilliseconds: Int = 2_000
     ) throws -> (server: SimulatedVIAKeyboardServer, transport: VIASocketTransport) {
         let (transport, peer) = try VIASocketTransport.makePair(timeoutMilliseconds: timeoutMilliseconds)
@@ -44,12 +44,12 @@ public final class SimulatedVIAKeyboardServer: Sendable {
     }
 
     /// A snapshot of the keyboard's state.
-    public var keyboard: SimulatedVIAKeyboard {
+    package var keyboard: SimulatedVIAKeyboard {
         state.withLock { $0.keyboard }
     }
 
     /// Stops serving: the client reads end of file. Returns at once; `waitUntilStopped()` waits for the loop.
-    public func stop() {
+    package func stop() {
         state.withLock { state in
             // Under the lock the loop cannot close the descriptor, so this never touches a reused number.
             if state.descriptorOpen { _ = shutdown(descriptor, Int32(SHUT_RDWR)) }
@@ -57,7 +57,7 @@ public final class SimulatedVIAKeyboardServer: Sendable {
     }
 
     /// Blocks until the serving loop has ended and closed its socket.
-    public func waitUntilStopped() {
+    package func waitUntilStopped() {
         running.wait()
     }
 

@@ -2,21 +2,21 @@ import Glibc
 
 /// Users and groups from the system's account databases (`/etc/passwd`, `/etc/group` and whatever NSS adds), read
 /// with the reentrant C calls.
-public enum UnixAccounts {
+package enum UnixAccounts {
     /// A user's name and primary group.
-    public struct User: Sendable, Equatable {
-        public var name: String
-        public var primaryGroupID: UInt32
+    package struct User: Sendable, Equatable {
+        package var name: String
+        package var primaryGroupID: UInt32
 
         /// Creates a user record.
-        public init(name: String, primaryGroupID: UInt32) {
+        package init(name: String, primaryGroupID: UInt32) {
             self.name = name
             self.primaryGroupID = primaryGroupID
         }
     }
 
     /// The group called `name` (`getgrnam_r`), or nil when there is none.
-    public static func groupID(named name: String) -> UInt32? {
+    package static func groupID(named name: String) -> UInt32? {
         withRecordBuffer { buffer in
             var group = Glibc.group()
             var result: UnsafeMutablePointer<Glibc.group>?
@@ -28,7 +28,7 @@ public enum UnixAccounts {
     }
 
     /// The user with `uid` (`getpwuid_r`), or nil when there is none.
-    public static func user(withID uid: UInt32) -> User? {
+    package static func user(withID uid: UInt32) -> User? {
         withRecordBuffer { buffer in
             var entry = passwd()
             var result: UnsafeMutablePointer<passwd>?
@@ -41,7 +41,7 @@ public enum UnixAccounts {
 
     /// Every group `user` belongs to, its primary group included (`getgrouplist`): what the account databases say,
     /// which a running process may not have picked up yet (groups are read at login).
-    public static func groupIDs(of user: User) -> [UInt32] {
+    package static func groupIDs(of user: User) -> [UInt32] {
         var count: Int32 = 32
         while true {
             var groups = [gid_t](repeating: 0, count: Int(count))

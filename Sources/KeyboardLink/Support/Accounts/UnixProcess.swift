@@ -1,10 +1,10 @@
 import Glibc
 
 /// What `/proc` says about a running process.
-public enum UnixProcess {
+package enum UnixProcess {
     /// The command name of process `pid` (`/proc/PID/comm`: at most 15 bytes, what `ps -o comm` shows), with
     /// control characters replaced by `?` so it is safe in a log line; nil when the process is gone or hidden.
-    public static func commandName(of pid: UInt32, procRoot: String = "/proc") -> String? {
+    package static func commandName(of pid: UInt32, procRoot: String = "/proc") -> String? {
         let descriptor = open("\(procRoot)/\(pid)/comm", O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }

@@ -1,21 +1,21 @@
 /// Command-line arguments split into options and positionals, checked against what a command accepts.
 ///
 /// Options are `--name value`, `--name=value` or `--flag`; `--` ends options.
-public struct ParsedArguments: Sendable {
+package struct ParsedArguments: Sendable {
     /// A usage error: the CLI prints it with the command's help hint and exits with code 2.
-    public struct UsageError: Error, Equatable, Sendable, CustomStringConvertible {
-        public var message: String
-        public init(_ message: String) { self.message = message }
-        public var description: String { message }
+    package struct UsageError: Error, Equatable, Sendable, CustomStringConvertible {
+        package var message: String
+        package init(_ message: String) { self.message = message }
+        package var description: String { message }
     }
 
-    public private(set) var flags: Set<String> = []
-    public private(set) var values: [String: String] = [:]
-    public private(set) var positionals: [String] = []
+    package private(set) var flags: Set<String> = []
+    package private(set) var values: [String: String] = [:]
+    package private(set) var positionals: [String] = []
 
     /// Parses `arguments` for a command that takes the given flags (no value) and options (with a value).
     /// - Throws: ``UsageError`` for an unknown option, a missing value, or a repeated option.
-    public init(_ arguments: [String], flags knownFlags: Set<String>, options knownOptions: Set<String>) throws {
+    package init(_ arguments: [String], flags knownFlags: Set<String>, options knownOptions: Set<String>) throws {
         var index = 0
         var optionsEnded = false
         while index < arguments.count {
@@ -59,15 +59,15 @@ public struct ParsedArguments: Sendable {
     }
 
     /// Whether a flag was given.
-    public func has(_ flag: String) -> Bool { flags.contains(flag) }
+    package func has(_ flag: String) -> Bool { flags.contains(flag) }
 
     /// An option's value.
-    public func value(_ option: String) -> String? { values[option] }
+    package func value(_ option: String) -> String? { values[option] }
 
     /// A number of seconds from an option, within `range`: a plain decimal number (`10`, `2.5`), not the other
     /// spellings `Double` reads (`0x10`, `1e1`, `+5`, `inf`).
     /// - Throws: ``UsageError`` when it is not such a number in range.
-    public func seconds(_ option: String, default fallback: Double, range: ClosedRange<Double>) throws -> Double {
+    package func seconds(_ option: String, default fallback: Double, range: ClosedRange<Double>) throws -> Double {
         guard let text = values[option] else { return fallback }
         guard Self.isPlainDecimal(text), let number = Double(text), number.isFinite, range.contains(number) else {
             throw UsageError(
@@ -88,7 +88,7 @@ public struct ParsedArguments: Sendable {
 
     /// Exactly `count` positionals, named for the error message.
     /// - Throws: ``UsageError`` when there are more or fewer.
-    public func expectPositionals(_ names: [String]) throws -> [String] {
+    package func expectPositionals(_ names: [String]) throws -> [String] {
         guard positionals.count == names.count else {
             if positionals.count < names.count {
                 throw UsageError("missing \(names[positionals.count])")

@@ -3,10 +3,10 @@
 #endif
 
 /// Writing to a file descriptor with `write(2)`, for the log and the CLI's output.
-public enum FileDescriptorOutput {
+package enum FileDescriptorOutput {
     /// Writes every byte, going on after a partial write or an interrupted one; stops quietly on any other error
     /// (a closed pipe or a full disk: whoever writes has nowhere left to report it).
-    public static func writeAll(_ bytes: [UInt8], to descriptor: Int32) {
+    package static func writeAll(_ bytes: [UInt8], to descriptor: Int32) {
         bytes.withUnsafeBytes { buffer in
             guard let base = buffer.baseAddress else { return }
             var offset = 0

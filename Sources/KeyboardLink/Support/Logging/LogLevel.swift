@@ -1,5 +1,5 @@
 /// How important a log line is. The raw value is the syslog priority that journald reads from a `<N>` prefix.
-public enum LogLevel: Int, Sendable, CaseIterable, CustomStringConvertible {
+package enum LogLevel: Int, Sendable, CaseIterable, CustomStringConvertible {
     /// Something failed and the daemon could not do what was asked (`<3>`).
     case error = 3
     /// Something is wrong but the daemon carries on (`<4>`).
@@ -12,7 +12,7 @@ public enum LogLevel: Int, Sendable, CaseIterable, CustomStringConvertible {
     case debug = 7
 
     /// The name used in the configuration file and on the command line (`error`, `warning`, ...).
-    public var name: String {
+    package var name: String {
         switch self {
         case .error: "error"
         case .warning: "warning"
@@ -23,22 +23,22 @@ public enum LogLevel: Int, Sendable, CaseIterable, CustomStringConvertible {
     }
 
     /// The journald priority prefix, such as `<6>`.
-    public var journalPrefix: String { "<\(rawValue)>" }
+    package var journalPrefix: String { "<\(rawValue)>" }
 
     /// Parses a level name; case does not matter (`Info` and `info` are the same).
     ///
     /// Returns nil for anything else; callers list ``LogLevel/allNames`` in their error.
-    public init?(name: String) {
+    package init?(name: String) {
         let lowered = name.lowercased()
         guard let level = Self.allCases.first(where: { $0.name == lowered }) else { return nil }
         self = level
     }
 
     /// Every level name, most severe first, for error messages and help text.
-    public static var allNames: [String] { allCases.map(\.name) }
+    package static var allNames: [String] { allCases.map(\.name) }
 
     /// Whether a line of this level is written when the logger's threshold is `threshold`.
-    public func passes(threshold: LogLevel) -> Bool { rawValue <= threshold.rawValue }
+    package func passes(threshold: LogLevel) -> Bool { rawValue <= threshold.rawValue }
 
-    public var description: String { name }
+    package var description: String { name }
 }

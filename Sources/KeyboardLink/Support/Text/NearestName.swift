@@ -1,9 +1,9 @@
 /// "Did you mean" for command lines: the known name closest to what was typed.
-public enum NearestName {
+package enum NearestName {
     /// The candidate closest to `input` by edit distance (insertions, deletions, substitutions and swaps of
     /// neighbours), or nil when none is within a third of the longer name (at least 1, at most 3 edits). A
     /// candidate that starts with the input (an abbreviation) wins over the rest. Ties go to the earlier candidate.
-    public static func nearest(to input: String, in candidates: [String]) -> String? {
+    package static func nearest(to input: String, in candidates: [String]) -> String? {
         guard !input.isEmpty, input.unicodeScalars.count <= 64 else { return nil }
         let prefixed = candidates.filter { $0.hasPrefix(input) }
         if prefixed.count == 1 { return prefixed[0] }
@@ -19,7 +19,7 @@ public enum NearestName {
     }
 
     /// The optimal string alignment distance between two texts.
-    public static func distance(_ lhs: String, _ rhs: String) -> Int {
+    package static func distance(_ lhs: String, _ rhs: String) -> Int {
         let a = Array(lhs.unicodeScalars)
         let b = Array(rhs.unicodeScalars)
         if a.isEmpty { return b.count }

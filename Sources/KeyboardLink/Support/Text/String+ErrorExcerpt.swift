@@ -3,10 +3,10 @@
 /// drive a terminal.
 extension String {
     /// The most characters (Unicode scalars) an error message quotes of its input.
-    public static let errorExcerptLimit = 120
+    package static let errorExcerptLimit = 120
 
     /// At most `limit` scalars of the text, control characters written as `\u{1b}`, and `…` when some were cut.
-    public func errorExcerpt(limit: Int = String.errorExcerptLimit) -> String {
+    package func errorExcerpt(limit: Int = String.errorExcerptLimit) -> String {
         var out = ""
         var count = 0
         for scalar in unicodeScalars {

@@ -7,14 +7,14 @@
 /// for the C1 controls U+0080 to U+009F, bidi controls and zero-width characters (`String.isHidden`).
 extension String {
     /// The text with every control character escaped; newlines and tabs are kept.
-    public var escapingTerminalControls: String {
+    package var escapingTerminalControls: String {
         escapingTerminalControls(keepingStyles: false)
     }
 
     /// The text with every control character escaped except newlines, tabs and, with `keepingStyles`, the colour and
     /// weight sequences (SGR: ESC `[`, digits and semicolons, `m`), which change how text looks but cannot move the
     /// cursor or change anything but colours.
-    public func escapingTerminalControls(keepingStyles: Bool) -> String {
+    package func escapingTerminalControls(keepingStyles: Bool) -> String {
         // Nothing to do for the usual text: no scalar below U+0020 other than newline and tab, no DEL, no C1.
         guard unicodeScalars.contains(where: Self.needsEscaping) else { return self }
         var result = String.UnicodeScalarView()

@@ -7,7 +7,7 @@
 extension String {
     /// The text for one line of a terminal: C0 controls (newline and tab too), ESC, DEL and C1 as caret or
     /// `\u{...}` escapes (`^[`, `^J`, `^?`, `\u{9B}`), bidi controls and zero-width characters as `\u{...}`.
-    public var escapedForTerminalLine: String {
+    package var escapedForTerminalLine: String {
         guard unicodeScalars.contains(where: { Self.isHidden($0) || Self.isControl($0) }) else { return self }
         var result = ""
         for scalar in unicodeScalars {
@@ -24,7 +24,7 @@ extension String {
     /// The text for one log line: C0 controls (newline too), DEL and C1 as `\n`, `\r`, `\t` or `\xNN`, bidi
     /// controls and zero-width characters as `\u{...}`, so that one event stays one journal entry and no device
     /// text can start a line of its own.
-    public var escapedForLog: String {
+    package var escapedForLog: String {
         guard unicodeScalars.contains(where: { Self.isHidden($0) || Self.isControl($0) }) else { return self }
         var result = ""
         for scalar in unicodeScalars {

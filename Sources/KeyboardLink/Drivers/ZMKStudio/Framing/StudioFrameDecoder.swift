@@ -3,7 +3,7 @@
 /// Feed bytes with `append(_:)`, then call `nextPayload()` until it returns nil. Errors are thrown one at a
 /// time, in stream order, and the decoder resynchronises before throwing, so the caller logs the error and keeps
 /// calling `nextPayload()`. Bytes outside a frame (before a start byte) are skipped and counted.
-public struct StudioFrameDecoder: Sendable {
+package struct StudioFrameDecoder: Sendable {
     private enum State: Sendable {
         /// Outside a frame, waiting for a start byte.
         case idle
@@ -14,9 +14,9 @@ public struct StudioFrameDecoder: Sendable {
     }
 
     /// The payload length beyond which a frame is dropped.
-    public let maximumPayloadLength: Int
+    package let maximumPayloadLength: Int
     /// How many bytes outside any frame were skipped so far.
-    public private(set) var skippedByteCount = 0
+    package private(set) var skippedByteCount = 0
 
     private var input: [UInt8] = []
     private var inputIndex = 0
@@ -25,15 +25,15 @@ public struct StudioFrameDecoder: Sendable {
 
     /// Creates a decoder.
     /// - Parameter maximumPayloadLength: the longest payload accepted (after unescaping).
-    public init(maximumPayloadLength: Int = StudioFrameCodec.defaultMaximumPayloadLength) {
+    package init(maximumPayloadLength: Int = StudioFrameCodec.defaultMaximumPayloadLength) {
         self.maximumPayloadLength = max(1, maximumPayloadLength)
     }
 
     /// Whether the decoder is inside a frame (some of its bytes arrived, its end has not).
-    public var isInsideFrame: Bool { state != .idle }
+    package var isInsideFrame: Bool { state != .idle }
 
     /// Adds received bytes.
-    public mutating func append(_ chunk: some Collection<UInt8>) {
+    package mutating func append(_ chunk: some Collection<UInt8>) {
         if inputIndex > 0 && inputIndex == input.count {
             input.removeAll(keepingCapacity: true)
             inputIndex = 0
@@ -43,7 +43,7 @@ public struct StudioFrameDecoder: Sendable {
 
     /// Returns the next complete payload, or nil when the bytes so far hold none.
     /// - Throws: StudioFramingError for a dropped frame; call again to continue after it.
-    public mutating func nextPayload() throws(StudioFramingError) -> [UInt8]? {
+    package mutating func nextPayload() throws(StudioFramingError) -> [UInt8]? {
         while inputIndex < input.count {
             let byte = input[inputIndex]
             inputIndex += 1
@@ -89,7 +89,7 @@ public struct StudioFrameDecoder: Sendable {
 
     /// Ends the stream (the link closed): drops a partial frame and reports it.
     /// - Throws: StudioFramingError.truncatedFrame when the stream ended inside a frame.
-    public mutating func finish() throws(StudioFramingError) {
+    package mutating func finish() throws(StudioFramingError) {
         let wasEscaped = state == .escaped
         let length = payload.count
         let inside = state != .idle
@@ -100,7 +100,7 @@ public struct StudioFrameDecoder: Sendable {
     }
 
     /// Forgets everything received so far (after a reconnect).
-    public mutating func reset() {
+    package mutating func reset() {
         resync()
         input.removeAll()
         inputIndex = 0

@@ -1,6 +1,6 @@
 /// A frame the decoder had to drop. The decoder has already resynchronised: it waits for the next start byte
 /// (or has started a new frame at an unexpected one), so reading can simply continue.
-public enum StudioFramingError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum StudioFramingError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The payload grew past `limit` bytes without an end byte.
     case frameTooLong(limit: Int)
     /// A start byte arrived inside a frame, unescaped: the frame before it lost its end (`droppedLength`
@@ -11,7 +11,7 @@ public enum StudioFramingError: Error, Equatable, Sendable, CustomStringConverti
     /// The stream ended inside a frame (`finish()`), after an escape byte if `afterEscape` is true.
     case truncatedFrame(length: Int, afterEscape: Bool)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case let .frameTooLong(limit):
             return "ZMK Studio frame longer than \(limit) bytes without an end byte; dropped it and waiting for the "

@@ -1,5 +1,5 @@
 /// `zmk.keymap.AddLayerErrorCode`: why `addLayer` failed.
-public enum StudioAddLayerError: ProtobufEnum, Error, CustomStringConvertible {
+package enum StudioAddLayerError: ProtobufEnum, Error, CustomStringConvertible {
     /// 0: no error (never sent as an error in practice).
     case ok
     /// 1: adding failed.
@@ -9,7 +9,7 @@ public enum StudioAddLayerError: ProtobufEnum, Error, CustomStringConvertible {
     /// A value this code does not know.
     case unrecognized(Int32)
 
-    public init(protobufValue: Int32) {
+    package init(protobufValue: Int32) {
         switch protobufValue {
         case 0: self = .ok
         case 1: self = .generic
@@ -18,7 +18,7 @@ public enum StudioAddLayerError: ProtobufEnum, Error, CustomStringConvertible {
         }
     }
 
-    public var protobufValue: Int32 {
+    package var protobufValue: Int32 {
         switch self {
         case .ok: 0
         case .generic: 1
@@ -27,7 +27,7 @@ public enum StudioAddLayerError: ProtobufEnum, Error, CustomStringConvertible {
         }
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .ok: "the keyboard reported an add-layer error without a reason"
         case .generic: "the keyboard could not add a layer"

@@ -1,11 +1,11 @@
 /// `zmk.keymap.AddLayerRequest`: an empty message; the firmware appends the layer after the last one.
-public struct StudioAddLayerRequest: ProtobufMessage, Equatable {
+package struct StudioAddLayerRequest: ProtobufMessage, Equatable {
     /// Creates the request.
-    public init() {}
+    package init() {}
 
-    public func encode(to writer: inout ProtobufWriter) {}
+    package func encode(to writer: inout ProtobufWriter) {}
 
-    public init(from reader: inout ProtobufReader) throws(ProtobufError) {
+    package init(from reader: inout ProtobufReader) throws(ProtobufError) {
         // Unknown fields are skipped by the reader.
         while try reader.nextField() != nil {}
     }

@@ -1,12 +1,12 @@
 /// `zmk.keymap.AddLayerResponse { oneof result { 1 ok: AddLayerResponseDetails { 1 index: uint32; 2 layer: Layer };
 /// 2 err: AddLayerErrorCode } }`.
-public enum StudioAddLayerResult: ProtobufMessage, Equatable {
+package enum StudioAddLayerResult: ProtobufMessage, Equatable {
     /// Field 1: the layer was added at `index` (the end of the layer order).
     case ok(index: UInt32, layer: StudioLayer)
     /// Field 2: no layer was added.
     case failed(StudioAddLayerError)
 
-    public func encode(to writer: inout ProtobufWriter) {
+    package func encode(to writer: inout ProtobufWriter) {
         switch self {
         case .ok(let index, let layer): writer.writeMessage(Details(index: index, layer: layer), field: 1)
         case .failed(let error): writer.writeEnum(error, field: 2, emitDefault: true)
@@ -14,7 +14,7 @@ public enum StudioAddLayerResult: ProtobufMessage, Equatable {
     }
 
     /// - Throws: ProtobufError.missingField when neither member is present.
-    public init(from reader: inout ProtobufReader) throws(ProtobufError) {
+    package init(from reader: inout ProtobufReader) throws(ProtobufError) {
         var decoded: StudioAddLayerResult?
         while let field = try reader.nextField() {
             switch field {

@@ -1,26 +1,26 @@
 /// `zmk.keymap.BehaviorBinding`: a behaviour and its two parameters, bound to one key.
-public struct StudioBehaviorBinding: ProtobufMessage, Hashable {
+package struct StudioBehaviorBinding: ProtobufMessage, Hashable {
     /// Field 1 (`sint32`): the behaviour's local id on this keyboard.
-    public var behaviorID: Int32
+    package var behaviorID: Int32
     /// Field 2: the first parameter; for "Key Press" see `StudioHIDUsage`.
-    public var param1: UInt32
+    package var param1: UInt32
     /// Field 3: the second parameter.
-    public var param2: UInt32
+    package var param2: UInt32
 
     /// Creates a binding.
-    public init(behaviorID: Int32, param1: UInt32 = 0, param2: UInt32 = 0) {
+    package init(behaviorID: Int32, param1: UInt32 = 0, param2: UInt32 = 0) {
         self.behaviorID = behaviorID
         self.param1 = param1
         self.param2 = param2
     }
 
-    public func encode(to writer: inout ProtobufWriter) {
+    package func encode(to writer: inout ProtobufWriter) {
         writer.writeSInt32(behaviorID, field: 1)
         writer.writeUInt32(param1, field: 2)
         writer.writeUInt32(param2, field: 3)
     }
 
-    public init(from reader: inout ProtobufReader) throws(ProtobufError) {
+    package init(from reader: inout ProtobufReader) throws(ProtobufError) {
         behaviorID = 0
         param1 = 0
         param2 = 0

@@ -2,22 +2,22 @@
 ///
 /// The parameter metadata (field 3) is not interpreted; each entry's raw bytes are kept so that re-encoding
 /// loses nothing.
-public struct StudioBehaviorDetails: ProtobufMessage, Equatable {
+package struct StudioBehaviorDetails: ProtobufMessage, Equatable {
     /// Field 1: the behaviour's local id, as used in `StudioBehaviorBinding.behaviorID`.
-    public var id: UInt32
+    package var id: UInt32
     /// Field 2: the name ZMK shows for it, such as "Key Press" or "Momentary Layer".
-    public var displayName: String
+    package var displayName: String
     /// Field 3: each `BehaviorBindingParametersSet`, undecoded.
-    public var rawMetadata: [[UInt8]]
+    package var rawMetadata: [[UInt8]]
 
     /// Creates behaviour details.
-    public init(id: UInt32, displayName: String, rawMetadata: [[UInt8]] = []) {
+    package init(id: UInt32, displayName: String, rawMetadata: [[UInt8]] = []) {
         self.id = id
         self.displayName = displayName
         self.rawMetadata = rawMetadata
     }
 
-    public func encode(to writer: inout ProtobufWriter) {
+    package func encode(to writer: inout ProtobufWriter) {
         writer.writeUInt32(id, field: 1)
         writer.writeString(displayName, field: 2)
         for entry in rawMetadata {
@@ -25,7 +25,7 @@ public struct StudioBehaviorDetails: ProtobufMessage, Equatable {
         }
     }
 
-    public init(from reader: inout ProtobufReader) throws(ProtobufError) {
+    package init(from reader: inout ProtobufReader) throws(ProtobufError) {
         id = 0
         displayName = ""
         rawMetadata = []

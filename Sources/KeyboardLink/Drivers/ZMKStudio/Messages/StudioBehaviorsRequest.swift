@@ -1,11 +1,11 @@
 /// `zmk.behaviors.Request`.
-public enum StudioBehaviorsRequest: ProtobufMessage, Equatable {
+package enum StudioBehaviorsRequest: ProtobufMessage, Equatable {
     /// Field 1: the local ids of every behaviour the firmware has (allowed while locked).
     case listAllBehaviors
     /// Field 2: one behaviour's display name and parameter metadata.
     case getBehaviorDetails(behaviorID: UInt32)
 
-    public func encode(to writer: inout ProtobufWriter) {
+    package func encode(to writer: inout ProtobufWriter) {
         switch self {
         case .listAllBehaviors:
             writer.writeBool(true, field: 1, emitDefault: true)
@@ -15,7 +15,7 @@ public enum StudioBehaviorsRequest: ProtobufMessage, Equatable {
     }
 
     /// - Throws: ProtobufError.missingField when no known request is present.
-    public init(from reader: inout ProtobufReader) throws(ProtobufError) {
+    package init(from reader: inout ProtobufReader) throws(ProtobufError) {
         var decoded: StudioBehaviorsRequest?
         while let field = try reader.nextField() {
             switch field {

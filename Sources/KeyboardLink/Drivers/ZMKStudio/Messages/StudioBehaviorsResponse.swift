@@ -1,5 +1,5 @@
 /// `zmk.behaviors.Response`.
-public enum StudioBehaviorsResponse: ProtobufMessage, Equatable {
+package enum StudioBehaviorsResponse: ProtobufMessage, Equatable {
     /// Field 1: `ListAllBehaviorsResponse { 1 behaviors: repeated uint32 }`, the behaviours' local ids.
     case behaviorIDs([UInt32])
     /// Field 2: the answer to `getBehaviorDetails`.
@@ -7,7 +7,7 @@ public enum StudioBehaviorsResponse: ProtobufMessage, Equatable {
     /// A member this code does not know (its field number).
     case unrecognized(field: Int)
 
-    public func encode(to writer: inout ProtobufWriter) {
+    package func encode(to writer: inout ProtobufWriter) {
         switch self {
         case .behaviorIDs(let ids): writer.writeMessage(IDList(ids: ids), field: 1)
         case .behaviorDetails(let details): writer.writeMessage(details, field: 2)
@@ -16,7 +16,7 @@ public enum StudioBehaviorsResponse: ProtobufMessage, Equatable {
     }
 
     /// - Throws: ProtobufError.missingField when the response is empty.
-    public init(from reader: inout ProtobufReader) throws(ProtobufError) {
+    package init(from reader: inout ProtobufReader) throws(ProtobufError) {
         self = try reader.readOneOf(
             message: "zmk.behaviors.Response", oneof: "response_type", unrecognized: { .unrecognized(field: $0) }
         ) {

@@ -1,11 +1,11 @@
 /// `zmk.core.Notification`.
-public enum StudioCoreNotification: ProtobufMessage, Equatable {
+package enum StudioCoreNotification: ProtobufMessage, Equatable {
     /// Field 1: the keyboard was locked or unlocked (the user pressed `&studio_unlock`, or a timeout).
     case lockStateChanged(StudioLockState)
     /// A member this code does not know (its field number).
     case unrecognized(field: Int)
 
-    public func encode(to writer: inout ProtobufWriter) {
+    package func encode(to writer: inout ProtobufWriter) {
         switch self {
         case .lockStateChanged(let state): writer.writeEnum(state, field: 1, emitDefault: true)
         case .unrecognized: break
@@ -13,7 +13,7 @@ public enum StudioCoreNotification: ProtobufMessage, Equatable {
     }
 
     /// - Throws: ProtobufError.missingField when the notification is empty.
-    public init(from reader: inout ProtobufReader) throws(ProtobufError) {
+    package init(from reader: inout ProtobufReader) throws(ProtobufError) {
         self = try reader.readOneOf(
             message: "zmk.core.Notification", oneof: "notification_type", unrecognized: { .unrecognized(field: $0) }
         ) {

@@ -1,5 +1,5 @@
 /// `zmk.core.Request`.
-public enum StudioCoreRequest: ProtobufMessage, Equatable {
+package enum StudioCoreRequest: ProtobufMessage, Equatable {
     /// Field 1: name and serial number (allowed while locked).
     case getDeviceInfo
     /// Field 2: the lock state (allowed while locked).
@@ -18,12 +18,12 @@ public enum StudioCoreRequest: ProtobufMessage, Equatable {
         }
     }
 
-    public func encode(to writer: inout ProtobufWriter) {
+    package func encode(to writer: inout ProtobufWriter) {
         writer.writeBool(true, field: fieldNumber, emitDefault: true)
     }
 
     /// - Throws: ProtobufError.missingField when no known request is present.
-    public init(from reader: inout ProtobufReader) throws(ProtobufError) {
+    package init(from reader: inout ProtobufReader) throws(ProtobufError) {
         var decoded: StudioCoreRequest?
         while let field = try reader.nextField() {
             let request: StudioCoreRequest? =

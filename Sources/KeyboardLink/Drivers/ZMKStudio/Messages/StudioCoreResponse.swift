@@ -1,5 +1,5 @@
 /// `zmk.core.Response`.
-public enum StudioCoreResponse: ProtobufMessage, Equatable {
+package enum StudioCoreResponse: ProtobufMessage, Equatable {
     /// Field 1: the answer to `getDeviceInfo`.
     case deviceInfo(StudioDeviceInfo)
     /// Field 2: the answer to `getLockState`.
@@ -9,7 +9,7 @@ public enum StudioCoreResponse: ProtobufMessage, Equatable {
     /// A member this code does not know (its field number).
     case unrecognized(field: Int)
 
-    public func encode(to writer: inout ProtobufWriter) {
+    package func encode(to writer: inout ProtobufWriter) {
         switch self {
         case .deviceInfo(let info): writer.writeMessage(info, field: 1)
         case .lockState(let state): writer.writeEnum(state, field: 2, emitDefault: true)
@@ -19,7 +19,7 @@ public enum StudioCoreResponse: ProtobufMessage, Equatable {
     }
 
     /// - Throws: ProtobufError.missingField when the response is empty.
-    public init(from reader: inout ProtobufReader) throws(ProtobufError) {
+    package init(from reader: inout ProtobufReader) throws(ProtobufError) {
         self = try reader.readOneOf(
             message: "zmk.core.Response", oneof: "response_type", unrecognized: { .unrecognized(field: $0) }
         ) {

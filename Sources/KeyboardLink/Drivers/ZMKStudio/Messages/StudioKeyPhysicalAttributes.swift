@@ -1,23 +1,23 @@
 /// `zmk.keymap.KeyPhysicalAttrs`: one key's size, position and rotation, in hundredths of a key unit
 /// (rotation `r` in hundredths of a degree around `rx`, `ry`). All fields are `sint32` on the wire.
-public struct StudioKeyPhysicalAttributes: ProtobufMessage, Hashable {
+package struct StudioKeyPhysicalAttributes: ProtobufMessage, Hashable {
     /// Field 1.
-    public var width: Int32
+    package var width: Int32
     /// Field 2.
-    public var height: Int32
+    package var height: Int32
     /// Field 3.
-    public var x: Int32
+    package var x: Int32
     /// Field 4.
-    public var y: Int32
+    package var y: Int32
     /// Field 5.
-    public var r: Int32
+    package var r: Int32
     /// Field 6.
-    public var rx: Int32
+    package var rx: Int32
     /// Field 7.
-    public var ry: Int32
+    package var ry: Int32
 
     /// Creates key attributes.
-    public init(width: Int32, height: Int32, x: Int32, y: Int32, r: Int32 = 0, rx: Int32 = 0, ry: Int32 = 0) {
+    package init(width: Int32, height: Int32, x: Int32, y: Int32, r: Int32 = 0, rx: Int32 = 0, ry: Int32 = 0) {
         self.width = width
         self.height = height
         self.x = x
@@ -27,7 +27,7 @@ public struct StudioKeyPhysicalAttributes: ProtobufMessage, Hashable {
         self.ry = ry
     }
 
-    public func encode(to writer: inout ProtobufWriter) {
+    package func encode(to writer: inout ProtobufWriter) {
         writer.writeSInt32(width, field: 1)
         writer.writeSInt32(height, field: 2)
         writer.writeSInt32(x, field: 3)
@@ -37,7 +37,7 @@ public struct StudioKeyPhysicalAttributes: ProtobufMessage, Hashable {
         writer.writeSInt32(ry, field: 7)
     }
 
-    public init(from reader: inout ProtobufReader) throws(ProtobufError) {
+    package init(from reader: inout ProtobufReader) throws(ProtobufError) {
         (width, height, x, y, r, rx, ry) = (0, 0, 0, 0, 0, 0, 0)
         while let field = try reader.nextField() {
             switch field {

@@ -1,20 +1,20 @@
 /// `zmk.keymap.Keymap`: every layer and how many more the keyboard could add.
-public struct StudioKeymap: ProtobufMessage, Equatable {
+package struct StudioKeymap: ProtobufMessage, Equatable {
     /// Field 1: the layers in order.
-    public var layers: [StudioLayer]
+    package var layers: [StudioLayer]
     /// Field 2: how many layers could still be added.
-    public var availableLayers: UInt32
+    package var availableLayers: UInt32
     /// Field 3: the longest layer name the firmware stores.
-    public var maxLayerNameLength: UInt32
+    package var maxLayerNameLength: UInt32
 
     /// Creates a keymap.
-    public init(layers: [StudioLayer], availableLayers: UInt32 = 0, maxLayerNameLength: UInt32 = 0) {
+    package init(layers: [StudioLayer], availableLayers: UInt32 = 0, maxLayerNameLength: UInt32 = 0) {
         self.layers = layers
         self.availableLayers = availableLayers
         self.maxLayerNameLength = maxLayerNameLength
     }
 
-    public func encode(to writer: inout ProtobufWriter) {
+    package func encode(to writer: inout ProtobufWriter) {
         for layer in layers {
             writer.writeMessage(layer, field: 1)
         }
@@ -22,7 +22,7 @@ public struct StudioKeymap: ProtobufMessage, Equatable {
         writer.writeUInt32(maxLayerNameLength, field: 3)
     }
 
-    public init(from reader: inout ProtobufReader) throws(ProtobufError) {
+    package init(from reader: inout ProtobufReader) throws(ProtobufError) {
         layers = []
         availableLayers = 0
         maxLayerNameLength = 0

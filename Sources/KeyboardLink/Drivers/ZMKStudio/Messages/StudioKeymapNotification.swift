@@ -1,11 +1,11 @@
 /// `zmk.keymap.Notification`.
-public enum StudioKeymapNotification: ProtobufMessage, Equatable {
+package enum StudioKeymapNotification: ProtobufMessage, Equatable {
     /// Field 1: staged changes now exist (true) or were saved or discarded (false).
     case unsavedChangesStatusChanged(Bool)
     /// A member this code does not know (its field number).
     case unrecognized(field: Int)
 
-    public func encode(to writer: inout ProtobufWriter) {
+    package func encode(to writer: inout ProtobufWriter) {
         switch self {
         case .unsavedChangesStatusChanged(let flag): writer.writeBool(flag, field: 1, emitDefault: true)
         case .unrecognized: break
@@ -13,7 +13,7 @@ public enum StudioKeymapNotification: ProtobufMessage, Equatable {
     }
 
     /// - Throws: ProtobufError.missingField when the notification is empty.
-    public init(from reader: inout ProtobufReader) throws(ProtobufError) {
+    package init(from reader: inout ProtobufReader) throws(ProtobufError) {
         self = try reader.readOneOf(
             message: "zmk.keymap.Notification", oneof: "notification_type", unrecognized: { .unrecognized(field: $0) }
         ) {

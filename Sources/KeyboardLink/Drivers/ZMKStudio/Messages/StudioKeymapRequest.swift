@@ -1,5 +1,5 @@
 /// `zmk.keymap.Request`.
-public enum StudioKeymapRequest: ProtobufMessage, Equatable {
+package enum StudioKeymapRequest: ProtobufMessage, Equatable {
     /// Field 1: every layer with its bindings.
     case getKeymap
     /// Field 2: stage one binding change (kept until `saveChanges` or `discardChanges`).
@@ -25,7 +25,7 @@ public enum StudioKeymapRequest: ProtobufMessage, Equatable {
     /// Field 12: a layer's name (`SetLayerPropsRequest`).
     case setLayerProps(StudioSetLayerPropsRequest)
 
-    public func encode(to writer: inout ProtobufWriter) {
+    package func encode(to writer: inout ProtobufWriter) {
         switch self {
         case .getKeymap: writer.writeBool(true, field: 1, emitDefault: true)
         case .setLayerBinding(let request): writer.writeMessage(request, field: 2)
@@ -43,7 +43,7 @@ public enum StudioKeymapRequest: ProtobufMessage, Equatable {
     }
 
     /// - Throws: ProtobufError.missingField when no known request is present.
-    public init(from reader: inout ProtobufReader) throws(ProtobufError) {
+    package init(from reader: inout ProtobufReader) throws(ProtobufError) {
         var decoded: StudioKeymapRequest?
         while let field = try reader.nextField() {
             switch field {

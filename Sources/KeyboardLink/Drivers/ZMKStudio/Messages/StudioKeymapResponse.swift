@@ -1,5 +1,5 @@
 /// `zmk.keymap.Response` (the members kblink uses).
-public enum StudioKeymapResponse: ProtobufMessage, Equatable {
+package enum StudioKeymapResponse: ProtobufMessage, Equatable {
     /// Field 1: the answer to `getKeymap`.
     case keymap(StudioKeymap)
     /// Field 2: the outcome of `setLayerBinding`.
@@ -28,7 +28,7 @@ public enum StudioKeymapResponse: ProtobufMessage, Equatable {
     /// A member this code does not know (its field number).
     case unrecognized(field: Int)
 
-    public func encode(to writer: inout ProtobufWriter) {
+    package func encode(to writer: inout ProtobufWriter) {
         switch self {
         case .keymap(let keymap): writer.writeMessage(keymap, field: 1)
         case .setLayerBinding(let result): writer.writeEnum(result, field: 2, emitDefault: true)
@@ -49,7 +49,7 @@ public enum StudioKeymapResponse: ProtobufMessage, Equatable {
     /// Decodes the response. `save_changes` was a plain `bool` in ZMK firmware of 2024 and is a
     /// `SaveChangesResponse` message since; both are accepted.
     /// - Throws: ProtobufError.missingField when the response is empty.
-    public init(from reader: inout ProtobufReader) throws(ProtobufError) {
+    package init(from reader: inout ProtobufReader) throws(ProtobufError) {
         self = try reader.readOneOf(
             message: "zmk.keymap.Response", oneof: "response_type", unrecognized: { .unrecognized(field: $0) }
         ) {

@@ -1,20 +1,20 @@
 /// `zmk.keymap.Layer`: one layer's id, name and a binding per key position.
-public struct StudioLayer: ProtobufMessage, Equatable {
+package struct StudioLayer: ProtobufMessage, Equatable {
     /// Field 1: the id used by `setLayerBinding` (stable when layers move).
-    public var id: UInt32
+    package var id: UInt32
     /// Field 2: the name, possibly empty.
-    public var name: String
+    package var name: String
     /// Field 3: one binding per key position.
-    public var bindings: [StudioBehaviorBinding]
+    package var bindings: [StudioBehaviorBinding]
 
     /// Creates a layer.
-    public init(id: UInt32, name: String, bindings: [StudioBehaviorBinding]) {
+    package init(id: UInt32, name: String, bindings: [StudioBehaviorBinding]) {
         self.id = id
         self.name = name
         self.bindings = bindings
     }
 
-    public func encode(to writer: inout ProtobufWriter) {
+    package func encode(to writer: inout ProtobufWriter) {
         writer.writeUInt32(id, field: 1)
         writer.writeString(name, field: 2)
         for binding in bindings {
@@ -22,7 +22,7 @@ public struct StudioLayer: ProtobufMessage, Equatable {
         }
     }
 
-    public init(from reader: inout ProtobufReader) throws(ProtobufError) {
+    package init(from reader: inout ProtobufReader) throws(ProtobufError) {
         id = 0
         name = ""
         bindings = []

@@ -1,13 +1,13 @@
 /// The answer of a ZMK Studio layer request that is `oneof result { Success ok = 1; ErrorCode err = 2; }`:
 /// `MoveLayerResponse` and `SetActivePhysicalLayoutResponse` (ok: the keymap), `RemoveLayerResponse` (ok: an empty message), `RestoreLayerResponse`
 /// (ok: the layer).
-public enum StudioLayerEditResult<Success: ProtobufMessage & Equatable>: ProtobufMessage, Equatable {
+package enum StudioLayerEditResult<Success: ProtobufMessage & Equatable>: ProtobufMessage, Equatable {
     /// Field 1: done.
     case ok(Success)
     /// Field 2: refused.
     case failed(StudioLayerErrorCode)
 
-    public func encode(to writer: inout ProtobufWriter) {
+    package func encode(to writer: inout ProtobufWriter) {
         switch self {
         case .ok(let success): writer.writeMessage(success, field: 1)
         case .failed(let error): writer.writeEnum(error, field: 2, emitDefault: true)
@@ -15,7 +15,7 @@ public enum StudioLayerEditResult<Success: ProtobufMessage & Equatable>: Protobu
     }
 
     /// - Throws: ProtobufError.missingField when neither member is present.
-    public init(from reader: inout ProtobufReader) throws(ProtobufError) {
+    package init(from reader: inout ProtobufReader) throws(ProtobufError) {
         var decoded: StudioLayerEditResult?
         while let field = try reader.nextField() {
             switch field {
@@ -30,13 +30,13 @@ public enum StudioLayerEditResult<Success: ProtobufMessage & Equatable>: Protobu
 }
 
 /// An empty message (`zmk.keymap.RemoveLayerOk`).
-public struct StudioEmptyMessage: ProtobufMessage, Equatable {
+package struct StudioEmptyMessage: ProtobufMessage, Equatable {
     /// Creates it.
-    public init() {}
+    package init() {}
 
-    public func encode(to writer: inout ProtobufWriter) {}
+    package func encode(to writer: inout ProtobufWriter) {}
 
-    public init(from reader: inout ProtobufReader) throws(ProtobufError) {
+    package init(from reader: inout ProtobufReader) throws(ProtobufError) {
         while try reader.nextField() != nil {}
     }
 }

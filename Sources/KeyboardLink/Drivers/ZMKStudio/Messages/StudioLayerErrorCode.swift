@@ -2,24 +2,24 @@
 /// request `MoveLayerErrorCode` (2 invalid layer, 3 invalid destination), `RemoveLayerErrorCode` (2 invalid index),
 /// `RestoreLayerErrorCode` (2 invalid id, 3 invalid index), `SetLayerPropsResponse` (2 invalid id) and
 /// `SetActivePhysicalLayoutErrorCode` (2 invalid layout index).
-public struct StudioLayerErrorCode: ProtobufEnum, CustomStringConvertible {
+package struct StudioLayerErrorCode: ProtobufEnum, CustomStringConvertible {
     /// The number on the wire.
-    public var protobufValue: Int32
+    package var protobufValue: Int32
 
-    public init(protobufValue: Int32) {
+    package init(protobufValue: Int32) {
         self.protobufValue = protobufValue
     }
 
     /// 0: no error.
-    public static let ok = StudioLayerErrorCode(protobufValue: 0)
+    package static let ok = StudioLayerErrorCode(protobufValue: 0)
     /// 1: the request failed, reason not said.
-    public static let generic = StudioLayerErrorCode(protobufValue: 1)
+    package static let generic = StudioLayerErrorCode(protobufValue: 1)
     /// 2: an invalid layer, index or id (what the request names in field 1).
-    public static let invalidFirst = StudioLayerErrorCode(protobufValue: 2)
+    package static let invalidFirst = StudioLayerErrorCode(protobufValue: 2)
     /// 3: an invalid destination or index (what the request names in field 2).
-    public static let invalidSecond = StudioLayerErrorCode(protobufValue: 3)
+    package static let invalidSecond = StudioLayerErrorCode(protobufValue: 3)
 
-    public var description: String {
+    package var description: String {
         switch protobufValue {
         case 0: "no error"
         case 1: "generic error"

@@ -1,5 +1,5 @@
 /// `zmk.core.LockState`: whether the keyboard accepts secured calls (keymap edits, saving).
-public enum StudioLockState: ProtobufEnum, CustomStringConvertible {
+package enum StudioLockState: ProtobufEnum, CustomStringConvertible {
     /// 0: only device info, lock state and the behaviour list are available.
     case locked
     /// 1: every call is available.
@@ -7,7 +7,7 @@ public enum StudioLockState: ProtobufEnum, CustomStringConvertible {
     /// A value this code does not know.
     case unrecognized(Int32)
 
-    public init(protobufValue: Int32) {
+    package init(protobufValue: Int32) {
         switch protobufValue {
         case 0: self = .locked
         case 1: self = .unlocked
@@ -15,7 +15,7 @@ public enum StudioLockState: ProtobufEnum, CustomStringConvertible {
         }
     }
 
-    public var protobufValue: Int32 {
+    package var protobufValue: Int32 {
         switch self {
         case .locked: 0
         case .unlocked: 1
@@ -23,7 +23,7 @@ public enum StudioLockState: ProtobufEnum, CustomStringConvertible {
         }
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .locked: "locked"
         case .unlocked: "unlocked"

@@ -1,5 +1,5 @@
 /// `zmk.meta.ErrorConditions`: why the keyboard refused a call.
-public enum StudioMetaError: ProtobufEnum, Error, CustomStringConvertible {
+package enum StudioMetaError: ProtobufEnum, Error, CustomStringConvertible {
     /// 0: something failed on the keyboard.
     case generic
     /// 1: the keyboard is locked; the user must press the key bound to `&studio_unlock`.
@@ -13,7 +13,7 @@ public enum StudioMetaError: ProtobufEnum, Error, CustomStringConvertible {
     /// A value this code does not know.
     case unrecognized(Int32)
 
-    public init(protobufValue: Int32) {
+    package init(protobufValue: Int32) {
         switch protobufValue {
         case 0: self = .generic
         case 1: self = .unlockRequired
@@ -24,7 +24,7 @@ public enum StudioMetaError: ProtobufEnum, Error, CustomStringConvertible {
         }
     }
 
-    public var protobufValue: Int32 {
+    package var protobufValue: Int32 {
         switch self {
         case .generic: 0
         case .unlockRequired: 1
@@ -35,7 +35,7 @@ public enum StudioMetaError: ProtobufEnum, Error, CustomStringConvertible {
         }
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .generic:
             "the keyboard reported a generic error; retry, and check its log if it persists"

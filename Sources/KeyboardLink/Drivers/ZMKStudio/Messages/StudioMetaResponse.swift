@@ -1,11 +1,11 @@
 /// `zmk.meta.Response`: an answer that is not specific to a subsystem.
-public enum StudioMetaResponse: ProtobufMessage, Equatable {
+package enum StudioMetaResponse: ProtobufMessage, Equatable {
     /// Field 1: the call succeeded and has nothing to return.
     case noResponse
     /// Field 2: the call failed.
     case simpleError(StudioMetaError)
 
-    public func encode(to writer: inout ProtobufWriter) {
+    package func encode(to writer: inout ProtobufWriter) {
         switch self {
         case .noResponse: writer.writeBool(true, field: 1, emitDefault: true)
         case .simpleError(let error): writer.writeEnum(error, field: 2, emitDefault: true)
@@ -13,7 +13,7 @@ public enum StudioMetaResponse: ProtobufMessage, Equatable {
     }
 
     /// - Throws: ProtobufError.missingField when neither member is present.
-    public init(from reader: inout ProtobufReader) throws(ProtobufError) {
+    package init(from reader: inout ProtobufReader) throws(ProtobufError) {
         var decoded: StudioMetaResponse?
         while let field = try reader.nextField() {
             switch field {

@@ -1,5 +1,5 @@
 /// `zmk.studio.Notification`: an event the keyboard sends without being asked.
-public enum StudioNotification: ProtobufMessage, Equatable {
+package enum StudioNotification: ProtobufMessage, Equatable {
     /// Field 2: a core event (lock state changed).
     case core(StudioCoreNotification)
     /// Field 5: a keymap event (unsaved changes status).
@@ -7,7 +7,7 @@ public enum StudioNotification: ProtobufMessage, Equatable {
     /// A subsystem this code does not know (its field number).
     case unrecognized(field: Int)
 
-    public func encode(to writer: inout ProtobufWriter) {
+    package func encode(to writer: inout ProtobufWriter) {
         switch self {
         case .core(let notification): writer.writeMessage(notification, field: 2)
         case .keymap(let notification): writer.writeMessage(notification, field: 5)
@@ -16,7 +16,7 @@ public enum StudioNotification: ProtobufMessage, Equatable {
     }
 
     /// - Throws: ProtobufError.missingField when the notification is empty.
-    public init(from reader: inout ProtobufReader) throws(ProtobufError) {
+    package init(from reader: inout ProtobufReader) throws(ProtobufError) {
         self = try reader.readOneOf(
             message: "zmk.studio.Notification", oneof: "subsystem", unrecognized: { .unrecognized(field: $0) }
         ) {

@@ -1,24 +1,24 @@
 /// `zmk.keymap.PhysicalLayout`: a named arrangement of keys, one entry per key position.
-public struct StudioPhysicalLayout: ProtobufMessage, Equatable {
+package struct StudioPhysicalLayout: ProtobufMessage, Equatable {
     /// Field 1: the display name.
-    public var name: String
+    package var name: String
     /// Field 2: each key's geometry, indexed by key position.
-    public var keys: [StudioKeyPhysicalAttributes]
+    package var keys: [StudioKeyPhysicalAttributes]
 
     /// Creates a layout.
-    public init(name: String, keys: [StudioKeyPhysicalAttributes]) {
+    package init(name: String, keys: [StudioKeyPhysicalAttributes]) {
         self.name = name
         self.keys = keys
     }
 
-    public func encode(to writer: inout ProtobufWriter) {
+    package func encode(to writer: inout ProtobufWriter) {
         writer.writeString(name, field: 1)
         for key in keys {
             writer.writeMessage(key, field: 2)
         }
     }
 
-    public init(from reader: inout ProtobufReader) throws(ProtobufError) {
+    package init(from reader: inout ProtobufReader) throws(ProtobufError) {
         name = ""
         keys = []
         while let field = try reader.nextField() {

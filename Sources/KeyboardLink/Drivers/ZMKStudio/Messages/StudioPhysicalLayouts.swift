@@ -1,24 +1,24 @@
 /// `zmk.keymap.PhysicalLayouts`: the layouts the keyboard knows and which one is active.
-public struct StudioPhysicalLayouts: ProtobufMessage, Equatable {
+package struct StudioPhysicalLayouts: ProtobufMessage, Equatable {
     /// Field 1: the index of the active layout in `layouts`.
-    public var activeLayoutIndex: UInt32
+    package var activeLayoutIndex: UInt32
     /// Field 2: the layouts.
-    public var layouts: [StudioPhysicalLayout]
+    package var layouts: [StudioPhysicalLayout]
 
     /// Creates a layout list.
-    public init(activeLayoutIndex: UInt32, layouts: [StudioPhysicalLayout]) {
+    package init(activeLayoutIndex: UInt32, layouts: [StudioPhysicalLayout]) {
         self.activeLayoutIndex = activeLayoutIndex
         self.layouts = layouts
     }
 
-    public func encode(to writer: inout ProtobufWriter) {
+    package func encode(to writer: inout ProtobufWriter) {
         writer.writeUInt32(activeLayoutIndex, field: 1)
         for layout in layouts {
             writer.writeMessage(layout, field: 2)
         }
     }
 
-    public init(from reader: inout ProtobufReader) throws(ProtobufError) {
+    package init(from reader: inout ProtobufReader) throws(ProtobufError) {
         activeLayoutIndex = 0
         layouts = []
         while let field = try reader.nextField() {

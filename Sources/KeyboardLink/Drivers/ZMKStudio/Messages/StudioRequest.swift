@@ -1,7 +1,7 @@
 /// `zmk.studio.Request`: one RPC call, tagged with an id the response echoes.
-public struct StudioRequest: ProtobufMessage, Equatable {
+package struct StudioRequest: ProtobufMessage, Equatable {
     /// Which subsystem the call goes to (the `subsystem` oneof).
-    public enum Subsystem: Equatable, Sendable {
+    package enum Subsystem: Equatable, Sendable {
         /// Field 3: `zmk.core.Request`.
         case core(StudioCoreRequest)
         /// Field 4: `zmk.behaviors.Request`.
@@ -11,17 +11,17 @@ public struct StudioRequest: ProtobufMessage, Equatable {
     }
 
     /// Field 1: echoed in the matching `StudioRequestResponse`.
-    public var requestID: UInt32
+    package var requestID: UInt32
     /// The call; nil only for a request decoded from a peer that set no subsystem.
-    public var subsystem: Subsystem?
+    package var subsystem: Subsystem?
 
     /// Creates a request.
-    public init(requestID: UInt32, subsystem: Subsystem?) {
+    package init(requestID: UInt32, subsystem: Subsystem?) {
         self.requestID = requestID
         self.subsystem = subsystem
     }
 
-    public func encode(to writer: inout ProtobufWriter) {
+    package func encode(to writer: inout ProtobufWriter) {
         writer.writeUInt32(requestID, field: 1)
         switch subsystem {
         case .core(let request): writer.writeMessage(request, field: 3)
@@ -31,7 +31,7 @@ public struct StudioRequest: ProtobufMessage, Equatable {
         }
     }
 
-    public init(from reader: inout ProtobufReader) throws(ProtobufError) {
+    package init(from reader: inout ProtobufReader) throws(ProtobufError) {
         requestID = 0
         subsystem = nil
         while let field = try reader.nextField() {

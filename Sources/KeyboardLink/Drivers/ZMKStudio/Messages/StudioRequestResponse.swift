@@ -1,7 +1,7 @@
 /// `zmk.studio.RequestResponse`: the answer to one request.
-public struct StudioRequestResponse: ProtobufMessage, Equatable {
+package struct StudioRequestResponse: ProtobufMessage, Equatable {
     /// The answer (the `subsystem` oneof).
-    public enum Payload: Equatable, Sendable {
+    package enum Payload: Equatable, Sendable {
         /// Field 2: a generic outcome, usually an error such as `UNLOCK_REQUIRED`.
         case meta(StudioMetaResponse)
         /// Field 3.
@@ -15,17 +15,17 @@ public struct StudioRequestResponse: ProtobufMessage, Equatable {
     }
 
     /// Field 1: the id of the request this answers.
-    public var requestID: UInt32
+    package var requestID: UInt32
     /// The answer.
-    public var payload: Payload
+    package var payload: Payload
 
     /// Creates a response.
-    public init(requestID: UInt32, payload: Payload) {
+    package init(requestID: UInt32, payload: Payload) {
         self.requestID = requestID
         self.payload = payload
     }
 
-    public func encode(to writer: inout ProtobufWriter) {
+    package func encode(to writer: inout ProtobufWriter) {
         writer.writeUInt32(requestID, field: 1)
         switch payload {
         case .meta(let response): writer.writeMessage(response, field: 2)
@@ -37,7 +37,7 @@ public struct StudioRequestResponse: ProtobufMessage, Equatable {
     }
 
     /// - Throws: ProtobufError.missingField when no subsystem answer is present.
-    public init(from reader: inout ProtobufReader) throws(ProtobufError) {
+    package init(from reader: inout ProtobufReader) throws(ProtobufError) {
         requestID = 0
         var decoded: Payload?
         var unknownField: Int?

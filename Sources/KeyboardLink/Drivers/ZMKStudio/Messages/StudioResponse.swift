@@ -1,11 +1,11 @@
 /// `zmk.studio.Response`: what the keyboard sends, either the answer to a request or an unsolicited notification.
-public enum StudioResponse: ProtobufMessage, Equatable {
+package enum StudioResponse: ProtobufMessage, Equatable {
     /// Field 1: the answer to the request with the same id.
     case requestResponse(StudioRequestResponse)
     /// Field 2: an event the keyboard reports on its own (lock state, unsaved changes).
     case notification(StudioNotification)
 
-    public func encode(to writer: inout ProtobufWriter) {
+    package func encode(to writer: inout ProtobufWriter) {
         switch self {
         case .requestResponse(let response): writer.writeMessage(response, field: 1)
         case .notification(let notification): writer.writeMessage(notification, field: 2)
@@ -13,7 +13,7 @@ public enum StudioResponse: ProtobufMessage, Equatable {
     }
 
     /// - Throws: ProtobufError.missingField when the message carries neither a response nor a notification.
-    public init(from reader: inout ProtobufReader) throws(ProtobufError) {
+    package init(from reader: inout ProtobufReader) throws(ProtobufError) {
         var decoded: StudioResponse?
         while let field = try reader.nextField() {
             switch field {

@@ -1,5 +1,5 @@
 /// `zmk.keymap.SaveChangesErrorCode`: why `saveChanges` failed.
-public enum StudioSaveChangesError: ProtobufEnum, Error, CustomStringConvertible {
+package enum StudioSaveChangesError: ProtobufEnum, Error, CustomStringConvertible {
     /// 0: no error (never sent as an error in practice).
     case ok
     /// 1: saving failed.
@@ -11,7 +11,7 @@ public enum StudioSaveChangesError: ProtobufEnum, Error, CustomStringConvertible
     /// A value this code does not know.
     case unrecognized(Int32)
 
-    public init(protobufValue: Int32) {
+    package init(protobufValue: Int32) {
         switch protobufValue {
         case 0: self = .ok
         case 1: self = .generic
@@ -21,7 +21,7 @@ public enum StudioSaveChangesError: ProtobufEnum, Error, CustomStringConvertible
         }
     }
 
-    public var protobufValue: Int32 {
+    package var protobufValue: Int32 {
         switch self {
         case .ok: 0
         case .generic: 1
@@ -31,7 +31,7 @@ public enum StudioSaveChangesError: ProtobufEnum, Error, CustomStringConvertible
         }
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .ok: "the keyboard reported a save error without a reason"
         case .generic: "the keyboard could not save the changes; they are still staged, retry or discard them"

@@ -1,11 +1,11 @@
 /// `zmk.keymap.SaveChangesResponse { oneof result { 1 ok: bool; 2 err: SaveChangesErrorCode } }`.
-public enum StudioSaveChangesResult: ProtobufMessage, Equatable {
+package enum StudioSaveChangesResult: ProtobufMessage, Equatable {
     /// Field 1 true: the staged changes are in flash.
     case ok
     /// Field 2 (or field 1 false, read as `.generic`): saving failed.
     case failed(StudioSaveChangesError)
 
-    public func encode(to writer: inout ProtobufWriter) {
+    package func encode(to writer: inout ProtobufWriter) {
         switch self {
         case .ok: writer.writeBool(true, field: 1, emitDefault: true)
         case .failed(let error): writer.writeEnum(error, field: 2, emitDefault: true)
@@ -13,7 +13,7 @@ public enum StudioSaveChangesResult: ProtobufMessage, Equatable {
     }
 
     /// - Throws: ProtobufError.missingField when neither member is present.
-    public init(from reader: inout ProtobufReader) throws(ProtobufError) {
+    package init(from reader: inout ProtobufReader) throws(ProtobufError) {
         var decoded: StudioSaveChangesResult?
         while let field = try reader.nextField() {
             switch field {

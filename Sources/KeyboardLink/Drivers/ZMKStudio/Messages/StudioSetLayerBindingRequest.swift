@@ -1,26 +1,26 @@
 /// `zmk.keymap.SetLayerBindingRequest`: put `binding` at `keyPosition` of the layer with id `layerID`.
-public struct StudioSetLayerBindingRequest: ProtobufMessage, Equatable {
+package struct StudioSetLayerBindingRequest: ProtobufMessage, Equatable {
     /// Field 1: the layer's id (from `StudioLayer.id`, not its index).
-    public var layerID: UInt32
+    package var layerID: UInt32
     /// Field 2: the key position, an index into the layer's bindings.
-    public var keyPosition: Int32
+    package var keyPosition: Int32
     /// Field 3: the new binding.
-    public var binding: StudioBehaviorBinding
+    package var binding: StudioBehaviorBinding
 
     /// Creates a request.
-    public init(layerID: UInt32, keyPosition: Int32, binding: StudioBehaviorBinding) {
+    package init(layerID: UInt32, keyPosition: Int32, binding: StudioBehaviorBinding) {
         self.layerID = layerID
         self.keyPosition = keyPosition
         self.binding = binding
     }
 
-    public func encode(to writer: inout ProtobufWriter) {
+    package func encode(to writer: inout ProtobufWriter) {
         writer.writeUInt32(layerID, field: 1)
         writer.writeInt32(keyPosition, field: 2)
         writer.writeMessage(binding, field: 3)
     }
 
-    public init(from reader: inout ProtobufReader) throws(ProtobufError) {
+    package init(from reader: inout ProtobufReader) throws(ProtobufError) {
         layerID = 0
         keyPosition = 0
         binding = StudioBehaviorBinding(behaviorID: 0, param1: 0, param2: 0)

@@ -1,5 +1,5 @@
 /// `zmk.keymap.SetLayerBindingResponse`: the outcome of staging one binding.
-public enum StudioSetLayerBindingResult: ProtobufEnum, CustomStringConvertible {
+package enum StudioSetLayerBindingResult: ProtobufEnum, CustomStringConvertible {
     /// 0: staged.
     case ok
     /// 1: no such layer id or key position.
@@ -11,7 +11,7 @@ public enum StudioSetLayerBindingResult: ProtobufEnum, CustomStringConvertible {
     /// A value this code does not know.
     case unrecognized(Int32)
 
-    public init(protobufValue: Int32) {
+    package init(protobufValue: Int32) {
         switch protobufValue {
         case 0: self = .ok
         case 1: self = .invalidLocation
@@ -21,7 +21,7 @@ public enum StudioSetLayerBindingResult: ProtobufEnum, CustomStringConvertible {
         }
     }
 
-    public var protobufValue: Int32 {
+    package var protobufValue: Int32 {
         switch self {
         case .ok: 0
         case .invalidLocation: 1
@@ -31,7 +31,7 @@ public enum StudioSetLayerBindingResult: ProtobufEnum, CustomStringConvertible {
         }
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .ok: "binding staged"
         case .invalidLocation: "the keyboard has no such layer or key position; re-read its keymap"

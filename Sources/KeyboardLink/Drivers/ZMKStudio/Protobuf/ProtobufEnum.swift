@@ -1,5 +1,5 @@
 /// A proto3 enum: open, so values this code does not know survive decoding and re-encoding.
-public protocol ProtobufEnum: Hashable, Sendable {
+package protocol ProtobufEnum: Hashable, Sendable {
     /// Maps any wire value, known or not, to a case.
     init(protobufValue: Int32)
     /// The value written on the wire.

@@ -1,5 +1,5 @@
 /// Why protobuf bytes could not be decoded. Every case names the byte offset or field involved.
-public enum ProtobufError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum ProtobufError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The input ends inside a value: `needed` bytes were required at `offset`, only `available` remain.
     case truncated(offset: Int, needed: Int, available: Int)
     /// A varint at `offset` runs past ten bytes (or its tenth byte carries more than one bit).
@@ -23,7 +23,7 @@ public enum ProtobufError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A value was read before `nextField()` produced a field to read: a bug in the message's decoder.
     case noCurrentField
 
-    public var description: String {
+    package var description: String {
         let advice = "the peer sent a corrupt or incompatible message; check its firmware version and retry"
         switch self {
         case let .truncated(offset, needed, available):

@@ -2,7 +2,7 @@
 ///
 /// Decoders loop over `ProtobufReader.nextField()` and switch on the field number; fields they do not know are
 /// skipped by the reader, so newer peers that add fields stay readable.
-public protocol ProtobufMessage: Sendable {
+package protocol ProtobufMessage: Sendable {
     /// Appends the message's fields (not a length prefix) to `writer`.
     func encode(to writer: inout ProtobufWriter)
     /// Decodes the message from the fields `reader` has left.
@@ -12,7 +12,7 @@ public protocol ProtobufMessage: Sendable {
 
 extension ProtobufMessage {
     /// The message's proto3 encoding.
-    public func serializedBytes() -> [UInt8] {
+    package func serializedBytes() -> [UInt8] {
         var writer = ProtobufWriter()
         encode(to: &writer)
         return writer.bytes
@@ -21,7 +21,7 @@ extension ProtobufMessage {
     /// Decodes a message from its proto3 encoding.
     /// - Parameter maximumDepth: how deeply messages may nest before decoding gives up.
     /// - Throws: ProtobufError when the bytes are truncated, malformed or nested too deep.
-    public init(serializedBytes bytes: [UInt8], maximumDepth: Int = ProtobufReader.defaultMaximumDepth)
+    package init(serializedBytes bytes: [UInt8], maximumDepth: Int = ProtobufReader.defaultMaximumDepth)
         throws(ProtobufError)
     {
         var reader = ProtobufReader(bytes, maximumDepth: maximumDepth)

@@ -10,23 +10,23 @@
 /// }
 /// ```
 /// Nested readers share the same storage (no copies) and carry their depth, which is capped.
-public struct ProtobufReader: Sendable {
+package struct ProtobufReader: Sendable {
     /// How deeply messages may nest by default; ZMK Studio's deepest message nests five levels.
-    public static let defaultMaximumDepth = 32
+    package static let defaultMaximumDepth = 32
 
     private let storage: [UInt8]
     private var position: Int
     private let end: Int
     /// The nesting level of this reader: 0 for the outermost message.
-    public let depth: Int
+    package let depth: Int
     /// The nesting level beyond which `readMessage` throws.
-    public let maximumDepth: Int
+    package let maximumDepth: Int
     /// The field number and wire type of the field whose value has not been read yet.
     private var current: (field: Int, wireType: ProtobufWireType, consumed: Bool)?
 
     /// Creates a reader over a whole message.
     /// - Parameter maximumDepth: how deeply messages may nest before `readMessage` throws.
-    public init(_ bytes: [UInt8], maximumDepth: Int = ProtobufReader.defaultMaximumDepth) {
+    package init(_ bytes: [UInt8], maximumDepth: Int = ProtobufReader.defaultMaximumDepth) {
         self.init(storage: bytes, start: bytes.startIndex, end: bytes.endIndex, depth: 0, maximumDepth: maximumDepth)
     }
 
@@ -39,13 +39,13 @@ public struct ProtobufReader: Sendable {
     }
 
     /// Whether every byte of this message has been read.
-    public var isAtEnd: Bool { position >= end }
+    package var isAtEnd: Bool { position >= end }
 
     /// The offset of the next byte in the outermost input (for error messages).
-    public var offset: Int { position }
+    package var offset: Int { position }
 
     /// The wire type of the current field, if `nextField()` returned one.
-    public var currentWireType: ProtobufWireType? { current?.wireType }
+    package var currentWireType: ProtobufWireType? { current?.wireType }
 
     // MARK: Fields
 
@@ -54,7 +54,7 @@ public struct ProtobufReader: Sendable {
     /// A previous field whose value was not read is skipped first, so decoders ignore unknown fields by
     /// simply not reading them.
     /// - Throws: ProtobufError for a malformed tag or a malformed skipped value.
-    public mutating func nextField() throws(ProtobufError) -> Int? {
+    package mutating func nextField() throws(ProtobufError) -> Int? {
         if let current, !current.consumed {
             try skip(wireType: current.wireType, field: current.field)
         }
@@ -78,7 +78,7 @@ public struct ProtobufReader: Sendable {
     }
 
     /// Skips the current field's value (the reader would also skip it on the next `nextField()`).
-    public mutating func skipField() throws(ProtobufError) {
+    package mutating func skipField() throws(ProtobufError) {
         let field = try take(.varint, orAlso: [.fixed32, .fixed64, .lengthDelimited])
         try skip(wireType: field.wireType, field: field.field)
     }
@@ -86,81 +86,81 @@ public struct ProtobufReader: Sendable {
     // MARK: Varint values
 
     /// Reads a `uint64` value.
-    public mutating func readUInt64() throws(ProtobufError) -> UInt64 {
+    package mutating func readUInt64() throws(ProtobufError) -> UInt64 {
         _ = try take(.varint)
         return try readRawVarint()
     }
 
     /// Reads a `uint32` value; like other protobuf decoders it keeps the low 32 bits of a longer varint.
-    public mutating func readUInt32() throws(ProtobufError) -> UInt32 {
+    package mutating func readUInt32() throws(ProtobufError) -> UInt32 {
         UInt32(truncatingIfNeeded: try readUInt64())
     }
 
     /// Reads an `int64` value.
-    public mutating func readInt64() throws(ProtobufError) -> Int64 {
+    package mutating func readInt64() throws(ProtobufError) -> Int64 {
         Int64(bitPattern: try readUInt64())
     }
 
     /// Reads an `int32` value (negative values arrive sign-extended to ten bytes).
-    public mutating func readInt32() throws(ProtobufError) -> Int32 {
+    package mutating func readInt32() throws(ProtobufError) -> Int32 {
         Int32(truncatingIfNeeded: try readUInt64())
     }
 
     /// Reads a `sint32` value (zigzag).
-    public mutating func readSInt32() throws(ProtobufError) -> Int32 {
+    package mutating func readSInt32() throws(ProtobufError) -> Int32 {
         Self.unzigzag(UInt32(truncatingIfNeeded: try readUInt64()))
     }
 
     /// Reads a `sint64` value (zigzag).
-    public mutating func readSInt64() throws(ProtobufError) -> Int64 {
+    package mutating func readSInt64() throws(ProtobufError) -> Int64 {
         Self.unzigzag(try readUInt64())
     }
 
     /// Reads a `bool` value; any non-zero varint is true.
-    public mutating func readBool() throws(ProtobufError) -> Bool {
+    package mutating func readBool() throws(ProtobufError) -> Bool {
         try readUInt64() != 0
     }
 
     /// Reads an enum value; unknown numbers are kept by the enum type.
-    public mutating func readEnum<E: ProtobufEnum>(_ type: E.Type = E.self) throws(ProtobufError) -> E {
+    package mutating func readEnum<E: ProtobufEnum>(_ type: E.Type = E.self) throws(ProtobufError) -> E {
         E(protobufValue: try readInt32())
     }
 
     // MARK: Fixed-width values
 
     /// Reads a `fixed32` value.
-    public mutating func readFixed32() throws(ProtobufError) -> UInt32 {
+    package mutating func readFixed32() throws(ProtobufError) -> UInt32 {
         _ = try take(.fixed32)
         return try readRawFixed32()
     }
 
     /// Reads a `fixed64` value.
-    public mutating func readFixed64() throws(ProtobufError) -> UInt64 {
+    package mutating func readFixed64() throws(ProtobufError) -> UInt64 {
         _ = try take(.fixed64)
         return try readRawFixed64()
     }
 
     /// Reads an `sfixed32` value.
-    public mutating func readSFixed32() throws(ProtobufError) -> Int32 {
+    package mutating func readSFixed32() throws(ProtobufError) -> Int32 {
         Int32(bitPattern: try readFixed32())
     }
 
     /// Reads an `sfixed64` value.
-    public mutating func readSFixed64() throws(ProtobufError) -> Int64 {
+    package mutating func readSFixed64() throws(ProtobufError) -> Int64 {
         Int64(bitPattern: try readFixed64())
     }
 
     // MARK: Length-delimited values
 
     /// Reads a `bytes` value.
-    public mutating func readBytes() throws(ProtobufError) -> [UInt8] {
+    package mutating func readBytes() throws(ProtobufError) -> [UInt8] {
         _ = try take(.lengthDelimited)
         let range = try readLengthDelimitedRange()
         return Array(storage[range])
     }
 
     /// Reads a `string` value, which must be valid UTF-8.
-    public mutating func readString() throws(ProtobufError) -> String {
+    package mutating func readString() throws(ProtobufError) -> String {
         let field = try take(.lengthDelimited)
         let range = try readLengthDelimitedRange()
         guard let text = String(validating: storage[range], as: UTF8.self) else {
@@ -171,7 +171,7 @@ public struct ProtobufReader: Sendable {
 
     /// Reads an embedded message one level deeper.
     /// - Throws: ProtobufError.nestingTooDeep beyond `maximumDepth`, or any error of the nested message.
-    public mutating func readMessage<M: ProtobufMessage>(_ type: M.Type = M.self) throws(ProtobufError) -> M {
+    package mutating func readMessage<M: ProtobufMessage>(_ type: M.Type = M.self) throws(ProtobufError) -> M {
         _ = try take(.lengthDelimited)
         guard depth < maximumDepth else { throw .nestingTooDeep(limit: maximumDepth) }
         let range = try readLengthDelimitedRange()
@@ -183,7 +183,7 @@ public struct ProtobufReader: Sendable {
 
     /// Reads a repeated varint field into `values`, accepting both encodings proto3 allows: packed (one
     /// length-delimited run) and unpacked (one tag per value, as nanopb callbacks in ZMK write them).
-    public mutating func readRepeatedVarints(into values: inout [UInt64]) throws(ProtobufError) {
+    package mutating func readRepeatedVarints(into values: inout [UInt64]) throws(ProtobufError) {
         let field = try take(.varint, orAlso: [.lengthDelimited])
         if field.wireType == .varint {
             values.append(try readRawVarint())
@@ -198,7 +198,7 @@ public struct ProtobufReader: Sendable {
     }
 
     /// Reads a repeated `uint32` field (packed or not) into `values`.
-    public mutating func readRepeatedUInt32s(into values: inout [UInt32]) throws(ProtobufError) {
+    package mutating func readRepeatedUInt32s(into values: inout [UInt32]) throws(ProtobufError) {
         var wide: [UInt64] = []
         try readRepeatedVarints(into: &wide)
         values.append(contentsOf: wide.map { UInt32(truncatingIfNeeded: $0) })
@@ -208,7 +208,7 @@ public struct ProtobufReader: Sendable {
 
     /// Reads a base-128 varint of at most ten bytes.
     /// - Throws: ProtobufError.truncated at the end of input, .varintTooLong past ten bytes or 64 bits.
-    public mutating func readRawVarint() throws(ProtobufError) -> UInt64 {
+    package mutating func readRawVarint() throws(ProtobufError) -> UInt64 {
         let start = position
         var result: UInt64 = 0
         var shift: UInt64 = 0
@@ -291,12 +291,12 @@ public struct ProtobufReader: Sendable {
     // MARK: Zigzag
 
     /// Inverse of `ProtobufWriter.zigzag`: 0→0, 1→-1, 2→1, 3→-2.
-    public static func unzigzag(_ value: UInt32) -> Int32 {
+    package static func unzigzag(_ value: UInt32) -> Int32 {
         Int32(bitPattern: (value >> 1) ^ (0 &- (value & 1)))
     }
 
     /// Inverse of the 64-bit zigzag mapping.
-    public static func unzigzag(_ value: UInt64) -> Int64 {
+    package static func unzigzag(_ value: UInt64) -> Int64 {
         Int64(bitPattern: (value >> 1) ^ (0 &- (value & 1)))
     }
 }

@@ -1,5 +1,5 @@
 /// The wire type in the low three bits of a protobuf field tag: how the value that follows is laid out.
-public enum ProtobufWireType: UInt8, Sendable, CustomStringConvertible {
+package enum ProtobufWireType: UInt8, Sendable, CustomStringConvertible {
     /// A base-128 varint (int32, int64, uint32, uint64, sint32, sint64, bool, enum).
     case varint = 0
     /// Eight little-endian bytes (fixed64, sfixed64, double).
@@ -13,7 +13,7 @@ public enum ProtobufWireType: UInt8, Sendable, CustomStringConvertible {
     /// Four little-endian bytes (fixed32, sfixed32, float).
     case fixed32 = 5
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .varint: "varint"
         case .fixed64: "fixed64"

@@ -4,7 +4,7 @@
 /// The driver writes `makeRequest`'s frame to the GATT characteristic and feeds every indication to `receive`.
 /// ZMK handles one request at a time and answers in order; notifications raised while handling a request are
 /// sent before its answer.
-public struct StudioRPCClientCore: Sendable {
+package struct StudioRPCClientCore: Sendable {
     private var nextRequestID: UInt32
     private var pending: [UInt32: StudioRequest.Subsystem] = [:]
     private var decoder: StudioFrameDecoder
@@ -13,16 +13,16 @@ public struct StudioRPCClientCore: Sendable {
     /// - Parameters:
     ///   - firstRequestID: the id of the first request; 0 is skipped because proto3 cannot tell it from "unset".
     ///   - maximumFrameLength: the longest response payload accepted.
-    public init(firstRequestID: UInt32 = 1, maximumFrameLength: Int = StudioFrameCodec.defaultMaximumPayloadLength) {
+    package init(firstRequestID: UInt32 = 1, maximumFrameLength: Int = StudioFrameCodec.defaultMaximumPayloadLength) {
         nextRequestID = firstRequestID == 0 ? 1 : firstRequestID
         decoder = StudioFrameDecoder(maximumPayloadLength: maximumFrameLength)
     }
 
     /// The ids of requests sent and not answered yet, ascending.
-    public var pendingRequestIDs: [UInt32] { pending.keys.sorted() }
+    package var pendingRequestIDs: [UInt32] { pending.keys.sorted() }
 
     /// Numbers a request, records it as pending and returns the frame to write.
-    public mutating func makeRequest(_ subsystem: StudioRequest.Subsystem) -> (requestID: UInt32, frame: [UInt8]) {
+    package mutating func makeRequest(_ subsystem: StudioRequest.Subsystem) -> (requestID: UInt32, frame: [UInt8]) {
         var id = nextRequestID
         while id == 0 || pending[id] != nil {
             id &+= 1
@@ -34,7 +34,7 @@ public struct StudioRPCClientCore: Sendable {
     }
 
     /// Feeds bytes received from the keyboard (any chunk size) and returns what they completed, in order.
-    public mutating func receive(_ chunk: some Collection<UInt8>) -> [StudioRPCEvent] {
+    package mutating func receive(_ chunk: some Collection<UInt8>) -> [StudioRPCEvent] {
         decoder.append(chunk)
         var events: [StudioRPCEvent] = []
         while true {
@@ -54,13 +54,13 @@ public struct StudioRPCClientCore: Sendable {
     /// Stops waiting for a request (it timed out or its caller went away); a late answer becomes
     /// `.unmatchedResponse`. Returns whether it was pending.
     @discardableResult
-    public mutating func cancel(requestID: UInt32) -> Bool {
+    package mutating func cancel(requestID: UInt32) -> Bool {
         pending.removeValue(forKey: requestID) != nil
     }
 
     /// The link closed: forgets a partial frame and every pending request, and returns the abandoned ids
     /// (ascending) so their callers can be failed with `StudioRPCError.disconnected`.
-    public mutating func connectionClosed() -> [UInt32] {
+    package mutating func connectionClosed() -> [UInt32] {
         decoder.reset()
         let abandoned = pending.keys.sorted()
         pending.removeAll()

@@ -1,5 +1,5 @@
 /// Why a ZMK Studio call did not produce the answer its caller needs.
-public enum StudioRPCError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum StudioRPCError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The keyboard answered with `meta.simple_error`.
     case firmware(StudioMetaError)
     /// The keyboard answered a different kind of response than the request calls for.
@@ -7,7 +7,7 @@ public enum StudioRPCError: Error, Equatable, Sendable, CustomStringConvertible 
     /// The link closed before the answer arrived.
     case disconnected
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .firmware(let error):
             return error.description
@@ -23,27 +23,27 @@ public enum StudioRPCError: Error, Equatable, Sendable, CustomStringConvertible 
 extension StudioRequestResponse.Payload {
     /// The core answer.
     /// - Throws: StudioRPCError.firmware for a meta error, .unexpectedPayload for another subsystem's answer.
-    public func core() throws(StudioRPCError) -> StudioCoreResponse {
+    package func core() throws(StudioRPCError) -> StudioCoreResponse {
         if case .core(let response) = self { return response }
         throw failure(expected: "a core response")
     }
 
     /// The behaviours answer.
     /// - Throws: StudioRPCError.firmware for a meta error, .unexpectedPayload for another subsystem's answer.
-    public func behaviors() throws(StudioRPCError) -> StudioBehaviorsResponse {
+    package func behaviors() throws(StudioRPCError) -> StudioBehaviorsResponse {
         if case .behaviors(let response) = self { return response }
         throw failure(expected: "a behaviors response")
     }
 
     /// The keymap answer.
     /// - Throws: StudioRPCError.firmware for a meta error, .unexpectedPayload for another subsystem's answer.
-    public func keymap() throws(StudioRPCError) -> StudioKeymapResponse {
+    package func keymap() throws(StudioRPCError) -> StudioKeymapResponse {
         if case .keymap(let response) = self { return response }
         throw failure(expected: "a keymap response")
     }
 
     /// A short name for logs and errors.
-    public var summary: String {
+    package var summary: String {
         switch self {
         case .meta(.noResponse): "meta no_response"
         case .meta(.simpleError(let error)): "meta error \(error.protobufValue)"

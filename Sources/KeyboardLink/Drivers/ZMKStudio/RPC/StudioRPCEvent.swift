@@ -1,5 +1,5 @@
 /// Something `StudioRPCClientCore` found in the bytes the keyboard sent, in arrival order.
-public enum StudioRPCEvent: Equatable, Sendable {
+package enum StudioRPCEvent: Equatable, Sendable {
     /// The answer to a pending request; `request` is what was asked.
     case response(requestID: UInt32, request: StudioRequest.Subsystem, payload: StudioRequestResponse.Payload)
     /// An unsolicited event (lock state, unsaved changes).
