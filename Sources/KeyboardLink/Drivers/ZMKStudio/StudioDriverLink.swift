@@ -67,7 +67,7 @@ package actor StudioDriverLink {
                         return  // Answered: the timer was cancelled.
                     }
                     // Bytes arrived meanwhile: the answer may still be coming in.
-                    guard let later = await self.silenceEnds(after: deadline) else { break }
+                    guard let later = self.silenceEnds(after: deadline) else { break }
                     deadline = later
                 }
                 self.fail(id, .failed("the keyboard sent nothing for \(timeout); wake it and retry"))
