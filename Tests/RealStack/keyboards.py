@@ -527,9 +527,17 @@ class Keyboard:
 
         def changed(interface, properties, invalidated, path=None):
             # The link went down: Connected false, or ServicesResolved false (bluetoothd 5.66 can announce a link
-            # that went down and came straight back up as ServicesResolved false with Connected still true).
+            # that went down and came straight back up as ServicesResolved false with Connected still true). Only
+            # the link that came up after this was asked counts: the signals of the link that went down just before
+            # (a kblink disconnect) can arrive after it, and serving HID again then, with a new link coming up,
+            # resets that link (the database changes under it) and crashes bluetoothd 5.66.
+            if interface != 'org.bluez.Device1' or not path.startswith(prefix) or not self.app.hidden:
+                return
+            if properties.get('Connected') or properties.get('ServicesResolved'):
+                state['up'] = True
+                return
             down = not properties.get('Connected', True) or not properties.get('ServicesResolved', True)
-            if interface != 'org.bluez.Device1' or not path.startswith(prefix) or not down or not self.app.hidden:
+            if not down or not state.get('up'):
                 return
             self.app.hidden = set()
             state['match'].remove()
