@@ -533,11 +533,12 @@ class Keyboard:
             # resets that link (the database changes under it) and crashes bluetoothd 5.66.
             if interface != 'org.bluez.Device1' or not path.startswith(prefix) or not self.app.hidden:
                 return
-            if properties.get('Connected') or properties.get('ServicesResolved'):
-                state['up'] = True
-                return
             down = not properties.get('Connected', True) or not properties.get('ServicesResolved', True)
-            if not down or not state.get('up'):
+            if not down:
+                if properties.get('Connected') or properties.get('ServicesResolved'):
+                    state['up'] = True
+                return
+            if not state.get('up'):
                 return
             self.app.hidden = set()
             state['match'].remove()
