@@ -154,6 +154,36 @@ struct HealthLadderTests {
         #expect(ladder.timerFired(now: Self.at(22.1)).run == .reconnect)
     }
 
+    @Test("a reconnect BlueZ announced only as ServicesResolved false and true: a disconnection after it is real")
+    func reconnectSeenAsServicesResolvedOnly() {
+        var ladder = HealthLadder(settings: Self.settings)
+        _ = ladder.observe(Self.seen(lowEnergy: true), now: Self.at(0))
+        #expect(ladder.timerFired(now: Self.at(10)).run == .reconnect)
+        // bluetoothd batches its property changes: Connected stayed true, the services were resolved again.
+        _ = ladder.observe(Self.seen(linkUp: false, lowEnergy: true), now: Self.at(10.2))
+        #expect(ladder.health == .healing)
+        _ = ladder.observe(Self.seen(lowEnergy: true), now: Self.at(10.8))
+        _ = ladder.stepReturned(.reconnect, error: nil, now: Self.at(11))
+        _ = ladder.observe(Self.seen(input: true, lowEnergy: true), now: Self.at(12))
+        #expect(ladder.health == .working)
+        // The adapter switched off a few seconds later: asleep, not taken for the step's disconnection.
+        _ = ladder.observe(Self.seen(connected: false, lowEnergy: true), now: Self.at(15))
+        #expect(ladder.health == .asleep)
+    }
+
+    @Test("a reconnect BlueZ did not announce at all: a disconnection after the grace is real")
+    func reconnectNotAnnounced() {
+        var ladder = HealthLadder(settings: Self.settings)
+        _ = ladder.observe(Self.seen(lowEnergy: true), now: Self.at(0))
+        #expect(ladder.timerFired(now: Self.at(10)).run == .reconnect)
+        _ = ladder.stepReturned(.reconnect, error: nil, now: Self.at(11))
+        _ = ladder.observe(Self.seen(input: true, lowEnergy: true), now: Self.at(12))
+        #expect(ladder.health == .working)
+        _ = ladder.observe(
+            Self.seen(connected: false, lowEnergy: true), now: Self.at(11) + HealthLadder.ownDisconnectionGrace)
+        #expect(ladder.health == .asleep)
+    }
+
     @Test("a reconnect that failed: the disconnection seen after it is real and ends the episode")
     func failedReconnectsDisconnectionIsReal() {
         var ladder = HealthLadder(settings: Self.settings)

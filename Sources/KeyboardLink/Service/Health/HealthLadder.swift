@@ -12,7 +12,10 @@ import KBlinkAPI
 /// ``HealthSettings/budget`` steps ran (failed; nothing more is tried until the link goes down and up again). The
 /// link going down ends an episode, except for the disconnection a step caused (reconnect, power cycle): from the
 /// step's start until the keyboard is seen connected again after it, whenever BlueZ's signals of it are seen
-/// (on a loaded machine they can be seen after the step's reply, and after the check that followed it).
+/// (on a loaded machine they can be seen after the step's reply, and after the check that followed it), up to
+/// ``ownDisconnectionGrace`` after the step returned. bluetoothd may not announce it at all: it batches property
+/// changes, and a link that went down and straight back up shows as `ServicesResolved` false and true with
+/// `Connected` true throughout (which counts as the step's disconnection too), or as nothing.
 struct HealthLadder: Sendable {
     typealias Instant = ContinuousClock.Instant
 
@@ -84,6 +87,12 @@ struct HealthLadder: Sendable {
     private(set) var ownDisconnectionsAhead = 0
     /// Seen disconnected by a step, not yet connected again.
     private(set) var disconnectedByStep = false
+    /// When the disconnections ahead stop being expected; nil while a step that disconnects runs.
+    private var ownDisconnectionsExpire: Instant?
+
+    /// How long after a step returned its disconnection, not seen yet, is still expected: longer than BlueZ's
+    /// signals ever lag behind its replies, short enough that the user's own disconnection soon after a heal counts.
+    static let ownDisconnectionGrace: Duration = .seconds(30)
     private var last = HealthObservation(
         connected: false, linkUp: false, hasInputDevice: false, inputDevicesWatched: false, paired: false,
         trusted: false)
@@ -151,7 +160,7 @@ struct HealthLadder: Sendable {
         guard observation.connected else {
             // A step's own disconnection (seen again at each update until it is connected again).
             if disconnectedByStep { return output }
-            if ownDisconnectionsAhead > 0 {
+            if expectsOwnDisconnection(now: now) {
                 ownDisconnectionsAhead -= 1
                 disconnectedByStep = true
                 return output
@@ -160,7 +169,13 @@ struct HealthLadder: Sendable {
             endEpisode()
             return output
         }
-        disconnectedByStep = false
+        if observation.linkUp {
+            disconnectedByStep = false
+        } else if !disconnectedByStep && expectsOwnDisconnection(now: now) {
+            // Connected, its services not resolved: the link went down and straight back up.
+            ownDisconnectionsAhead -= 1
+            disconnectedByStep = true
+        }
         // Connected again after being down: whatever the user did before is over (kblink connect, or a key press
         // after BlueZ's auto-connection came back).
         if phase == .down { disconnectedByUser = false }
@@ -209,6 +224,7 @@ struct HealthLadder: Sendable {
         guard phase == .running(step) else { return Output() }
         guard let error else {
             // BlueZ answered after connecting it again: a disconnection not seen yet is the step's own, on its way.
+            if step.disconnects { ownDisconnectionsExpire = now + Self.ownDisconnectionGrace }
             phase = .checking(step, until: now + settings.deadline)
             return Output()
         }
@@ -239,7 +255,7 @@ struct HealthLadder: Sendable {
                     + "\(settings.budget))")
             // Seen disconnected by the step and not yet connected again: BlueZ said it connected it, and the
             // signal saying so is on its way.
-            guard last.connected || disconnectedByStep || ownDisconnectionsAhead > 0 else {
+            guard last.connected || disconnectedByStep || expectsOwnDisconnection(now: now) else {
                 phase = .down
                 endEpisode()
                 return output
@@ -300,6 +316,13 @@ struct HealthLadder: Sendable {
     private mutating func forgetOwnDisconnections() {
         ownDisconnectionsAhead = 0
         disconnectedByStep = false
+        ownDisconnectionsExpire = nil
+    }
+
+    /// Whether the next disconnection seen is a step's own; forgets those not seen within the grace.
+    private mutating func expectsOwnDisconnection(now: Instant) -> Bool {
+        if let expire = ownDisconnectionsExpire, now >= expire { forgetOwnDisconnections() }
+        return ownDisconnectionsAhead > 0
     }
 
     private mutating func endEpisode() {
@@ -327,7 +350,10 @@ struct HealthLadder: Sendable {
         let step = steps[min(stepsTaken, steps.count - 1)]
         stepsTaken += 1
         lastStep = step
-        if step.disconnects { ownDisconnectionsAhead += 1 }
+        if step.disconnects {
+            ownDisconnectionsAhead += 1
+            ownDisconnectionsExpire = nil
+        }
         phase = .running(step)
         output.run = step
     }
