@@ -57,6 +57,18 @@ extension SimulatedBlueZ {
         }
     }
 
+    /// Makes the next disconnections of `address` happen as bluetoothd announces a link that goes down and straight
+    /// back up (a disconnect and connect, as the healing ladder's reconnect step makes): `ServicesResolved` turns
+    /// false, `Connected` false without a `PropertiesChanged`. bluetoothd batches property changes and sends the
+    /// values of the moment, which are true again by then (docs/real-bluez.md, finding 15).
+    package func setDisconnectsWithoutAnnouncing(_ address: BluetoothAddress, _ on: Bool) {
+        if on {
+            unannouncedDisconnections.insert(address)
+        } else {
+            unannouncedDisconnections.remove(address)
+        }
+    }
+
     /// Makes connections announce `ServicesResolved` first and export the GATT objects 50 ms later: the order in
     /// which bluetoothd 5.66's signals arrive (gdbus sends the property change, then the objects'
     /// `InterfacesAdded`). Off by default: most tests want a keyboard whose objects are there when it resolves.

@@ -56,6 +56,9 @@ package actor SimulatedBlueZ {
     /// Devices whose connections are made without announcing `Connected` (bluetoothd's race; see
     /// `setConnectsWithoutAnnouncing(_:_:)` in SimulatedBlueZ+AutoConnect.swift).
     var unannouncedConnections: Set<BluetoothAddress> = []
+    /// Devices whose disconnections leave `Connected` unannounced (bluetoothd's batched property changes; see
+    /// `setDisconnectsWithoutAnnouncing(_:_:)` in SimulatedBlueZ+AutoConnect.swift).
+    var unannouncedDisconnections: Set<BluetoothAddress> = []
     /// Whether a connection announces `ServicesResolved` before exporting the GATT objects, as bluetoothd 5.66 does
     /// on the bus (`setAnnouncesServicesResolvedFirst(_:)`).
     var announcesServicesResolvedFirst = false
@@ -276,7 +279,12 @@ package actor SimulatedBlueZ {
                 inputDevices?.remove(address)
                 try await set("ServicesResolved", .boolean(false))
                 await gatt.unexport(address)
-                try await set("Connected", .boolean(false))
+                if unannouncedDisconnections.contains(address) {
+                    try await connection.setPropertyWithoutSignal(
+                        "Connected", of: BlueZ.deviceInterface, at: path, to: .boolean(false))
+                } else {
+                    try await set("Connected", .boolean(false))
+                }
             }
         }
         if before.paired != device.paired {

@@ -120,6 +120,22 @@ struct HealingTests {
         }
     }
 
+    @Test(
+        "a reconnect BlueZ announces only as ServicesResolved false and true: the adapter's power-off after it is asleep"
+    )
+    func reconnectAnnouncedAsServicesResolvedOnly() async throws {
+        try await withHealthDaemon(devices: [Self.aula(.afterReconnect)]) { daemon in
+            // bluetoothd batches property changes: the heal's disconnection shows no Connected false (finding 15).
+            await daemon.bluez.setDisconnectsWithoutAnnouncing(Self.aula, true)
+            #expect(try await daemon.settles(Self.aula, at: .working))
+            #expect(try await daemon.report(Self.aula).heals.map(\.outcome) == ["healed"])
+            await daemon.bluez.setDisconnectsWithoutAnnouncing(Self.aula, false)
+            // Not taken for the heal's own disconnection.
+            try await daemon.bluez.setPowered(adapter: 0, false)
+            #expect(try await daemon.settles(Self.aula, at: .asleep))
+        }
+    }
+
     @Test("a classic keyboard whose input device comes only after a reconnect: ConnectProfile first, then reconnect")
     func classicAfterReconnect() async throws {
         try await withHealthDaemon(devices: [Self.vgn(.afterReconnect)]) { daemon in
