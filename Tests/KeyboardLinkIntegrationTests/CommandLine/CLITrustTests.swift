@@ -172,6 +172,12 @@ struct CLITrustTests {
     @Test("the kblink binary prints, on both streams, and exits with what the command line run in-process does")
     func binaryMatchesInProcess() async throws {
         try await DemoDaemon.run { demo in
+            // Each command runs twice, a moment apart: wait until the demo's work after start-up is done (the
+            // connected Aula F87's firmware information read), or the second run can print more than the first.
+            #expect(
+                try await eventually {
+                    try await demo.kblink(["list", "--json"]).standardOutput.contains("\"firmwareRevision\"")
+                })
             let commands: [[String]] = [
                 ["status"], ["status", "--json"], ["list"], ["list", "--json"],
                 ["keymap", "show", "aula", "--layer", "0"], ["connect", "nosuchkeyboard"], ["lsit", "--json"],
