@@ -11,12 +11,39 @@ struct HealthLadderTests {
     static func at(_ seconds: Double) -> ContinuousClock.Instant { start + .milliseconds(Int(seconds * 1000)) }
 
     static func seen(
-        connected: Bool = true, linkUp: Bool = true, input: Bool = false, watched: Bool = true, trusted: Bool = true,
-        lowEnergy: Bool = false
+        connected: Bool = true, linkUp: Bool = true, input: Bool = false, watched: Bool = true, paired: Bool = true,
+        trusted: Bool = true, lowEnergy: Bool = false
     ) -> HealthObservation {
         HealthObservation(
             connected: connected, linkUp: linkUp && connected, hasInputDevice: input, inputDevicesWatched: watched,
-            paired: true, trusted: trusted, lowEnergy: lowEnergy)
+            paired: paired, trusted: trusted, lowEnergy: lowEnergy)
+    }
+
+    @Test("a keyboard being paired is never healed: its deadline starts once it is paired")
+    func unpairedWaitsForTheBond() {
+        var ladder = HealthLadder(settings: Self.settings)
+        // A pairing connected it and its services resolved; the user is still typing the passkey.
+        _ = ladder.observe(Self.seen(paired: false, trusted: false, lowEnergy: true), now: Self.at(0))
+        #expect(ladder.health == .waiting)
+        #expect(ladder.detail.contains("not paired yet"))
+        #expect(ladder.wakeAt == nil)
+        #expect(ladder.timerFired(now: Self.at(60)).run == nil)
+        #expect(ladder.observe(Self.seen(paired: false, lowEnergy: true), now: Self.at(61)).run == nil)
+        // Paired at 70 s: the deadline runs from there.
+        _ = ladder.observe(Self.seen(lowEnergy: true), now: Self.at(70))
+        #expect(ladder.wakeAt == Self.at(80))
+        #expect(ladder.timerFired(now: Self.at(79)).run == nil)
+        #expect(ladder.timerFired(now: Self.at(80)).run == .reconnect)
+    }
+
+    @Test("the reconnect time of a keyboard just paired runs from its bond, not from the link")
+    func reconnectTimeFromTheBond() {
+        var ladder = HealthLadder(settings: Self.settings)
+        _ = ladder.observe(Self.seen(paired: false), now: Self.at(0))
+        _ = ladder.observe(Self.seen(), now: Self.at(20))
+        let output = ladder.observe(Self.seen(input: true), now: Self.at(21.5))
+        #expect(ladder.health == .working)
+        #expect(output.reconnectTime == .milliseconds(1500))
     }
 
     @Test("an input device at once: working, with the reconnect time measured from the link coming up")

@@ -220,14 +220,32 @@ def hidraw_nodes(address):
 
 # ---- the scenarios ----
 
-def scenario(name):
+def scenario(name, needs=()):
+    """Registers a scenario; `needs` names the earlier scenarios whose end state it starts from (the keyboard they
+    pair, its agent): a run of only some scenarios (--only, or a fresh guest after the stack broke) runs those too."""
     def register(function):
         SCENARIOS.append((name, function))
+        NEEDS[name] = list(needs)
         return function
     return register
 
 
+def planned(only):
+    """The scenarios to run, in their usual order: `only` (all when empty) and what they need."""
+    wanted = set()
+
+    def add(name):
+        if name not in wanted:
+            wanted.add(name)
+            for need in NEEDS.get(name, []):
+                add(need)
+    for name in only or [n for n, _ in SCENARIOS]:
+        add(name)
+    return [(n, f) for n, f in SCENARIOS if n in wanted]
+
+
 SCENARIOS = []
+NEEDS = {}  # scenario -> the scenarios it starts after
 ADDR = {}
 CONTROLLER = {}  # keyboard name -> its own controller's index (hciN)
 HOST = None
@@ -422,7 +440,7 @@ def pair_just_works():
     expect_paired('plain')
 
 
-@scenario('trust')
+@scenario('trust', needs=['pair-just-works'])
 def trust():
     kblink('untrust', ADDR['plain'], check_ok=True)
     wait_for('Trusted false in BlueZ after untrust', lambda: not host_device(ADDR['plain'])['Trusted'], 20)
@@ -433,7 +451,7 @@ def trust():
     wait_for('Trusted true in BlueZ after trust', lambda: host_device(ADDR['plain'])['Trusted'], 20)
 
 
-@scenario('info-device-information')
+@scenario('info-device-information', needs=['pair-just-works'])
 def info():
     def read():
         data = kblink_json('info', ADDR['plain'])
@@ -472,7 +490,7 @@ def expect_presence(address, attached, what, timeout=PRESENCE_GRACE):
             device and bool(device.get('Connected')), len(evdev_keyboards(address))))
 
 
-@scenario('presence-attached')
+@scenario('presence-attached', needs=['pair-just-works'])
 def presence_attached():
     address = ADDR['plain']
     try:
@@ -484,7 +502,7 @@ def presence_attached():
     expect_presence(address, True, 'one Bluetooth keyboard counted once, attached')
 
 
-@scenario('disconnect-stays-away')
+@scenario('disconnect-stays-away', needs=['pair-just-works'])
 def disconnect_stays_away():
     address = ADDR['plain']
     status, out, err = kblink('disconnect', address)
@@ -498,7 +516,7 @@ def disconnect_stays_away():
     check('kblink connect' in said, 'kblink disconnect does not say how to get it back: %r' % (out + err))
 
 
-@scenario('connect-again')
+@scenario('connect-again', needs=['pair-just-works'])
 def connect_again():
     address = ADDR['plain']
     alone('plain')
@@ -507,7 +525,7 @@ def connect_again():
     expect_presence(address, True, 'attached again, counted once')
 
 
-@scenario('switched-off-and-on')
+@scenario('switched-off-and-on', needs=['pair-just-works'])
 def switched_off():
     address = ADDR['plain']
     settled('plain')
@@ -554,7 +572,7 @@ def heal_steps(calls):
     return calls.count('ConnectProfile') + calls.count('Disconnect')
 
 
-@scenario('heal-hid-missing')
+@scenario('heal-hid-missing', needs=['pair-just-works'])
 def heal_hid_missing():
     """A keyboard whose firmware comes up without its HID service (so BlueZ's hog plugin makes no input device) on a
     connection and with it on the next: kblinkd notices (no evdev node within [Health] Deadline), heals it with no
@@ -619,7 +637,7 @@ def set_host_powered(on):
     wait_for('the host adapter powered %s' % ('on' if on else 'off'), done, 60, interval=1)
 
 
-@scenario('adapter-power-cycle')
+@scenario('adapter-power-cycle', needs=['pair-just-works'])
 def adapter_power_cycle():
     """The computer's adapter powered off and on: every keyboard that was connected (one: the rig keeps one link at a
     time) comes back and types (its evdev node) with no user action; kblinkd's connect requests stay within the
@@ -664,7 +682,7 @@ def kblinkd_said(text, since):
         return text in f.read()
 
 
-@scenario('resume-logind')
+@scenario('resume-logind', needs=['pair-just-works'])
 def resume_logind():
     """A suspend and resume announced by logind (python-dbusmock's logind template, on the guest's system bus, emits
     PrepareForSleep): the computer's adapter goes off while it sleeps, as in a suspend; kblinkd pauses healing, and
@@ -749,7 +767,7 @@ def nothing_kept(name):
           'something was kept: %s' % (dict(device) if device else None))
 
 
-@scenario('pair-wrong-passkey')
+@scenario('pair-wrong-passkey', needs=['pair-passkey-entry'])
 def pair_wrong_passkey():
     forget_both('passkey')
 
@@ -764,7 +782,7 @@ def pair_wrong_passkey():
     nothing_kept('passkey')
 
 
-@scenario('pair-timeout')
+@scenario('pair-timeout', needs=['pair-wrong-passkey'])
 def pair_timeout():
     kb.do('forget-host', 'passkey')
     rediscover('passkey')
@@ -1099,7 +1117,7 @@ def heal_gives_up():
         apple_leaves()
 
 
-@scenario('auto-apply-on-reconnect')
+@scenario('auto-apply-on-reconnect', needs=['zmk-studio-push-pull'])
 def auto_apply():
     address = ADDR['studio']
     alone('studio')
@@ -1118,7 +1136,7 @@ def auto_apply():
     wait_for('kblinkd re-applied B to A', lambda: kb.do('studio-get', 0, 51) == '11 %d' % 0x070005, 120, interval=2)
 
 
-@scenario('bluetoothd-restart')
+@scenario('bluetoothd-restart', needs=['pair-just-works'])
 def bluetoothd_restart():
     address = ADDR['plain']
     for name in BLUEZ_SERVED:  # after the restart only the plain keyboard advertises (one link at a time)
@@ -1154,7 +1172,7 @@ def bluetoothd_restart():
           'kblink list lost keyboards after the restart: %s' % sorted(listed))
 
 
-@scenario('forget')
+@scenario('forget', needs=['pair-just-works'])
 def forget():
     address = ADDR['plain']
     kblink('forget', address, check_ok=True)
@@ -1165,7 +1183,7 @@ def forget():
     wait_for('not attached once forgotten', lambda: all(e[1].upper() != address for e in presence()[1]), 30)
 
 
-@scenario('battery-upower')
+@scenario('battery-upower', needs=['battery-per-part'])
 def battery_upower():
     """UPower, started here, lists the split keyboard, under bluetoothd -E (so BatteryProviderManager1 exists).
     It lists one battery for it: bluetoothd publishes one Battery1 per device, on the device's path (src/battery.c),
@@ -1248,20 +1266,35 @@ def bluetoothd_signal():
     return -code if code is not None and code < 0 and -code not in (signal.SIGKILL, signal.SIGTERM) else None
 
 
-def restart_bluetoothd():
-    """Starts bluetoothd again after it crashed, as after a restart (bluetoothd-restart): kblinkd follows it, and the
-    keyboards give it their GATT applications, agent and advertisements again (all of them advertise)."""
-    bluetoothd.start()
-    wait_for('bluetoothd back with its five adapters', lambda: len(adapters()) >= 5, 90)
-    wait_for('kblinkd notices BlueZ is back', lambda: manager_property('BlueZRunning'), 60)
-    kb.do('restart', timeout=240)
+def kernel_oops_frame():
+    """The first frame of the Bluetooth module within 40 lines after an Oops or a kernel BUG in the guest's kernel
+    log, without its timestamp; None when there is none."""
+    lines = subprocess.run(['dmesg'], capture_output=True, text=True).stdout.splitlines()
+    for i, line in enumerate(lines):
+        if 'Oops' in line or 'kernel BUG' in line:
+            for frame in lines[i:i + 40]:
+                if '[bluetooth]' in frame:
+                    return re.sub(r'^\[ *[0-9.]*\] *', '', frame).strip()
+    return None
+
+
+def stack_broken():
+    """Why the guest's Bluetooth stack cannot be trusted any more, or None. Debian 12's bluetoothd 5.66 can die of
+    SIGSEGV in its ATT/GATT clean-up as a link is reset while it still sets the link up, and its 6.1 kernel can oops
+    in hci_chan_del as bluetoothd closes an L2CAP socket then (docs/real-bluez.md). Neither is kblink's, and after
+    either every later scenario would fail for it: starting bluetoothd again in the same guest did not bring the
+    stack back reliably (it once hung for 90 s, then was killed)."""
+    signal_number = bluetoothd_signal()
+    if signal_number is not None:
+        return 'bluetoothd was killed by signal %d (a BlueZ 5.66 bug)' % signal_number
+    frame = kernel_oops_frame()
+    if frame:
+        return 'the kernel oopsed in its Bluetooth code (%s; a kernel bug)' % frame
+    return None
 
 
 def run_scenario(name, function):
-    """Runs one scenario; returns its result line. Debian 12's bluetoothd 5.66 can crash (SIGSEGV in its ATT/GATT
-    clean-up as a link is reset while its services are resolved; docs/real-bluez.md): when bluetoothd was killed by a
-    signal during the scenario, its failure is diagnosed, bluetoothd is started again and the scenario runs once more,
-    and the result line says so either way. Every later scenario would otherwise fail for BlueZ's crash."""
+    """Runs one scenario; returns its result line and why the stack broke during it (None when it did not)."""
     t0 = time.monotonic()
     since = time.strftime('%H:%M:%S')
     crash_file = os.path.join(OUT, 'crash-bluetoothd-in.txt')  # scripts/real-bluez-test --crash-bluetoothd-in NAME
@@ -1269,27 +1302,10 @@ def run_scenario(name, function):
         log('%s: crashing bluetoothd (SIGSEGV), as asked, to check the recovery' % name)
         bluetoothd.kill(signal.SIGSEGV)
     line = attempt(name, function)
-    if line.startswith('PASS'):
-        return line, t0
-    signal_number = bluetoothd_signal()
-    if signal_number is None:
-        diagnose_failure(name, since)
-        return line, t0
-    first = line.split(': ', 1)[-1]
-    log('%s: bluetoothd was killed by signal %d; starting it again and running the scenario once more' % (
-        name, signal_number))
-    try:
-        restart_bluetoothd()
-        line = attempt(name, function)
-    except Failure as failure:
-        line = 'FAIL %s: bluetoothd did not come back: %s' % (name, failure)
-    note = 'second try: bluetoothd was killed by signal %d during the first, which failed with: %s' % (
-        signal_number, first)
-    # A second failure keeps the crash in the diagnosis ("bluetoothd gone"), where scripts/real-bluez-test looks for
-    # it to run every scenario again in a fresh guest; a second try that passed does not.
-    diagnose_failure(name, since, crashed=None if line.startswith('PASS') else signal_number,
-                     recovered=signal_number if line.startswith('PASS') else None)
-    return '%s (%s)' % (line, note), t0
+    broken = stack_broken()
+    if not line.startswith('PASS') or broken:
+        diagnose_failure(name, since, broken)
+    return line, broken, t0
 
 
 def attempt(name, function):
@@ -1303,27 +1319,23 @@ def attempt(name, function):
         return 'FAIL %s: %s: %s' % (name, type(error).__name__, error)
 
 
-def diagnose_failure(name, since, crashed=None, recovered=None):
+def diagnose_failure(name, since, broken=None):
     """The kernel's Bluetooth errors (the console shows only critical ones) and a few lines on the failure."""
     with open(os.path.join(OUT, 'dmesg.log'), 'w') as f:
         subprocess.run(['dmesg'], stdout=f, stderr=subprocess.STDOUT)
-    diagnose(name, since, crashed, recovered)
+    diagnose(name, since, broken)
 
 
-def diagnose(name, since, crashed=None, recovered=None):
-    """Appends a few lines on a failed scenario to OUT/diagnosis.txt, which scripts/real-bluez-test prints after the
-    results (CI keeps only the end of the output): whether bluetoothd still runs (or was killed by signal `crashed`
-    during a first try, or by `recovered` during a first try whose second try passed), the kernel's Bluetooth
-    complaints, and what the HCI trace shows since the scenario started."""
+def diagnose(name, since, broken=None):
+    """Appends a few lines on a failed scenario (or one during which the stack broke) to OUT/diagnosis.txt, which
+    scripts/real-bluez-test prints after the results (CI keeps only the end of the output): whether bluetoothd still
+    runs, why the stack broke, the kernel's Bluetooth complaints, and what the HCI trace shows since the scenario
+    started."""
     lines = ['%s:' % name]
     alive = bluetoothd.proc is not None and bluetoothd.proc.poll() is None
-    if crashed is not None:
-        lines.append('  bluetoothd gone (exit -%d)' % crashed)
-    elif recovered is not None:
-        lines.append('  bluetoothd killed by signal %d during the first try; started again, the second try passed'
-                     % recovered)
-    else:
-        lines.append('  bluetoothd %s' % ('running' if alive else 'gone (exit %s)' % bluetoothd.proc.returncode))
+    lines.append('  bluetoothd %s' % ('running' if alive else 'gone (exit %s)' % bluetoothd.proc.returncode))
+    if broken:
+        lines.append('  the stack broke: %s' % broken)
     done = subprocess.run(['dmesg'], capture_output=True, text=True)
     complaints = [l for l in done.stdout.splitlines() if re.search(r'Bluetooth: |BUG|list_del|general protection', l)]
     if complaints:
@@ -1389,14 +1401,24 @@ def main():
     log('setup done')
     only_file = os.path.join(OUT, 'only.txt')  # scripts/real-bluez-test --only NAME,NAME
     only = open(only_file).read().split() if os.path.exists(only_file) else []
-    for name, function in SCENARIOS:
-        if only and name not in only:
-            continue
-        line, t0 = run_scenario(name, function)
+    unknown = [name for name in only if name not in NEEDS]
+    if unknown:
+        raise Exception('no scenario named %s (scenarios.py has %s)' % (', '.join(unknown), ', '.join(NEEDS)))
+    scenarios = planned(only)
+    with open(os.path.join(OUT, 'planned.txt'), 'w') as f:
+        f.write(''.join('%s\n' % name for name, _ in scenarios))
+    for name, function in scenarios:
+        line, broken, t0 = run_scenario(name, function)
         results.append(line)
         log(line, '(%.0fs)' % (time.monotonic() - t0))
         with open(os.path.join(OUT, 'results.txt'), 'a') as f:
             f.write(line.replace('\n', ' ') + '\n')
+        if broken:
+            # scripts/real-bluez-test runs this scenario (when it failed) and the ones after it in a fresh guest.
+            log('%s: %s; no further scenario runs in this guest' % (name, broken))
+            with open(os.path.join(OUT, 'broken.txt'), 'w') as f:
+                f.write('%s %s\n' % (name, broken))
+            break
     passed = sum(1 for r in results if r.startswith('PASS'))
     log('%d passed, %d failed' % (passed, len(results) - passed))
     if os.path.exists(TRACE):  # for reading with btmon -r

@@ -25,6 +25,10 @@ struct HealthLadder: Sendable {
         case down
         /// Connected, its link not up yet (services being resolved).
         case connecting
+        /// Link up, not paired: being paired (a passkey can take the user a while), or a keyboard that bonds only
+        /// later. Its input device follows the bond, so the deadline starts once it is paired; until then nothing
+        /// is healed, and no step ends the link a pairing runs on.
+        case unpaired
         /// Link up without an input device, until the deadline.
         case waiting(until: Instant)
         /// The input device exists (or input devices are not watched).
@@ -121,7 +125,7 @@ struct HealthLadder: Sendable {
         switch phase {
         case .down:
             (last.paired && last.trusted && !disconnectedByUser) ? .asleep : .disconnected
-        case .connecting, .waiting, .canceled: .waiting
+        case .connecting, .unpaired, .waiting, .canceled: .waiting
         case .suspended: last.connected ? .working : (last.paired && last.trusted ? .asleep : .disconnected)
         case .working: .working
         case .running, .checking, .backingOff: .healing
@@ -138,6 +142,7 @@ struct HealthLadder: Sendable {
             return health == .asleep
                 ? "not connected; it connects again by itself at a key press" : "not connected"
         case .connecting: return "connected; its services are being resolved"
+        case .unpaired: return "connected, not paired yet; its input device is expected once it is paired"
         case .waiting:
             return "connected; waiting up to \(Self.words(settings.deadline)) for its input device"
         case .working: return last.inputDevicesWatched || !last.connected ? "" : "input devices are not watched"
@@ -206,8 +211,19 @@ struct HealthLadder: Sendable {
             endEpisode()
             return output
         }
+        guard observation.paired else {
+            switch phase {
+            case .down, .connecting, .waiting, .working: phase = .unpaired
+            default: break
+            }
+            return output
+        }
         switch phase {
         case .down, .connecting:
+            phase = .waiting(until: now + settings.deadline)
+        case .unpaired:
+            // Paired now: the deadline (and the reconnect time) starts from the bond.
+            linkUpSince = now
             phase = .waiting(until: now + settings.deadline)
         case .working:
             // The input device went away while connected: a new episode.
