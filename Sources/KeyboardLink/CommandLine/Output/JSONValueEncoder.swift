@@ -109,26 +109,35 @@ struct ValueEncoder: Encoder {
         SingleContainer(slot: slot, codingPath: codingPath)
     }
 
-    /// The JSON form of a leaf value, or nil when `value` needs its own `encode(to:)`.
-    static func leaf(_ value: some Encodable) -> JSONValue? {
-        switch value {
-        case let value as JSONValue: return value
-        case let value as String: return .string(value)
-        case let value as Bool: return .bool(value)
-        case let value as Int: return .integer(Int64(value))
-        case let value as Int64: return .integer(value)
-        case let value as Int32: return .integer(Int64(value))
-        case let value as Int16: return .integer(Int64(value))
-        case let value as Int8: return .integer(Int64(value))
-        case let value as UInt8: return .integer(Int64(value))
-        case let value as UInt16: return .integer(Int64(value))
-        case let value as UInt32: return .integer(Int64(value))
-        case let value as UInt: return Int64(exactly: value).map { .integer($0) } ?? .number(Double(value))
-        case let value as UInt64: return Int64(exactly: value).map { .integer($0) } ?? .number(Double(value))
-        case let value as Double: return .number(value)
-        case let value as Float: return .number(Double(value))
-        default: return nil
+    /// The JSON form of a leaf value, or nil when `value` needs its own `encode(to:)`. The leaf types are told
+    /// apart by their metatype, not by `as?`: a dynamic cast per candidate type cost more than the rest of the
+    /// encoding (`kblink list --json` of 1,000 keyboards, docs/performance.md). A type that is none of them, an
+    /// optional included, encodes itself and reaches here again with its wrapped value.
+    static func leaf<T: Encodable>(_ value: T) -> JSONValue? {
+        func cast<U>(_: U.Type) -> U { unsafeBitCast(value, to: U.self) }
+        let type = T.self
+        if type == String.self { return .string(cast(String.self)) }
+        if type == Bool.self { return .bool(cast(Bool.self)) }
+        if type == Int.self { return .integer(Int64(cast(Int.self))) }
+        if type == JSONValue.self { return cast(JSONValue.self) }
+        if type == Double.self { return .number(cast(Double.self)) }
+        if type == Int64.self { return .integer(cast(Int64.self)) }
+        if type == Int32.self { return .integer(Int64(cast(Int32.self))) }
+        if type == Int16.self { return .integer(Int64(cast(Int16.self))) }
+        if type == Int8.self { return .integer(Int64(cast(Int8.self))) }
+        if type == UInt8.self { return .integer(Int64(cast(UInt8.self))) }
+        if type == UInt16.self { return .integer(Int64(cast(UInt16.self))) }
+        if type == UInt32.self { return .integer(Int64(cast(UInt32.self))) }
+        if type == UInt.self {
+            let value = cast(UInt.self)
+            return Int64(exactly: value).map { .integer($0) } ?? .number(Double(value))
         }
+        if type == UInt64.self {
+            let value = cast(UInt64.self)
+            return Int64(exactly: value).map { .integer($0) } ?? .number(Double(value))
+        }
+        if type == Float.self { return .number(Double(cast(Float.self))) }
+        return nil
     }
 
     /// Encodes `value` into `slot`.
@@ -156,7 +165,13 @@ struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     mutating func encodeNil(forKey key: Key) throws { member(key).value = .null }
 
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-        try ValueEncoder.encode(value, into: member(key), codingPath: codingPath + [key])
+        let slot = member(key)
+        // A leaf needs no coding path: the array is built only for a value that encodes itself.
+        if let leaf = ValueEncoder.leaf(value) {
+            slot.value = leaf
+            return
+        }
+        try value.encode(to: ValueEncoder(slot: slot, codingPath: codingPath + [key]))
     }
 
     // A nil optional is written as null: kblink's JSON keeps every documented key.
@@ -215,7 +230,13 @@ struct UnkeyedContainer: UnkeyedEncodingContainer {
     mutating func encodeNil() throws { next().value = .null }
 
     mutating func encode<T: Encodable>(_ value: T) throws {
-        try ValueEncoder.encode(value, into: next(), codingPath: codingPath + [JSONKey(intValue: count)!])
+        let index = count
+        let item = next()
+        if let leaf = ValueEncoder.leaf(value) {
+            item.value = leaf
+            return
+        }
+        try value.encode(to: ValueEncoder(slot: item, codingPath: codingPath + [JSONKey(intValue: index)!]))
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type)
