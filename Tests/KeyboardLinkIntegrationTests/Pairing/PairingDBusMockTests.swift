@@ -42,6 +42,7 @@ struct PairingDBusMockTests {
 
         let serviceConnection = try await bus.connect()
         let stateDirectory = NSTemporaryDirectory() + "kblink-state-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: stateDirectory) }
         let service = KeyboardLinkService(
             connection: serviceConnection, options: .init(stateDirectory: stateDirectory), log: { _, _ in })
         try await service.start()
