@@ -114,6 +114,7 @@ struct ValueEncoder: Encoder {
     /// encoding (`kblink list --json` of 1,000 keyboards, docs/performance.md). A type that is none of them, an
     /// optional included, encodes itself and reaches here again with its wrapped value.
     static func leaf<T: Encodable>(_ value: T) -> JSONValue? {
+        // Called only after `T.self == U.self` held: the bit cast is from a type to itself.
         func cast<U>(_: U.Type) -> U { unsafeBitCast(value, to: U.self) }
         let type = T.self
         if type == String.self { return .string(cast(String.self)) }
@@ -140,13 +141,16 @@ struct ValueEncoder: Encoder {
         return nil
     }
 
-    /// Encodes `value` into `slot`.
-    static func encode(_ value: some Encodable, into slot: Slot, codingPath: [any CodingKey]) throws {
+    /// Encodes `value` into `slot`. The coding path is built only for a value that encodes itself (a leaf needs
+    /// none).
+    static func encode(
+        _ value: some Encodable, into slot: Slot, codingPath: @autoclosure () -> [any CodingKey]
+    ) throws {
         if let leaf = leaf(value) {
             slot.value = leaf
             return
         }
-        try value.encode(to: ValueEncoder(slot: slot, codingPath: codingPath))
+        try value.encode(to: ValueEncoder(slot: slot, codingPath: codingPath()))
     }
 }
 
@@ -165,13 +169,7 @@ struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     mutating func encodeNil(forKey key: Key) throws { member(key).value = .null }
 
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-        let slot = member(key)
-        // A leaf needs no coding path: the array is built only for a value that encodes itself.
-        if let leaf = ValueEncoder.leaf(value) {
-            slot.value = leaf
-            return
-        }
-        try value.encode(to: ValueEncoder(slot: slot, codingPath: codingPath + [key]))
+        try ValueEncoder.encode(value, into: member(key), codingPath: codingPath + [key])
     }
 
     // A nil optional is written as null: kblink's JSON keeps every documented key.
@@ -231,12 +229,7 @@ struct UnkeyedContainer: UnkeyedEncodingContainer {
 
     mutating func encode<T: Encodable>(_ value: T) throws {
         let index = count
-        let item = next()
-        if let leaf = ValueEncoder.leaf(value) {
-            item.value = leaf
-            return
-        }
-        try value.encode(to: ValueEncoder(slot: item, codingPath: codingPath + [JSONKey(intValue: index)!]))
+        try ValueEncoder.encode(value, into: next(), codingPath: codingPath + [JSONKey(intValue: index)!])
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type)
