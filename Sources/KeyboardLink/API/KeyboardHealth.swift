@@ -2,7 +2,7 @@ import KeyboardLinkDBus
 
 /// Whether a keyboard can type: the `Health` property of `org.kblink1.Keyboard` and the `health` field of
 /// ``KeyboardSummary`` (docs/health.md). On the wire the raw value (`s`).
-public enum KeyboardHealth: String, Sendable, Equatable, CaseIterable, DBusRepresentable {
+public enum KeyboardHealth: String, Sendable, Equatable, CaseIterable, DBusWireMapped {
     /// Connected, and its input device (an evdev keyboard node whose `Uniq` is its address) exists; also a
     /// connected keyboard while kblinkd cannot watch input devices (BlueZ's word is taken then).
     case working
@@ -19,13 +19,9 @@ public enum KeyboardHealth: String, Sendable, Equatable, CaseIterable, DBusRepre
     /// Not connected and not expected back by itself: disconnected by the user, not paired or not trusted.
     case disconnected
 
-    /// `s`.
-    public static var dbusType: DBusType { .string }
-
-    /// Decodes the wire word.
+    /// Decodes the wire word (`s`).
     /// - Throws: ``DBusError`` (`InvalidArgs`) naming the words that exist.
-    public init(dbusValue: DBusValue) throws {
-        let text = try String(dbusValue: dbusValue)
+    public init(wireForm text: String) throws {
         guard let health = KeyboardHealth(rawValue: text) else {
             throw DBusError(
                 .invalidArgs,
@@ -36,7 +32,7 @@ public enum KeyboardHealth: String, Sendable, Equatable, CaseIterable, DBusRepre
     }
 
     /// The wire word.
-    public var dbusValue: DBusValue { .string(rawValue) }
+    public var wireForm: String { rawValue }
 
     /// Whether the keyboard can type now, or may within the deadline (what presence counts).
     public var countsAsAttached: Bool {

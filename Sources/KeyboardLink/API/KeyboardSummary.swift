@@ -6,7 +6,7 @@ import KeyboardLinkDBus
 ///
 /// On the wire `(osssbbba(sy)a{ss}sbss)`: path, address, name, alias, paired, trusted, connected, battery, firmware,
 /// driver, bonded, health, health detail. Its JSON form (``encode(to:)``) is what `kblink list --json` prints.
-public struct KeyboardSummary: Sendable, Equatable, DBusRepresentable {
+public struct KeyboardSummary: Sendable, Equatable, DBusWireMapped {
     /// The keyboard's object path.
     public var path: ObjectPath
     /// Its Bluetooth address (`AA:BB:CC:DD:EE:FF`).
@@ -37,7 +37,7 @@ public struct KeyboardSummary: Sendable, Equatable, DBusRepresentable {
     public var healthDetail: String
 
     /// A battery level of one part of a keyboard (`main`, `left`, `right`); on the wire `(sy)`.
-    public struct BatteryPart: Sendable, Equatable, Encodable, DBusRepresentable {
+    public struct BatteryPart: Sendable, Equatable, Encodable, DBusWireMapped {
         /// The part.
         public var part: String
         /// The level in percent.
@@ -50,13 +50,11 @@ public struct KeyboardSummary: Sendable, Equatable, DBusRepresentable {
         }
 
         /// `(sy)`.
-        public static var dbusType: DBusType { DBusStruct<String, UInt8>.dbusType }
-        /// Decodes `(sy)`.
-        public init(dbusValue: DBusValue) throws {
-            (part, level) = try DBusStruct<String, UInt8>(dbusValue: dbusValue).fields
+        public init(wireForm: DBusStruct<String, UInt8>) {
+            (part, level) = wireForm.fields
         }
-        /// Encodes as `(sy)`.
-        public var dbusValue: DBusValue { DBusStruct(part, level).dbusValue }
+        /// `(sy)`.
+        public var wireForm: DBusStruct<String, UInt8> { DBusStruct(part, level) }
     }
 
     /// A summary as given.
@@ -80,30 +78,26 @@ public struct KeyboardSummary: Sendable, Equatable, DBusRepresentable {
         self.healthDetail = healthDetail
     }
 
-    private typealias Wire = DBusStruct<
+    /// `(osssbbba(sy)a{ss}sbss)`: the fields in order.
+    public typealias WireForm = DBusStruct<
         ObjectPath, String, String, String, Bool, Bool, Bool, [BatteryPart], [String: String], String, Bool,
         KeyboardHealth, String
     >
 
-    /// `(osssbbba(sy)a{ss}sbss)`, from the fields' types.
-    public static var dbusType: DBusType { Wire.dbusType }
-
-    /// Decodes an entry.
-    /// - Throws: ``DBusError`` (`InvalidArgs`) for another type.
-    public init(dbusValue: DBusValue) throws {
-        let fields = try Wire(dbusValue: dbusValue).fields
+    /// A summary from its wire fields.
+    public init(wireForm: WireForm) {
+        let fields = wireForm.fields
         self.init(
             path: fields.0, address: fields.1, name: fields.2, alias: fields.3, paired: fields.4, trusted: fields.5,
             connected: fields.6, battery: fields.7, firmware: fields.8, driver: fields.9, bonded: fields.10,
             health: fields.11, healthDetail: fields.12)
     }
 
-    /// Encodes the entry.
-    public var dbusValue: DBusValue {
-        Wire(
+    /// The fields in wire order.
+    public var wireForm: WireForm {
+        WireForm(
             path, address, name, alias, paired, trusted, connected, battery, firmware, driver, bonded, health,
-            healthDetail
-        ).dbusValue
+            healthDetail)
     }
 }
 

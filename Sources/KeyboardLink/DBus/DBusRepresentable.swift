@@ -21,6 +21,39 @@ extension DBusRepresentable {
     }
 }
 
+/// A Swift type that travels as another ``DBusRepresentable`` type, its wire form: a record as a
+/// ``DBusStruct`` of its fields, a word as a `String`. The type says only how it converts to and from its wire form;
+/// its D-Bus type, both conversions and the direct reading from wire bytes (no ``DBusValue`` tree in between)
+/// follow from the wire form.
+public protocol DBusWireMapped: DBusRepresentable {
+    /// What the value is on the wire.
+    associatedtype WireForm: DBusRepresentable
+    /// Converts from the wire form.
+    /// - Throws: ``DBusError`` (`InvalidArgs`) when the wire form holds no valid value of this type.
+    init(wireForm: WireForm) throws
+    /// Converts to the wire form.
+    var wireForm: WireForm { get }
+}
+
+extension DBusWireMapped {
+    /// The wire form's type.
+    @inlinable
+    public static var dbusType: DBusType { WireForm.dbusType }
+    /// Decodes the wire form and converts it.
+    @inlinable
+    public init(dbusValue: DBusValue) throws {
+        try self.init(wireForm: WireForm(dbusValue: dbusValue))
+    }
+    /// The wire form's dynamic value.
+    @inlinable
+    public var dbusValue: DBusValue { wireForm.dbusValue }
+    /// Reads the wire form straight from the bytes and converts it.
+    @inlinable
+    public init(dbusWire reader: inout DBusWireReader) throws {
+        try self.init(wireForm: WireForm(dbusWire: &reader))
+    }
+}
+
 /// A D-Bus basic type, usable as a dictionary key.
 public protocol DBusBasicRepresentable: DBusRepresentable, Hashable {}
 
