@@ -132,8 +132,13 @@ extension KeyboardSummary: Encodable {
         try container.encode(health.rawValue, forKey: .health)
         try container.encode(healthDetail, forKey: .healthDetail)
         var entries = container.nestedContainer(keyedBy: FirmwareKey.self, forKey: .firmware)
+        var previous: String?
         for (key, value) in firmware.sorted(by: { $0.key < $1.key }) {
-            try entries.encode(value, forKey: FirmwareKey(stringValue: key))
+            let jsonKey = FirmwareKey(stringValue: key)
+            // Two entries that differ only in their first letter's case have one camelCase key: the first is kept.
+            guard jsonKey.stringValue != previous else { continue }
+            previous = jsonKey.stringValue
+            try entries.encode(value, forKey: jsonKey)
         }
         try container.encode(path.rawValue, forKey: .path)
     }

@@ -37,7 +37,7 @@ package indirect enum JSONValue: Sendable, Equatable {
         switch self {
         case .null: output.append(contentsOf: "null".utf8)
         case .bool(let value): output.append(contentsOf: (value ? "true" : "false").utf8)
-        case .integer(let value): output.append(contentsOf: String(value).utf8)
+        case .integer(let value): JSONTextWriter.appendInteger(value, to: &output)
         case .number(let value):
             if value.isFinite {
                 let text = value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
@@ -45,7 +45,7 @@ package indirect enum JSONValue: Sendable, Equatable {
             } else {
                 output.append(contentsOf: "null".utf8)
             }
-        case .string(let text): Self.writeString(text, to: &output)
+        case .string(let text): JSONTextWriter.appendString(text, to: &output)
         case .array(let items):
             output.append(UInt8(ascii: "["))
             for (index, item) in items.enumerated() {
@@ -57,33 +57,11 @@ package indirect enum JSONValue: Sendable, Equatable {
             output.append(UInt8(ascii: "{"))
             for (index, (key, value)) in members.enumerated() {
                 if index > 0 { output.append(UInt8(ascii: ",")) }
-                Self.writeString(key, to: &output)
+                JSONTextWriter.appendString(key, to: &output)
                 output.append(UInt8(ascii: ":"))
                 value.write(to: &output)
             }
             output.append(UInt8(ascii: "}"))
         }
-    }
-
-    /// Writes a JSON string: text that needs no escaping (the usual case) is copied in one go. DEL, C1, bidi controls
-    /// and zero-width characters are escaped too (a device's name may carry them); the lead bytes that can start one
-    /// (0xC2, 0xD8, 0xE2, 0xEF) send the text the slow way.
-    private static func writeString(_ text: String, to output: inout [UInt8]) {
-        output.append(UInt8(ascii: "\""))
-        let copied =
-            text.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
-                guard
-                    !bytes.contains(where: {
-                        $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") || $0 == 0x7F || $0 == 0xC2
-                            || $0 == 0xD8 || $0 == 0xE2 || $0 == 0xEF
-                    })
-                else { return false }
-                output.append(contentsOf: bytes)
-                return true
-            } ?? false
-        if !copied {
-            JSONStringEscaping.appendEscaped(text, to: &output, escapingSlashes: false, escapingInvisibles: true)
-        }
-        output.append(UInt8(ascii: "\""))
     }
 }

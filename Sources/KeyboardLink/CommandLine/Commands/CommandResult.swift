@@ -2,7 +2,7 @@ import KeyboardLinkSupport
 
 /// What a command answers: a value that is both its `--json` form and its text.
 ///
-/// The JSON is the value encoded by ``JSONValueEncoder`` (keys are the type's property names, camelCase, in
+/// The JSON is the value encoded by ``JSONTextEncoder`` (keys are the type's property names, camelCase, in
 /// declaration order); the text is ``writeText(to:)``'s. A command builds the value and returns it; the table
 /// (``Command/answering(name:summary:usageLine:details:flags:options:_:)``) writes it, so no command prints its
 /// answer itself. Commands that stream (watch, scan, pair, push's progress, osk-agent, insets --watch) write their
@@ -10,7 +10,7 @@ import KeyboardLinkSupport
 protocol CommandResult: Encodable, Sendable {
     /// Writes the text for people (lines, tables, colours as `output` allows).
     func writeText(to output: Output)
-    /// Writes the JSON form: by default the value encoded by ``JSONValueEncoder``, on one line.
+    /// Writes the JSON form: by default the value encoded by ``JSONTextEncoder``, on one line.
     func writeJSON(to output: Output) throws
     /// The exit status the result stands for.
     var exitStatus: ExitStatus { get }
@@ -20,7 +20,7 @@ extension CommandResult {
     var exitStatus: ExitStatus { .success }
 
     func writeJSON(to output: Output) throws {
-        output.json(try JSONValueEncoder().encode(self))
+        try output.json(encoding: self)
     }
 }
 

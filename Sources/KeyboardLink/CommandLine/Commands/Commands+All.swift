@@ -107,7 +107,7 @@ enum Commands {
         }
         for keyboard in knownUnpaired {
             if output.json {
-                output.json(keyboard.json)
+                try output.json(encoding: keyboard)
             } else {
                 output.line("  found  \(keyboard.address)  \(keyboard.forDisplay.alias)")
             }
@@ -147,7 +147,7 @@ enum Commands {
                     let keyboard = KeyboardInfo(path: path, properties: properties)
                     guard await seen.insert(keyboard.address) else { continue }
                     if output.json {
-                        output.json(keyboard.json)
+                        try output.json(encoding: keyboard)
                     } else {
                         output.line(
                             "  found  \(keyboard.address)  \(keyboard.forDisplay.alias)"
@@ -209,13 +209,11 @@ enum Commands {
             else { return }
             if let properties = interfaces[KBlink.keyboardInterface.rawValue] {
                 let keyboard = KeyboardInfo(path: object, properties: properties)
-                output.json
-                    ? output.json(
-                        .object([
-                            ("event", .string("added")), ("path", .string(object.rawValue)),
-                            ("keyboard", keyboard.json),
-                        ]))
-                    : output.line("+ keyboard \(keyboard.forDisplay.alias) (\(keyboard.address))")
+                if output.json {
+                    try? output.json(encoding: KeyboardAddedEvent(path: object.rawValue, keyboard: keyboard))
+                } else {
+                    output.line("+ keyboard \(keyboard.forDisplay.alias) (\(keyboard.address))")
+                }
             }
         case "InterfacesRemoved":
             guard case .objectPath(let object)? = message.body.first else { return }

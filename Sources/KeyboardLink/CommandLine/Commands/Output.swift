@@ -38,17 +38,25 @@ struct Output: Sendable {
         io.writeOutput(bytes)
     }
 
-    /// A JSON array on one line, written item by item through one reused buffer flushed every 64 KiB: a long
-    /// list (`kblink list --json` of 1,000 keyboards is about 280 KB) needs neither a tree of every item at once
-    /// nor one large buffer. The text is the same as `json(.array(items.map(item)))`.
-    func jsonArray<Item>(_ items: [Item], _ item: (Item) throws -> JSONValue) rethrows {
+    /// Writes `value` encoded by ``JSONTextEncoder``, on one line.
+    func json(encoding value: some Encodable) throws {
+        var bytes = try JSONTextEncoder().encode(value)
+        bytes.append(0x0A)
+        io.writeOutput(bytes)
+    }
+
+    /// A JSON array on one line, encoded item by item by ``JSONTextEncoder`` into one reused buffer flushed every
+    /// 64 KiB: a long list (`kblink list --json` of 1,000 keyboards is about 280 KB) needs no large buffer. The text
+    /// is the same as the array's encoding.
+    func jsonArray(_ items: [some Encodable]) throws {
+        let encoder = JSONTextEncoder()
         let flushAt = 64 * 1024
         var buffer: [UInt8] = []
         buffer.reserveCapacity(flushAt + 4 * 1024)
         buffer.append(UInt8(ascii: "["))
         for (index, element) in items.enumerated() {
             if index > 0 { buffer.append(UInt8(ascii: ",")) }
-            try item(element).append(to: &buffer)
+            try encoder.append(element, to: &buffer)
             if buffer.count >= flushAt {
                 io.writeOutput(buffer)
                 buffer.removeAll(keepingCapacity: true)
@@ -101,12 +109,6 @@ struct Output: Sendable {
 }
 
 extension KeyboardInfo {
-    /// The stable `--json` form of a keyboard (its keys are listed in `kblink list --help`).
-    var json: JSONValue {
-        // A summary holds strings, booleans and numbers only: encoding it cannot fail.
-        (try? JSONValueEncoder().encode(self)) ?? .null
-    }
-
     var batteryText: String {
         battery.isEmpty
             ? "-"

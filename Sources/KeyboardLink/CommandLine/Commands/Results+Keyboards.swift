@@ -95,8 +95,7 @@ struct KeyboardListResult: CommandResult {
     /// The array streamed item by item (a list of 1,000 keyboards needs no tree of them all at once); the same
     /// text as the encoded value.
     func writeJSON(to output: Output) throws {
-        let encoder = JSONValueEncoder()
-        try output.jsonArray(keyboards) { try encoder.encode($0) }
+        try output.jsonArray(keyboards)
     }
 
     func writeText(to output: Output) {
@@ -134,4 +133,13 @@ struct KeyboardActionResult: CommandResult {
     func writeText(to output: Output) {
         output.line("\(alias.escapedForTerminalLine): \(done)")
     }
+}
+
+/// `kblink watch --json`: a keyboard kblinkd now knows.
+struct KeyboardAddedEvent: Encodable {
+    let event = "added"
+    /// Its object path.
+    let path: String
+    /// Everything `kblink list --json` shows of it.
+    let keyboard: KeyboardInfo
 }

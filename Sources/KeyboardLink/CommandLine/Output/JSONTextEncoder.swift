@@ -1,0 +1,493 @@
+import KeyboardLinkSupport
+
+/// Encodes an `Encodable` value as compact JSON text: the one encoder of kblink's `--json` output.
+///
+/// Keys are the coding keys of the type (Swift property names, so camelCase), in the order the type encodes them
+/// (declaration order for a synthesized `encode(to:)`), so the text is stable. An optional that is nil is written
+/// as `null` (not left out): every key a command documents is always there. A ``JSONValue`` inside the value is
+/// written as it is.
+///
+/// The text is written as the value encodes itself, with no tree in between: a container is closed when its
+/// parent writes its next member or when the value that opened it has encoded itself. So a container must be
+/// written before its parent goes on (what every synthesized and hand-written `encode(to:)` of kblink does); a
+/// write to a container that is already closed, a key written twice in one object, or two values where one goes,
+/// is an `EncodingError`, never wrong text.
+package struct JSONTextEncoder: Sendable {
+    /// An encoder.
+    package init() {}
+
+    /// The JSON text of `value`, on one line, without a line end.
+    /// - Throws: `EncodingError.invalidValue` when `value` encodes nothing or writes out of order.
+    package func encode(_ value: some Encodable) throws -> [UInt8] {
+        var bytes: [UInt8] = []
+        try append(value, to: &bytes)
+        return bytes
+    }
+
+    /// Appends the JSON text of `value` to `output`; when encoding fails, `output` is left as it was.
+    /// - Throws: `EncodingError.invalidValue` when `value` encodes nothing or writes out of order.
+    package func append(_ value: some Encodable, to output: inout [UInt8]) throws {
+        let start = output.count
+        let writer = JSONTextWriter()
+        swap(&writer.bytes, &output)
+        defer { swap(&writer.bytes, &output) }
+        do {
+            try writer.encode(value, level: 0, codingPath: [])
+            writer.close(downTo: 0)
+            if let failure = writer.failure { throw failure }
+            guard writer.valuesStarted > 0 else {
+                throw EncodingError.invalidValue(
+                    value, .init(codingPath: [], debugDescription: "\(type(of: value)) encoded nothing"))
+            }
+        } catch {
+            writer.bytes.removeSubrange(start...)
+            throw error
+        }
+    }
+}
+
+extension JSONValue: Encodable {
+    /// Encodes the value as its own JSON shape (``JSONTextEncoder`` writes it as it is, without calling this).
+    package func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .null:
+            var container = encoder.singleValueContainer()
+            try container.encodeNil()
+        case .bool(let value):
+            var container = encoder.singleValueContainer()
+            try container.encode(value)
+        case .number(let value):
+            var container = encoder.singleValueContainer()
+            try container.encode(value)
+        case .integer(let value):
+            var container = encoder.singleValueContainer()
+            try container.encode(value)
+        case .string(let value):
+            var container = encoder.singleValueContainer()
+            try container.encode(value)
+        case .array(let items):
+            var container = encoder.unkeyedContainer()
+            for item in items { try container.encode(item) }
+        case .object(let members):
+            var container = encoder.container(keyedBy: JSONKey.self)
+            for (key, value) in members { try container.encode(value, forKey: JSONKey(key)) }
+        }
+    }
+}
+
+/// A JSON object's key as a coding key (for objects whose keys are data, such as a firmware dictionary).
+package struct JSONKey: CodingKey, Sendable {
+    package let stringValue: String
+    package var intValue: Int? { nil }
+
+    /// The key `text`.
+    package init(_ text: String) { stringValue = text }
+    package init?(stringValue: String) { self.stringValue = stringValue }
+    package init?(intValue: Int) { stringValue = String(intValue) }
+}
+
+/// The state of one encoding: the text so far and the containers open in it. A value at level 0 is the whole
+/// document; the members or items of the container open at level `n` are values at level `n + 1`. A reference, so
+/// that every container handed out writes to the same text. Not thread-safe: one encoding runs on one thread.
+final class JSONTextWriter {
+    /// A container whose closing bracket is not written yet.
+    struct OpenContainer {
+        /// Tells this container from another opened later at the same level.
+        let id: Int
+        /// The encoder it was opened through (a second request through the same encoder gets it again).
+        let owner: Int
+        let isObject: Bool
+        /// Members or items written.
+        var count = 0
+        /// A key (or an array slot) was written and its value not yet: `null` goes there if none comes.
+        var awaitingValue = false
+        /// Where this object's keys start in ``JSONTextWriter/keys``.
+        let firstKey: Int
+    }
+
+    // The state below is exempt from the runtime's exclusivity checks, which cost a tenth of `kblink list --json`
+    // (docs/performance.md). That is safe because one encoding runs on one thread and no access to a property
+    // overlaps another access to it: each method mutates a property in a call that does not call out of this
+    // file (appending bytes, pushing or popping a container, counting), and the calls out (a value's own
+    // `encode(to:)`) happen between those accesses, never during one.
+
+    @exclusivity(unchecked) var bytes: [UInt8] = []
+    /// The open containers, outermost first; `open[n]` is at level `n`.
+    @exclusivity(unchecked) private(set) var open: [OpenContainer] = []
+    /// The keys of the open objects, each object's after its parent's (to refuse a key written twice).
+    @exclusivity(unchecked) private var keys: [String] = []
+    @exclusivity(unchecked) private var lastID = 0
+    /// Values begun so far (leaves and containers).
+    @exclusivity(unchecked) private(set) var valuesStarted = 0
+    /// The first misuse met where the `Encoder` protocol gives no way to throw (opening a container).
+    @exclusivity(unchecked) private(set) var failure: (any Error)?
+
+    /// A new id for an encoder or a container.
+    func newID() -> Int {
+        lastID &+= 1
+        return lastID
+    }
+
+    /// Writes the closing brackets of every container at `level` or deeper (a pending key gets `null`).
+    func close(downTo level: Int) {
+        while open.count > level {
+            let container = open.removeLast()
+            if container.awaitingValue { bytes.append(contentsOf: "null".utf8) }
+            bytes.append(container.isObject ? UInt8(ascii: "}") : UInt8(ascii: "]"))
+            if container.isObject { keys.removeSubrange(container.firstKey...) }
+        }
+    }
+
+    /// Whether a value may begin at `level` (its parent waits for one); counts it when it may.
+    private func beginValue(at level: Int) -> Bool {
+        if level == 0 {
+            guard valuesStarted == 0 else { return false }
+        } else {
+            guard open.count >= level, open[level - 1].awaitingValue else { return false }
+            open[level - 1].awaitingValue = false
+        }
+        valuesStarted &+= 1
+        return true
+    }
+
+    /// What writing a second value in one place, or into a closed container, is.
+    static func misplacedValue(_ codingPath: [any CodingKey]) -> EncodingError {
+        misuse(codingPath, "a second value where one goes, or a write after its container closed")
+    }
+
+    /// Starts the next member (`key` given) or item of the container `id` at `level`: closes what its previous
+    /// member left open and writes the separator and the key.
+    func beginMember(of id: Int, at level: Int, key: String?, _ codingPath: @autoclosure () -> [any CodingKey])
+        throws
+    {
+        guard open.count > level, open[level].id == id else {
+            throw Self.misuse(codingPath(), "a write to a container that is already closed")
+        }
+        close(downTo: level + 1)
+        if open[level].awaitingValue { bytes.append(contentsOf: "null".utf8) }
+        if open[level].count > 0 { bytes.append(UInt8(ascii: ",")) }
+        if let key {
+            if keys[open[level].firstKey...].contains(key) {
+                throw Self.misuse(codingPath(), "the key \"\(key)\" written twice")
+            }
+            keys.append(key)
+            Self.appendString(key, to: &bytes)
+            bytes.append(UInt8(ascii: ":"))
+        }
+        open[level].count &+= 1
+        open[level].awaitingValue = true
+    }
+
+    /// Opens an object or array as the value at `level` for the encoder `owner`; answers its id. The same
+    /// encoder asking again gets the container it opened.
+    func openContainer(at level: Int, owner: Int, isObject: Bool, _ codingPath: @autoclosure () -> [any CodingKey])
+        -> Int
+    {
+        if open.count > level, open[level].owner == owner {
+            if open[level].isObject != isObject {
+                recordMisuse(Self.misuse(codingPath(), "an object and an array asked of one encoder"))
+            }
+            return open[level].id
+        }
+        close(downTo: level)
+        if !beginValue(at: level) { recordMisuse(Self.misplacedValue(codingPath())) }
+        let id = newID()
+        open.append(OpenContainer(id: id, owner: owner, isObject: isObject, firstKey: keys.count))
+        bytes.append(isObject ? UInt8(ascii: "{") : UInt8(ascii: "["))
+        return id
+    }
+
+    /// Writes `value` as the value at `level`: a leaf directly, anything else through its `encode(to:)`, whose
+    /// containers are closed when it returns. The coding path is built only for a value that encodes itself.
+    func encode<T: Encodable>(_ value: T, level: Int, codingPath: @autoclosure () -> [any CodingKey]) throws {
+        if let leaf = Leaf(value) {
+            guard beginValue(at: level) else { throw Self.misplacedValue(codingPath()) }
+            leaf.write(to: &bytes)
+            return
+        }
+        try value.encode(to: TextEncoder(writer: self, level: level, owner: newID(), codingPath: codingPath()))
+        close(downTo: level)
+    }
+
+    /// Writes `null` as the value at `level`.
+    func encodeNil(level: Int, codingPath: @autoclosure () -> [any CodingKey]) throws {
+        guard beginValue(at: level) else { throw Self.misplacedValue(codingPath()) }
+        bytes.append(contentsOf: "null".utf8)
+    }
+
+    /// Keeps the first misuse met where the `Encoder` protocol gives no way to throw; the encoding throws it.
+    func recordMisuse(_ error: any Error) {
+        if failure == nil { failure = error }
+    }
+
+    static func misuse(_ codingPath: [any CodingKey], _ what: String) -> EncodingError {
+        .invalidValue(
+            (), .init(codingPath: codingPath, debugDescription: "JSONTextEncoder: \(what) (containers write in order)"))
+    }
+
+    /// Writes a JSON string: text that needs no escaping (the usual case) is copied in one go. DEL, C1, bidi
+    /// controls and zero-width characters are escaped too (a device's name may carry them); the lead bytes that can
+    /// start one (0xC2, 0xD8, 0xE2, 0xEF) send the text the slow way.
+    static func appendString(_ text: String, to output: inout [UInt8]) {
+        output.append(UInt8(ascii: "\""))
+        var text = text
+        let copied = text.withUTF8 { bytes -> Bool in
+            guard
+                !bytes.contains(where: {
+                    $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") || $0 == 0x7F || $0 == 0xC2
+                        || $0 == 0xD8 || $0 == 0xE2 || $0 == 0xEF
+                })
+            else { return false }
+            output.append(contentsOf: bytes)
+            return true
+        }
+        if !copied {
+            JSONStringEscaping.appendEscaped(text, to: &output, escapingSlashes: false, escapingInvisibles: true)
+        }
+        output.append(UInt8(ascii: "\""))
+    }
+
+    /// Writes an integer in decimal without building a `String`.
+    static func appendInteger(_ value: Int64, to output: inout [UInt8]) {
+        if value < 0 { output.append(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        if magnitude < 10 {
+            output.append(UInt8(ascii: "0") &+ UInt8(magnitude))
+            return
+        }
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 20 digits at most, in 24 bytes
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            var index = buffer.count
+            while magnitude > 0 {
+                index -= 1
+                buffer[index] = UInt8(ascii: "0") &+ UInt8(magnitude % 10)
+                magnitude /= 10
+            }
+            output.append(contentsOf: buffer[index...])
+        }
+    }
+}
+
+/// A value written as JSON without its own `encode(to:)`: a string, a number, a boolean or a ``JSONValue``.
+enum Leaf {
+    case string(String)
+    case bool(Bool)
+    case integer(Int64)
+    case number(Double)
+    case json(JSONValue)
+
+    /// The leaf form of `value`, or nil when it needs its own `encode(to:)`. The leaf types are told apart by
+    /// their metatype, not by `as?`: a dynamic cast per candidate type cost more than the rest of the encoding
+    /// (`kblink list --json` of 1,000 keyboards, docs/performance.md). A type that is none of them, an optional
+    /// included, encodes itself and reaches here again with its wrapped value.
+    @inline(__always)
+    init?<T: Encodable>(_ value: T) {
+        // Called only after `T.self == U.self` held: the bit cast is from a type to itself.
+        func cast<U>(_: U.Type) -> U { unsafeBitCast(value, to: U.self) }
+        let type = T.self
+        if type == String.self {
+            self = .string(cast(String.self))
+        } else if type == Bool.self {
+            self = .bool(cast(Bool.self))
+        } else if type == Int.self {
+            self = .integer(Int64(cast(Int.self)))
+        } else if type == JSONValue.self {
+            self = .json(cast(JSONValue.self))
+        } else if type == Double.self {
+            self = .number(cast(Double.self))
+        } else if type == Int64.self {
+            self = .integer(cast(Int64.self))
+        } else if type == Int32.self {
+            self = .integer(Int64(cast(Int32.self)))
+        } else if type == Int16.self {
+            self = .integer(Int64(cast(Int16.self)))
+        } else if type == Int8.self {
+            self = .integer(Int64(cast(Int8.self)))
+        } else if type == UInt8.self {
+            self = .integer(Int64(cast(UInt8.self)))
+        } else if type == UInt16.self {
+            self = .integer(Int64(cast(UInt16.self)))
+        } else if type == UInt32.self {
+            self = .integer(Int64(cast(UInt32.self)))
+        } else if type == UInt.self {
+            let value = cast(UInt.self)
+            self = Int64(exactly: value).map { .integer($0) } ?? .number(Double(value))
+        } else if type == UInt64.self {
+            let value = cast(UInt64.self)
+            self = Int64(exactly: value).map { .integer($0) } ?? .number(Double(value))
+        } else if type == Float.self {
+            self = .number(Double(cast(Float.self)))
+        } else {
+            return nil
+        }
+    }
+
+    func write(to output: inout [UInt8]) {
+        switch self {
+        case .string(let text): JSONTextWriter.appendString(text, to: &output)
+        case .bool(let value): output.append(contentsOf: (value ? "true" : "false").utf8)
+        case .integer(let value): JSONTextWriter.appendInteger(value, to: &output)
+        case .number(let value): JSONValue.number(value).append(to: &output)
+        case .json(let value): value.append(to: &output)
+        }
+    }
+}
+
+/// The `Encoder` behind ``JSONTextEncoder``: the value at one level, encoding itself.
+struct TextEncoder: Encoder {
+    let writer: JSONTextWriter
+    let level: Int
+    /// This encoder's id (a value asking it for its container twice gets one container).
+    let owner: Int
+    let codingPath: [any CodingKey]
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+        let id = writer.openContainer(at: level, owner: owner, isObject: true, codingPath)
+        return KeyedEncodingContainer(
+            KeyedTextContainer<Key>(writer: writer, level: level, id: id, codingPath: codingPath))
+    }
+
+    func unkeyedContainer() -> any UnkeyedEncodingContainer {
+        let id = writer.openContainer(at: level, owner: owner, isObject: false, codingPath)
+        return UnkeyedTextContainer(writer: writer, level: level, id: id, codingPath: codingPath)
+    }
+
+    func singleValueContainer() -> any SingleValueEncodingContainer {
+        SingleTextContainer(writer: writer, level: level, codingPath: codingPath)
+    }
+}
+
+struct KeyedTextContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
+    let writer: JSONTextWriter
+    /// The level this object is at; its members are at `level + 1`.
+    let level: Int
+    let id: Int
+    let codingPath: [any CodingKey]
+
+    private func begin(_ key: Key) throws {
+        try writer.beginMember(of: id, at: level, key: key.stringValue, codingPath + [key])
+    }
+
+    mutating func encodeNil(forKey key: Key) throws {
+        try begin(key)
+        try writer.encodeNil(level: level + 1, codingPath: codingPath + [key])
+    }
+
+    mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
+        try begin(key)
+        try writer.encode(value, level: level + 1, codingPath: codingPath + [key])
+    }
+
+    // A nil optional is written as null: kblink's JSON keeps every documented key.
+    mutating func encodeIfPresent<T: Encodable>(_ value: T?, forKey key: Key) throws {
+        if let value { try encode(value, forKey: key) } else { try encodeNil(forKey: key) }
+    }
+    mutating func encodeIfPresent(_ value: Bool?, forKey key: Key) throws { try encodeOptional(value, key) }
+    mutating func encodeIfPresent(_ value: String?, forKey key: Key) throws { try encodeOptional(value, key) }
+    mutating func encodeIfPresent(_ value: Double?, forKey key: Key) throws { try encodeOptional(value, key) }
+    mutating func encodeIfPresent(_ value: Float?, forKey key: Key) throws { try encodeOptional(value, key) }
+    mutating func encodeIfPresent(_ value: Int?, forKey key: Key) throws { try encodeOptional(value, key) }
+    mutating func encodeIfPresent(_ value: Int8?, forKey key: Key) throws { try encodeOptional(value, key) }
+    mutating func encodeIfPresent(_ value: Int16?, forKey key: Key) throws { try encodeOptional(value, key) }
+    mutating func encodeIfPresent(_ value: Int32?, forKey key: Key) throws { try encodeOptional(value, key) }
+    mutating func encodeIfPresent(_ value: Int64?, forKey key: Key) throws { try encodeOptional(value, key) }
+    mutating func encodeIfPresent(_ value: UInt?, forKey key: Key) throws { try encodeOptional(value, key) }
+    mutating func encodeIfPresent(_ value: UInt8?, forKey key: Key) throws { try encodeOptional(value, key) }
+    mutating func encodeIfPresent(_ value: UInt16?, forKey key: Key) throws { try encodeOptional(value, key) }
+    mutating func encodeIfPresent(_ value: UInt32?, forKey key: Key) throws { try encodeOptional(value, key) }
+    mutating func encodeIfPresent(_ value: UInt64?, forKey key: Key) throws { try encodeOptional(value, key) }
+
+    private mutating func encodeOptional<T: Encodable>(_ value: T?, _ key: Key) throws {
+        if let value { try encode(value, forKey: key) } else { try encodeNil(forKey: key) }
+    }
+
+    /// The encoder of the value under `key`; nil (and the misuse recorded) when this container is closed.
+    private func memberEncoder(_ key: Key) -> TextEncoder {
+        do {
+            try begin(key)
+        } catch {
+            writer.recordMisuse(error)
+        }
+        return TextEncoder(writer: writer, level: level + 1, owner: writer.newID(), codingPath: codingPath + [key])
+    }
+
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key)
+        -> KeyedEncodingContainer<NestedKey>
+    {
+        memberEncoder(key).container(keyedBy: keyType)
+    }
+
+    mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
+        memberEncoder(key).unkeyedContainer()
+    }
+
+    mutating func superEncoder() -> any Encoder { memberEncoder(Key(stringValue: "super")!) }
+
+    mutating func superEncoder(forKey key: Key) -> any Encoder { memberEncoder(key) }
+}
+
+struct UnkeyedTextContainer: UnkeyedEncodingContainer {
+    let writer: JSONTextWriter
+    /// The level this array is at; its items are at `level + 1`.
+    let level: Int
+    let id: Int
+    let codingPath: [any CodingKey]
+    private(set) var count = 0
+
+    init(writer: JSONTextWriter, level: Int, id: Int, codingPath: [any CodingKey]) {
+        self.writer = writer
+        self.level = level
+        self.id = id
+        self.codingPath = codingPath
+    }
+
+    private mutating func begin() throws -> Int {
+        let index = count
+        try writer.beginMember(of: id, at: level, key: nil, codingPath + [JSONKey(intValue: index)!])
+        count += 1
+        return index
+    }
+
+    mutating func encodeNil() throws {
+        let index = try begin()
+        try writer.encodeNil(level: level + 1, codingPath: codingPath + [JSONKey(intValue: index)!])
+    }
+
+    mutating func encode<T: Encodable>(_ value: T) throws {
+        let index = try begin()
+        try writer.encode(value, level: level + 1, codingPath: codingPath + [JSONKey(intValue: index)!])
+    }
+
+    /// The encoder of the next item; the misuse recorded when this container is closed.
+    private mutating func itemEncoder() -> TextEncoder {
+        do {
+            _ = try begin()
+        } catch {
+            writer.recordMisuse(error)
+        }
+        return TextEncoder(writer: writer, level: level + 1, owner: writer.newID(), codingPath: codingPath)
+    }
+
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type)
+        -> KeyedEncodingContainer<NestedKey>
+    {
+        itemEncoder().container(keyedBy: keyType)
+    }
+
+    mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer { itemEncoder().unkeyedContainer() }
+
+    mutating func superEncoder() -> any Encoder { itemEncoder() }
+}
+
+struct SingleTextContainer: SingleValueEncodingContainer {
+    let writer: JSONTextWriter
+    let level: Int
+    let codingPath: [any CodingKey]
+
+    mutating func encodeNil() throws { try writer.encodeNil(level: level, codingPath: codingPath) }
+
+    mutating func encode<T: Encodable>(_ value: T) throws {
+        try writer.encode(value, level: level, codingPath: codingPath)
+    }
+}
