@@ -20,7 +20,7 @@ public enum HardwareKeyboardSource: String, Hashable, Sendable, CaseIterable {
 }
 
 /// One hardware keyboard in use: an entry of the Manager's `HardwareKeyboards` property (`a(sss)`).
-public struct HardwareKeyboardEntry: Hashable, Sendable, DBusRepresentable, CustomStringConvertible {
+public struct HardwareKeyboardEntry: Hashable, Sendable, DBusWireMapped, CustomStringConvertible {
     /// Where kblinkd saw it.
     public var source: HardwareKeyboardSource
     /// The Bluetooth address (`AA:BB:CC:DD:EE:FF`) or the evdev node (`/dev/input/event3`).
@@ -36,17 +36,17 @@ public struct HardwareKeyboardEntry: Hashable, Sendable, DBusRepresentable, Cust
     }
 
     /// `(sss)`: source, id, name.
-    public static var dbusType: DBusType { .structure([.string, .string, .string]) }
+    public typealias WireForm = DBusStruct<String, String, String>
 
-    /// Decodes `(sss)`.
-    /// - Throws: ``DBusError`` (`InvalidArgs`) for another type or an unknown source.
-    public init(dbusValue: DBusValue) throws {
-        let fields = try DBusStruct<String, String, String>(dbusValue: dbusValue).fields
+    /// An entry from `(sss)`.
+    /// - Throws: ``DBusError`` (`InvalidArgs`) for an unknown source.
+    public init(wireForm: WireForm) throws {
+        let fields = wireForm.fields
         self.init(source: try HardwareKeyboardSource(wire: fields.0), id: fields.1, name: fields.2)
     }
 
-    /// Encodes as `(sss)`.
-    public var dbusValue: DBusValue { .structure([.string(source.rawValue), .string(id), .string(name)]) }
+    /// The entry as `(sss)`.
+    public var wireForm: WireForm { WireForm(source.rawValue, id, name) }
 
     /// `bluetooth C8:7F:54:0A:1B:2C "Aula F87"`.
     public var description: String { "\(source.rawValue) \(id) \"\(name)\"" }

@@ -4,7 +4,7 @@ import KeyboardLinkDBus
 /// `org.kblink1.Keyboard` (newest last). On the wire `(xss)`: when it ran (Unix time, seconds), the step
 /// (`connect-profile`, `reconnect`, `power-cycle-adapter`), and how it ended (`healed`, `no input device`, or the
 /// error BlueZ answered).
-public struct HealRecord: Sendable, Equatable, DBusRepresentable {
+public struct HealRecord: Sendable, Equatable, DBusWireMapped {
     /// When the step ran, in seconds since 1970 (UTC).
     public var time: Int64
     /// The step.
@@ -19,17 +19,14 @@ public struct HealRecord: Sendable, Equatable, DBusRepresentable {
         self.outcome = outcome
     }
 
-    private typealias Wire = DBusStruct<Int64, String, String>
+    /// `(xss)`: time, step, outcome.
+    public typealias WireForm = DBusStruct<Int64, String, String>
 
-    /// `(xss)`.
-    public static var dbusType: DBusType { Wire.dbusType }
-
-    /// Decodes a record.
-    /// - Throws: ``DBusError`` (`InvalidArgs`) for another type.
-    public init(dbusValue: DBusValue) throws {
-        (time, step, outcome) = try Wire(dbusValue: dbusValue).fields
+    /// A record from `(xss)`.
+    public init(wireForm: WireForm) {
+        (time, step, outcome) = wireForm.fields
     }
 
-    /// Encodes the record.
-    public var dbusValue: DBusValue { Wire(time, step, outcome).dbusValue }
+    /// The record as `(xss)`.
+    public var wireForm: WireForm { WireForm(time, step, outcome) }
 }

@@ -7,7 +7,7 @@ import KeyboardLinkKeymap
 ///
 /// The CLI makes one from a VIA definition it parsed; kblinkd trusts none of it: ``physicalLayout()`` checks it
 /// whole before the daemon stores or uses it.
-public struct KeyboardLayoutDefinition: Sendable, Equatable, DBusRepresentable {
+public struct KeyboardLayoutDefinition: Sendable, Equatable, DBusWireMapped {
     /// The layout id (`1up60hse`).
     public var id: String
     /// A name for people.
@@ -105,17 +105,12 @@ public struct KeyboardLayoutDefinition: Sendable, Equatable, DBusRepresentable {
         return try PhysicalLayout(id: layoutID, name: name, keys: physical)
     }
 
-    private typealias Wire = DBusStruct<String, String, UInt16, UInt16, UInt16, UInt16, String, [LayoutKeyRow]>
-
-    /// `(ssqqqqsa(ssddddqqs))`.
-    public static var dbusType: DBusType { Wire.dbusType }
-    /// Decodes `(ssqqqqsa(ssddddqqs))`.
-    public init(dbusValue: DBusValue) throws {
-        (id, name, vendorID, productID, matrixRows, matrixColumns, source, keys) = try Wire(dbusValue: dbusValue)
-            .fields
+    /// `(ssqqqqsa(ssddddqqs))`: id, name, vendor ID, product ID, matrix rows, matrix columns, source, keys.
+    public typealias WireForm = DBusStruct<String, String, UInt16, UInt16, UInt16, UInt16, String, [LayoutKeyRow]>
+    /// A definition from `(ssqqqqsa(ssddddqqs))` (not checked: see ``physicalLayout()``).
+    public init(wireForm: WireForm) {
+        (id, name, vendorID, productID, matrixRows, matrixColumns, source, keys) = wireForm.fields
     }
-    /// Encodes as `(ssqqqqsa(ssddddqqs))`.
-    public var dbusValue: DBusValue {
-        Wire(id, name, vendorID, productID, matrixRows, matrixColumns, source, keys).dbusValue
-    }
+    /// The definition as `(ssqqqqsa(ssddddqqs))`.
+    public var wireForm: WireForm { WireForm(id, name, vendorID, productID, matrixRows, matrixColumns, source, keys) }
 }

@@ -1,7 +1,7 @@
 import KeyboardLinkDBus
 
 /// One row of `GetBindings`: a key and what it does; on the wire `(ss)`.
-public struct BindingRow: Sendable, Equatable, DBusRepresentable {
+public struct BindingRow: Sendable, Equatable, DBusWireMapped {
     /// The key's name (`CAPS`).
     public var key: String
     /// The action in QMK spelling (`KC_LCTL`).
@@ -13,18 +13,18 @@ public struct BindingRow: Sendable, Equatable, DBusRepresentable {
         self.action = action
     }
 
-    /// `(ss)`.
-    public static var dbusType: DBusType { DBusStruct<String, String>.dbusType }
-    /// Decodes `(ss)`.
-    public init(dbusValue: DBusValue) throws {
-        (key, action) = try DBusStruct<String, String>(dbusValue: dbusValue).fields
+    /// `(ss)`: key, action.
+    public typealias WireForm = DBusStruct<String, String>
+    /// A row from `(ss)`.
+    public init(wireForm: WireForm) {
+        (key, action) = wireForm.fields
     }
-    /// Encodes as `(ss)`.
-    public var dbusValue: DBusValue { DBusStruct(key, action).dbusValue }
+    /// The row as `(ss)`.
+    public var wireForm: WireForm { WireForm(key, action) }
 }
 
 /// One row of `Diff`: a key (or a layer, or a macro) whose draft differs from the base; on the wire `(sussss)`.
-public struct DiffRow: Sendable, Equatable, DBusRepresentable {
+public struct DiffRow: Sendable, Equatable, DBusWireMapped {
     /// The key's zone; `layer` for a layer added or removed, `macro` for a macro.
     public var zone: String
     /// The layer.
@@ -48,22 +48,20 @@ public struct DiffRow: Sendable, Equatable, DBusRepresentable {
         self.origin = origin
     }
 
-    private typealias Wire = DBusStruct<String, UInt32, String, String, String, String>
-
-    /// `(sussss)`.
-    public static var dbusType: DBusType { Wire.dbusType }
-    /// Decodes `(sussss)`.
-    public init(dbusValue: DBusValue) throws {
-        let (zone, layer, key, old, new, origin) = try Wire(dbusValue: dbusValue).fields
+    /// `(sussss)`: zone, layer, key, old, new, origin.
+    public typealias WireForm = DBusStruct<String, UInt32, String, String, String, String>
+    /// A row from `(sussss)`.
+    public init(wireForm: WireForm) {
+        let (zone, layer, key, old, new, origin) = wireForm.fields
         self.init(zone: zone, layer: Int(layer), key: key, old: old, new: new, origin: origin)
     }
-    /// Encodes as `(sussss)`.
-    public var dbusValue: DBusValue { Wire(zone, UInt32(clamping: layer), key, old, new, origin).dbusValue }
+    /// The row as `(sussss)`.
+    public var wireForm: WireForm { WireForm(zone, UInt32(clamping: layer), key, old, new, origin) }
 }
 
 /// One key of a keyboard's layout as `GetKeys` reports it: name, zone and place in key units (y downwards); on the
 /// wire `(ssdddd)`.
-public struct KeyGeometry: Sendable, Equatable, DBusRepresentable {
+public struct KeyGeometry: Sendable, Equatable, DBusWireMapped {
     /// The key name (`ESC`, `KP_1`).
     public var key: String
     /// Its zone (`standard`, `number`, `function`, `navigation`).
@@ -87,14 +85,12 @@ public struct KeyGeometry: Sendable, Equatable, DBusRepresentable {
         self.height = height
     }
 
-    private typealias Wire = DBusStruct<String, String, Double, Double, Double, Double>
-
-    /// `(ssdddd)`.
-    public static var dbusType: DBusType { Wire.dbusType }
-    /// Decodes `(ssdddd)`.
-    public init(dbusValue: DBusValue) throws {
-        (key, zone, x, y, width, height) = try Wire(dbusValue: dbusValue).fields
+    /// `(ssdddd)`: key, zone, x, y, width, height.
+    public typealias WireForm = DBusStruct<String, String, Double, Double, Double, Double>
+    /// A key from `(ssdddd)`.
+    public init(wireForm: WireForm) {
+        (key, zone, x, y, width, height) = wireForm.fields
     }
-    /// Encodes as `(ssdddd)`.
-    public var dbusValue: DBusValue { Wire(key, zone, x, y, width, height).dbusValue }
+    /// The key as `(ssdddd)`.
+    public var wireForm: WireForm { WireForm(key, zone, x, y, width, height) }
 }

@@ -31,7 +31,7 @@ public struct PushProgress: Sendable, Equatable, KBlinkSignalBody {
 
 /// One binding a re-apply on connect wrote back; on the wire `(usss)`: layer, key, what the keyboard held, what
 /// was written.
-public struct ReappliedChange: Sendable, Equatable, DBusRepresentable {
+public struct ReappliedChange: Sendable, Equatable, DBusWireMapped {
     /// The layer.
     public var layer: UInt32
     /// The key's name.
@@ -49,16 +49,14 @@ public struct ReappliedChange: Sendable, Equatable, DBusRepresentable {
         self.new = new
     }
 
-    private typealias Wire = DBusStruct<UInt32, String, String, String>
-
-    /// `(usss)`.
-    public static var dbusType: DBusType { Wire.dbusType }
-    /// Decodes `(usss)`.
-    public init(dbusValue: DBusValue) throws {
-        (layer, key, old, new) = try Wire(dbusValue: dbusValue).fields
+    /// `(usss)`: layer, key, old, new.
+    public typealias WireForm = DBusStruct<UInt32, String, String, String>
+    /// A change from `(usss)`.
+    public init(wireForm: WireForm) {
+        (layer, key, old, new) = wireForm.fields
     }
-    /// Encodes as `(usss)`.
-    public var dbusValue: DBusValue { Wire(layer, key, old, new).dbusValue }
+    /// The change as `(usss)`.
+    public var wireForm: WireForm { WireForm(layer, key, old, new) }
 }
 
 /// `Reapplied(a(usss) changes)`: a re-apply on connect wrote bindings back.

@@ -4,7 +4,7 @@ import KeyboardLinkDBus
 /// `AddLayout` and `RemoveLayout` answers; on the wire `(sss)`: the keyboard's address, its alias, and the outcome
 /// (`applied`: its keymap now uses the layout (or, after a removal, the one its name suggests); otherwise why it
 /// kept its layout, and what to do).
-public struct LayoutApplication: Sendable, Equatable, DBusRepresentable {
+public struct LayoutApplication: Sendable, Equatable, DBusWireMapped {
     /// The keyboard's Bluetooth address.
     public var address: String
     /// Its alias.
@@ -22,14 +22,12 @@ public struct LayoutApplication: Sendable, Equatable, DBusRepresentable {
         self.outcome = outcome
     }
 
-    private typealias Wire = DBusStruct<String, String, String>
-
-    /// `(sss)`.
-    public static var dbusType: DBusType { Wire.dbusType }
-    /// Decodes `(sss)`.
-    public init(dbusValue: DBusValue) throws {
-        (address, alias, outcome) = try Wire(dbusValue: dbusValue).fields
+    /// `(sss)`: address, alias, outcome.
+    public typealias WireForm = DBusStruct<String, String, String>
+    /// A row from `(sss)`.
+    public init(wireForm: WireForm) {
+        (address, alias, outcome) = wireForm.fields
     }
-    /// Encodes as `(sss)`.
-    public var dbusValue: DBusValue { Wire(address, alias, outcome).dbusValue }
+    /// The row as `(sss)`.
+    public var wireForm: WireForm { WireForm(address, alias, outcome) }
 }

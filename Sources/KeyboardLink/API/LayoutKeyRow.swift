@@ -2,7 +2,7 @@ import KeyboardLinkDBus
 
 /// One key of a ``KeyboardLayoutDefinition``; on the wire `(ssddddqqs)`: name, zone, place and size in key units
 /// (y downwards), switch-matrix row and column, and what layer 0 does by default (QMK spelling).
-public struct LayoutKeyRow: Sendable, Equatable, DBusRepresentable {
+public struct LayoutKeyRow: Sendable, Equatable, DBusWireMapped {
     /// The key name (`ESC`, `R2C13`).
     public var name: String
     /// Its zone (`standard`, `number`, `function`, `navigation`).
@@ -38,14 +38,12 @@ public struct LayoutKeyRow: Sendable, Equatable, DBusRepresentable {
         self.action = action
     }
 
-    private typealias Wire = DBusStruct<String, String, Double, Double, Double, Double, UInt16, UInt16, String>
-
-    /// `(ssddddqqs)`.
-    public static var dbusType: DBusType { Wire.dbusType }
-    /// Decodes `(ssddddqqs)`.
-    public init(dbusValue: DBusValue) throws {
-        (name, zone, x, y, width, height, row, column, action) = try Wire(dbusValue: dbusValue).fields
+    /// `(ssddddqqs)`: name, zone, x, y, width, height, row, column, action.
+    public typealias WireForm = DBusStruct<String, String, Double, Double, Double, Double, UInt16, UInt16, String>
+    /// A key from `(ssddddqqs)`.
+    public init(wireForm: WireForm) {
+        (name, zone, x, y, width, height, row, column, action) = wireForm.fields
     }
-    /// Encodes as `(ssddddqqs)`.
-    public var dbusValue: DBusValue { Wire(name, zone, x, y, width, height, row, column, action).dbusValue }
+    /// The key as `(ssddddqqs)`.
+    public var wireForm: WireForm { WireForm(name, zone, x, y, width, height, row, column, action) }
 }

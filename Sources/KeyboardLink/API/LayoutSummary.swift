@@ -2,7 +2,7 @@ import KeyboardLinkDBus
 
 /// One row of `ListLayouts`: a layout kblinkd was taught, and the keyboards it is for; on the wire `(ssqqus)`: id,
 /// name, USB vendor and product IDs, how many keys, where it came from.
-public struct LayoutSummary: Sendable, Equatable, DBusRepresentable {
+public struct LayoutSummary: Sendable, Equatable, DBusWireMapped {
     /// The layout id.
     public var id: String
     /// A name for people.
@@ -33,14 +33,12 @@ public struct LayoutSummary: Sendable, Equatable, DBusRepresentable {
             keyCount: UInt32(clamping: definition.keys.count), source: definition.source)
     }
 
-    private typealias Wire = DBusStruct<String, String, UInt16, UInt16, UInt32, String>
-
-    /// `(ssqqus)`.
-    public static var dbusType: DBusType { Wire.dbusType }
-    /// Decodes `(ssqqus)`.
-    public init(dbusValue: DBusValue) throws {
-        (id, name, vendorID, productID, keyCount, source) = try Wire(dbusValue: dbusValue).fields
+    /// `(ssqqus)`: id, name, vendor ID, product ID, key count, source.
+    public typealias WireForm = DBusStruct<String, String, UInt16, UInt16, UInt32, String>
+    /// A row from `(ssqqus)`.
+    public init(wireForm: WireForm) {
+        (id, name, vendorID, productID, keyCount, source) = wireForm.fields
     }
-    /// Encodes as `(ssqqus)`.
-    public var dbusValue: DBusValue { Wire(id, name, vendorID, productID, keyCount, source).dbusValue }
+    /// The row as `(ssqqus)`.
+    public var wireForm: WireForm { WireForm(id, name, vendorID, productID, keyCount, source) }
 }

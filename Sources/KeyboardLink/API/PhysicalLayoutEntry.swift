@@ -2,7 +2,7 @@ import KeyboardLinkDBus
 
 /// One row of `GetPhysicalLayouts`: a physical layout the keyboard's firmware knows (ZMK Studio); on the wire
 /// `(sub)`: its name, how many keys it places, whether it is the active one. Its index is its place in the answer.
-public struct PhysicalLayoutEntry: Sendable, Equatable, Encodable, DBusRepresentable {
+public struct PhysicalLayoutEntry: Sendable, Equatable, Encodable, DBusWireMapped {
     /// The firmware's name for it (may be empty).
     public var name: String
     /// How many keys it places.
@@ -17,14 +17,12 @@ public struct PhysicalLayoutEntry: Sendable, Equatable, Encodable, DBusRepresent
         self.active = active
     }
 
-    private typealias Wire = DBusStruct<String, UInt32, Bool>
-
-    /// `(sub)`.
-    public static var dbusType: DBusType { Wire.dbusType }
-    /// Decodes `(sub)`.
-    public init(dbusValue: DBusValue) throws {
-        (name, keys, active) = try Wire(dbusValue: dbusValue).fields
+    /// `(sub)`: name, keys, active.
+    public typealias WireForm = DBusStruct<String, UInt32, Bool>
+    /// A row from `(sub)`.
+    public init(wireForm: WireForm) {
+        (name, keys, active) = wireForm.fields
     }
-    /// Encodes as `(sub)`.
-    public var dbusValue: DBusValue { Wire(name, keys, active).dbusValue }
+    /// The row as `(sub)`.
+    public var wireForm: WireForm { WireForm(name, keys, active) }
 }

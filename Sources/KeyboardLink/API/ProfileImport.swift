@@ -38,7 +38,7 @@ public struct ProfileImportReport: Sendable, Equatable, DBusRepresentable {
 
     /// One macro added, changed or removed; on the wire `(sss)`: name, old and new definition (empty for absent;
     /// ``MacroText/withheld`` for a caller not allowed to read it).
-    public struct MacroChange: Sendable, Equatable, DBusRepresentable {
+    public struct MacroChange: Sendable, Equatable, DBusWireMapped {
         /// The macro's name.
         public var name: String
         /// Its definition before (empty when it was added).
@@ -53,16 +53,15 @@ public struct ProfileImportReport: Sendable, Equatable, DBusRepresentable {
             self.new = new
         }
 
-        private typealias Wire = DBusStruct<String, String, String>
-        /// `(sss)`.
-        public static var dbusType: DBusType { Wire.dbusType }
-        /// Decodes `(sss)`.
-        public init(dbusValue: DBusValue) throws {
-            let (name, old, new) = try Wire(dbusValue: dbusValue).fields
+        /// `(sss)`: name, old, new.
+        public typealias WireForm = DBusStruct<String, String, String>
+        /// A change from `(sss)`.
+        public init(wireForm: WireForm) {
+            let (name, old, new) = wireForm.fields
             self.init(name: name, old: old, new: new)
         }
-        /// Encodes as `(sss)`.
-        public var dbusValue: DBusValue { Wire(name, old, new).dbusValue }
+        /// The change as `(sss)`.
+        public var wireForm: WireForm { WireForm(name, old, new) }
     }
 
     /// Whether every binding and macro was replaced (`replace` option).

@@ -6,7 +6,7 @@ import KeyboardLinkDBus
 public struct PushReport: Sendable, Equatable, DBusRepresentable {
     /// One binding written (or to write); on the wire `(usss)`: layer, key, what the keyboard held, what was
     /// written.
-    public struct Change: Sendable, Equatable, Encodable, DBusRepresentable {
+    public struct Change: Sendable, Equatable, Encodable, DBusWireMapped {
         /// The layer.
         public var layer: Int
         /// The key.
@@ -24,20 +24,19 @@ public struct PushReport: Sendable, Equatable, DBusRepresentable {
             self.new = new
         }
 
-        private typealias Wire = DBusStruct<UInt32, String, String, String>
-        /// `(usss)`.
-        public static var dbusType: DBusType { Wire.dbusType }
-        /// Decodes `(usss)`.
-        public init(dbusValue: DBusValue) throws {
-            let (layer, key, old, new) = try Wire(dbusValue: dbusValue).fields
+        /// `(usss)`: layer, key, old, new.
+        public typealias WireForm = DBusStruct<UInt32, String, String, String>
+        /// A change from `(usss)`.
+        public init(wireForm: WireForm) {
+            let (layer, key, old, new) = wireForm.fields
             self.init(layer: Int(layer), key: key, old: old, new: new)
         }
-        /// Encodes as `(usss)`.
-        public var dbusValue: DBusValue { Wire(UInt32(clamping: layer), key, old, new).dbusValue }
+        /// The change as `(usss)`.
+        public var wireForm: WireForm { WireForm(UInt32(clamping: layer), key, old, new) }
     }
 
     /// A binding the firmware cannot hold; on the wire `(usss)`: layer, key, action (QMK spelling), why.
-    public struct Problem: Sendable, Equatable, Encodable, DBusRepresentable {
+    public struct Problem: Sendable, Equatable, Encodable, DBusWireMapped {
         /// The layer.
         public var layer: Int
         /// The key (empty for a check of an action alone).
@@ -55,20 +54,19 @@ public struct PushReport: Sendable, Equatable, DBusRepresentable {
             self.reason = reason
         }
 
-        private typealias Wire = DBusStruct<UInt32, String, String, String>
-        /// `(usss)`.
-        public static var dbusType: DBusType { Wire.dbusType }
-        /// Decodes `(usss)`.
-        public init(dbusValue: DBusValue) throws {
-            let (layer, key, action, reason) = try Wire(dbusValue: dbusValue).fields
+        /// `(usss)`: layer, key, action, reason.
+        public typealias WireForm = DBusStruct<UInt32, String, String, String>
+        /// A problem from `(usss)`.
+        public init(wireForm: WireForm) {
+            let (layer, key, action, reason) = wireForm.fields
             self.init(layer: Int(layer), key: key, action: action, reason: reason)
         }
-        /// Encodes as `(usss)`.
-        public var dbusValue: DBusValue { Wire(UInt32(clamping: layer), key, action, reason).dbusValue }
+        /// The problem as `(usss)`.
+        public var wireForm: WireForm { WireForm(UInt32(clamping: layer), key, action, reason) }
     }
 
     /// A key the base, the draft and the keyboard disagree on; on the wire `(ussss)`.
-    public struct Difference: Sendable, Equatable, Encodable, DBusRepresentable {
+    public struct Difference: Sendable, Equatable, Encodable, DBusWireMapped {
         /// The layer.
         public var layer: Int
         /// The key.
@@ -89,18 +87,15 @@ public struct PushReport: Sendable, Equatable, DBusRepresentable {
             self.keyboard = keyboard
         }
 
-        private typealias Wire = DBusStruct<UInt32, String, String, String, String>
-        /// `(ussss)`.
-        public static var dbusType: DBusType { Wire.dbusType }
-        /// Decodes `(ussss)`.
-        public init(dbusValue: DBusValue) throws {
-            let (layer, key, base, draft, keyboard) = try Wire(dbusValue: dbusValue).fields
+        /// `(ussss)`: layer, key, base, draft, keyboard.
+        public typealias WireForm = DBusStruct<UInt32, String, String, String, String>
+        /// A difference from `(ussss)`.
+        public init(wireForm: WireForm) {
+            let (layer, key, base, draft, keyboard) = wireForm.fields
             self.init(layer: Int(layer), key: key, base: base, draft: draft, keyboard: keyboard)
         }
-        /// Encodes as `(ussss)`.
-        public var dbusValue: DBusValue {
-            Wire(UInt32(clamping: layer), key, base, draft, keyboard).dbusValue
-        }
+        /// The difference as `(ussss)`.
+        public var wireForm: WireForm { WireForm(UInt32(clamping: layer), key, base, draft, keyboard) }
     }
 
     /// Bindings written (0 for a dry run).

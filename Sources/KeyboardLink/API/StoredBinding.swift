@@ -5,7 +5,7 @@ import KeyboardLinkDBus
 /// firmware can hold the action, as far as kblinkd knows without asking the keyboard.
 ///
 /// On the wire `(sussbs)`: zone, layer, key, action, firmware checked, firmware problem.
-public struct StoredBinding: Sendable, Equatable, DBusRepresentable {
+public struct StoredBinding: Sendable, Equatable, DBusWireMapped {
     /// The key's zone (`standard`, `number`, `function`, `navigation`).
     public var zone: String
     /// The layer.
@@ -35,20 +35,16 @@ public struct StoredBinding: Sendable, Equatable, DBusRepresentable {
         self.firmwareProblem = firmwareProblem
     }
 
-    /// `(sussbs)`.
-    public static var dbusType: DBusType { .structure([.string, .uint32, .string, .string, .boolean, .string]) }
+    /// `(sussbs)`: zone, layer, key, action, firmware checked, firmware problem.
+    public typealias WireForm = DBusStruct<String, UInt32, String, String, Bool, String>
 
-    /// Decodes `(sussbs)`.
-    /// - Throws: ``DBusError`` (`InvalidArgs`) for another type.
-    public init(dbusValue: DBusValue) throws {
-        let (zone, layer, key, action, checked, problem) =
-            try DBusStruct<String, UInt32, String, String, Bool, String>(dbusValue: dbusValue).fields
+    /// A stored binding from `(sussbs)`.
+    public init(wireForm: WireForm) {
+        let (zone, layer, key, action, checked, problem) = wireForm.fields
         self.init(
             zone: zone, layer: layer, key: key, action: action, firmwareChecked: checked, firmwareProblem: problem)
     }
 
-    /// Encodes as `(sussbs)`.
-    public var dbusValue: DBusValue {
-        DBusStruct(zone, layer, key, action, firmwareChecked, firmwareProblem).dbusValue
-    }
+    /// The stored binding as `(sussbs)`.
+    public var wireForm: WireForm { WireForm(zone, layer, key, action, firmwareChecked, firmwareProblem) }
 }

@@ -3,7 +3,7 @@ import KeyboardLinkDBus
 /// Whether a ZMK Studio keyboard accepts keymap reads and writes: the `StudioLock` property of
 /// `org.kblink1.Keyboard` (docs/dbus-api.md). On the wire the raw value (`s`); empty for a keyboard that does not
 /// speak ZMK Studio.
-public enum StudioLock: String, Sendable, Equatable, CaseIterable, DBusRepresentable {
+public enum StudioLock: String, Sendable, Equatable, CaseIterable, DBusWireMapped {
     /// Not a ZMK Studio keyboard (its `Driver` is not `zmk-studio`).
     case notStudio = ""
     /// A ZMK Studio keyboard whose lock state kblinkd does not know: not connected, or not asked yet.
@@ -13,13 +13,9 @@ public enum StudioLock: String, Sendable, Equatable, CaseIterable, DBusRepresent
     /// Unlocked: keymap reads and writes go through.
     case unlocked
 
-    /// `s`.
-    public static var dbusType: DBusType { .string }
-
-    /// Decodes the wire word.
+    /// Decodes the wire word (`s`).
     /// - Throws: ``DBusError`` (`InvalidArgs`) naming the words that exist.
-    public init(dbusValue: DBusValue) throws {
-        let text = try String(dbusValue: dbusValue)
+    public init(wireForm text: String) throws {
         guard let lock = StudioLock(rawValue: text) else {
             throw DBusError(
                 .invalidArgs,
@@ -30,5 +26,5 @@ public enum StudioLock: String, Sendable, Equatable, CaseIterable, DBusRepresent
     }
 
     /// The wire word.
-    public var dbusValue: DBusValue { .string(rawValue) }
+    public var wireForm: String { rawValue }
 }

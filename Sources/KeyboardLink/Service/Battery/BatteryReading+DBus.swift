@@ -1,14 +1,14 @@
 import KeyboardLinkDBus
 import KeyboardLinkFirmware
 
-extension BatteryReading: DBusRepresentable {
+extension BatteryReading: DBusWireMapped {
     /// `(sy)`: the part name and the percentage.
-    package static var dbusType: DBusType { .structure([.string, .byte]) }
+    package typealias WireForm = DBusStruct<String, UInt8>
 
-    /// Decodes `(sy)`.
-    /// - Throws: ``DBusError`` (`InvalidArgs`) for another type or a percentage above 100.
-    package init(dbusValue: DBusValue) throws {
-        let fields = try DBusStruct<String, UInt8>(dbusValue: dbusValue).fields
+    /// A reading from `(sy)`.
+    /// - Throws: ``DBusError`` (`InvalidArgs`) for a percentage above 100.
+    package init(wireForm: WireForm) throws {
+        let fields = wireForm.fields
         do {
             self.init(part: fields.0, level: try BatteryLevel(percentage: fields.1))
         } catch {
@@ -16,6 +16,6 @@ extension BatteryReading: DBusRepresentable {
         }
     }
 
-    /// Encodes as `(sy)`.
-    package var dbusValue: DBusValue { .structure([.string(part), .byte(level.percentage)]) }
+    /// The reading as `(sy)`.
+    package var wireForm: WireForm { WireForm(part, level.percentage) }
 }
