@@ -93,6 +93,20 @@ public struct KeyboardSummary: Sendable, Equatable, DBusWireMapped {
             health: fields.11, healthDetail: fields.12)
     }
 
+    /// Reads a summary straight from the wire, field by field in ``WireForm``'s order. `kblink list` reads a
+    /// thousand of these: going through ``WireForm`` copies each one's 13-field tuple through the runtime's generic
+    /// value witnesses (a third of the decoding, docs/performance.md). A test checks this against the wire form.
+    public init(dbusWire reader: inout DBusWireReader) throws {
+        try reader.align(8)
+        self.init(
+            path: try reader.next(ObjectPath.self), address: try reader.next(String.self),
+            name: try reader.next(String.self), alias: try reader.next(String.self), paired: try reader.next(Bool.self),
+            trusted: try reader.next(Bool.self), connected: try reader.next(Bool.self),
+            battery: try reader.next([BatteryPart].self), firmware: try reader.next([String: String].self),
+            driver: try reader.next(String.self), bonded: try reader.next(Bool.self),
+            health: try reader.next(KeyboardHealth.self), healthDetail: try reader.next(String.self))
+    }
+
     /// The fields in wire order.
     public var wireForm: WireForm {
         WireForm(
@@ -112,7 +126,16 @@ extension KeyboardSummary: Encodable {
     private struct FirmwareKey: CodingKey {
         var stringValue: String
         var intValue: Int? { nil }
-        init(stringValue: String) { self.stringValue = stringValue.prefix(1).lowercased() + stringValue.dropFirst() }
+        init(stringValue: String) {
+            // Keys start with an ASCII capital (kblinkd's names); anything else goes the general way.
+            if let first = stringValue.utf8.first, first >= UInt8(ascii: "A"), first <= UInt8(ascii: "Z") {
+                var bytes = Array(stringValue.utf8)
+                bytes[0] = first + 0x20
+                self.stringValue = String(decoding: bytes, as: UTF8.self)
+            } else {
+                self.stringValue = stringValue.prefix(1).lowercased() + stringValue.dropFirst()
+            }
+        }
         init?(intValue: Int) { nil }
     }
 

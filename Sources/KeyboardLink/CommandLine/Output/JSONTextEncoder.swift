@@ -101,7 +101,7 @@ final class JSONTextWriter {
         var count = 0
         /// A key (or an array slot) was written and its value not yet: `null` goes there if none comes.
         var awaitingValue = false
-        /// Where this object's keys start in ``JSONTextWriter/keys``.
+        /// Where this object's keys start in ``JSONTextWriter/keyPrints``.
         let firstKey: Int
     }
 
@@ -114,8 +114,10 @@ final class JSONTextWriter {
     @exclusivity(unchecked) var bytes: [UInt8] = []
     /// The open containers, outermost first; `open[n]` is at level `n`.
     @exclusivity(unchecked) private(set) var open: [OpenContainer] = []
-    /// The keys of the open objects, each object's after its parent's (to refuse a key written twice).
-    @exclusivity(unchecked) private var keys: [String] = []
+    /// The fingerprints of the keys of the open objects, each object's after its parent's, to refuse a key written
+    /// twice (two different keys of one object with one 64-bit fingerprint would be refused too: an error, never
+    /// wrong text, and unheard of).
+    @exclusivity(unchecked) private var keyPrints: [UInt64] = []
     @exclusivity(unchecked) private var lastID = 0
     /// Values begun so far (leaves and containers).
     @exclusivity(unchecked) private(set) var valuesStarted = 0
@@ -134,7 +136,7 @@ final class JSONTextWriter {
             let container = open.removeLast()
             if container.awaitingValue { bytes.append(contentsOf: "null".utf8) }
             bytes.append(container.isObject ? UInt8(ascii: "}") : UInt8(ascii: "]"))
-            if container.isObject { keys.removeSubrange(container.firstKey...) }
+            if container.isObject { keyPrints.removeSubrange(container.firstKey...) }
         }
     }
 
@@ -164,18 +166,19 @@ final class JSONTextWriter {
             throw Self.misuse(codingPath(), "a write to a container that is already closed")
         }
         close(downTo: level + 1)
-        if open[level].awaitingValue { bytes.append(contentsOf: "null".utf8) }
-        if open[level].count > 0 { bytes.append(UInt8(ascii: ",")) }
+        var container = open[level]
+        if container.awaitingValue { bytes.append(contentsOf: "null".utf8) }
+        if container.count > 0 { bytes.append(UInt8(ascii: ",")) }
         if let key {
-            if keys[open[level].firstKey...].contains(key) {
+            let print = Self.appendKey(key, to: &bytes)
+            if keyPrints[container.firstKey...].contains(print) {
                 throw Self.misuse(codingPath(), "the key \"\(key)\" written twice")
             }
-            keys.append(key)
-            Self.appendString(key, to: &bytes)
-            bytes.append(UInt8(ascii: ":"))
+            keyPrints.append(print)
         }
-        open[level].count &+= 1
-        open[level].awaitingValue = true
+        container.count &+= 1
+        container.awaitingValue = true
+        open[level] = container
     }
 
     /// Opens an object or array as the value at `level` for the encoder `owner`; answers its id. The same
@@ -192,7 +195,7 @@ final class JSONTextWriter {
         close(downTo: level)
         if !beginValue(at: level) { recordMisuse(Self.misplacedValue(codingPath())) }
         let id = newID()
-        open.append(OpenContainer(id: id, owner: owner, isObject: isObject, firstKey: keys.count))
+        open.append(OpenContainer(id: id, owner: owner, isObject: isObject, firstKey: keyPrints.count))
         bytes.append(isObject ? UInt8(ascii: "{") : UInt8(ascii: "["))
         return id
     }
@@ -201,12 +204,17 @@ final class JSONTextWriter {
     /// containers are closed when it returns. The coding path is built only for a value that encodes itself.
     func encode<T: Encodable>(_ value: T, level: Int, codingPath: @autoclosure () -> [any CodingKey]) throws {
         if let leaf = Leaf(value) {
-            guard beginValue(at: level) else { throw Self.misplacedValue(codingPath()) }
-            leaf.write(to: &bytes)
+            try encode(leaf, level: level, codingPath: codingPath())
             return
         }
         try value.encode(to: TextEncoder(writer: self, level: level, owner: newID(), codingPath: codingPath()))
         close(downTo: level)
+    }
+
+    /// Writes `leaf` as the value at `level`.
+    func encode(_ leaf: Leaf, level: Int, codingPath: @autoclosure () -> [any CodingKey]) throws {
+        guard beginValue(at: level) else { throw Self.misplacedValue(codingPath()) }
+        leaf.write(to: &bytes)
     }
 
     /// Writes `null` as the value at `level`.
@@ -225,19 +233,22 @@ final class JSONTextWriter {
             (), .init(codingPath: codingPath, debugDescription: "JSONTextEncoder: \(what) (containers write in order)"))
     }
 
-    /// Writes a JSON string: text that needs no escaping (the usual case) is copied in one go. DEL, C1, bidi
-    /// controls and zero-width characters are escaped too (a device's name may carry them); the lead bytes that can
-    /// start one (0xC2, 0xD8, 0xE2, 0xEF) send the text the slow way.
+    /// Whether `byte` goes into a JSON string as it is: printable ASCII but the quote and the backslash, or a
+    /// byte of a multi-byte character other than the lead bytes that can start DEL, C1, bidi controls or
+    /// zero-width characters (0xC2, 0xD8, 0xE2, 0xEF), which a device's name may carry and which are escaped.
+    @inline(__always)
+    static func isPlain(_ byte: UInt8) -> Bool {
+        if byte < 0x7F { return byte >= 0x20 && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\") }
+        return byte >= 0x80 && byte != 0xC2 && byte != 0xD8 && byte != 0xE2 && byte != 0xEF
+    }
+
+    /// Writes a JSON string: text that needs no escaping (the usual case) is copied in one go, the rest escaped
+    /// (quotes, controls, DEL, C1, bidi controls and zero-width characters).
     static func appendString(_ text: String, to output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
         var text = text
         let copied = text.withUTF8 { bytes -> Bool in
-            guard
-                !bytes.contains(where: {
-                    $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") || $0 == 0x7F || $0 == 0xC2
-                        || $0 == 0xD8 || $0 == 0xE2 || $0 == 0xEF
-                })
-            else { return false }
+            for byte in bytes where !isPlain(byte) { return false }
             output.append(contentsOf: bytes)
             return true
         }
@@ -245,6 +256,29 @@ final class JSONTextWriter {
             JSONStringEscaping.appendEscaped(text, to: &output, escapingSlashes: false, escapingInvisibles: true)
         }
         output.append(UInt8(ascii: "\""))
+    }
+
+    /// Writes an object's key and its colon; answers the key's fingerprint (FNV-1a of its UTF-8), taken in the same
+    /// pass.
+    static func appendKey(_ key: String, to output: inout [UInt8]) -> UInt64 {
+        output.append(UInt8(ascii: "\""))
+        var key = key
+        var print: UInt64 = 0xcbf2_9ce4_8422_2325
+        let copied = key.withUTF8 { bytes -> Bool in
+            var plain = true
+            for byte in bytes {
+                print = (print ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+                plain = plain && isPlain(byte)
+            }
+            if plain { output.append(contentsOf: bytes) }
+            return plain
+        }
+        if !copied {
+            JSONStringEscaping.appendEscaped(key, to: &output, escapingSlashes: false, escapingInvisibles: true)
+        }
+        output.append(UInt8(ascii: "\""))
+        output.append(UInt8(ascii: ":"))
+        return print
     }
 
     /// Writes an integer in decimal without building a `String`.
@@ -379,6 +413,19 @@ struct KeyedTextContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
         try writer.encode(value, level: level + 1, codingPath: codingPath + [key])
     }
 
+    // The leaf types the protocol names are written without looking at their type again.
+    mutating func encode(_ value: String, forKey key: Key) throws { try encodeLeaf(.string(value), key) }
+    mutating func encode(_ value: Bool, forKey key: Key) throws { try encodeLeaf(.bool(value), key) }
+    mutating func encode(_ value: Int, forKey key: Key) throws { try encodeLeaf(.integer(Int64(value)), key) }
+    mutating func encode(_ value: UInt8, forKey key: Key) throws { try encodeLeaf(.integer(Int64(value)), key) }
+    mutating func encode(_ value: UInt32, forKey key: Key) throws { try encodeLeaf(.integer(Int64(value)), key) }
+    mutating func encode(_ value: Double, forKey key: Key) throws { try encodeLeaf(.number(value), key) }
+
+    private func encodeLeaf(_ leaf: Leaf, _ key: Key) throws {
+        try begin(key)
+        try writer.encode(leaf, level: level + 1, codingPath: codingPath + [key])
+    }
+
     // A nil optional is written as null: kblink's JSON keeps every documented key.
     mutating func encodeIfPresent<T: Encodable>(_ value: T?, forKey key: Key) throws {
         if let value { try encode(value, forKey: key) } else { try encodeNil(forKey: key) }
@@ -459,6 +506,17 @@ struct UnkeyedTextContainer: UnkeyedEncodingContainer {
         try writer.encode(value, level: level + 1, codingPath: codingPath + [JSONKey(intValue: index)!])
     }
 
+    mutating func encode(_ value: String) throws { try encodeLeaf(.string(value)) }
+    mutating func encode(_ value: Bool) throws { try encodeLeaf(.bool(value)) }
+    mutating func encode(_ value: Int) throws { try encodeLeaf(.integer(Int64(value))) }
+    mutating func encode(_ value: UInt8) throws { try encodeLeaf(.integer(Int64(value))) }
+    mutating func encode(_ value: Double) throws { try encodeLeaf(.number(value)) }
+
+    private mutating func encodeLeaf(_ leaf: Leaf) throws {
+        let index = try begin()
+        try writer.encode(leaf, level: level + 1, codingPath: codingPath + [JSONKey(intValue: index)!])
+    }
+
     /// The encoder of the next item; the misuse recorded when this container is closed.
     private mutating func itemEncoder() -> TextEncoder {
         do {
@@ -489,5 +547,15 @@ struct SingleTextContainer: SingleValueEncodingContainer {
 
     mutating func encode<T: Encodable>(_ value: T) throws {
         try writer.encode(value, level: level, codingPath: codingPath)
+    }
+
+    mutating func encode(_ value: String) throws {
+        try writer.encode(Leaf.string(value), level: level, codingPath: codingPath)
+    }
+    mutating func encode(_ value: Bool) throws {
+        try writer.encode(Leaf.bool(value), level: level, codingPath: codingPath)
+    }
+    mutating func encode(_ value: Int) throws {
+        try writer.encode(Leaf.integer(Int64(value)), level: level, codingPath: codingPath)
     }
 }
