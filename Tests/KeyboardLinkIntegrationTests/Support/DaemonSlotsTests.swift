@@ -29,14 +29,34 @@ struct DaemonSlotsTests {
         withExtendedLifetime(slot) {}
     }
 
-    @Test("a test that waited the longest wait goes ahead without a slot, and takes none from the others")
+    @Test("when no slot changes hands for the longest wait, a waiter goes ahead without a slot and takes none")
     func goesAheadAfterTheLongestWait() async {
         let slots = DaemonSlots(count: 1)
         let held = await slots.acquire()
         var late: DaemonSlot? = await slots.acquire(waitingAtMost: .milliseconds(20))
+        #expect(slots.wentAhead.count == 1)
         late = nil
         // The late one held no slot: giving it back frees none.
         #expect(slots.free == 0)
+        withExtendedLifetime((held, late)) {}
+    }
+
+    @Test("stalled waiters go ahead one at a time, a longest wait apart, never all at once")
+    func oneAtATime() async {
+        let slots = DaemonSlots(count: 1)
+        let held = await slots.acquire()
+        let longestWait = Duration.milliseconds(50)
+        let late = await withTaskGroup(of: DaemonSlot.self) { group in
+            for _ in 0..<3 { group.addTask { await slots.acquire(waitingAtMost: longestWait) } }
+            var all: [DaemonSlot] = []
+            for await slot in group { all.append(slot) }
+            return all
+        }
+        let times = slots.wentAhead
+        #expect(times.count == 3)
+        for (earlier, later) in zip(times, times.dropFirst()) {
+            #expect(later - earlier >= longestWait)
+        }
         withExtendedLifetime((held, late)) {}
     }
 }
