@@ -157,4 +157,41 @@ struct JSONTextEncoderTests {
         try JSONTextEncoder().append([2], to: &buffer)
         #expect(String(decoding: buffer, as: UTF8.self) == "[1,[2]")
     }
+
+    @Test(
+        "an array encoded item by item with one writer: each item starts afresh, flushes come whole, a bad item stops it"
+    )
+    func arrayWithOneWriter() throws {
+        let items = [
+            Battery(part: "left", level: 1), Battery(part: "right", level: nil), Battery(part: "main", level: 3),
+        ]
+        var flushed: [UInt8] = []
+        var buffer: [UInt8] = []
+        try JSONTextEncoder().appendArray(items, to: &buffer, flushingAt: 10) { full in
+            flushed += full
+            full.removeAll()
+        }
+        // The same keys in every item are no duplicates: each item's keys are its own.
+        #expect(
+            String(decoding: flushed + buffer, as: UTF8.self)
+                == #"[{"part":"left","level":1},{"part":"right","level":null},{"part":"main","level":3}]"#)
+        // A bad item stops the array; the text ends before it.
+        var partial: [UInt8] = []
+        #expect(throws: EncodingError.self) {
+            try JSONTextEncoder().appendArray([AnyItem.good, .good, .bad, .good], to: &partial, flushingAt: 1 << 20) {
+                _ in
+            }
+        }
+        #expect(String(decoding: partial, as: UTF8.self) == "[1,1,")
+    }
+
+    enum AnyItem: Encodable {
+        case good, bad
+        func encode(to encoder: any Encoder) throws {
+            switch self {
+            case .good: try 1.encode(to: encoder)
+            case .bad: try TwoValues().encode(to: encoder)
+            }
+        }
+    }
 }

@@ -49,20 +49,13 @@ struct Output: Sendable {
     /// 64 KiB: a long list (`kblink list --json` of 1,000 keyboards is about 280 KB) needs no large buffer. The text
     /// is the same as the array's encoding.
     func jsonArray(_ items: [some Encodable]) throws {
-        let encoder = JSONTextEncoder()
         let flushAt = 64 * 1024
         var buffer: [UInt8] = []
         buffer.reserveCapacity(flushAt + 4 * 1024)
-        buffer.append(UInt8(ascii: "["))
-        for (index, element) in items.enumerated() {
-            if index > 0 { buffer.append(UInt8(ascii: ",")) }
-            try encoder.append(element, to: &buffer)
-            if buffer.count >= flushAt {
-                io.writeOutput(buffer)
-                buffer.removeAll(keepingCapacity: true)
-            }
+        try JSONTextEncoder().appendArray(items, to: &buffer, flushingAt: flushAt) { full in
+            io.writeOutput(full)
+            full.removeAll(keepingCapacity: true)
         }
-        buffer.append(UInt8(ascii: "]"))
         buffer.append(0x0A)
         io.writeOutput(buffer)
     }

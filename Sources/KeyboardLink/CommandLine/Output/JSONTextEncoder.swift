@@ -27,8 +27,30 @@ package struct JSONTextEncoder: Sendable {
     /// Appends the JSON text of `value` to `output`; when encoding fails, `output` is left as it was.
     /// - Throws: `EncodingError.invalidValue` when `value` encodes nothing or writes out of order.
     package func append(_ value: some Encodable, to output: inout [UInt8]) throws {
-        let start = output.count
+        try Self.append(value, to: &output, with: JSONTextWriter())
+    }
+
+    /// Appends the JSON array of `items` to `output`, encoding them one after another with one writer (a list of
+    /// 1,000 keyboards allocates its bookkeeping once, not per keyboard). `flush` gets `output` whenever it holds
+    /// `flushBytes` or more, and may write it out and empty it.
+    /// - Throws: `EncodingError.invalidValue` when an item encodes nothing or writes out of order; `output` then
+    ///   ends before that item.
+    package func appendArray<Item: Encodable>(
+        _ items: [Item], to output: inout [UInt8], flushingAt flushBytes: Int, _ flush: (inout [UInt8]) -> Void
+    ) throws {
         let writer = JSONTextWriter()
+        output.append(UInt8(ascii: "["))
+        for (index, item) in items.enumerated() {
+            if index > 0 { output.append(UInt8(ascii: ",")) }
+            try Self.append(item, to: &output, with: writer)
+            if output.count >= flushBytes { flush(&output) }
+        }
+        output.append(UInt8(ascii: "]"))
+    }
+
+    private static func append(_ value: some Encodable, to output: inout [UInt8], with writer: JSONTextWriter) throws {
+        let start = output.count
+        writer.reset()
         swap(&writer.bytes, &output)
         defer { swap(&writer.bytes, &output) }
         do {
@@ -123,6 +145,14 @@ final class JSONTextWriter {
     @exclusivity(unchecked) private(set) var valuesStarted = 0
     /// The first misuse met where the `Encoder` protocol gives no way to throw (opening a container).
     @exclusivity(unchecked) private(set) var failure: (any Error)?
+
+    /// Ready for the next document: nothing open, nothing written, no misuse; the storage kept.
+    func reset() {
+        open.removeAll(keepingCapacity: true)
+        keyPrints.removeAll(keepingCapacity: true)
+        valuesStarted = 0
+        failure = nil
+    }
 
     /// A new id for an encoder or a container.
     func newID() -> Int {
