@@ -1138,7 +1138,12 @@ def auto_apply():
 
 @scenario('bluetoothd-restart', needs=['pair-just-works'])
 def bluetoothd_restart():
+    """Every keyboard bonded before bluetoothd restarts is listed after it (bluetoothd loads the devices whose keys
+    it stored; what it only discovered, or paired without a bond, is gone). Which keyboards are bonded depends on the
+    scenarios run before: in a fresh guest after a broken stack, only those this one needs."""
     address = ADDR['plain']
+    paired_before = {k['address'].upper() for k in kblink_json('list') if k['paired'] and k['bonded']}
+    check(address in paired_before, 'the plain keyboard is bonded before the restart: %s' % sorted(paired_before))
     for name in BLUEZ_SERVED:  # after the restart only the plain keyboard advertises (one link at a time)
         if name != 'plain':
             kb.do('adv', name, 'off')
@@ -1168,8 +1173,8 @@ def bluetoothd_restart():
         wait_for('the plain keyboard connected with kblink connect after the restart', lambda: connected(address), 90)
     expect_presence(address, True, 'attached again after bluetoothd restarted', timeout=60)
     listed = {k['address'].upper() for k in kblink_json('list')}
-    check(set(ADDR[n] for n in ('plain', 'split', 'studio', 'via')) <= listed,
-          'kblink list lost keyboards after the restart: %s' % sorted(listed))
+    check(paired_before <= listed, 'kblink list lost keyboards bonded before the restart: %s (listed: %s)' % (
+        sorted(paired_before - listed), sorted(listed)))
 
 
 @scenario('forget', needs=['pair-just-works'])
