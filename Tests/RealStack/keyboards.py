@@ -17,6 +17,7 @@
 #   via-get LAYER ROW COL | via-set LAYER ROW COL KEYCODE         the VIA keyboard's keymap
 #   hid KB missing-once               the keyboard serves its GATT database without its HID service until its next
 #                                     link goes down, then with it again (a firmware that came up without HID)
+#   hid KB present                    the keyboard serves its HID service again now (a pending missing-once is dropped)
 #   log                               counters (writes seen) for the scenario checks
 import sys
 import time
@@ -419,6 +420,8 @@ class Keyboard:
         self.adv = None
         self.batteries = []
         self.studio = self.via = None
+        self.registrations = []  # callbacks of the re-registrations asked, the first one running (register_again)
+        self.hid_watch = None  # the signal match of a pending `hid KB missing-once`
         label = {'plain': 'RS Plain K75', 'passkey': 'RS Passkey K75', 'split': 'RS Split Corne',
                  'studio': 'RS Studio F87', 'via': 'RS VIA 98'}[name]
         self.label = label
@@ -509,18 +512,44 @@ class Keyboard:
     def register_again(self, done):
         """Gives bluetoothd the GATT application again (it asks GetManagedObjects anew): what `App.hidden` leaves out
         is gone from the keyboard's database, or back in it. bluetoothd changes the database hash, so the host
-        discovers the services again on its next connection."""
+        discovers the services again on its next connection. One re-registration runs at a time (an unregister
+        that overtook another's register would fail): the others wait their turn, and each serves `App.hidden` as
+        it is when its turn comes."""
+        self.registrations.append(done)
+        if len(self.registrations) == 1:
+            self.register_next()
+
+    def register_next(self):
         manager = dbus.Interface(self.adapter_object(), 'org.bluez.GattManager1')
 
-        def register(_=None):
-            manager.RegisterApplication(dbus.ObjectPath(self.path), {}, reply_handler=lambda: done(None),
-                                        error_handler=lambda e: done('RegisterApplication: %s' % e))
+        def finish(error):
+            done = self.registrations.pop(0)
+            done(error)
+            if self.registrations:
+                self.register_next()
+
+        def register():
+            manager.RegisterApplication(dbus.ObjectPath(self.path), {}, reply_handler=lambda: finish(None),
+                                        error_handler=lambda e: finish('RegisterApplication: %s' % e))
         manager.UnregisterApplication(dbus.ObjectPath(self.path), reply_handler=register,
-                                      error_handler=lambda e: done('UnregisterApplication: %s' % e))
+                                      error_handler=lambda e: finish('UnregisterApplication: %s' % e))
+
+    def stop_hid_watch(self):
+        if self.hid_watch is not None:
+            self.hid_watch.remove()
+            self.hid_watch = None
+
+    def hid_present(self, done):
+        """Serves the HID service again now, and forgets a pending `missing-once`."""
+        self.stop_hid_watch()
+        self.app.hidden = set()
+        self.register_again(done)
 
     def hid_missing_once(self, done):
         """Serves the database without the HID service (so the host's hog plugin makes no input device) until the
-        keyboard's next link goes down, then with it again: the firmware came up without HID once."""
+        keyboard's next link goes down, then with it again: the firmware came up without HID once. Asked again
+        while one is pending, it starts over (the earlier one's link never counts)."""
+        self.stop_hid_watch()
         self.app.hidden = {'1812'}
         prefix = '/org/bluez/%s/dev_' % self.adapter
         state = {}
@@ -540,10 +569,10 @@ class Keyboard:
                 return
             if not state.get('up'):
                 return
+            self.stop_hid_watch()
             self.app.hidden = set()
-            state['match'].remove()
             self.register_again(lambda error: say('event hid-back', self.name, error or 'ok'))
-        state['match'] = bus.add_signal_receiver(changed, 'PropertiesChanged', PROPS, 'org.bluez',
+        self.hid_watch = bus.add_signal_receiver(changed, 'PropertiesChanged', PROPS, 'org.bluez',
                                                  path_keyword='path')
         self.register_again(done)
 
@@ -669,8 +698,10 @@ class Rig:
         elif op == 'power':
             return lambda done: kb().power(words[2] == 'on', done)
         elif op == 'hid':
-            if words[2] != 'missing-once':
-                raise ValueError('hid KB missing-once')
+            if words[2] not in ('missing-once', 'present'):
+                raise ValueError('hid KB missing-once|present')
+            if words[2] == 'present':
+                return lambda done: kb().hid_present(done)
             return lambda done: kb().hid_missing_once(done)
         elif op == 'battery':
             kb().batteries[int(words[2])].notify(bytes([int(words[3])]))
