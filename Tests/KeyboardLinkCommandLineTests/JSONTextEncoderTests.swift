@@ -149,6 +149,58 @@ struct JSONTextEncoderTests {
         #expect(throws: EncodingError.self) { try text(["x": TwoValues()]) }
     }
 
+    /// Throws an error naming the coding path its encoder reports, and remembers what its containers report.
+    struct PathProbe: Encodable {
+        struct Reached: Error { let path: [String] }
+        func encode(to encoder: any Encoder) throws {
+            throw Reached(path: encoder.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue })
+        }
+    }
+
+    struct Outer: Encodable {
+        var name = "x"
+        var parts: [[String: PathProbe]] = [["ok": PathProbe()]]
+        var after = 1
+    }
+
+    func path(_ value: some Encodable) -> [String]? {
+        do {
+            _ = try JSONTextEncoder().encode(value)
+            return nil
+        } catch let reached as PathProbe.Reached {
+            return reached.path
+        } catch {
+            return nil
+        }
+    }
+
+    @Test("the coding path a value sees names the keys and item indexes around it; a misuse's error names its key")
+    func codingPaths() throws {
+        #expect(path(Outer()) == ["parts", "0", "ok"])
+        #expect(path([Outer(), Outer()]) == ["0", "parts", "0", "ok"])
+        #expect(path(PathProbe()) == [])
+        do {
+            _ = try text(["outer": TwiceKeyed()])
+            Issue.record("a key written twice was accepted")
+        } catch let EncodingError.invalidValue(_, context) {
+            #expect(context.codingPath.map(\.stringValue) == ["outer", "name"])
+            #expect(context.debugDescription.contains("written twice"))
+        }
+    }
+
+    @Test("text longer than the writer's first buffer, and many items, come out whole")
+    func longText() throws {
+        let long = String(repeating: "abcdefgh", count: 1_500)  // 12,000 bytes, past the 4,096 the buffer starts with
+        #expect(
+            try text([long, "\u{1}" + long]) == JSONValue.array([.string(long), .string("\u{1}" + long)]).rendered())
+        let many = (0..<2_000).map { Battery(part: "part \($0)", level: UInt8($0 % 256)) }
+        var output: [UInt8] = []
+        try JSONTextEncoder().appendArray(many, to: &output, flushingAt: 1 << 30) { _ in }
+        let expected = JSONValue.array(
+            many.map { .object([("part", .string($0.part)), ("level", .integer(Int64($0.level ?? 0)))]) })
+        #expect(String(decoding: output, as: UTF8.self) == expected.rendered())
+    }
+
     @Test("a failed encoding leaves the buffer as it was")
     func failedAppendLeavesBuffer() throws {
         var buffer = Array("[1,".utf8)

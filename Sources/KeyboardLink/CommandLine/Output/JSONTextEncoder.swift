@@ -49,22 +49,15 @@ package struct JSONTextEncoder: Sendable {
     }
 
     private static func append(_ value: some Encodable, to output: inout [UInt8], with writer: JSONTextWriter) throws {
-        let start = output.count
         writer.reset()
-        swap(&writer.bytes, &output)
-        defer { swap(&writer.bytes, &output) }
-        do {
-            try writer.encode(value, level: 0, codingPath: [])
-            writer.close(downTo: 0)
-            if let failure = writer.failure { throw failure }
-            guard writer.valuesStarted > 0 else {
-                throw EncodingError.invalidValue(
-                    value, .init(codingPath: [], debugDescription: "\(type(of: value)) encoded nothing"))
-            }
-        } catch {
-            writer.bytes.removeSubrange(start...)
-            throw error
+        try writer.encode(value, level: 0)
+        writer.close(downTo: 0)
+        if let failure = writer.failure { throw failure }
+        guard writer.valuesStarted > 0 else {
+            throw EncodingError.invalidValue(
+                value, .init(codingPath: [], debugDescription: "\(type(of: value)) encoded nothing"))
         }
+        writer.bytes.withBytes { output.append(contentsOf: $0) }
     }
 }
 
@@ -133,9 +126,12 @@ final class JSONTextWriter {
     // file (appending bytes, pushing or popping a container, counting), and the calls out (a value's own
     // `encode(to:)`) happen between those accesses, never during one.
 
-    @exclusivity(unchecked) var bytes: [UInt8] = []
+    @exclusivity(unchecked) var bytes = JSONByteBuffer()
     /// The open containers, outermost first; `open[n]` is at level `n`.
     @exclusivity(unchecked) private(set) var open: [OpenContainer] = []
+    /// The key of the member being written in each open object (nil in an array), beside ``open``: the coding path
+    /// is read from them. Apart from ``OpenContainer`` so that copying one copies no string.
+    @exclusivity(unchecked) private var openKeys: [String?] = []
     /// The fingerprints of the keys of the open objects, each object's after its parent's, to refuse a key written
     /// twice (two different keys of one object with one 64-bit fingerprint would be refused too: an error, never
     /// wrong text, and unheard of).
@@ -148,7 +144,9 @@ final class JSONTextWriter {
 
     /// Ready for the next document: nothing open, nothing written, no misuse; the storage kept.
     func reset() {
+        bytes.removeAll()
         open.removeAll(keepingCapacity: true)
+        openKeys.removeAll(keepingCapacity: true)
         keyPrints.removeAll(keepingCapacity: true)
         valuesStarted = 0
         failure = nil
@@ -160,11 +158,21 @@ final class JSONTextWriter {
         return lastID
     }
 
+    /// The coding path of the value at `level`: the keys (or item indexes) being written in the containers open
+    /// around it. Built only for an error or when a value asks: the containers write in order, so what is open is
+    /// the path.
+    func codingPath(to level: Int) -> [any CodingKey] {
+        zip(open.prefix(level), openKeys).map { container, key -> any CodingKey in
+            container.isObject ? JSONKey(key ?? "") : JSONKey(intValue: max(container.count - 1, 0))!
+        }
+    }
+
     /// Writes the closing brackets of every container at `level` or deeper (a pending key gets `null`).
     func close(downTo level: Int) {
         while open.count > level {
             let container = open.removeLast()
-            if container.awaitingValue { bytes.append(contentsOf: "null".utf8) }
+            openKeys.removeLast()
+            if container.awaitingValue { bytes.appendLiteral("null") }
             bytes.append(container.isObject ? UInt8(ascii: "}") : UInt8(ascii: "]"))
             if container.isObject { keyPrints.removeSubrange(container.firstKey...) }
         }
@@ -183,28 +191,29 @@ final class JSONTextWriter {
     }
 
     /// What writing a second value in one place, or into a closed container, is.
-    static func misplacedValue(_ codingPath: [any CodingKey]) -> EncodingError {
-        misuse(codingPath, "a second value where one goes, or a write after its container closed")
+    func misplacedValue(at level: Int) -> EncodingError {
+        Self.misuse(codingPath(to: level), "a second value where one goes, or a write after its container closed")
     }
 
     /// Starts the next member (`key` given) or item of the container `id` at `level`: closes what its previous
     /// member left open and writes the separator and the key.
-    func beginMember(of id: Int, at level: Int, key: String?, _ codingPath: @autoclosure () -> [any CodingKey])
-        throws
-    {
+    func beginMember(of id: Int, at level: Int, key: String?) throws {
         guard open.count > level, open[level].id == id else {
-            throw Self.misuse(codingPath(), "a write to a container that is already closed")
+            throw Self.misuse(
+                codingPath(to: level) + (key.map { [JSONKey($0)] } ?? []),
+                "a write to a container that is already closed")
         }
         close(downTo: level + 1)
         var container = open[level]
-        if container.awaitingValue { bytes.append(contentsOf: "null".utf8) }
+        if container.awaitingValue { bytes.appendLiteral("null") }
         if container.count > 0 { bytes.append(UInt8(ascii: ",")) }
         if let key {
             let print = Self.appendKey(key, to: &bytes)
             if keyPrints[container.firstKey...].contains(print) {
-                throw Self.misuse(codingPath(), "the key \"\(key)\" written twice")
+                throw Self.misuse(codingPath(to: level) + [JSONKey(key)], "the key \"\(key)\" written twice")
             }
             keyPrints.append(print)
+            openKeys[level] = key
         }
         container.count &+= 1
         container.awaitingValue = true
@@ -213,44 +222,43 @@ final class JSONTextWriter {
 
     /// Opens an object or array as the value at `level` for the encoder `owner`; answers its id. The same
     /// encoder asking again gets the container it opened.
-    func openContainer(at level: Int, owner: Int, isObject: Bool, _ codingPath: @autoclosure () -> [any CodingKey])
-        -> Int
-    {
+    func openContainer(at level: Int, owner: Int, isObject: Bool) -> Int {
         if open.count > level, open[level].owner == owner {
             if open[level].isObject != isObject {
-                recordMisuse(Self.misuse(codingPath(), "an object and an array asked of one encoder"))
+                recordMisuse(Self.misuse(codingPath(to: level), "an object and an array asked of one encoder"))
             }
             return open[level].id
         }
         close(downTo: level)
-        if !beginValue(at: level) { recordMisuse(Self.misplacedValue(codingPath())) }
+        if !beginValue(at: level) { recordMisuse(misplacedValue(at: level)) }
         let id = newID()
         open.append(OpenContainer(id: id, owner: owner, isObject: isObject, firstKey: keyPrints.count))
+        openKeys.append(nil)
         bytes.append(isObject ? UInt8(ascii: "{") : UInt8(ascii: "["))
         return id
     }
 
     /// Writes `value` as the value at `level`: a leaf directly, anything else through its `encode(to:)`, whose
-    /// containers are closed when it returns. The coding path is built only for a value that encodes itself.
-    func encode<T: Encodable>(_ value: T, level: Int, codingPath: @autoclosure () -> [any CodingKey]) throws {
+    /// containers are closed when it returns.
+    func encode<T: Encodable>(_ value: T, level: Int) throws {
         if let leaf = Leaf(value) {
-            try encode(leaf, level: level, codingPath: codingPath())
+            try encode(leaf, level: level)
             return
         }
-        try value.encode(to: TextEncoder(writer: self, level: level, owner: newID(), codingPath: codingPath()))
+        try value.encode(to: TextEncoder(writer: self, level: level, owner: newID()))
         close(downTo: level)
     }
 
     /// Writes `leaf` as the value at `level`.
-    func encode(_ leaf: Leaf, level: Int, codingPath: @autoclosure () -> [any CodingKey]) throws {
-        guard beginValue(at: level) else { throw Self.misplacedValue(codingPath()) }
+    func encode(_ leaf: Leaf, level: Int) throws {
+        guard beginValue(at: level) else { throw misplacedValue(at: level) }
         leaf.write(to: &bytes)
     }
 
     /// Writes `null` as the value at `level`.
-    func encodeNil(level: Int, codingPath: @autoclosure () -> [any CodingKey]) throws {
-        guard beginValue(at: level) else { throw Self.misplacedValue(codingPath()) }
-        bytes.append(contentsOf: "null".utf8)
+    func encodeNil(level: Int) throws {
+        guard beginValue(at: level) else { throw misplacedValue(at: level) }
+        bytes.appendLiteral("null")
     }
 
     /// Keeps the first misuse met where the `Encoder` protocol gives no way to throw; the encoding throws it.
@@ -274,23 +282,21 @@ final class JSONTextWriter {
 
     /// Writes a JSON string: text that needs no escaping (the usual case) is copied in one go, the rest escaped
     /// (quotes, controls, DEL, C1, bidi controls and zero-width characters).
-    static func appendString(_ text: String, to output: inout [UInt8]) {
+    static func appendString<Sink: JSONByteSink & ~Copyable>(_ text: String, to output: inout Sink) {
         output.append(UInt8(ascii: "\""))
         var text = text
         let copied = text.withUTF8 { bytes -> Bool in
             for byte in bytes where !isPlain(byte) { return false }
-            output.append(contentsOf: bytes)
+            output.appendBytes(bytes)
             return true
         }
-        if !copied {
-            JSONStringEscaping.appendEscaped(text, to: &output, escapingSlashes: false, escapingInvisibles: true)
-        }
+        if !copied { appendEscaped(text, to: &output) }
         output.append(UInt8(ascii: "\""))
     }
 
     /// Writes an object's key and its colon; answers the key's fingerprint (FNV-1a of its UTF-8), taken in the same
     /// pass.
-    static func appendKey(_ key: String, to output: inout [UInt8]) -> UInt64 {
+    static func appendKey<Sink: JSONByteSink & ~Copyable>(_ key: String, to output: inout Sink) -> UInt64 {
         output.append(UInt8(ascii: "\""))
         var key = key
         var print: UInt64 = 0xcbf2_9ce4_8422_2325
@@ -300,34 +306,38 @@ final class JSONTextWriter {
                 print = (print ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
                 plain = plain && isPlain(byte)
             }
-            if plain { output.append(contentsOf: bytes) }
+            if plain { output.appendBytes(bytes) }
             return plain
         }
-        if !copied {
-            JSONStringEscaping.appendEscaped(key, to: &output, escapingSlashes: false, escapingInvisibles: true)
-        }
+        if !copied { appendEscaped(key, to: &output) }
         output.append(UInt8(ascii: "\""))
         output.append(UInt8(ascii: ":"))
         return print
     }
 
+    /// Writes the characters of `text` escaped, without the quotes.
+    private static func appendEscaped<Sink: JSONByteSink & ~Copyable>(_ text: String, to output: inout Sink) {
+        var escaped: [UInt8] = []
+        JSONStringEscaping.appendEscaped(text, to: &escaped, escapingSlashes: false, escapingInvisibles: true)
+        output.appendBytes(escaped)
+    }
+
     /// Writes an integer in decimal without building a `String`.
-    static func appendInteger(_ value: Int64, to output: inout [UInt8]) {
+    static func appendInteger<Sink: JSONByteSink & ~Copyable>(_ value: Int64, to output: inout Sink) {
         if value < 0 { output.append(UInt8(ascii: "-")) }
         var magnitude = value.magnitude
         if magnitude < 10 {
             output.append(UInt8(ascii: "0") &+ UInt8(magnitude))
             return
         }
-        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 20 digits at most, in 24 bytes
-        withUnsafeMutableBytes(of: &digits) { buffer in
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { buffer in  // 20 digits at most
             var index = buffer.count
             while magnitude > 0 {
                 index -= 1
-                buffer[index] = UInt8(ascii: "0") &+ UInt8(magnitude % 10)
+                buffer.initializeElement(at: index, to: UInt8(ascii: "0") &+ UInt8(magnitude % 10))
                 magnitude /= 10
             }
-            output.append(contentsOf: buffer[index...])
+            output.appendBytes(UnsafeBufferPointer(rebasing: buffer[index...]))
         }
     }
 }
@@ -386,13 +396,13 @@ enum Leaf {
         }
     }
 
-    func write(to output: inout [UInt8]) {
+    func write<Sink: JSONByteSink & ~Copyable>(to output: inout Sink) {
         switch self {
         case .string(let text): JSONTextWriter.appendString(text, to: &output)
-        case .bool(let value): output.append(contentsOf: (value ? "true" : "false").utf8)
+        case .bool(let value): value ? output.appendLiteral("true") : output.appendLiteral("false")
         case .integer(let value): JSONTextWriter.appendInteger(value, to: &output)
-        case .number(let value): JSONValue.number(value).append(to: &output)
-        case .json(let value): value.append(to: &output)
+        case .number(let value): output.appendBytes(JSONValue.number(value).renderedBytes(reservingCapacity: 24))
+        case .json(let value): output.appendBytes(value.renderedBytes())
         }
     }
 }
@@ -403,22 +413,21 @@ struct TextEncoder: Encoder {
     let level: Int
     /// This encoder's id (a value asking it for its container twice gets one container).
     let owner: Int
-    let codingPath: [any CodingKey]
+    var codingPath: [any CodingKey] { writer.codingPath(to: level) }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-        let id = writer.openContainer(at: level, owner: owner, isObject: true, codingPath)
-        return KeyedEncodingContainer(
-            KeyedTextContainer<Key>(writer: writer, level: level, id: id, codingPath: codingPath))
+        let id = writer.openContainer(at: level, owner: owner, isObject: true)
+        return KeyedEncodingContainer(KeyedTextContainer<Key>(writer: writer, level: level, id: id))
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
-        let id = writer.openContainer(at: level, owner: owner, isObject: false, codingPath)
-        return UnkeyedTextContainer(writer: writer, level: level, id: id, codingPath: codingPath)
+        let id = writer.openContainer(at: level, owner: owner, isObject: false)
+        return UnkeyedTextContainer(writer: writer, level: level, id: id)
     }
 
     func singleValueContainer() -> any SingleValueEncodingContainer {
-        SingleTextContainer(writer: writer, level: level, codingPath: codingPath)
+        SingleTextContainer(writer: writer, level: level)
     }
 }
 
@@ -427,20 +436,20 @@ struct KeyedTextContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     /// The level this object is at; its members are at `level + 1`.
     let level: Int
     let id: Int
-    let codingPath: [any CodingKey]
+    var codingPath: [any CodingKey] { writer.codingPath(to: level) }
 
     private func begin(_ key: Key) throws {
-        try writer.beginMember(of: id, at: level, key: key.stringValue, codingPath + [key])
+        try writer.beginMember(of: id, at: level, key: key.stringValue)
     }
 
     mutating func encodeNil(forKey key: Key) throws {
         try begin(key)
-        try writer.encodeNil(level: level + 1, codingPath: codingPath + [key])
+        try writer.encodeNil(level: level + 1)
     }
 
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
         try begin(key)
-        try writer.encode(value, level: level + 1, codingPath: codingPath + [key])
+        try writer.encode(value, level: level + 1)
     }
 
     // The leaf types the protocol names are written without looking at their type again.
@@ -453,7 +462,7 @@ struct KeyedTextContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
 
     private func encodeLeaf(_ leaf: Leaf, _ key: Key) throws {
         try begin(key)
-        try writer.encode(leaf, level: level + 1, codingPath: codingPath + [key])
+        try writer.encode(leaf, level: level + 1)
     }
 
     // A nil optional is written as null: kblink's JSON keeps every documented key.
@@ -486,7 +495,7 @@ struct KeyedTextContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
         } catch {
             writer.recordMisuse(error)
         }
-        return TextEncoder(writer: writer, level: level + 1, owner: writer.newID(), codingPath: codingPath + [key])
+        return TextEncoder(writer: writer, level: level + 1, owner: writer.newID())
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key)
@@ -509,31 +518,28 @@ struct UnkeyedTextContainer: UnkeyedEncodingContainer {
     /// The level this array is at; its items are at `level + 1`.
     let level: Int
     let id: Int
-    let codingPath: [any CodingKey]
+    var codingPath: [any CodingKey] { writer.codingPath(to: level) }
     private(set) var count = 0
 
-    init(writer: JSONTextWriter, level: Int, id: Int, codingPath: [any CodingKey]) {
+    init(writer: JSONTextWriter, level: Int, id: Int) {
         self.writer = writer
         self.level = level
         self.id = id
-        self.codingPath = codingPath
     }
 
-    private mutating func begin() throws -> Int {
-        let index = count
-        try writer.beginMember(of: id, at: level, key: nil, codingPath + [JSONKey(intValue: index)!])
+    private mutating func begin() throws {
+        try writer.beginMember(of: id, at: level, key: nil)
         count += 1
-        return index
     }
 
     mutating func encodeNil() throws {
-        let index = try begin()
-        try writer.encodeNil(level: level + 1, codingPath: codingPath + [JSONKey(intValue: index)!])
+        try begin()
+        try writer.encodeNil(level: level + 1)
     }
 
     mutating func encode<T: Encodable>(_ value: T) throws {
-        let index = try begin()
-        try writer.encode(value, level: level + 1, codingPath: codingPath + [JSONKey(intValue: index)!])
+        try begin()
+        try writer.encode(value, level: level + 1)
     }
 
     mutating func encode(_ value: String) throws { try encodeLeaf(.string(value)) }
@@ -543,18 +549,18 @@ struct UnkeyedTextContainer: UnkeyedEncodingContainer {
     mutating func encode(_ value: Double) throws { try encodeLeaf(.number(value)) }
 
     private mutating func encodeLeaf(_ leaf: Leaf) throws {
-        let index = try begin()
-        try writer.encode(leaf, level: level + 1, codingPath: codingPath + [JSONKey(intValue: index)!])
+        try begin()
+        try writer.encode(leaf, level: level + 1)
     }
 
     /// The encoder of the next item; the misuse recorded when this container is closed.
     private mutating func itemEncoder() -> TextEncoder {
         do {
-            _ = try begin()
+            try begin()
         } catch {
             writer.recordMisuse(error)
         }
-        return TextEncoder(writer: writer, level: level + 1, owner: writer.newID(), codingPath: codingPath)
+        return TextEncoder(writer: writer, level: level + 1, owner: writer.newID())
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type)
@@ -571,21 +577,21 @@ struct UnkeyedTextContainer: UnkeyedEncodingContainer {
 struct SingleTextContainer: SingleValueEncodingContainer {
     let writer: JSONTextWriter
     let level: Int
-    let codingPath: [any CodingKey]
+    var codingPath: [any CodingKey] { writer.codingPath(to: level) }
 
-    mutating func encodeNil() throws { try writer.encodeNil(level: level, codingPath: codingPath) }
+    mutating func encodeNil() throws { try writer.encodeNil(level: level) }
 
     mutating func encode<T: Encodable>(_ value: T) throws {
-        try writer.encode(value, level: level, codingPath: codingPath)
+        try writer.encode(value, level: level)
     }
 
     mutating func encode(_ value: String) throws {
-        try writer.encode(Leaf.string(value), level: level, codingPath: codingPath)
+        try writer.encode(Leaf.string(value), level: level)
     }
     mutating func encode(_ value: Bool) throws {
-        try writer.encode(Leaf.bool(value), level: level, codingPath: codingPath)
+        try writer.encode(Leaf.bool(value), level: level)
     }
     mutating func encode(_ value: Int) throws {
-        try writer.encode(Leaf.integer(Int64(value)), level: level, codingPath: codingPath)
+        try writer.encode(Leaf.integer(Int64(value)), level: level)
     }
 }
