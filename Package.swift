@@ -203,7 +203,7 @@ let package = Package(
             of: "KeyboardLinkCommandLine",
             alsoUsing: [
                 "InsetCore", "KBlinkAPI", "KeyboardLinkBlueZ", "KeyboardLinkClient", "KeyboardLinkDBus",
-                "KeyboardLinkTestSupport",
+                "KeyboardLinkSupport", "KeyboardLinkTestSupport",
             ]),
         unitTests(of: "KeyboardLinkDBus"),
         unitTests(of: "KeyboardLinkDesktop", alsoUsing: ["KeyboardLinkSupport"]),

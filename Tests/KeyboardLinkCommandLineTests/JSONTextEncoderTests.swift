@@ -1,3 +1,4 @@
+import KeyboardLinkSupport
 import Testing
 
 @testable import KeyboardLinkCommandLine
@@ -50,6 +51,35 @@ struct JSONTextEncoderTests {
         #expect(try text("a\"b\\c\n\u{7}") == #""a\"b\\c\n\u0007""#)
         #expect(try text("x\u{202E}y") == #""x\u202ey""#)
         #expect(try text(["na\u{200B}me": 1]) == #"{"na\u200bme":1}"#)
+    }
+
+    @Test("every ASCII byte and some escaped characters, at every place in a word: the same text as escaping by hand")
+    func escapingAtEveryOffset() throws {
+        func byHand(_ text: String) -> String {
+            var bytes: [UInt8] = []
+            JSONStringEscaping.appendEscaped(text, to: &bytes, escapingSlashes: false, escapingInvisibles: true)
+            return "\"" + String(decoding: bytes, as: UTF8.self) + "\""
+        }
+        let odd =
+            (0..<0x80).map { String(UnicodeScalar(UInt8($0))) } + ["é", "\u{80}", "\u{9F}", "\u{200B}", "\u{202E}"]
+        for character in odd {
+            for offset in 0..<17 {
+                let text =
+                    String(repeating: "k", count: offset) + character + String(repeating: "y", count: 16 - offset)
+                #expect(try self.text(text) == byHand(text), "\(Array(character.utf8)) at \(offset)")
+                let key = try self.text([text: 1])
+                #expect(key == "{" + byHand(text) + ":1}", "key \(Array(character.utf8)) at \(offset)")
+            }
+        }
+    }
+
+    @Test("keys that differ only past their first eight bytes, or only in length, are not taken for one key")
+    func keysThatShareAWord() throws {
+        struct Keys: Encodable {
+            enum CodingKeys: String, CodingKey { case a = "abcdefgh", b = "abcdefgh1", c = "abcdefgh2", d = "abcdefg" }
+            var a = 1, b = 2, c = 3, d = 4
+        }
+        #expect(try text(Keys()) == #"{"abcdefgh":1,"abcdefgh1":2,"abcdefgh2":3,"abcdefg":4}"#)
     }
 
     struct Battery: Encodable {

@@ -280,13 +280,56 @@ final class JSONTextWriter {
         return byte >= 0x80 && byte != 0xC2 && byte != 0xD8 && byte != 0xE2 && byte != 0xEF
     }
 
+    /// Whether the eight bytes of `word` are all printable ASCII other than the quote and the backslash. A "no"
+    /// may be wrong (the bytes are then looked at one by one), a "yes" never is.
+    @inline(__always)
+    static func isPlainASCII(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highBits: UInt64 = 0x8080_8080_8080_8080
+        // A byte is zero, or below 0x20: the borrow of the subtraction reaches its high bit (the well-known
+        // "haszero"/"hasless" bit tricks); a byte of 0x7F or more: it or it plus one has its high bit set.
+        func hasZero(_ value: UInt64) -> UInt64 { (value &- ones) & ~value & highBits }
+        let control = (word &- ones &* 0x20) & ~word & highBits
+        let high = (word | (word &+ ones)) & highBits
+        let quote = hasZero(word ^ (ones &* UInt64(UInt8(ascii: "\""))))
+        let backslash = hasZero(word ^ (ones &* UInt64(UInt8(ascii: "\\"))))
+        return control | high | quote | backslash == 0
+    }
+
+    /// Whether every byte of `bytes` is plain (``isPlain(_:)``): eight at a time, one by one where a word is not
+    /// plain ASCII and for the last few. Answers also the text's fingerprint, taken in the same pass (FNV-1a over
+    /// its 64-bit words, then its last bytes and its length: equal texts, equal fingerprints).
+    @inline(__always)
+    static func scan(_ bytes: UnsafeBufferPointer<UInt8>) -> (plain: Bool, fingerprint: UInt64) {
+        let prime: UInt64 = 0x0000_0100_0000_01b3
+        var print: UInt64 = 0xcbf2_9ce4_8422_2325
+        guard let base = bytes.baseAddress else { return (true, print) }
+        let raw = UnsafeRawPointer(base)
+        var plain = true
+        var index = 0
+        while index &+ 8 <= bytes.count {
+            let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            print = (print ^ word) &* prime
+            if plain && !isPlainASCII(word) {
+                for offset in index..<index &+ 8 where !isPlain(bytes[offset]) { plain = false }
+            }
+            index &+= 8
+        }
+        while index < bytes.count {
+            print = (print ^ UInt64(bytes[index])) &* prime
+            plain = plain && isPlain(bytes[index])
+            index &+= 1
+        }
+        return (plain, (print ^ UInt64(bytes.count)) &* prime)
+    }
+
     /// Writes a JSON string: text that needs no escaping (the usual case) is copied in one go, the rest escaped
     /// (quotes, controls, DEL, C1, bidi controls and zero-width characters).
     static func appendString<Sink: JSONByteSink & ~Copyable>(_ text: String, to output: inout Sink) {
         output.append(UInt8(ascii: "\""))
         var text = text
         let copied = text.withUTF8 { bytes -> Bool in
-            for byte in bytes where !isPlain(byte) { return false }
+            guard scan(bytes).plain else { return false }
             output.appendBytes(bytes)
             return true
         }
@@ -294,20 +337,14 @@ final class JSONTextWriter {
         output.append(UInt8(ascii: "\""))
     }
 
-    /// Writes an object's key and its colon; answers the key's fingerprint (FNV-1a of its UTF-8), taken in the same
-    /// pass.
+    /// Writes an object's key and its colon; answers the key's fingerprint (``scan(_:)``).
     static func appendKey<Sink: JSONByteSink & ~Copyable>(_ key: String, to output: inout Sink) -> UInt64 {
         output.append(UInt8(ascii: "\""))
         var key = key
-        var print: UInt64 = 0xcbf2_9ce4_8422_2325
-        let copied = key.withUTF8 { bytes -> Bool in
-            var plain = true
-            for byte in bytes {
-                print = (print ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
-                plain = plain && isPlain(byte)
-            }
+        let (copied, print) = key.withUTF8 { bytes -> (Bool, UInt64) in
+            let (plain, print) = scan(bytes)
             if plain { output.appendBytes(bytes) }
-            return plain
+            return (plain, print)
         }
         if !copied { appendEscaped(key, to: &output) }
         output.append(UInt8(ascii: "\""))
