@@ -84,11 +84,18 @@ package struct Keymap: Hashable, Sendable {
         }
         var result = self
         for (layer, bindings) in layers.enumerated() {
+            var isCanonical = bindings.count == layout.keys.count
+            for (key, action) in bindings {
+                if try layout.key(named: key).name != key { isCanonical = false }
+                try Self.check(action, layerCount: layers.count, macros: macros)
+            }
+            // A layer that binds every key of the layout by its own name is kept as it is: it shares its storage
+            // with the keymap it came from (every keyboard's session of a built-in layout shares its default keymap).
+            if isCanonical { continue }
             var canonical: [KeyName: KeyAction] = [:]
             for (key, action) in bindings {
                 // A key may be named by its keycap (`ENT` for `ENTER`); the keymap holds the key's own name.
                 let name = try layout.key(named: key).name
-                try Self.check(action, layerCount: layers.count, macros: macros)
                 if canonical[name] == nil || name == key { canonical[name] = action }
             }
             for key in layout.keys where canonical[key.name] == nil {
