@@ -267,6 +267,12 @@ package actor KeyboardLinkService {
         await registry.healthIsPending(address)
     }
 
+    /// Whether an input-device monitor has reported once: until then a connected keyboard counts as working
+    /// ("input devices are not watched").
+    package func inputDevicesReported() async -> Bool {
+        await registry.inputDevicesReported
+    }
+
     /// Feeds the input devices the evdev monitor found.
     package func updateEvdevDevices(_ devices: [InputDevice]) async {
         await registry.updateEvdevDevices(devices)

@@ -13,6 +13,10 @@ final class HealthDaemon: RestartableDaemon, Sendable {
     let runner: RestartableService
     private let feed = Mutex<Task<Void, Never>?>(nil)
 
+    struct MonitorNeverReported: Error, CustomStringConvertible {
+        var description: String { "the evdev monitor never reported the input devices to the service" }
+    }
+
     /// Short deadlines, so that a whole ladder runs in a few seconds; long enough for the evdev monitor to see a
     /// node under a loaded machine's scheduling.
     static let fastHealth = HealthSettings(
@@ -43,6 +47,12 @@ final class HealthDaemon: RestartableDaemon, Sendable {
             sysfsRoot: inputDevices.sysfsRoot)
         let logger = Logger(threshold: .error, sink: LogSink { _ in })
         feed.withLock { $0 = Task { await evdev.run(into: service, logger: logger) } }
+        // Until the monitor's first report reaches the service, a connected keyboard counts as working ("input
+        // devices are not watched"): a test that waited for working could go on before any healing began.
+        guard await eventually({ await service.inputDevicesReported() }) else {
+            await shutDown()
+            throw MonitorNeverReported()
+        }
     }
 
     /// Runs `kblink`'s command line in this process against this bus.

@@ -79,6 +79,9 @@ extension KeyboardRegistry {
     }
 
     /// Whether a keyboard's health still has something to do: a timer set or a step running.
+    /// Whether the input-device monitor has reported once.
+    var inputDevicesReported: Bool { presenceTracker.inputDevicesReported }
+
     func healthIsPending(_ address: BluetoothAddress) -> Bool {
         guard let record = healthRecords[address] else { return false }
         return record.ladder.wakeAt != nil || record.stepTask != nil
