@@ -34,9 +34,15 @@ def first_value(body, prefix):
     return next((line[len(prefix):].strip() for line in body if line.startswith(prefix)), None)
 
 
+STUCK = ('the host controller stopped scanning after its LE connection attempt failed ("Connection Failed to be '
+         'Established"), so it can connect no keyboard any more (btvirt, docs/real-bluez.md)')
+
+
 def summarize(trace, since, host_index, keyboards):
-    """Lines on what controller `host_index` and each keyboard's own controller did since `since`.
-    `keyboards` maps a name to (address, controller index)."""
+    """Lines on what controller `host_index` and each keyboard's own controller did since `since`, and whether the
+    host is stuck: its last connection attempt failed to be established and it has not scanned since, so no
+    keyboard can reach it any more (``STUCK``; None when it is not). `keyboards` maps a name to (address,
+    controller index)."""
     host = Counter()
     heard = Counter()
     connectable = Counter()
@@ -49,12 +55,18 @@ def summarize(trace, since, host_index, keyboards):
     ended = Counter()  # disconnections a keyboard's own side asked for
     reasons = {}
     by_index = {index: name for name, (_, index) in keyboards.items()}
+    # The host's last scan enable or connection outcome: a failed connection with no scan after it leaves the host
+    # deaf (btvirt reports an advertiser only when scanning starts or advertising does: docs/real-bluez.md).
+    last_host_step = None
     for direction, title, index, _, body in blocks(trace, since):
         text = ' '.join(body)
         meta = body[0] if title.startswith('HCI Event: LE Meta Event') and body else ''
         if index == host_index:
             if 'Scan Enable' in title and direction == '<':
-                host['scan on' if 'Enabled' in (body[0] if body else '') else 'scan off'] += 1
+                enabled = 'Enabled' in (body[0] if body else '')
+                host['scan on' if enabled else 'scan off'] += 1
+                if enabled:
+                    last_host_step = 'scan'
             elif 'Advertising Report' in meta:
                 for address in ADDRESS.findall(text):
                     heard[address] += 1
@@ -68,8 +80,10 @@ def summarize(trace, since, host_index, keyboards):
                 host['cancel'] += 1
             elif 'Connection Complete' in meta:
                 peer = first_value(body, 'Peer address:')
+                status = first_value(body, 'Status:') or '?'
                 if peer:
-                    completed.setdefault(peer.split()[0], []).append(first_value(body, 'Status:') or '?')
+                    completed.setdefault(peer.split()[0], []).append(status)
+                last_host_step = 'failed' if 'Failed to be Established' in status else 'connected'
             elif title.startswith('HCI Event: Disconnect Complete'):
                 host['disconnected'] += 1
                 reasons.setdefault('host', []).append(first_value(body, 'Reason:') or '?')
@@ -104,7 +118,10 @@ def summarize(trace, since, host_index, keyboards):
                          _reasons(reasons.get(name)), ended[name], heard[address], connectable[address],
                          created[address], ', '.join('%s %dx' % (status.split(' (')[0], n)
                                                      for status, n in outcomes.most_common()) or 'none'))
-    return lines
+    stuck = STUCK if last_host_step == 'failed' else None
+    if stuck:
+        lines.append('  %s' % stuck)
+    return lines, stuck
 
 
 def _connectable(text):

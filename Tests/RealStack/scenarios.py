@@ -1330,7 +1330,8 @@ def run_scenario(name, function):
     line = attempt(name, function)
     broken = stack_broken()
     if not line.startswith('PASS') or broken:
-        diagnose_failure(name, since, broken)
+        stuck = diagnose_failure(name, since, broken)
+        broken = broken or stuck
     return line, broken, t0
 
 
@@ -1346,18 +1347,20 @@ def attempt(name, function):
 
 
 def diagnose_failure(name, since, broken=None):
-    """The kernel's Bluetooth errors (the console shows only critical ones) and a few lines on the failure."""
+    """The kernel's Bluetooth errors (the console shows only critical ones) and a few lines on the failure; returns
+    why the host is stuck when the HCI trace shows it (``hci_trace.STUCK``), else None."""
     with open(os.path.join(OUT, 'dmesg.log'), 'w') as f:
         subprocess.run(['dmesg'], stdout=f, stderr=subprocess.STDOUT)
-    diagnose(name, since, broken)
+    return diagnose(name, since, broken)
 
 
 def diagnose(name, since, broken=None):
     """Appends a few lines on a failed scenario (or one during which the stack broke) to OUT/diagnosis.txt, which
     scripts/real-bluez-test prints after the results (CI keeps only the end of the output): whether bluetoothd still
     runs, why the stack broke, the kernel's Bluetooth complaints, and what the HCI trace shows since the scenario
-    started."""
+    started. Returns why the host is stuck when the trace shows it (``hci_trace.STUCK``), else None."""
     lines = ['%s:' % name]
+    stuck = None
     alive = bluetoothd.proc is not None and bluetoothd.proc.poll() is None
     lines.append('  bluetoothd %s' % ('running' if alive else 'gone (exit %s)' % bluetoothd.proc.returncode))
     if broken:
@@ -1372,11 +1375,13 @@ def diagnose(name, since, broken=None):
         log('%s failed: reading the HCI trace for its diagnosis' % name)  # progress, for the host's watchdog
         try:
             keyboards = {n: (ADDR[n], CONTROLLER[n]) for n in ADDR if n in CONTROLLER}
-            lines += hci_trace.summarize(TRACE, since, int(HOST[3:]), keyboards)
+            summary, stuck = hci_trace.summarize(TRACE, since, int(HOST[3:]), keyboards)
+            lines += summary
         except Exception as error:  # the diagnosis never hides the failure it explains
             lines.append('  HCI trace not read: %s' % error)
     with open(os.path.join(OUT, 'diagnosis.txt'), 'a') as f:
         f.write('\n'.join(lines) + '\n')
+    return stuck
 
 
 def main():
