@@ -122,9 +122,9 @@ final class JSONTextWriter {
 
     // The state below is exempt from the runtime's exclusivity checks, which cost a tenth of `kblink list --json`
     // (docs/performance.md). That is safe because one encoding runs on one thread and no access to a property
-    // overlaps another access to it: each method mutates a property in a call that does not call out of this
-    // file (appending bytes, pushing or popping a container, counting), and the calls out (a value's own
-    // `encode(to:)`) happen between those accesses, never during one.
+    // overlaps another access to it: each method mutates a property in a call that never reaches a value's own
+    // code (appending to the byte buffer, pushing or popping a container, counting), and the calls out (a value's
+    // own `encode(to:)`) happen between those accesses, never during one.
 
     @exclusivity(unchecked) var bytes = JSONByteBuffer()
     /// The open containers, outermost first; `open[n]` is at level `n`.
