@@ -20,6 +20,10 @@ public enum KBlinkContract {
         /// `ListKeyboards() -> a(KeyboardSummary) keyboards`: the signature is ``KeyboardSummary``'s.
         public static let listKeyboards = KBlinkMethod<NoArguments, Reply<[KeyboardSummary]>>(
             interface, "ListKeyboards", output: "keyboards", access: .anyone)
+        /// `HealthSummary() -> (a{su}a(ossss)) summary` (``KeyboardHealthSummary``): how many keyboards are in each
+        /// health, and the ones waiting, healing or failed.
+        public static let healthSummary = KBlinkMethod<NoArguments, Reply<KeyboardHealthSummary>>(
+            interface, "HealthSummary", output: "summary", access: .anyone)
         /// `ResolveInsets(a{sv} request) -> a{sv} answer`.
         public static let resolveInsets = KBlinkMethod<
             KBlinkArguments<[String: DBusValue]>, Reply<[String: DBusValue]>
@@ -76,7 +80,8 @@ public enum KBlinkContract {
         /// Every method, in the order of the XML.
         public static let methods: [KBlinkMethodDeclaration] = [
             startDiscovery.declaration, stopDiscovery.declaration, listKeyboards.declaration,
-            resolveInsets.declaration, pair.declaration, cancelPairing.declaration, confirmPairing.declaration,
+            healthSummary.declaration, resolveInsets.declaration, pair.declaration, cancelPairing.declaration,
+            confirmPairing.declaration,
             addLayout.declaration, removeLayout.declaration, listLayouts.declaration, getLayout.declaration,
         ]
         /// Every property, in the order of the XML.

@@ -63,6 +63,12 @@ public struct KBlinkClient: Sendable {
         ManagerStatus(properties: try await manager.allProperties().values)
     }
 
+    /// How many keyboards are in each health, and the ones waiting, healing or failed (one
+    /// `Manager.HealthSummary` call, small however many keyboards there are).
+    public func healthSummary() async throws -> KeyboardHealthSummary {
+        try await manager.call(KBlinkContract.Manager.healthSummary)
+    }
+
     /// Every keyboard the daemon knows, sorted by name (case-insensitive) then address.
     ///
     /// One `Manager.ListKeyboards` call: a compact typed reply of just what a list shows, instead of

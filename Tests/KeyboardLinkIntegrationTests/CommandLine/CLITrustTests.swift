@@ -196,7 +196,7 @@ struct CLITrustTests {
             #expect(
                 Set(status.keys) == [
                     "version", "bluezRunning", "bluetoothAvailable", "discovering", "hardwareKeyboardAttached",
-                    "hardwareKeyboards", "keyboards",
+                    "hardwareKeyboards", "keyboardHealth", "needingAttention",
                 ])
         }
     }

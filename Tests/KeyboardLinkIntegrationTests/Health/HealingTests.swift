@@ -170,9 +170,17 @@ struct HealingTests {
             let listed = try await daemon.kblink(["list", "--json"])
             let keyboards = try JSONSerialization.jsonObject(with: Data(listed.standardOutput.utf8)) as? [[String: Any]]
             #expect(keyboards?.first?["healthDetail"] as? String == report.detail, "\(listed.standardOutput)")
+            // `kblink status` counts the keyboards by health and lists the failed one with its reason.
             let status = try await daemon.kblink(["status", "--json"])
-            #expect(status.standardOutput.contains("\"health\":\"failed\""), "\(status.standardOutput)")
+            let statusObject =
+                try JSONSerialization.jsonObject(with: Data(status.standardOutput.utf8)) as? [String: Any]
+            #expect(statusObject?["keyboardHealth"] as? [String: Int] == ["failed": 1], "\(status.standardOutput)")
+            let attention = statusObject?["needingAttention"] as? [[String: Any]]
+            #expect(attention?.count == 1, "\(status.standardOutput)")
+            #expect(attention?.first?["health"] as? String == "failed")
+            #expect(attention?.first?["healthDetail"] as? String == report.detail)
             let statusText = try await daemon.kblink(["status"])
+            #expect(statusText.standardOutput.contains("Keyboards:          1 failed"), "\(statusText.standardOutput)")
             #expect(statusText.standardOutput.contains("FAILED — "), "\(statusText.standardOutput)")
         }
     }

@@ -29,6 +29,11 @@ struct CommandLineTests {
             #expect(status.status == 0)
             #expect(status.standardOutput.contains("BlueZ:              running, adapter powered"))
             #expect(status.standardOutput.contains("attached — Aula F87 (bluetooth F8:70:00:00:00:87)"))
+            // Counted by health, none needing a look: no line per keyboard.
+            let counts = status.lines.filter { $0.hasPrefix("Keyboards:") }
+            #expect(counts.count == 1, "\(status.standardOutput)")
+            #expect(counts.first?.contains("1 working") == true, "\(status.standardOutput)")
+            #expect(!status.standardOutput.contains("Keyboard: "), "\(status.standardOutput)")
             let list = try await harness.kblink(["list"])
             #expect(list.lines.first?.hasPrefix("ADDRESS") == true)
             #expect(list.lines.count == 3)

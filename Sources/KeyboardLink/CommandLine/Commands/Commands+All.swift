@@ -16,13 +16,13 @@ enum Commands {
         name: "status", summary: "Show kblinkd, BlueZ and hardware-keyboard state",
         usageLine: "Usage: kblink status [--json]",
         details:
-            "JSON keys: version, bluezRunning, bluetoothAvailable, discovering, hardwareKeyboardAttached,\nhardwareKeyboards [{source, id, name}], keyboards [{address, alias, health, healthDetail}] (the connected ones and\nthose that failed)."
+            "JSON keys: version, bluezRunning, bluetoothAvailable, discovering, hardwareKeyboardAttached,\nhardwareKeyboards [{source, id, name}], keyboardHealth {working, waiting, healing, failed, asleep, disconnected:\ncount; a health with none left out}, needingAttention [{address, alias, health, healthDetail}] (the keyboards\nwaiting, healing or failed)."
     ) { context in
         _ = try context.arguments.expectPositionals([])
         let client = try await context.client()
         defer { Task { await client.close() } }
         let status = try await client.status()
-        return StatusResult(status, keyboards: try await client.keyboards(), bus: client.busDescription)
+        return StatusResult(status, health: try await client.healthSummary(), bus: client.busDescription)
     }
 
     static let list = Command.answering(

@@ -17,8 +17,11 @@ struct StatusResult: CommandResult {
     let discovering: Bool
     let hardwareKeyboardAttached: Bool
     let hardwareKeyboards: [HardwareKeyboard]
-    /// The keyboards connected or failed, with their health.
-    let keyboards: [KeyboardHealthLine]
+    /// How many keyboards kblinkd exports in each health, in ``KeyboardHealth``'s order (a word a newer kblinkd adds
+    /// after them); a health with none is left out.
+    let keyboardHealth: [(health: String, count: Int)]
+    /// The keyboards waiting, healing or failed.
+    let needingAttention: [KeyboardHealthLine]
     /// The bus kblinkd was found on, in words (text only).
     let bus: String
 
@@ -31,15 +34,38 @@ struct StatusResult: CommandResult {
         let healthDetail: String
     }
 
-    private enum CodingKeys: String, CodingKey {
-        case version, bluezRunning, bluetoothAvailable, discovering, hardwareKeyboardAttached, hardwareKeyboards,
-            keyboards
+    /// `keyboardHealth`'s words as keys, in the order given.
+    private struct HealthCounts: Encodable {
+        let counts: [(health: String, count: Int)]
+
+        struct Key: CodingKey {
+            var stringValue: String
+            var intValue: Int? { nil }
+            init(stringValue: String) { self.stringValue = stringValue }
+            init?(intValue: Int) { nil }
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: Key.self)
+            for (health, count) in counts { try container.encode(count, forKey: Key(stringValue: health)) }
+        }
     }
 
-    init(_ status: ManagerStatus, keyboards: [KeyboardInfo], bus: String) {
-        self.keyboards = keyboards.filter { $0.connected || $0.health == .failed }.map {
+    private enum CodingKeys: String, CodingKey {
+        case version, bluezRunning, bluetoothAvailable, discovering, hardwareKeyboardAttached, hardwareKeyboards,
+            keyboardHealth, needingAttention
+    }
+
+    init(_ status: ManagerStatus, health: KeyboardHealthSummary, bus: String) {
+        let known = KeyboardHealth.allCases.map(\.wireForm)
+        keyboardHealth =
+            known.compactMap { word in health.counts[word].map { (word, Int($0)) } }
+            + health.counts.filter { !known.contains($0.key) }.sorted { $0.key < $1.key }.map {
+                ($0.key, Int($0.value))
+            }
+        needingAttention = health.needingAttention.map {
             KeyboardHealthLine(
-                address: $0.address, alias: $0.alias, health: $0.health.rawValue, healthDetail: $0.healthDetail)
+                address: $0.address, alias: $0.alias, health: $0.health.wireForm, healthDetail: $0.healthDetail)
         }
         version = status.version
         bluezRunning = status.blueZRunning
@@ -50,6 +76,18 @@ struct StatusResult: CommandResult {
             HardwareKeyboard(source: $0.source, id: $0.id, name: $0.name)
         }
         self.bus = bus
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(version, forKey: .version)
+        try container.encode(bluezRunning, forKey: .bluezRunning)
+        try container.encode(bluetoothAvailable, forKey: .bluetoothAvailable)
+        try container.encode(discovering, forKey: .discovering)
+        try container.encode(hardwareKeyboardAttached, forKey: .hardwareKeyboardAttached)
+        try container.encode(hardwareKeyboards, forKey: .hardwareKeyboards)
+        try container.encode(HealthCounts(counts: keyboardHealth), forKey: .keyboardHealth)
+        try container.encode(needingAttention, forKey: .needingAttention)
     }
 
     func writeText(to output: Output) {
@@ -72,7 +110,13 @@ struct StatusResult: CommandResult {
         } else {
             output.line("Hardware keyboard:  none attached")
         }
-        for keyboard in keyboards {
+        if keyboardHealth.isEmpty {
+            output.line("Keyboards:          none yet (put one in pairing mode and run 'kblink scan')")
+        } else {
+            let counts = keyboardHealth.map { "\($0.count) \($0.health.escapedForTerminalLine)" }
+            output.line("Keyboards:          " + counts.joined(separator: ", ") + " ('kblink list' shows them)")
+        }
+        for keyboard in needingAttention {
             let health = KeyboardHealth(rawValue: keyboard.health).map { $0.shown(in: output) } ?? keyboard.health
             let detail = keyboard.healthDetail.isEmpty ? "" : " — " + keyboard.healthDetail.escapedForTerminalLine
             output.line(

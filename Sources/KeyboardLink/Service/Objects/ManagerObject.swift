@@ -24,6 +24,9 @@ enum ManagerObject {
             DBusMethod(Manager.listKeyboards) { [weak registry] (_: MethodInvocation) in
                 [await registry?.keyboardList(cache: listCache) ?? .array(KeyboardSummary.dbusType, [])]
             },
+            DBusMethod(Manager.healthSummary) { [weak registry] (_: MethodCallContext) in
+                await registry?.healthSummary() ?? KeyboardHealthSummary(counts: [:], needingAttention: [])
+            },
             DBusMethod(Manager.resolveInsets) { [weak registry] (call: MethodInvocation) in
                 let dictionary = try call.decode([String: DBusValue].self)
                 let attached = await registry?.presence().attached ?? false

@@ -317,6 +317,23 @@ actor KeyboardRegistry {
         }
     }
 
+    /// `org.kblink1.Manager.HealthSummary`'s answer: the keyboards exported now counted by health, and those
+    /// waiting, healing or failed, by address.
+    func healthSummary() -> KeyboardHealthSummary {
+        var counts: [String: UInt32] = [:]
+        var needingAttention: [KeyboardHealthSummary.Entry] = []
+        for keyboard in keyboards.values {
+            counts[keyboard.health.wireForm, default: 0] += 1
+            guard KeyboardHealthSummary.needsAttention(keyboard.health) else { continue }
+            needingAttention.append(
+                KeyboardHealthSummary.Entry(
+                    path: KBlink.keyboardPath(keyboard.address), address: keyboard.address.description,
+                    alias: keyboard.alias, health: keyboard.health, healthDetail: keyboard.healthDetail))
+        }
+        needingAttention.sort { $0.address < $1.address }
+        return KeyboardHealthSummary(counts: counts, needingAttention: needingAttention)
+    }
+
     /// One device per address. With several adapters, BlueZ has one device object per adapter that saw the
     /// keyboard (each discovering adapter creates its own); the one kblinkd follows is the paired one, else the
     /// connected one, else the one of the first adapter (the pairing flow picks that one too), so that a stray
