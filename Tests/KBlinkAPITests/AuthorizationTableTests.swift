@@ -77,7 +77,8 @@ struct AuthorizationTableTests {
         let open = Set(Self.contract.filter { $0.value == "anyone" }.keys)
         #expect(
             open == [
-                "Manager.ListKeyboards", "Manager.ResolveInsets", "Keyboard.RefreshInfo", "Keymap.GetBindings",
+                "Manager.ListKeyboards", "Manager.HealthSummary", "Manager.ResolveInsets", "Keyboard.RefreshInfo",
+                "Keymap.GetBindings",
                 "Keymap.Diff", "Keymap.GetKeys", "Manager.ListLayouts", "Manager.GetLayout",
             ])
     }
