@@ -170,6 +170,9 @@ import Testing
             try host.write(
                 "/var/lib/dpkg/status", "Package: bluez\nStatus: install ok installed\nVersion: 5.72-0ubuntu5\n")
         },
+        Case(.bluezKnownProblems, "5.77: ATT PDU lost during pairing", .note) { host, _, _ in
+            try host.write("/var/lib/dpkg/status", "Package: bluez\nStatus: install ok installed\nVersion: 5.77-1\n")
+        },
         Case(.bluezKnownProblems, "5.66: notifications lost", .warn) { host, _, _ in
             try host.write("/var/lib/dpkg/status", "Package: bluez\nStatus: install ok installed\nVersion: 5.66-1\n")
         },

@@ -47,6 +47,13 @@ extension Doctor {
             source: "bluez commit e4f6c68f2 \"shared/uhid: Add special handling for non-keyboards\" (5.77), "
                 + "https://github.com/bluez/bluez/issues/848; commit 1782bfd79 \"input: Add support for "
                 + "UserspaceHID=persist\" (5.79)"),
+        KnownProblem(
+            status: .note, before: BlueZVersion(5, 78),
+            text: "an ATT request or answer written while a link's security changes (as it does during pairing) is "
+                + "lost, and the side waiting for it drops the link 30 s later; the keyboard reconnects, but a push "
+                + "running then fails (kblinkd reads a pull cut that way again) (fixed in 5.78)",
+            source: "bluez commit 32a081168 \"att: Correctly handle negative return values in can_write_data\" "
+                + "(5.78)"),
     ]
 
     /// The installed `bluez` package's version, from dpkg's status file.

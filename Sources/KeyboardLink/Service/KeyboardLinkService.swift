@@ -45,6 +45,9 @@ package actor KeyboardLinkService {
         package var reapplyDriverTimeout: Duration = .seconds(5)
         /// How long a ZMK Studio request may go unanswered before the keyboard counts as asleep.
         package var studioRequestTimeout: Duration = .seconds(10)
+        /// How long a pull whose link dropped waits for the keyboard to be connected again before it reads once more
+        /// (``KeymapWriter/cameBackAfterLinkDrop(_:)``).
+        package var linkReturnTimeout: Duration = .seconds(20)
         /// Whether a keyboard whose base is kblink's default keymap is read into the base as soon as it connects
         /// (otherwise at its first push or pull, or by `readKeymapBases()`), and a ZMK Studio keyboard asked whether
         /// it is locked (`StudioLock`; otherwise learnt at its first push or pull). Tests whose simulated firmware
@@ -79,7 +82,8 @@ package actor KeyboardLinkService {
         var writerTimeouts: KeymapWriter.Timeouts {
             KeymapWriter.Timeouts(
                 reapplyUnlock: reapplyUnlockTimeout, reapplyDriver: reapplyDriverTimeout,
-                studioRequest: studioRequestTimeout, readsKeymapOnConnect: readsKeymapOnConnect)
+                studioRequest: studioRequestTimeout, linkReturn: linkReturnTimeout,
+                readsKeymapOnConnect: readsKeymapOnConnect)
         }
     }
 

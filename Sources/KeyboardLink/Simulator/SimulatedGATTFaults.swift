@@ -6,6 +6,12 @@ package struct SimulatedGATTFaults: Sendable, Equatable {
     /// read still in flight fail with `org.bluez.Error.Failed: Not connected`, and the GATT objects go away, as
     /// when a keyboard falls asleep in the middle of a refresh. Fires once.
     package var disconnectAtRead: Int?
+    /// The n-th `StartNotify` (counting from 1, from when the fault is set) loses the link while its CCC write is in
+    /// flight: the device disconnects and the call answers `org.bluez.Error.Failed: Operation failed with ATT error:
+    /// 0x0e`, as bluetoothd 5.66 answers when the link drops under the write (a real keyboard's link dropped by
+    /// the 30 s ATT timeout of a PDU BlueZ before 5.78 lost while the link's security changed; docs/real-bluez.md).
+    /// Fires once.
+    package var dropLinkAtStartNotify: Int?
     /// This many `ReadValue` calls answer `org.bluez.Error.InProgress` before reads work again.
     package var inProgressAnswers: Int
     /// Characteristics whose reads answer `org.bluez.Error.NotPermitted`.
@@ -16,10 +22,11 @@ package struct SimulatedGATTFaults: Sendable, Equatable {
 
     /// No faults, or the ones given.
     package init(
-        disconnectAtRead: Int? = nil, inProgressAnswers: Int = 0, notPermitted: Set<BluetoothUUID> = [],
-        stopNotifyDelay: Duration = .zero
+        disconnectAtRead: Int? = nil, dropLinkAtStartNotify: Int? = nil, inProgressAnswers: Int = 0,
+        notPermitted: Set<BluetoothUUID> = [], stopNotifyDelay: Duration = .zero
     ) {
         self.disconnectAtRead = disconnectAtRead
+        self.dropLinkAtStartNotify = dropLinkAtStartNotify
         self.inProgressAnswers = inProgressAnswers
         self.notPermitted = notPermitted
         self.stopNotifyDelay = stopNotifyDelay

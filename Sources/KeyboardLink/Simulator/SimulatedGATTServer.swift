@@ -31,6 +31,8 @@ package actor SimulatedGATTServer {
         var inFlightReads = 0
         /// Reads counted toward ``SimulatedGATTFaults/disconnectAtRead``.
         var faultReads = 0
+        /// `StartNotify` calls counted toward ``SimulatedGATTFaults/dropLinkAtStartNotify``.
+        var faultStartNotifies = 0
         var statistics = SimulatedGATTStatistics()
         var notifyClients: [ObjectPath: Set<BusName>] = [:]
         var disconnect: (@Sendable () async -> Void)?
@@ -116,11 +118,13 @@ package actor SimulatedGATTServer {
         devices[address]?.profile.readDelay = delay
     }
 
-    /// Sets the faults a device injects, counting ``SimulatedGATTFaults/disconnectAtRead`` from now. Applies to
-    /// devices that have connected once; configure others through ``SimulatedDevice/gatt``.
+    /// Sets the faults a device injects, counting ``SimulatedGATTFaults/disconnectAtRead`` and
+    /// ``SimulatedGATTFaults/dropLinkAtStartNotify`` from now. Applies to devices that have connected once;
+    /// configure others through ``SimulatedDevice/gatt``.
     package func setFaults(_ faults: SimulatedGATTFaults, for address: BluetoothAddress) {
         devices[address]?.profile.faults = faults
         devices[address]?.faultReads = 0
+        devices[address]?.faultStartNotifies = 0
     }
 
     /// Changes the value of the `occurrence`-th characteristic with `uuid`; clients that started notifications get
@@ -353,6 +357,12 @@ package actor SimulatedGATTServer {
         else { throw DBusError.unknownObject("no object at \(path)") }
         guard characteristic.flags.canNotify else {
             throw DBusError(BlueZ.Error.notSupported, "Operation is not supported")
+        }
+        devices[address]?.faultStartNotifies += 1
+        if let limit = runtime.profile.faults.dropLinkAtStartNotify, devices[address]?.faultStartNotifies == limit {
+            devices[address]?.profile.faults.dropLinkAtStartNotify = nil
+            await runtime.disconnect?()
+            throw DBusError(BlueZ.Error.failed, "Operation failed with ATT error: 0x0e")
         }
         // bluetoothd keeps one session per client: a second StartNotify from it succeeds without a new one.
         guard devices[address]?.notifyClients[path, default: []].insert(sender).inserted == true else { return }

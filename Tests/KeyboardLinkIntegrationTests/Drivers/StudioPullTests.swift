@@ -131,6 +131,53 @@ struct StudioPullTests {
         }
     }
 
+    @Test("a link that drops as the pull starts and comes back: the pull reads the keyboard again")
+    func linkDropsAndComesBack() async throws {
+        try await StudioPushFixture.run { fixture, keymap in
+            let bluez = fixture.harness.bluez
+            let address = fixture.address
+            let keyboard = fixture.keyboard
+            #expect(
+                await keyboard.overwrite(
+                    layer: 0, position: try fixture.position("CAPS"), with: await fixture.keyPress(usage: 0xE0)))
+            let sessions = await bluez.gatt.statistics(for: address).notifySessionsStarted
+            await bluez.gatt.setFaults(SimulatedGATTFaults(dropLinkAtStartNotify: 1), for: address)
+            // BlueZ connects a trusted keyboard again as soon as it advertises; the firmware locks on disconnect and
+            // its owner unlocks it when kblinkd asks.
+            let comesBack = Task {
+                guard await eventually({ await bluez.device(address)?.connected == false }) else { return false }
+                await keyboard.linkDropped()
+                await keyboard.linkRestored()
+                try await bluez.setConnected(address, true)
+                await keyboard.unlock()
+                return true
+            }
+            let result = try await keymap.pull()
+            #expect(try await comesBack.value)
+            #expect(result.changed == 1 && result.deviceLayers == 4)
+            let bindings = try await keymap.bindings(zone: "standard", layer: 0)
+            #expect(bindings.first { $0.key == "CAPS" }?.action == "KC_LCTL")
+            // The session that lost its link, then the one that read the keyboard.
+            #expect(await bluez.gatt.statistics(for: address).notifySessionsStarted == sessions + 1)
+            #expect(await bluez.gatt.profile(for: address)?.faults.dropLinkAtStartNotify == nil)
+        }
+    }
+
+    @Test("a link that drops as the pull starts and stays down: NotConnected once the wait is over, draft unchanged")
+    func linkDropsAndStaysDown() async throws {
+        try await StudioPushFixture.run(options: { $0.linkReturnTimeout = .seconds(1) }) { fixture, keymap in
+            let bluez = fixture.harness.bluez
+            try await keymap.setBinding(layer: 0, key: "CAPS", action: "KC_LCTL")
+            let before = try await keymap.exportProfile()
+            await bluez.gatt.setFaults(SimulatedGATTFaults(dropLinkAtStartNotify: 1), for: fixture.address)
+            await KeymapFixture.expectError(.notConnected, containing: ["ATT error: 0x0e"]) {
+                _ = try await keymap.pull()
+            }
+            #expect(await bluez.device(fixture.address)?.connected == false)
+            #expect(try await keymap.exportProfile() == before)
+        }
+    }
+
     @Test("a keyboard that speaks no firmware protocol: NotSupported, the draft unchanged")
     func noDriver() async throws {
         var device = SimulatedDevice.vgn98Pro

@@ -30,7 +30,17 @@ extension KeymapWriter {
                     + "again")
         }
         do {
-            let result = try await performPull(state, unlockTimeout: unlockTimeout)
+            let result: PullReport
+            do {
+                result = try await performPull(state, unlockTimeout: unlockTimeout)
+            } catch let error as KBlinkError where error.code == .notConnected {
+                // A pull only reads: when the link dropped under it and the keyboard is back, it reads again.
+                guard await cameBackAfterLinkDrop(state) else { throw error }
+                log(
+                    .notice,
+                    "\(state.alias) (\(address)): the link dropped during the pull and came back; reading again")
+                result = try await performPull(state, unlockTimeout: unlockTimeout)
+            }
             await pushes.end(address)
             return result
         } catch {

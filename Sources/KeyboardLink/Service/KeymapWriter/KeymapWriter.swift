@@ -17,6 +17,8 @@ actor KeymapWriter {
         var reapplyDriver: Duration
         /// How long a ZMK Studio request may go unanswered before the keyboard counts as asleep.
         var studioRequest: Duration
+        /// How long a pull whose link dropped waits for the keyboard to come back before it reads again.
+        var linkReturn: Duration = .seconds(20)
         /// Whether a keyboard whose base is kblink's default is read into the base when it connects (and a ZMK
         /// Studio keyboard asked whether it is locked).
         var readsKeymapOnConnect = true
