@@ -58,6 +58,39 @@ package func eventually<Value: Sendable>(
     return nil
 }
 
+/// Waits until `observe()` gives a value that satisfies `condition`, for as long as the value keeps changing: the
+/// deadline is `stall` after the last change, not after the start, so a slow machine that makes progress is waited
+/// for and only progress that stops fails. At the deadline records an issue that names what was expected, the last
+/// value or error seen and how long it had not changed, and returns nil.
+@discardableResult
+package func eventually<Value: Sendable & Equatable>(
+    _ what: String, stallingFor stall: Duration = waitDeadline, sourceLocation: SourceLocation = #_sourceLocation,
+    _ observe: @Sendable () async throws -> Value, satisfies condition: @Sendable (Value) -> Bool
+) async -> Value? {
+    let clock = ContinuousClock()
+    var lastChange = clock.now
+    var last: Value?
+    var lastSeen = "nothing yet"
+    while true {
+        do {
+            let value = try await observe()
+            if condition(value) { return value }
+            if value != last {
+                last = value
+                lastChange = clock.now
+            }
+            lastSeen = String(describing: value)
+        } catch {
+            lastSeen = "error: \(error)"
+        }
+        if clock.now - lastChange >= stall { break }
+        try? await Task.sleep(for: .milliseconds(10))
+    }
+    Issue.record(
+        "waited for \(what); nothing changed for \(stall), last saw \(lastSeen)", sourceLocation: sourceLocation)
+    return nil
+}
+
 /// Takes the first element of an async sequence, or nil after `timeout`.
 package func first<S: AsyncSequence & Sendable>(
     of sequence: S, timeout: Duration = waitDeadline,

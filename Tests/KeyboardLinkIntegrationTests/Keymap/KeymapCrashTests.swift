@@ -15,6 +15,12 @@ struct KeymapCrashTests {
         var action: String
     }
 
+    /// How far the stream of edits got, and the error that stopped it.
+    struct StreamProgress: Sendable, Equatable {
+        var edits: Int
+        var stoppedBy: String?
+    }
+
     @Test(
         "SIGKILL right after an acknowledged SetBinding, restart with the same state directory", arguments: [37, 101])
     func killNine(killAfter: Int) async throws {
@@ -39,18 +45,33 @@ struct KeymapCrashTests {
             keys.map { Edit(layer: layer, key: $0, action: ["KC_F13", "KC_F14", "KC_F15", "KC_F16"][layer]) }
         }.shuffled(using: &random)
         let acknowledged = Mutex<[Edit]>([])
+        let stoppedBy = Mutex<String?>(nil)
         let stream = Task { () -> (any Error)? in
             for edit in plan {
                 do {
                     try await keymap.setBinding(zone: "standard", layer: edit.layer, key: edit.key, action: edit.action)
                 } catch {
+                    stoppedBy.withLock { $0 = "\(error)" }
                     return error
                 }
                 acknowledged.withLock { $0.append(edit) }
             }
             return nil
         }
-        #expect(await eventually { acknowledged.withLock { $0.count } >= killAfter })
+        // Waits for the stream to pass `killAfter` edits for as long as it makes progress: with the whole suite
+        // beside it, every edit's two fsyncs share the disk with hundreds of others, and the stream can take minutes.
+        // A stream that stops early, or stalls, says why and shows kblinkd's log.
+        let progress = await eventually("\(killAfter) acknowledged edits") {
+            StreamProgress(edits: acknowledged.withLock { $0.count }, stoppedBy: stoppedBy.withLock { $0 })
+        } satisfies: {
+            $0.edits >= killAfter || $0.stoppedBy != nil
+        }
+        if progress == nil || progress?.stoppedBy != nil {
+            let reason = progress?.stoppedBy ?? "an edit still waiting for its answer"
+            let log = first.standardError.suffix(4000)
+            let count = acknowledged.withLock { $0.count }
+            Issue.record("the stream stopped after \(count) edits, before the kill: \(reason); kblinkd's log: \(log)")
+        }
         first.signal(SIGKILL)
         let streamError: (any Error)? = await stream.value
         #expect(streamError != nil, "the stream stops when the daemon dies")
