@@ -89,6 +89,10 @@ package struct DriverPush: Sendable {
         package var rolledBack: Bool
         /// Whether writing the macro slots had begun.
         package var wroteMacros = false
+        /// Whether the push failed while reading the keyboard and planning, before any request that changes the
+        /// keyboard (adding a layer, writing a binding or a macro slot): then the keyboard is as it was, and the same
+        /// push can be tried again.
+        package var beforeChanges = false
 
         package var description: String {
             guard written > 0 || wroteMacros else {
@@ -362,7 +366,7 @@ package struct DriverPush: Sendable {
                         + "; change them with 'kblink keymap set' ('kblink keymap push --dry-run' lists them)")
             }
         } catch {
-            throw Failure(error: error, written: 0, rolledBack: true)
+            throw Failure(error: error, written: 0, rolledBack: true, beforeChanges: true)
         }
         let addedLayers = plan.addedLayers
         let uneditedWrites = Self.uneditedWrites(plan.keys, target: target)

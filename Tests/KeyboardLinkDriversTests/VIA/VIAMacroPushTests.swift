@@ -139,6 +139,7 @@ struct VIAMacroPushTests {
             Issue.record("21 bytes of macros should not fit a 16-byte buffer")
         } catch {
             #expect(error.written == 0 && !error.wroteMacros && error.rolledBack)
+            #expect(error.beforeChanges, "refused while planning: the push may be tried again as it is")
             guard case .notSupported(let message) = error.error else {
                 Issue.record("expected notSupported, got \(error.error)")
                 return
@@ -197,6 +198,7 @@ struct VIAMacroPushTests {
                 return
             }
             #expect(error.wroteMacros && error.written == 0 && !error.rolledBack)
+            #expect(!error.beforeChanges, "the macro buffer was being written")
             #expect(error.description.contains("may hold part of the change"))
             #expect(error.description.contains("plays no macro"))
             #expect(error.description.contains("push again"))
@@ -240,7 +242,7 @@ struct VIAMacroPushTests {
                 desired: desired, dryRun: false, verify: true)
             Issue.record("the push should have failed")
         } catch {
-            #expect(error.wroteMacros && error.rolledBack)
+            #expect(error.wroteMacros && error.rolledBack && !error.beforeChanges)
             #expect(error.written == (failingWrite == 5 ? 2 : 0))
             #expect(error.description.contains("rolled back to its previous keymap and the draft is kept"))
         }

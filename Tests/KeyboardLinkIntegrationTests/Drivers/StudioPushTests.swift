@@ -146,6 +146,56 @@ struct StudioPushTests {
         }
     }
 
+    @Test("a link that drops as the push connects and comes back: the push connects again and writes")
+    func linkDropsBeforeWritingAndComesBack() async throws {
+        try await StudioPushFixture.run { fixture, keymap in
+            let bluez = fixture.harness.bluez
+            let address = fixture.address
+            let keyboard = fixture.keyboard
+            let original = await keyboard.firmware.savedKeymap
+            try await keymap.setBinding(layer: 0, key: "CAPS", action: "KC_LCTL")
+            let sessions = await bluez.gatt.statistics(for: address).notifySessionsStarted
+            await bluez.gatt.setFaults(SimulatedGATTFaults(dropLinkAtStartNotify: 1), for: address)
+            // BlueZ connects a trusted keyboard again as soon as it advertises; the firmware locks on disconnect and
+            // its owner unlocks it when kblinkd asks.
+            let comesBack = Task {
+                guard await eventually({ await bluez.device(address)?.connected == false }) else { return false }
+                await keyboard.linkDropped()
+                await keyboard.linkRestored()
+                try await bluez.setConnected(address, true)
+                await keyboard.unlock()
+                return true
+            }
+            let result = try await keymap.push()
+            #expect(try await comesBack.value)
+            #expect(result.written == 1 && result.saved)
+            let caps = try fixture.position("CAPS")
+            let firmware = await keyboard.firmware
+            #expect(StudioPushFixture.differences(original, firmware.savedKeymap) == [[0, caps]])
+            #expect(firmware.savedKeymap[0][caps] == (await fixture.keyPress(usage: 0xE0)))
+            #expect(try await keymap.diff().isEmpty)
+            // The session that lost its link, then the one that wrote.
+            #expect(await bluez.gatt.statistics(for: address).notifySessionsStarted == sessions + 1)
+        }
+    }
+
+    @Test("a link that drops as the push connects and stays down: NotConnected once the wait is over, nothing written")
+    func linkDropsBeforeWritingAndStaysDown() async throws {
+        try await StudioPushFixture.run(options: { $0.linkReturnTimeout = .seconds(1) }) { fixture, keymap in
+            let bluez = fixture.harness.bluez
+            let original = await fixture.keyboard.firmware.savedKeymap
+            try await keymap.setBinding(layer: 0, key: "CAPS", action: "KC_LCTL")
+            let before = try await keymap.exportProfile()
+            await bluez.gatt.setFaults(SimulatedGATTFaults(dropLinkAtStartNotify: 1), for: fixture.address)
+            await KeymapFixture.expectError(.notConnected, containing: ["ATT error: 0x0e"]) {
+                _ = try await keymap.push()
+            }
+            #expect(await bluez.device(fixture.address)?.connected == false)
+            #expect(await fixture.keyboard.firmware.savedKeymap == original)
+            #expect(try await keymap.exportProfile() == before)
+        }
+    }
+
     @Test("the Driver property says zmk-studio for a keyboard with the Studio service")
     func driverProperty() async throws {
         try await StudioPushFixture.run { fixture, _ in

@@ -1,3 +1,4 @@
+import KBlinkAPI
 import KeyboardLinkBlueZ
 
 /// A keyboard whose link drops under a firmware session and comes straight back.
@@ -7,7 +8,32 @@ import KeyboardLinkBlueZ
 /// Correctly handle negative return values in can_write_data"). The side that waits for the lost answer gives up after
 /// ATT's 30 s transaction timeout and drops the link; a trusted keyboard is connected again within moments. A
 /// session that was running then fails with `NotConnected` although the keyboard is there again (docs/real-bluez.md).
+///
+/// A pull, which only reads, is tried once more when the keyboard comes back; so is a push that had sent nothing
+/// that changes the keyboard (it was connecting, reading the keyboard or planning). A push cut after its first
+/// change is not: it answers what it wrote and rolled back, and the user pushes again.
 extension KeymapWriter {
+    /// The push, tried once more when it failed with `NotConnected` before changing anything on the keyboard and the
+    /// keyboard's link came back.
+    func pushAgainAfterLinkDrop(_ state: KeyboardState, options: PushOptions) async throws -> PushReport {
+        do {
+            return try await performPush(state, options: options)
+        } catch let failure as PushFailedBeforeChanges {
+            guard let error = failure.error as? KBlinkError, error.code == .notConnected,
+                await cameBackAfterLinkDrop(state)
+            else { throw failure.error }
+            log(
+                .notice,
+                "\(state.alias) (\(state.address)): the link dropped before the push changed anything and came back; "
+                    + "pushing again")
+            do {
+                return try await performPush(state, options: options)
+            } catch let again as PushFailedBeforeChanges {
+                throw again.error
+            }
+        }
+    }
+
     /// After a firmware session failed with `NotConnected`: whether the keyboard's link dropped and came back.
     ///
     /// Waits up to 3 s for BlueZ to show the keyboard disconnected (a session that failed on a link that stayed up
@@ -40,4 +66,11 @@ extension KeymapWriter {
             return false
         }
     }
+}
+
+/// A push's failure before it sent the keyboard anything that changes it (`performPush`): the keyboard is as it was,
+/// so the push may be tried again. `pushAgainAfterLinkDrop` unwraps it: callers see `error`.
+struct PushFailedBeforeChanges: Error {
+    /// What the push answers when it is not tried again.
+    var error: any Error
 }

@@ -46,7 +46,7 @@ extension KeymapWriter {
                 if let action = options.check {
                     try await checkAction(state, action)
                 } else {
-                    try await performPush(state, options: options)
+                    try await pushAgainAfterLinkDrop(state, options: options)
                 }
             await pushes.end(address)
             return result
@@ -58,11 +58,19 @@ extension KeymapWriter {
 
     /// The push itself, with the keyboard claimed: the draft merged three-way with the keyboard against the base
     /// (`PushMerge`), or, with `overwrite`, the whole draft.
-    private func performPush(_ state: KeyboardState, options: PushOptions) async throws -> PushReport {
+    /// - Throws: ``PushFailedBeforeChanges`` around the error when nothing was sent that changes the keyboard
+    ///   (`pushAgainAfterLinkDrop` unwraps it), the ``KBlinkError`` otherwise.
+    func performPush(_ state: KeyboardState, options: PushOptions) async throws -> PushReport {
         let address = state.address
         // Through `read`, so that a keyboard whose profile is a newer kblink's gets that error, not "no session".
         var session = try await keymaps.read(address) { $0 }
-        guard let driver = try await makeDriver(state) else {
+        let made: (any KeyboardDriver)?
+        do {
+            made = try await makeDriver(state)
+        } catch {
+            throw PushFailedBeforeChanges(error: error)
+        }
+        guard let driver = made else {
             throw KBlinkError.notSupported(
                 "\(state.alias) speaks no firmware protocol kblink can write (ZMK Studio or VIA); "
                     + "its keymap can only be changed in its firmware")
@@ -76,9 +84,10 @@ extension KeymapWriter {
             } catch let error as DriverError {
                 await release(driver, of: state.address)
                 log(.notice, "push to \(state.alias) (\(address)) failed reading its keymap first: \(error)")
-                throw error.kblinkError(
-                    message: error.message + "; nothing was written, the draft is kept (a push reads the keyboard's "
-                        + "keymap first; 'kblink keymap push --overwrite' replaces it whole instead)")
+                throw PushFailedBeforeChanges(
+                    error: error.kblinkError(
+                        message: error.message + "; nothing was written, the draft is kept (a push reads the "
+                            + "keyboard's keymap first; 'kblink keymap push --overwrite' replaces it whole instead)"))
             } catch {
                 await release(driver, of: state.address)
                 throw KBlinkError.notSupported(
@@ -116,6 +125,7 @@ extension KeymapWriter {
         } catch {
             await release(driver, of: state.address)
             log(.notice, "push to \(state.alias) (\(address)) failed: \(error)")
+            if error.beforeChanges { throw PushFailedBeforeChanges(error: error.kblinkError) }
             throw error.kblinkError
         }
         await release(driver, of: state.address)
