@@ -142,16 +142,7 @@ struct StudioPullTests {
                     layer: 0, position: try fixture.position("CAPS"), with: await fixture.keyPress(usage: 0xE0)))
             let sessions = await bluez.gatt.statistics(for: address).notifySessionsStarted
             await bluez.gatt.setFaults(SimulatedGATTFaults(dropLinkAtStartNotify: 1), for: address)
-            // BlueZ connects a trusted keyboard again as soon as it advertises; the firmware locks on disconnect and
-            // its owner unlocks it when kblinkd asks.
-            let comesBack = Task {
-                guard await eventually({ await bluez.device(address)?.connected == false }) else { return false }
-                await keyboard.linkDropped()
-                await keyboard.linkRestored()
-                try await bluez.setConnected(address, true)
-                await keyboard.unlock()
-                return true
-            }
+            let comesBack = fixture.connectAgainOnceTheLinkDrops()
             let result = try await keymap.pull()
             #expect(try await comesBack.value)
             #expect(result.changed == 1 && result.deviceLayers == 4)

@@ -49,6 +49,23 @@ struct StudioPushFixture {
     }
 
     /// The position of a key in the layout's order (ZMK's key position).
+    /// Brings the keyboard back as soon as BlueZ shows its link dropped, as BlueZ does for a trusted keyboard that
+    /// advertises; the firmware locks on disconnect, and its owner unlocks it when kblinkd asks. The task answers
+    /// whether the link dropped at all.
+    func connectAgainOnceTheLinkDrops() -> Task<Bool, any Error> {
+        let bluez = harness.bluez
+        let address = address
+        let keyboard = keyboard
+        return Task {
+            guard await eventually({ await bluez.device(address)?.connected == false }) else { return false }
+            await keyboard.linkDropped()
+            await keyboard.linkRestored()
+            try await bluez.setConnected(address, true)
+            await keyboard.unlock()
+            return true
+        }
+    }
+
     func position(_ key: String) throws -> Int {
         try #require(layout.keys.firstIndex { $0.name.rawValue == key })
     }

@@ -156,16 +156,7 @@ struct StudioPushTests {
             try await keymap.setBinding(layer: 0, key: "CAPS", action: "KC_LCTL")
             let sessions = await bluez.gatt.statistics(for: address).notifySessionsStarted
             await bluez.gatt.setFaults(SimulatedGATTFaults(dropLinkAtStartNotify: 1), for: address)
-            // BlueZ connects a trusted keyboard again as soon as it advertises; the firmware locks on disconnect and
-            // its owner unlocks it when kblinkd asks.
-            let comesBack = Task {
-                guard await eventually({ await bluez.device(address)?.connected == false }) else { return false }
-                await keyboard.linkDropped()
-                await keyboard.linkRestored()
-                try await bluez.setConnected(address, true)
-                await keyboard.unlock()
-                return true
-            }
+            let comesBack = fixture.connectAgainOnceTheLinkDrops()
             let result = try await keymap.push()
             #expect(try await comesBack.value)
             #expect(result.written == 1 && result.saved)
