@@ -1319,10 +1319,46 @@ def stack_broken():
     return None
 
 
+# Where each scenario run so far started in OUT/bluetoothd.log: (name, byte offset), in order.
+scenario_starts = []
+
+
+def bluetoothd_log_size():
+    try:
+        return os.path.getsize(os.path.join(OUT, 'bluetoothd.log'))
+    except OSError:
+        return 0
+
+
+def lost_att_writes():
+    """Lines on the ATT PDUs bluetoothd could not write during the last scenario and the one before it. BlueZ before
+    5.78 takes such a write for a sent one (can_write_data in src/shared/att.c), so the peer waiting for it drops the
+    link when ATT's 30 s timeout ends, which can fail the next scenario as well as this one (docs/real-bluez.md,
+    finding 17)."""
+    starts = scenario_starts[-2:]
+    if not starts:
+        return []
+    with open(os.path.join(OUT, 'bluetoothd.log'), 'rb') as f:
+        f.seek(starts[0][1])
+        text = f.read().decode('utf-8', 'replace')
+    lines = []
+    offset = starts[0][1]
+    for index, (scenario, start) in enumerate(starts):
+        end = starts[index + 1][1] if index + 1 < len(starts) else None
+        part = text[start - offset:None if end is None else end - offset]
+        lost = [l for l in part.splitlines() if 'bt_att_chan_write()' in l and 'write failed:' in l]
+        if lost:
+            lines.append('  bluetoothd could not write %d ATT PDU(s) during %s (%s); BlueZ before 5.78 takes that '
+                         'for sent, and the peer drops the link 30 s later (docs/real-bluez.md, finding 17)'
+                         % (len(lost), scenario, lost[-1].split('write failed:', 1)[1].strip()))
+    return lines
+
+
 def run_scenario(name, function):
     """Runs one scenario; returns its result line and why the stack broke during it (None when it did not)."""
     t0 = time.monotonic()
     since = time.strftime('%H:%M:%S')
+    scenario_starts.append((name, bluetoothd_log_size()))
     crash_file = os.path.join(OUT, 'crash-bluetoothd-in.txt')  # scripts/real-bluez-test --crash-bluetoothd-in NAME
     if os.path.exists(crash_file) and open(crash_file).read().split() == [name]:
         log('%s: crashing bluetoothd (SIGSEGV), as asked, to check the recovery' % name)
@@ -1365,6 +1401,10 @@ def diagnose(name, since, broken=None):
     lines.append('  bluetoothd %s' % ('running' if alive else 'gone (exit %s)' % bluetoothd.proc.returncode))
     if broken:
         lines.append('  the stack broke: %s' % broken)
+    try:
+        lines += lost_att_writes()
+    except OSError as error:  # the diagnosis never hides the failure it explains
+        lines.append('  bluetoothd.log not read: %s' % error)
     done = subprocess.run(['dmesg'], capture_output=True, text=True)
     complaints = [l for l in done.stdout.splitlines() if re.search(r'Bluetooth: |BUG|list_del|general protection', l)]
     if complaints:
