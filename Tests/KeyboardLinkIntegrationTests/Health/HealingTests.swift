@@ -187,7 +187,7 @@ struct HealingTests {
 
     @Test("the user's disconnect during healing cancels it: disconnected, nothing more tried")
     func userDisconnectCancels() async throws {
-        let settings = HealthSettings(deadline: .milliseconds(1500), budget: 3, backoff: .seconds(60))
+        let settings = HealthSettings(deadline: .milliseconds(1500), budget: 3, backoff: .seconds(3600))
         try await withHealthDaemon(devices: [Self.aula(.never)], health: settings) { daemon throws in
             let service = try daemon.service
             // The first step (reconnect) ran and found nothing; the next waits for the (long) backoff.

@@ -14,7 +14,7 @@ struct SleepHealthTests {
         var device = SimulatedDevice.aulaF87
         device.inputDevice = .never
         // A long backoff: after its first step the ladder waits, and only sleep or a resume changes that.
-        let settings = HealthSettings(deadline: .milliseconds(1500), budget: 3, backoff: .seconds(60))
+        let settings = HealthSettings(deadline: .milliseconds(1500), budget: 3, backoff: .seconds(3600))
         try await withHealthDaemon(devices: [device], health: settings) { daemon throws in
             let logind = try ChildProcess(
                 "/usr/bin/python3", ["-m", "dbusmock", "--system", "--template", "logind"],
