@@ -90,6 +90,19 @@ struct StatusResult: CommandResult {
         try container.encode(needingAttention, forKey: .needingAttention)
     }
 
+    /// How many attached keyboards `kblink status` names on its one line; the JSON lists them all.
+    static let hardwareKeyboardsNamed = 3
+
+    /// The attached keyboards, the first ``hardwareKeyboardsNamed`` by name, then how many more.
+    var hardwareKeyboardNames: String {
+        let named = hardwareKeyboards.prefix(Self.hardwareKeyboardsNamed).map {
+            "\($0.name.escapedForTerminalLine) (\($0.source) \($0.id.escapedForTerminalLine))"
+        }
+        let more = hardwareKeyboards.count - named.count
+        guard more > 0 else { return named.joined(separator: ", ") }
+        return named.joined(separator: ", ") + " and \(more) more ('kblink status --json' lists them)"
+    }
+
     func writeText(to output: Output) {
         output.line("kblinkd \(version) on the \(bus) bus")
         if !bluezRunning {
@@ -103,10 +116,7 @@ struct StatusResult: CommandResult {
             output.line("BlueZ:              running, adapter powered" + (discovering ? ", discovering" : ""))
         }
         if hardwareKeyboardAttached {
-            let names = hardwareKeyboards.map {
-                "\($0.name.escapedForTerminalLine) (\($0.source) \($0.id.escapedForTerminalLine))"
-            }.joined(separator: ", ")
-            output.line("Hardware keyboard:  " + output.green("attached") + " — \(names)")
+            output.line("Hardware keyboard:  " + output.green("attached") + " — " + hardwareKeyboardNames)
         } else {
             output.line("Hardware keyboard:  none attached")
         }
