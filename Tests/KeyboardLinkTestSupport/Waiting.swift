@@ -40,22 +40,13 @@ package func eventually<Value: Sendable>(
 ) async -> Value? {
     let clock = ContinuousClock()
     let start = clock.now
-    var lastSeen = "nothing yet"
-    while true {
-        do {
-            let value = try await observe()
-            if condition(value) { return value }
-            lastSeen = String(describing: value)
-        } catch {
-            lastSeen = "error: \(error)"
-        }
-        if clock.now - start >= timeout { break }
-        try? await Task.sleep(for: .milliseconds(10))
+    let outcome = await poll(observe, until: condition, givingUpWhen: { _ in clock.now - start >= timeout })
+    if outcome.value == nil {
+        Issue.record(
+            "waited \(timeout) for \(what.isEmpty ? "the condition" : what); last saw \(outcome.lastSeen)",
+            sourceLocation: sourceLocation)
     }
-    Issue.record(
-        "waited \(timeout) for \(what.isEmpty ? "the condition" : what); last saw \(lastSeen)",
-        sourceLocation: sourceLocation)
-    return nil
+    return outcome.value
 }
 
 /// Waits until `observe()` gives a value that satisfies `condition`, for as long as the value keeps changing: the
@@ -70,25 +61,42 @@ package func eventually<Value: Sendable & Equatable>(
     let clock = ContinuousClock()
     var lastChange = clock.now
     var last: Value?
+    let outcome = await poll(observe, until: condition) { seen in
+        if let seen, seen != last {
+            last = seen
+            lastChange = clock.now
+        }
+        return clock.now - lastChange >= stall
+    }
+    if outcome.value == nil {
+        Issue.record(
+            "waited for \(what); nothing changed for \(stall), last saw \(outcome.lastSeen)",
+            sourceLocation: sourceLocation)
+    }
+    return outcome.value
+}
+
+/// The loop of both value waits: calls `observe()` every 10 ms until its value satisfies `condition`, or until
+/// `expired` (given the value that did not satisfy it, nil after an error) says the wait is over. Answers the value
+/// that satisfied the condition (nil when none did) and the last value or error seen, in words.
+private func poll<Value: Sendable>(
+    _ observe: @Sendable () async throws -> Value, until condition: @Sendable (Value) -> Bool,
+    givingUpWhen expired: (Value?) -> Bool
+) async -> (value: Value?, lastSeen: String) {
     var lastSeen = "nothing yet"
     while true {
+        var seen: Value?
         do {
             let value = try await observe()
-            if condition(value) { return value }
-            if value != last {
-                last = value
-                lastChange = clock.now
-            }
+            if condition(value) { return (value, lastSeen) }
+            seen = value
             lastSeen = String(describing: value)
         } catch {
             lastSeen = "error: \(error)"
         }
-        if clock.now - lastChange >= stall { break }
+        if expired(seen) { return (nil, lastSeen) }
         try? await Task.sleep(for: .milliseconds(10))
     }
-    Issue.record(
-        "waited for \(what); nothing changed for \(stall), last saw \(lastSeen)", sourceLocation: sourceLocation)
-    return nil
 }
 
 /// Takes the first element of an async sequence, or nil after `timeout`.
