@@ -7,10 +7,11 @@ import KeyboardLinkHostFix
 // kblink-fix-host: applies the fixes `kblink doctor --fix` chose, as root (started by pkexec through the polkit
 // action org.kblink1.fix-host), and takes them back (`undo`). kblinkd never runs it: kblinkd stays unprivileged.
 //
-//   kblink-fix-host [--root DIR] apply FIX...    FIX as `kblink doctor --fix` names it (hid-apple-fnmode=2, ...)
+//   kblink-fix-host [--root DIR] apply FIX...    FIX as `kblink doctor --fix` names it (hid-apple-fnmode=2,
+//                                                via-hidraw-access, ...)
 //   kblink-fix-host [--root DIR] undo            removes exactly what the manifest records
 //
-// --root DIR works under DIR instead of / (tests run the helper unprivileged on a fake root); refused under pkexec.
+// --root DIR works under DIR instead of / (tests run the helper on a fake root); refused for another user.
 
 func fail(_ message: String, status: Int32 = 1) -> Never {
     let bytes = Array("kblink-fix-host: \(message)\n".utf8)
@@ -27,9 +28,11 @@ if arguments.first == "--root" {
     root = arguments[1]
     arguments.removeFirst(2)
 }
-// Started by pkexec (as root for another user), it works on / only: a root the user chose could lead root's writes
-// through links anywhere.
-if getenv("PKEXEC_UID") != nil && root != "/" { fail("--root is for tests, not under pkexec", status: 2) }
+// Started for another user by pkexec, sudo, run0 or doas (each names that user: PKEXEC_UID, SUDO_UID, DOAS_USER), it
+// works on / only: a root the user chose could lead root's writes through links anywhere.
+if root != "/", ["PKEXEC_UID", "SUDO_UID", "DOAS_USER"].contains(where: { (name: String) in getenv(name) != nil }) {
+    fail("--root is for tests, not under pkexec, sudo, run0 or doas", status: 2)
+}
 let fixer = HostFixer(root: root)
 do {
     switch arguments.first {

@@ -11,9 +11,9 @@ extension Doctor {
         "Jamesdonkey", "A3R", "hfd.cn", "WKB603", "TH87", "HFD Epomaker TH87", "2.4G Wireless Receiver",
     ]
     /// Where udev rules live (packaged, then the administrator's).
-    static let udevRuleDirectories = ["/usr/lib/udev/rules.d", "/lib/udev/rules.d", "/etc/udev/rules.d"]
+    static let udevRuleDirectories = HostFix.udevRuleDirectories
     /// kblinkd's rule for VIA raw HID nodes.
-    static let viaRuleName = "70-kblink-via.rules"
+    static let viaRuleName = HostFix.viaRuleName
 
     /// Every keyboard check of every keyboard, or each once when there is none to look at.
     func keyboardChecks() -> [DoctorCheck] {
@@ -229,7 +229,7 @@ extension Doctor {
         guard summary.driver == "via" else {
             return DoctorCheck(.keyboardHidraw, subject: subject, .ok, found: "not a VIA keyboard: no hidraw needed")
         }
-        guard let rule = udevRule(Self.viaRuleName) else {
+        guard udevRule(Self.viaRuleName) != nil else {
             return DoctorCheck(
                 .keyboardHidraw, subject: subject, .warn, found: "kblinkd's udev rule \(Self.viaRuleName) is missing",
                 why: "kblinkd cannot open the keyboard's VIA interface (/dev/hidrawN): no keymap reads or writes",
@@ -254,30 +254,17 @@ extension Doctor {
                 fix: "sudo udevadm trigger --action=change --subsystem-match=hidraw")
         }
         guard udevRule(HostFix.viaAccessRule.split(separator: "/").last.map(String.init) ?? "") != nil else {
-            let checker = Self.checkerPath(in: rule.text) ?? "/usr/bin/kblinkd"
             return DoctorCheck(
                 .keyboardHidraw, subject: subject, .note,
                 found: groups.joined(separator: ", ") + "; kblinkd can reach it, you cannot",
                 why: "VIA's web app (the-via/app) runs as you: without access it says \"invalid protocol version\"",
                 fix: "kblink doctor --fix (a udev rule giving the person at the seat VIA raw HID nodes, never a "
                     + "key interface)",
-                automaticFix: .viaHidrawAccess(checker: checker))
+                automaticFix: .viaHidrawAccess)
         }
         return DoctorCheck(
             .keyboardHidraw, subject: subject, .ok,
             found: groups.joined(separator: ", ") + "; kblinkd and the person at the seat can reach it")
-    }
-
-    /// The program kblinkd's VIA rule runs (`PROGRAM=="/usr/bin/kblinkd --check-hidraw ..."`).
-    static func checkerPath(in rule: String) -> String? {
-        for line in rule.split(separator: "\n") where !line.hasPrefix("#") {
-            for field in line.split(separator: ",") {
-                let trimmed = field.drop { $0 == " " }
-                guard trimmed.hasPrefix("PROGRAM==\"") else { continue }
-                return trimmed.dropFirst("PROGRAM==\"".count).split(separator: " ").first.map(String.init)
-            }
-        }
-        return nil
     }
 
     func batteryCheck(_ summary: KeyboardSummary) -> DoctorCheck {

@@ -35,6 +35,13 @@ package struct HostFixer: Sendable {
             }
         }
 
+        /// The file or live value the record is about.
+        var path: String {
+            switch self {
+            case .file(let path), .live(let path, _): path
+            }
+        }
+
         init?(line: Substring) {
             let words = line.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false)
             switch (words.first, words.count) {
@@ -66,23 +73,32 @@ package struct HostFixer: Sendable {
         return records
     }
 
-    /// Applies `fixes` in order and records each change in the manifest (added to what it already holds). A live
-    /// value that cannot be written (the module not loaded, the device gone) is reported and skipped: the file still
-    /// applies from the next load or boot.
+    /// Applies `fixes` in order. Each change is recorded in the manifest (added to what it already holds) before it is
+    /// made, so that `undo` knows it even when the helper stops halfway; a manifest that cannot be written stops the
+    /// fix before it changes anything. A live value that cannot be written (the module not loaded, the device gone)
+    /// is reported and skipped: the file still applies from the next load or boot.
     /// - Returns: one line per change, for people.
     package func apply(_ fixes: [HostFix]) throws -> [String] {
         var recorded = try records()
         var report: [String] = []
-        defer { try? writeManifest(recorded) }
+        func record(_ record: Record) throws {
+            guard !recorded.contains(where: { $0.path == record.path }) else { return }
+            recorded.append(record)
+            try writeManifest(recorded)
+        }
+        let checker = fixes.contains(.viaHidrawAccess) ? try viaChecker() : ""
         for fix in fixes {
-            for (hostPath, text) in fix.files {
+            if case .adapterAutosuspendOff(let vendor, let product, let device) = fix {
+                try checkUSBDevice(device, vendor: vendor, product: product)
+            }
+            for (hostPath, text) in fix.files(checker: checker) {
                 let target = path(hostPath)
                 if let existing = try files.read(target), !existing.starts(with: Array(HostFix.header.utf8)) {
                     throw Failure("\(hostPath) exists and was not written by kblink: leaving it alone")
                 }
+                try record(.file(hostPath))
                 try files.makeDirectory(FileStore.split(target).directory)
                 try files.writeAtomically(Array(text.utf8), to: target, mode: 0o644)
-                if !recorded.contains(.file(hostPath)) { recorded.append(.file(hostPath)) }
                 report.append("wrote \(hostPath)")
             }
             for (hostPath, value) in fix.liveValues {
@@ -92,14 +108,99 @@ package struct HostFixer: Sendable {
                     continue
                 }
                 let previous = String(decoding: current, as: UTF8.self).trimmingWhiteSpace()
-                try writeLive(value, to: target)
-                if !recorded.contains(where: { if case .live(hostPath, _) = $0 { true } else { false } }) {
-                    recorded.append(.live(hostPath, previous: previous))
+                guard HostFix.isLiveValue(hostPath, previous) else {
+                    throw Failure("\(hostPath) holds '\(previous)', which undo could not write back: leaving it alone")
                 }
+                try record(.live(hostPath, previous: previous))
+                try writeLive(value, to: target)
                 report.append("set \(hostPath) to \(value) (was \(previous))")
             }
         }
         return report
+    }
+
+    /// The program kblinkd's installed VIA rule runs (`PROGRAM=="/usr/bin/kblinkd --check-hidraw ..."`), which the
+    /// VIA fix's rule runs too, since udev runs it as root for every hidraw node: it comes from that rule (in a rule
+    /// directory, the administrator's first), never from the caller, and it is used only when it is a file named
+    /// `kblinkd` that nobody but root (or whoever runs this helper, on a test's fake root) can change, in directories
+    /// nobody else can change either.
+    /// - Throws: ``Failure`` saying what is missing or unsafe.
+    package func viaChecker() throws -> String {
+        var rule: (path: String, text: String)?
+        for directory in HostFix.udevRuleDirectories.reversed() {
+            let hostPath = "\(directory)/\(HostFix.viaRuleName)"
+            if let bytes = try? files.read(path(hostPath)) {
+                rule = (hostPath, String(decoding: bytes, as: UTF8.self))
+                break
+            }
+        }
+        guard let rule else {
+            throw Failure("kblinkd's udev rule \(HostFix.viaRuleName) is not installed: install kblinkd first")
+        }
+        guard let checker = HostFix.checkerPath(in: rule.text), HostFix.isCheckerPath(checker) else {
+            throw Failure("\(rule.path) runs no program named kblinkd that a rule may name: leaving VIA access alone")
+        }
+        try checkOnlyRootChanges(rule.path)
+        try checkOnlyRootChanges(checker)
+        return checker
+    }
+
+    /// Throws unless nobody but root (or whoever runs the helper, on a test's fake root) can change what `hostPath`
+    /// is: it and every directory above it, as written and with every link resolved, are owned by root and writable by
+    /// their owner alone (a link's own mode means nothing; its directory's does), and it is a regular file.
+    private func checkOnlyRootChanges(_ hostPath: String) throws {
+        let target = path(hostPath)
+        guard let resolvedPointer = realpath(target, nil) else {
+            throw Failure("\(hostPath): \(String(cString: strerror(errno)))")
+        }
+        let resolved = String(cString: resolvedPointer)
+        free(resolvedPointer)
+        var status = stat()
+        guard stat(resolved, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+            throw Failure("\(hostPath) is not a regular file: leaving it alone")
+        }
+        // Under a fake root, its own directory (in a world-writable /tmp) is where the walk ends.
+        let top = root == "/" ? "/" : root
+        try checkOwnedByRoot(target, shownAs: hostPath, upTo: top)
+        try checkOwnedByRoot(
+            resolved, shownAs: hostPath + " (" + resolved + ")", upTo: resolved.hasPrefix(top + "/") ? top : "/")
+    }
+
+    /// Walks from `file` up to `top` (an ancestor of it, or `/`), throwing at the first entry that someone other than
+    /// root (or whoever runs the helper) owns, or that is not a link and can be written by its group or others.
+    private func checkOwnedByRoot(_ file: String, shownAs name: String, upTo top: String) throws {
+        let owners: Set<uid_t> = [0, geteuid()]
+        var current = file
+        while true {
+            var status = stat()
+            guard lstat(current, &status) == 0 else {
+                throw Failure("\(name): \(String(cString: strerror(errno)))")
+            }
+            let isLink = status.st_mode & S_IFMT == S_IFLNK
+            guard owners.contains(status.st_uid), isLink || status.st_mode & (S_IWGRP | S_IWOTH) == 0 else {
+                throw Failure("\(name): \(current) can be changed by someone other than root: leaving it alone")
+            }
+            if current == top || current == "/" { return }
+            current = FileStore.split(current).directory
+            if current.isEmpty { current = "/" }
+        }
+    }
+
+    /// Throws unless the USB device `device` (`/sys/bus/usb/devices/<device>`) has this vendor and product: the live
+    /// value is written to the adapter the rule names and to no other device. A device that is not there now passes
+    /// (the live value is skipped; the rule applies from the next boot).
+    private func checkUSBDevice(_ device: String, vendor: String, product: String) throws {
+        let directory = path("/sys/bus/usb/devices/\(device)")
+        func attribute(_ name: String) -> String? {
+            (try? files.read("\(directory)/\(name)")).flatMap { $0 }
+                .map { String(decoding: $0, as: UTF8.self).trimmingWhiteSpace().lowercased() }
+        }
+        guard let foundVendor = attribute("idVendor"), let foundProduct = attribute("idProduct") else { return }
+        guard foundVendor == vendor, foundProduct == product else {
+            throw Failure(
+                "the USB device \(device) is \(foundVendor):\(foundProduct), not \(vendor):\(product): leaving it alone"
+            )
+        }
     }
 
     /// Takes back what the manifest records, newest first: removes each file (only when it still starts with kblink's

@@ -30,8 +30,27 @@ struct DoctorCommandTests {
         // The adapter's `device` link, as sysfs has it: hci0/device is its USB interface (here hci0 is the interface
         // directory itself, which resolves the same).
         #expect(symlink(".", root.path + "/\(usb)/1-4:1.0/device") == 0)
+        // kblinkd installed as the package installs it: its VIA rule and the program the rule runs, which only their
+        // owner can change.
+        try files.makeDirectory(root.path + "/usr/lib/udev/rules.d")
+        try files.makeDirectory(root.path + "/usr/bin")
+        try root.write(
+            "SUBSYSTEM==\"hidraw\", PROGRAM==\"/usr/bin/kblinkd --check-hidraw "
+                + "$sys$devpath/device/report_descriptor\", GROUP=\"kblinkd\", MODE=\"0660\"\n",
+            to: "usr/lib/udev/rules.d/" + HostFix.viaRuleName)
+        try root.write("#!/bin/sh\n", to: "usr/bin/kblinkd")
+        for path in ["", "/usr", "/usr/bin", "/usr/lib", "/usr/lib/udev", "/usr/lib/udev/rules.d"] {
+            #expect(chmod(root.path + path, 0o755) == 0)
+        }
+        #expect(chmod(root.path + "/usr/bin/kblinkd", 0o755) == 0)
+        #expect(chmod(root.path + "/usr/lib/udev/rules.d/" + HostFix.viaRuleName, 0o644) == 0)
+        // A merged /usr, as Debian has it: the rule is found through the link /lib first.
+        #expect(symlink("usr/lib", root.path + "/lib") == 0)
         return root
     }
+
+    /// The autosuspend rule of the fake root's adapter.
+    static let autosuspendRule = HostFix.autosuspendRule(vendor: "8087", product: "0029")
 
     /// Every file and link under `root`, with its bytes, sorted.
     static func contents(_ root: String) -> [String] {
@@ -132,18 +151,20 @@ struct DoctorCommandTests {
         let root = try Self.autosuspendingRoot()
         let before = Self.contents(root.path)
         let fixes = [
-            "hid-apple-fnmode=2", "adapter-autosuspend-off=8087:0029@1-4", "via-hidraw-access=/usr/bin/kblinkd",
+            "hid-apple-fnmode=2", "adapter-autosuspend-off=8087:0029@1-4", "via-hidraw-access",
         ]
         let applied = try await runProcess(Self.helper, ["--root", root.path, "apply"] + fixes)
         #expect(applied.status == 0, "\(applied.standardError)")
         let dropIn = try #require(try FileStore().read(root.path + HostFix.fnmodeDropIn))
         #expect(String(decoding: dropIn, as: UTF8.self) == HostFix.header + "options hid_apple fnmode=2\n")
-        for rule in [HostFix.autosuspendRule, HostFix.viaAccessRule] {
+        for rule in [Self.autosuspendRule, HostFix.viaAccessRule] {
             let text = String(decoding: try #require(try FileStore().read(root.path + rule)), as: UTF8.self)
             #expect(text.hasPrefix(HostFix.header))
         }
+        let via = String(decoding: try #require(try FileStore().read(root.path + HostFix.viaAccessRule)), as: UTF8.self)
+        #expect(via.contains("PROGRAM==\"/usr/bin/kblinkd --check-hidraw $sys$devpath/device/report_descriptor\""))
         let autosuspend = String(
-            decoding: try #require(try FileStore().read(root.path + HostFix.autosuspendRule)), as: UTF8.self)
+            decoding: try #require(try FileStore().read(root.path + Self.autosuspendRule)), as: UTF8.self)
         #expect(autosuspend.contains("ATTR{idVendor}==\"8087\", ATTR{idProduct}==\"0029\""))
         #expect(try FileStore().read(root.path + HostFix.fnmodeParameter) == Array("2\n".utf8))
         #expect(
@@ -173,7 +194,8 @@ struct DoctorCommandTests {
         #expect(mine.standardError.contains("not written by kblink"))
         for malformed in [
             "hid-apple-fnmode=7", "adapter-autosuspend-off=8087:0029@../../etc", "adapter-autosuspend-off=80:0029@1-4",
-            "via-hidraw-access=relative/kblinkd", "via-hidraw-access=/usr/bin/kblinkd\"; RUN+=\"/bin/sh",
+            "via-hidraw-access=/usr/bin/kblinkd", "via-hidraw-access=/home/mallory/kblinkd",
+            "adapter-autosuspend-off=8087:0029@1-\u{0D4E},", "adapter-autosuspend-off=8087:0029@\u{0663}-4",
             "format-disk=1",
         ] {
             let result = try await runProcess(Self.helper, ["--root", root.path, "apply", malformed])
@@ -201,9 +223,131 @@ struct DoctorCommandTests {
             #expect(undo.standardError.contains("does not write"), "\(line): \(undo.standardError)")
             #expect(Self.contents(root.path) == before)
         }
-        let underPkexec = try await runProcess(
-            Self.helper, ["--root", root.path, "apply", "hid-apple-fnmode=2"], environment: ["PKEXEC_UID": "1000"])
-        #expect(underPkexec.status == 2)
-        #expect(underPkexec.standardError.contains("not under pkexec"))
+        for variable in ["PKEXEC_UID", "SUDO_UID", "DOAS_USER"] {
+            let forAnotherUser = try await runProcess(
+                Self.helper, ["--root", root.path, "apply", "hid-apple-fnmode=2"], environment: [variable: "1000"])
+            #expect(forAnotherUser.status == 2, "\(variable)")
+            #expect(forAnotherUser.standardError.contains("not under pkexec"), "\(variable)")
+        }
+    }
+
+    @Test("the VIA fix runs only the kblinkd of kblinkd's installed rule, and only one that root alone can change")
+    func viaCheckerComesFromTheInstalledRule() async throws {
+        // The administrator's copy of the rule (in /etc) wins over the packaged one.
+        let overridden = try Self.autosuspendingRoot()
+        try FileStore().makeDirectory(overridden.path + "/etc/udev/rules.d")
+        try FileStore().makeDirectory(overridden.path + "/usr/local/bin")
+        try overridden.write(
+            "PROGRAM==\"/usr/local/bin/kblinkd --check-hidraw $sys$devpath/device/report_descriptor\"\n",
+            to: "etc/udev/rules.d/" + HostFix.viaRuleName)
+        try overridden.write("#!/bin/sh\n", to: "usr/local/bin/kblinkd")
+        for path in ["/etc", "/etc/udev", "/etc/udev/rules.d", "/usr/local", "/usr/local/bin"] {
+            #expect(chmod(overridden.path + path, 0o755) == 0)
+        }
+        #expect(chmod(overridden.path + "/etc/udev/rules.d/" + HostFix.viaRuleName, 0o644) == 0)
+        let applied = try await runProcess(Self.helper, ["--root", overridden.path, "apply", "via-hidraw-access"])
+        #expect(applied.status == 0, "\(applied.standardError)")
+        let rule = try #require(try FileStore().read(overridden.path + HostFix.viaAccessRule))
+        #expect(String(decoding: rule, as: UTF8.self).contains("PROGRAM==\"/usr/local/bin/kblinkd --check-hidraw"))
+
+        // Each unsafe installation: the fix refuses, says why, and writes nothing.
+        let unsafe: [(String, String, (TemporaryDirectory) throws -> Void)] = [
+            (
+                "no rule", "is not installed",
+                { root in
+                    #expect(unlink(root.path + "/usr/lib/udev/rules.d/" + HostFix.viaRuleName) == 0)
+                }
+            ),
+            (
+                "a program not named kblinkd", "runs no program named kblinkd",
+                { root in
+                    try root.write(
+                        "PROGRAM==\"/tmp/x --check-hidraw\"\n", to: "usr/lib/udev/rules.d/" + HostFix.viaRuleName)
+                }
+            ),
+            (
+                "a program others may write", "can be changed by someone other than root",
+                { root in
+                    #expect(chmod(root.path + "/usr/bin/kblinkd", 0o777) == 0)
+                }
+            ),
+            (
+                "a directory others may write", "can be changed by someone other than root",
+                { root in
+                    #expect(chmod(root.path + "/usr/bin", 0o777) == 0)
+                }
+            ),
+            (
+                "a link to a program in a folder others may write", "can be changed by someone other than root",
+                { root in
+                    try FileStore().makeDirectory(root.path + "/home/mallory")
+                    #expect(chmod(root.path + "/home/mallory", 0o777) == 0)
+                    try root.write("#!/bin/sh\n", to: "home/mallory/kblinkd")
+                    #expect(unlink(root.path + "/usr/bin/kblinkd") == 0)
+                    #expect(symlink(root.path + "/home/mallory/kblinkd", root.path + "/usr/bin/kblinkd") == 0)
+                }
+            ),
+            (
+                "a folder instead of the program", "is not a regular file",
+                { root in
+                    #expect(unlink(root.path + "/usr/bin/kblinkd") == 0)
+                    try FileStore().makeDirectory(root.path + "/usr/bin/kblinkd")
+                }
+            ),
+            ("no program", "No such file", { root in #expect(unlink(root.path + "/usr/bin/kblinkd") == 0) }),
+        ]
+        for (name, reason, plant) in unsafe {
+            let root = try Self.autosuspendingRoot()
+            try plant(root)
+            let before = Self.contents(root.path)
+            let refused = try await runProcess(Self.helper, ["--root", root.path, "apply", "via-hidraw-access"])
+            #expect(refused.status == 1, "\(name)")
+            #expect(refused.standardError.contains(reason), "\(name): \(refused.standardError)")
+            #expect(Self.contents(root.path) == before, "\(name)")
+        }
+    }
+
+    @Test("the autosuspend fix writes the live value only to a device with the rule's vendor and product")
+    func autosuspendChecksTheDevice() async throws {
+        let root = try Self.autosuspendingRoot()
+        let before = Self.contents(root.path)
+        let other = try await runProcess(
+            Self.helper, ["--root", root.path, "apply", "adapter-autosuspend-off=046d:c52b@1-4"])
+        #expect(other.status == 1)
+        #expect(other.standardError.contains("is 8087:0029, not 046d:c52b"), "\(other.standardError)")
+        #expect(Self.contents(root.path) == before)
+    }
+
+    @Test("each adapter gets a rule of its own, and undo removes both")
+    func twoAdapters() async throws {
+        let root = try Self.autosuspendingRoot()
+        let before = Self.contents(root.path)
+        let first = try await runProcess(
+            Self.helper, ["--root", root.path, "apply", "adapter-autosuspend-off=8087:0029@1-4"])
+        #expect(first.status == 0, "\(first.standardError)")
+        // A second adapter that is not plugged in now: its rule is written, its live value waits for it.
+        let second = try await runProcess(
+            Self.helper, ["--root", root.path, "apply", "adapter-autosuspend-off=0a12:0001@2-1"])
+        #expect(second.status == 0, "\(second.standardError)")
+        #expect(second.standardOutput.contains("is not there now"))
+        for rule in [Self.autosuspendRule, HostFix.autosuspendRule(vendor: "0a12", product: "0001")] {
+            #expect(try FileStore().read(root.path + rule) != nil, "\(rule)")
+        }
+        let undone = try await runProcess(Self.helper, ["--root", root.path, "undo"])
+        #expect(undone.status == 0, "\(undone.standardError)")
+        #expect(Self.contents(root.path) == before)
+    }
+
+    @Test("a manifest that cannot be written stops the fix before it changes anything")
+    func manifestFirst() async throws {
+        let root = try Self.autosuspendingRoot()
+        // /var/lib/kblink-fix-host is a file here, so the manifest cannot be written under it.
+        try FileStore().makeDirectory(root.path + "/var/lib")
+        try root.write("in the way\n", to: "var/lib/kblink-fix-host")
+        let before = Self.contents(root.path)
+        let refused = try await runProcess(
+            Self.helper, ["--root", root.path, "apply", "hid-apple-fnmode=2", "adapter-autosuspend-off=8087:0029@1-4"])
+        #expect(refused.status == 1)
+        #expect(Self.contents(root.path) == before)
     }
 }

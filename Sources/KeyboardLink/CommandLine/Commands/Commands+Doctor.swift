@@ -133,14 +133,15 @@ extension Commands {
             return .failure
         }
         let helper = helperPath()
-        let command =
-            ["pkexec", helper] + (root == "/" ? [] : ["--root", root]) + arguments
+        let command = [pkexec, helper] + (root == "/" ? [] : ["--root", root]) + arguments
         var pid: pid_t = 0
         let spawned = PolkitTextAgent.withCStrings(command) { argv in
-            posix_spawnp(&pid, "pkexec", nil, nil, argv, environ)
+            posix_spawn(&pid, pkexec, nil, nil, argv, environ)
         }
         guard spawned == 0 else {
-            output.error("could not start pkexec: \(String(cString: strerror(spawned))); nothing was changed")
+            output.error(
+                "could not start \(pkexec): \(String(cString: strerror(spawned))) (apt install pkexec); "
+                    + "nothing was changed")
             return .failure
         }
         var status: Int32 = 0
@@ -156,6 +157,9 @@ extension Commands {
         }
         return .success
     }
+
+    /// polkit's pkexec, by its path: never one found on the caller's `PATH`.
+    static let pkexec = "/usr/bin/pkexec"
 
     /// Where kblink-fix-host is: `../libexec/kblink/kblink-fix-host` from kblink's own directory (the package's
     /// layout), else next to kblink (a build directory).
