@@ -146,6 +146,12 @@ struct DoctorCommandTests {
 
     static var helper: String { DaemonHarness.binary("kblink-fix-host") }
 
+    /// Runs kblink-fix-host with `arguments` in an environment of its own: a suite run under sudo must not pass on
+    /// `SUDO_UID`, for which the helper refuses `--root`.
+    static func fixHost(_ arguments: [String], environment: [String: String] = [:]) async throws -> ProcessResult {
+        try await runProcess(helper, arguments, environment: ["PATH": "/usr/bin:/bin"].merging(environment) { $1 })
+    }
+
     @Test("kblink-fix-host applies each fix with kblink's header and a manifest, and undo takes back exactly that")
     func helperAppliesAndUndoes() async throws {
         let root = try Self.autosuspendingRoot()
@@ -153,7 +159,7 @@ struct DoctorCommandTests {
         let fixes = [
             "hid-apple-fnmode=2", "adapter-autosuspend-off=8087:0029@1-4", "via-hidraw-access",
         ]
-        let applied = try await runProcess(Self.helper, ["--root", root.path, "apply"] + fixes)
+        let applied = try await Self.fixHost(["--root", root.path, "apply"] + fixes)
         #expect(applied.status == 0, "\(applied.standardError)")
         let dropIn = try #require(try FileStore().read(root.path + HostFix.fnmodeDropIn))
         #expect(String(decoding: dropIn, as: UTF8.self) == HostFix.header + "options hid_apple fnmode=2\n")
@@ -171,15 +177,15 @@ struct DoctorCommandTests {
             try FileStore().read(root.path + "/sys/devices/pci0000:00/0000:00:14.0/usb1/1-4/power/control")
                 == Array("on\n".utf8))
         // Applying again changes nothing more, and undo still knows the first values.
-        let again = try await runProcess(Self.helper, ["--root", root.path, "apply", "hid-apple-fnmode=2"])
+        let again = try await Self.fixHost(["--root", root.path, "apply", "hid-apple-fnmode=2"])
         #expect(again.status == 0)
 
-        let undone = try await runProcess(Self.helper, ["--root", root.path, "undo"])
+        let undone = try await Self.fixHost(["--root", root.path, "undo"])
         #expect(undone.status == 0, "\(undone.standardError)")
         #expect(undone.standardOutput.contains("removed \(HostFix.fnmodeDropIn)"))
         // What is left: the directories the fixes made (empty), and every file as it was.
         #expect(Self.contents(root.path) == before)
-        let nothing = try await runProcess(Self.helper, ["--root", root.path, "undo"])
+        let nothing = try await Self.fixHost(["--root", root.path, "undo"])
         #expect(nothing.standardOutput.contains("nothing to undo"))
     }
 
@@ -189,7 +195,7 @@ struct DoctorCommandTests {
         try FileStore().makeDirectory(root.path + "/etc/modprobe.d")
         try root.write("options hid_apple fnmode=0\n", to: "etc/modprobe.d/kblink-hid-apple.conf")
         let before = Self.contents(root.path)
-        let mine = try await runProcess(Self.helper, ["--root", root.path, "apply", "hid-apple-fnmode=2"])
+        let mine = try await Self.fixHost(["--root", root.path, "apply", "hid-apple-fnmode=2"])
         #expect(mine.status == 1)
         #expect(mine.standardError.contains("not written by kblink"))
         for malformed in [
@@ -198,7 +204,7 @@ struct DoctorCommandTests {
             "adapter-autosuspend-off=8087:0029@1-\u{0D4E},", "adapter-autosuspend-off=8087:0029@\u{0663}-4",
             "format-disk=1",
         ] {
-            let result = try await runProcess(Self.helper, ["--root", root.path, "apply", malformed])
+            let result = try await Self.fixHost(["--root", root.path, "apply", malformed])
             #expect(result.status == 1, "\(malformed)")
             #expect(result.standardError.contains("unknown fix"), "\(malformed): \(result.standardError)")
         }
@@ -218,14 +224,14 @@ struct DoctorCommandTests {
             try root.write(
                 HostFix.header + "file \(HostFix.fnmodeDropIn)\n\(line)\n", to: "var/lib/kblink-fix-host/manifest")
             let before = Self.contents(root.path)
-            let undo = try await runProcess(Self.helper, ["--root", root.path, "undo"])
+            let undo = try await Self.fixHost(["--root", root.path, "undo"])
             #expect(undo.status == 1, "\(line)")
             #expect(undo.standardError.contains("does not write"), "\(line): \(undo.standardError)")
             #expect(Self.contents(root.path) == before)
         }
         for variable in ["PKEXEC_UID", "SUDO_UID", "DOAS_USER"] {
-            let forAnotherUser = try await runProcess(
-                Self.helper, ["--root", root.path, "apply", "hid-apple-fnmode=2"], environment: [variable: "1000"])
+            let forAnotherUser = try await Self.fixHost(
+                ["--root", root.path, "apply", "hid-apple-fnmode=2"], environment: [variable: "1000"])
             #expect(forAnotherUser.status == 2, "\(variable)")
             #expect(forAnotherUser.standardError.contains("not under pkexec"), "\(variable)")
         }
@@ -245,7 +251,7 @@ struct DoctorCommandTests {
             #expect(chmod(overridden.path + path, 0o755) == 0)
         }
         #expect(chmod(overridden.path + "/etc/udev/rules.d/" + HostFix.viaRuleName, 0o644) == 0)
-        let applied = try await runProcess(Self.helper, ["--root", overridden.path, "apply", "via-hidraw-access"])
+        let applied = try await Self.fixHost(["--root", overridden.path, "apply", "via-hidraw-access"])
         #expect(applied.status == 0, "\(applied.standardError)")
         let rule = try #require(try FileStore().read(overridden.path + HostFix.viaAccessRule))
         #expect(String(decoding: rule, as: UTF8.self).contains("PROGRAM==\"/usr/local/bin/kblinkd --check-hidraw"))
@@ -300,7 +306,7 @@ struct DoctorCommandTests {
             let root = try Self.autosuspendingRoot()
             try plant(root)
             let before = Self.contents(root.path)
-            let refused = try await runProcess(Self.helper, ["--root", root.path, "apply", "via-hidraw-access"])
+            let refused = try await Self.fixHost(["--root", root.path, "apply", "via-hidraw-access"])
             #expect(refused.status == 1, "\(name)")
             #expect(refused.standardError.contains(reason), "\(name): \(refused.standardError)")
             #expect(Self.contents(root.path) == before, "\(name)")
@@ -311,8 +317,7 @@ struct DoctorCommandTests {
     func autosuspendChecksTheDevice() async throws {
         let root = try Self.autosuspendingRoot()
         let before = Self.contents(root.path)
-        let other = try await runProcess(
-            Self.helper, ["--root", root.path, "apply", "adapter-autosuspend-off=046d:c52b@1-4"])
+        let other = try await Self.fixHost(["--root", root.path, "apply", "adapter-autosuspend-off=046d:c52b@1-4"])
         #expect(other.status == 1)
         #expect(other.standardError.contains("is 8087:0029, not 046d:c52b"), "\(other.standardError)")
         #expect(Self.contents(root.path) == before)
@@ -322,18 +327,16 @@ struct DoctorCommandTests {
     func twoAdapters() async throws {
         let root = try Self.autosuspendingRoot()
         let before = Self.contents(root.path)
-        let first = try await runProcess(
-            Self.helper, ["--root", root.path, "apply", "adapter-autosuspend-off=8087:0029@1-4"])
+        let first = try await Self.fixHost(["--root", root.path, "apply", "adapter-autosuspend-off=8087:0029@1-4"])
         #expect(first.status == 0, "\(first.standardError)")
         // A second adapter that is not plugged in now: its rule is written, its live value waits for it.
-        let second = try await runProcess(
-            Self.helper, ["--root", root.path, "apply", "adapter-autosuspend-off=0a12:0001@2-1"])
+        let second = try await Self.fixHost(["--root", root.path, "apply", "adapter-autosuspend-off=0a12:0001@2-1"])
         #expect(second.status == 0, "\(second.standardError)")
         #expect(second.standardOutput.contains("is not there now"))
         for rule in [Self.autosuspendRule, HostFix.autosuspendRule(vendor: "0a12", product: "0001")] {
             #expect(try FileStore().read(root.path + rule) != nil, "\(rule)")
         }
-        let undone = try await runProcess(Self.helper, ["--root", root.path, "undo"])
+        let undone = try await Self.fixHost(["--root", root.path, "undo"])
         #expect(undone.status == 0, "\(undone.standardError)")
         #expect(Self.contents(root.path) == before)
     }
@@ -345,8 +348,9 @@ struct DoctorCommandTests {
         try FileStore().makeDirectory(root.path + "/var/lib")
         try root.write("in the way\n", to: "var/lib/kblink-fix-host")
         let before = Self.contents(root.path)
-        let refused = try await runProcess(
-            Self.helper, ["--root", root.path, "apply", "hid-apple-fnmode=2", "adapter-autosuspend-off=8087:0029@1-4"])
+        let refused = try await Self.fixHost([
+            "--root", root.path, "apply", "hid-apple-fnmode=2", "adapter-autosuspend-off=8087:0029@1-4",
+        ])
         #expect(refused.status == 1)
         #expect(Self.contents(root.path) == before)
     }
