@@ -75,7 +75,8 @@ struct FairnessBenchmark: Sendable {
         guard let profile else {
             throw BenchError("kblinkd-demo did not export the Aula F87's keymap within 30 s")
         }
-        // The most a profile may hold: 1,024 macros, each 8 text steps of 1,000 characters.
+        // Far over the 4 MiB a profile may be: 1,024 macros, each 8 text steps of 1,000 characters (refused from its
+        // length, LimitsExceeded).
         let bigProfile = try Self.profile(profile, macros: 1_024, textSteps: 8)
         // The largest import accepted: about 1 MiB of macro text.
         let acceptedProfile = try Self.profile(profile, macros: 120, textSteps: 8)

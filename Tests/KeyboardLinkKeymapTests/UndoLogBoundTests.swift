@@ -87,7 +87,7 @@ struct UndoLogBoundTests {
             try store.save(session, for: Self.address)
         }
         // Over the budget only by the newest edit, which is never merged away.
-        #expect(session.undoLogSize <= KeymapEditSession.undoByteBudget + (last?.estimatedSize ?? 0))
+        #expect(session.undoLogSize <= KeymapEditSession.undoByteBudget + (session.log.entries.last?.size ?? 0))
         #expect(session.draftKeymap.macros == last?.macros)
         let bytes = try #require(try FileStore().read(store.path(for: Self.address)))
         #expect(bytes.count < 12 << 20, "the profile is \(bytes.count) bytes")
@@ -98,6 +98,47 @@ struct UndoLogBoundTests {
         let restored = try profile.session(layout: session.layout)
         #expect(restored.draftKeymap == session.draftKeymap)
         #expect(restored.canUndo)
+    }
+
+    @Test("layer moves of a keymap of 32 different layers count what they moved: the log stays near 4 MiB")
+    func layerMovesCountTheirChanges() throws {
+        let layout = try PhysicalLayout.builtIn("full-ansi")
+        // Every layer different from every other, so that moving layer 0 to the end changes every binding.
+        var base = Keymap(defaultsFor: layout, layerCount: Keymap.maximumLayers)
+        let actions = try (1...24).map { try KeyAction(parsing: "KC_F\($0)") }
+        for layer in 0..<Keymap.maximumLayers {
+            for (index, key) in layout.keys.map(\.name).enumerated() {
+                base.setAction(actions[(layer + index) % actions.count], layer: layer, key: key)
+            }
+        }
+        var session = try KeymapEditSession(layout: layout, base: base)
+        let moves = 150
+        for _ in 0..<moves { try session.moveLayer(from: 0, to: Keymap.maximumLayers - 1) }
+        let newest = try #require(session.log.entries.last)
+        #expect(
+            newest.change.bindings.count > layout.keys.count * 20, "one move changed \(newest.change.bindings.count)")
+        // Each move changed thousands of bindings: the log merged its oldest edits instead of keeping 150 of them.
+        #expect(session.log.entries.count < moves)
+        #expect(session.undoLogSize <= KeymapEditSession.undoByteBudget + newest.size)
+        // The draft is still the base with layer 0 moved to the end 150 times, and undo goes all the way back.
+        var expected = base
+        for _ in 0..<moves {
+            var moved = expected
+            for layer in 0..<Keymap.maximumLayers {
+                for key in layout.keys.map(\.name) {
+                    let from = (layer + 1) % Keymap.maximumLayers
+                    moved.setAction(try #require(expected.action(layer: from, key: key)), layer: layer, key: key)
+                }
+            }
+            expected = moved
+        }
+        for layer in [0, 1, 17, 31] {
+            for key in layout.keys.map(\.name) {
+                #expect(session.draftKeymap.action(layer: layer, key: key) == expected.action(layer: layer, key: key))
+            }
+        }
+        while session.canUndo { try session.undo() }
+        #expect(!session.isDirty)
     }
 
     @Test("a keymap's macros may hold at most 1 MiB of text, by import or by SetMacro")

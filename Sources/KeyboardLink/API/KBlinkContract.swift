@@ -203,7 +203,7 @@ public enum KBlinkContract {
             KBlinkArguments<String, ProfileImportRequest>, Reply<ProfileImportReport>
         >(
             interface, "ImportProfile", inputs: ["json", "options"], output: "result", access: .requires(.editKeymap),
-            maximumBodySize: FileStore.maximumReadSize + (64 << 10))
+            maximumBodySize: ProfileImportRequest.maximumProfileBytes + (64 << 10))
         /// `AddLayer(u layer)`.
         public static let addLayer = KBlinkMethod<KBlinkArguments<UInt32>, NoReply>(
             interface, "AddLayer", inputs: ["layer"], access: .requires(.editKeymap))

@@ -5,6 +5,11 @@ public struct ProfileImportRequest: Sendable, Equatable, DBusRepresentable {
     /// Replace every binding and macro (keys the profile leaves out are cleared) instead of merging.
     public var replace: Bool
 
+    /// The largest profile JSON `ImportProfile` accepts, in bytes: a keymap's macros hold at most 1 MiB of text, so a
+    /// real profile is well under this. A call whose body is larger (this and 64 KiB for the options) is refused
+    /// before it is read, a smaller one with a larger profile before any of it is parsed.
+    public static let maximumProfileBytes = 4 << 20
+
     /// Options as given.
     public init(replace: Bool = false) {
         self.replace = replace

@@ -50,6 +50,16 @@ struct SimulatedStudioPhysicalLayoutTests {
         #expect(compact.first == "GRAVE")
     }
 
+    @Test(
+        "a layout name the keyboard chose is kept only when a layer could have it: no NUL, escape, newline or override",
+        arguments: [
+            ("Compact (no function row)", "Compact (no function row)"), ("a\u{0}b", ""), ("\u{1B}[31mred", ""),
+            ("two\nrows", ""), ("\u{202E}desrever", ""), (String(repeating: "x", count: 65), ""), ("", ""),
+        ])
+    func hostileLayoutNames(name: String, shown: String) {
+        #expect(StudioDriver.layoutName(name) == shown)
+    }
+
     @Test("a switch answers the keymap in the new positions; unplaced ones hold nothing and refuse writes")
     func switchLayout() throws {
         var (layout, firmware) = try Self.aula()

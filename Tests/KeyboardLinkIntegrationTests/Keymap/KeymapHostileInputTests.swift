@@ -103,9 +103,16 @@ struct KeymapHostileInputTests {
                 await KeymapFixture.expectError(invalid, containing: ["macro name is 40000 bytes long"]) {
                     try await keymap.removeMacro(name: Self.big)
                 }
-                let oversized = String(repeating: " ", count: (16 << 20) + 1)
-                await KeymapFixture.expectError(invalid, containing: ["profile is 16777217 bytes long"]) {
+                // A profile over 4 MiB is refused before it is parsed; a call far over that before it is read.
+                let oversized = String(repeating: " ", count: (4 << 20) + 1)
+                await KeymapFixture.expectError(invalid, containing: ["profile is 4194305 bytes long"]) {
                     try await keymap.importProfile(oversized)
+                }
+                let far = String(repeating: " ", count: (16 << 20) + 1)
+                await KeymapFixture.expectBusError(
+                    limits, containing: ["ImportProfile's arguments are", "at most 4259840"]
+                ) {
+                    try await keymap.importProfile(far)
                 }
                 #expect(try await keymap.state().dirty == false)
             }

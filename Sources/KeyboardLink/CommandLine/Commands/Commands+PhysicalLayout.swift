@@ -102,7 +102,9 @@ struct PhysicalLayoutsResult: CommandResult {
         output.line("\(alias): \(layouts.count) physical layout(s)")
         output.table(
             ["INDEX", "NAME", "KEYS", "ACTIVE"],
-            layouts.map { [String($0.index), $0.name, String($0.keys), $0.active ? "yes" : ""] })
+            layouts.map {
+                [String($0.index), $0.name.escapingTerminalControls, String($0.keys), $0.active ? "yes" : ""]
+            })
     }
 }
 
@@ -118,7 +120,9 @@ struct PhysicalLayoutSwitchResult: CommandResult {
     }
 
     func writeText(to output: Output) {
-        output.line("switched to physical layout \(index)\(name.isEmpty ? "" : " '\(name)'") and saved it")
+        output.line(
+            "switched to physical layout \(index)\(name.isEmpty ? "" : " '\(name.escapingTerminalControls)'") and saved it"
+        )
         pull.writeText(to: output)
     }
 }

@@ -225,8 +225,16 @@ package actor StudioDriver: KeyboardDriver {
         let layouts = try await fetchPhysicalLayouts()
         return layouts.layouts.enumerated().map { index, layout in
             DevicePhysicalLayout(
-                name: layout.name, keys: layout.keys.count, active: index == Int(layouts.activeLayoutIndex))
+                name: Self.layoutName(layout.name), keys: layout.keys.count,
+                active: index == Int(layouts.activeLayoutIndex))
         }
+    }
+
+    /// A physical layout's name as the keyboard gave it, when it is one a layer could have (at most 64 bytes, no
+    /// control or format characters: ``LayerName``); empty otherwise. The keyboard chooses it: a NUL would make
+    /// kblinkd's answer unsendable, an escape or newline would reach a terminal.
+    static func layoutName(_ name: String) -> String {
+        (try? LayerName(name))?.rawValue ?? ""
     }
 
     /// Sends `set_active_physical_layout`. ZMK reads the index as one byte and answers `GENERIC` for any it has
@@ -234,7 +242,8 @@ package actor StudioDriver: KeyboardDriver {
     package func setActivePhysicalLayout(_ index: Int) async throws(DriverError) {
         let layouts = try await fetchPhysicalLayouts()
         guard layouts.layouts.indices.contains(index), let wire = UInt32(exactly: index) else {
-            let names = layouts.layouts.enumerated().map { "\($0) '\($1.name)'" }.joined(separator: ", ")
+            let names = layouts.layouts.enumerated().map { "\($0) '\(Self.layoutName($1.name))'" }
+                .joined(separator: ", ")
             throw .notSupported(
                 "the keyboard has no physical layout \(index); it has \(layouts.layouts.count): \(names)")
         }
@@ -269,7 +278,7 @@ package actor StudioDriver: KeyboardDriver {
         guard let studioLayouts, studioLayouts.layouts.indices.contains(Int(studioLayouts.activeLayoutIndex)) else {
             return ""
         }
-        let name = studioLayouts.layouts[Int(studioLayouts.activeLayoutIndex)].name
+        let name = Self.layoutName(studioLayouts.layouts[Int(studioLayouts.activeLayoutIndex)].name)
         return name.isEmpty ? "" : " '\(name)'"
     }
 

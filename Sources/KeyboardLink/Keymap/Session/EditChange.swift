@@ -33,6 +33,16 @@ struct EditChange: Hashable, Sendable {
 
     var isEmpty: Bool { bindings.isEmpty && macros.isEmpty && layerCount == nil && names.isEmpty }
 
+    /// About how many bytes the change takes in memory: 32 per binding (as ``Keymap/estimatedSize`` counts a keymap's),
+    /// the text of its macros, old and new, and its names. A layer move or copy on a keymap of many different layers
+    /// changes thousands of bindings with one small operation, so the log measures what each edit changed too.
+    var estimatedSize: Int {
+        let macroText = macros.reduce(0) { total, change in
+            total + 40 + (change.old?.description.utf8.count ?? 0) + (change.new?.description.utf8.count ?? 0)
+        }
+        return bindings.count * 32 + macroText + names.count * 64
+    }
+
     /// The change that undoes this one.
     var reversed: EditChange {
         EditChange(
@@ -47,12 +57,13 @@ struct EditChange: Hashable, Sendable {
 struct LoggedEdit: Hashable, Sendable {
     var operation: EditOperation
     var change: EditChange
-    /// About how many bytes the operation takes in a saved profile (``EditOperation/estimatedSize``).
+    /// About how many bytes the edit takes: the operation in a saved profile (``EditOperation/estimatedSize``) and the
+    /// change in memory (``EditChange/estimatedSize``).
     var size: Int
 
     init(operation: EditOperation, change: EditChange) {
         self.operation = operation
         self.change = change
-        self.size = operation.estimatedSize
+        self.size = operation.estimatedSize + change.estimatedSize
     }
 }

@@ -9,7 +9,8 @@
 extension KeymapEditSession {
     /// The most edits the log keeps.
     package static let undoLimit = 1_000
-    /// About how many bytes of edits (macro text, bindings) the log keeps.
+    /// About how many bytes of edits the log keeps: the operations (macro text, imported keymaps) and what each
+    /// changed (every binding and macro it touched, old and new).
     package static let undoByteBudget = 4 << 20
 
     /// About how many bytes the log's edits take.

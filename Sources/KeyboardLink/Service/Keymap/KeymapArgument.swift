@@ -15,10 +15,8 @@ enum KeymapArgument {
     static let macroNameLimit = 32
     /// The longest macro definition accepted.
     static let macroDefinitionLimit = Macro.maximumSourceLength
-    /// The largest profile JSON `ImportProfile` accepts: a keymap's macros hold at most 1 MiB of text
-    /// (`Keymap.maximumMacroText`), so a real profile is well under this, and a larger one is refused before any of it
-    /// is parsed.
-    static let profileLimit = 4 << 20
+    /// The largest profile JSON `ImportProfile` accepts (``ProfileImportRequest/maximumProfileBytes``).
+    static let profileLimit = ProfileImportRequest.maximumProfileBytes
 
     /// Refuses text longer than `limit` bytes (and empty text unless `allowsEmpty`).
     /// - Throws: `org.kblink1.Error.InvalidArgs` naming the argument and the limit.
