@@ -43,7 +43,9 @@ MANDIR ?= $(PREFIX)/share/man
 BASHCOMPLETIONDIR ?= $(PREFIX)/share/bash-completion/completions
 
 SWIFT ?= swift
-BUILD_FLAGS ?= -c release --static-swift-stdlib
+# The Swift runtime and the C++ library it needs linked statically (scripts/link/libstdc++.so says how and why).
+STATIC_LINK_FLAGS = --static-swift-stdlib -Xlinker -L$(CURDIR)/scripts/link
+BUILD_FLAGS ?= -c release $(STATIC_LINK_FLAGS)
 BUILD_DIR = .build/release
 BINARIES = kblinkd kblink
 # Installed in LIBEXECDIR/kblink: the polkit action org.kblink1.fix-host names its path.

@@ -209,7 +209,9 @@ let package = Package(
         .executableTarget(
             name: "KBBench",
             dependencies: ["KeyboardLink", "CReference"],
-            path: "Benchmarks/KBBench"
+            path: "Benchmarks/KBBench",
+            // Linked as the programs it measures are, so that a release build of every product takes the same flags.
+            linkerSettings: [.unsafeFlags(compactLinking, .when(platforms: [.linux]))]
         ),
         // What the test targets share: temporary directories, child processes, waiting for a condition, the seeded
         // random generator, fixtures.
