@@ -4,8 +4,8 @@ import KeyboardLink
 import Synchronization
 
 /// Issue 18's fairness goal: while one client sends the worst single calls it can (a 100,000-field `ResolveInsets`,
-/// a 1 MiB argument, the largest `ImportProfile` the daemon reads: 1,024 macros of 8,000 characters, 8 MB, and the
-/// largest it accepts), another connection's `Properties.Get` is still answered at once.
+/// a 1 MiB argument, an `ImportProfile` far over the 4 MiB a profile may be: 1,024 macros of 8,000 characters, 8 MB,
+/// and about the largest it accepts), another connection's `Properties.Get` is still answered at once.
 /// Runs the release `kblinkd-demo` on a private bus; reports each hostile call's own time and answer, and the
 /// latency of the `Get`s a second connection made meanwhile, one after the other.
 struct FairnessBenchmark: Sendable {

@@ -1,5 +1,6 @@
 import Foundation
 import KeyboardLink
+import KeyboardLinkTestSupport
 import Testing
 
 /// Apply on connect with a simulated VIA keyboard (the VGN 98Pro on a socketpair): a keycode changed behind the
@@ -86,6 +87,38 @@ struct VIAReapplyTests {
             #expect(server.keyboard.keymap.keycode(at: esc) == 0x0029)
             #expect(server.keyboard.writeLog.count == writes + 1)
             #expect(daemon.logCount("re-applied") == 0)
+        }
+    }
+
+    @Test("a layout added for the keyboard keeps its apply-on-connect choice, inert until the next push")
+    func addedLayoutKeepsApplyOnConnect() async throws {
+        try await Self.run { daemon, keymap, server, _, _ in
+            try await keymap.setBinding(layer: 0, key: "CAPS", action: "KC_LCTL")
+            _ = try await keymap.push(applyOnConnect: true)
+            #expect(try await keymap.applyOnConnect())
+
+            // AddLayout needs edit-keymap only; turning apply on connect off needs write-firmware.
+            let definition = try VIADefinition(
+                json: Array(VIADefinitionFixtureText.oneUp60HSE(vendorID: "0x05AC", productID: "0x0256").utf8))
+            let client = try await KBlinkClient.connect(to: daemon.bus.busAddress)
+            defer { Task { await client.close() } }
+            let applied = try await client.manager.call(
+                KBlinkContract.Manager.addLayout,
+                KeyboardLayoutDefinition(
+                    layout: definition.layout, vendorID: definition.vendorID, productID: definition.productID,
+                    matrixRows: UInt16(definition.matrixRows), matrixColumns: UInt16(definition.matrixColumns),
+                    source: "VIA v3 definition"))
+            #expect(applied.map(\.outcome) == [LayoutApplication.applied])
+            #expect(try await keymap.state().layout == "1up60hse")
+            #expect(try await keymap.applyOnConnect(), "the layout switch turned apply on connect off")
+
+            // Its base is kblink's default for the new layout, not what the keyboard holds: nothing is re-applied
+            // until a push puts a base there. (This definition's matrix is not the simulated keyboard's, so a push
+            // here would be refused by its read-back.)
+            let writes = server.keyboard.writeLog.count
+            try await daemon.reconnect(Self.address)
+            #expect(await daemon.waitForLog("on, but no keymap was pushed yet") == .debug)
+            #expect(server.keyboard.writeLog.count == writes)
         }
     }
 

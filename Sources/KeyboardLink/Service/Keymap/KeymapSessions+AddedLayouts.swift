@@ -149,7 +149,9 @@ extension KeymapSessions {
     }
 
     /// Puts a keyboard's keymap on another layout, with kblink's default keymap for it as base and an empty draft,
-    /// unless its draft holds edits (which were made for the keys of the layout it has).
+    /// unless its draft holds edits (which were made for the keys of the layout it has). The base is no longer what
+    /// the keyboard holds, so nothing is re-applied until the next push; the apply-on-connect choice itself stays
+    /// (`AddLayout` needs `edit-keymap`, and turning apply on connect off needs `write-firmware`).
     private func switchLayout(of address: BluetoothAddress, to layout: PhysicalLayout) async -> LayoutApplication {
         let label = entries[address].map { Self.label($0, address) } ?? address.description
         let base = defaultKeymap(layout)
@@ -164,7 +166,7 @@ extension KeymapSessions {
                 guard !session.isDirty else { return false }
                 if session.layout == layout { return true }
                 session = fresh
-                settings = ProfileSettings()
+                settings = ProfileSettings(applyOnConnect: settings.applyOnConnect)
                 return true
             }
             guard switched else {
