@@ -127,7 +127,8 @@ package actor KeyboardLinkService {
             connection: connection, profilesDirectory: options.stateDirectory + "/profiles", log: log)
         self.keymaps = keymaps
         let registry = KeyboardRegistry(
-            connection: connection, bluez: model, keymaps: keymaps, presencePolicy: options.presencePolicy,
+            connection: connection, bluez: model, keymaps: keymaps, pushes: pushes,
+            presencePolicy: options.presencePolicy,
             presence: options.presence, health: options.health, discoveryTimeout: options.discoveryTimeout,
             unpairedLimit: options.unpairedKeyboardLimit, log: log)
         self.registry = registry

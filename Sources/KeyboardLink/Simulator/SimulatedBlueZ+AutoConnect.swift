@@ -12,17 +12,35 @@ extension SimulatedBlueZ {
     /// How long the simulated kernel takes to connect an advertising auto-connect device.
     static var autoConnectDelay: Duration { .milliseconds(150) }
 
-    /// `Device1.Disconnect`: disconnects; an untrusted LE HID device also loses its auto-connection until
-    /// `Connect`; a paired one that still auto-connects and keeps advertising comes back after
+    /// `Device1.Disconnect`: disconnects, answering once the link is down; an untrusted LE HID device also loses its
+    /// auto-connection until `Connect`; a paired one that still auto-connects and keeps advertising comes back after
     /// ``autoConnectDelay``.
+    ///
+    /// As bluetoothd (`device_request_disconnect` in src/device.c), the link stays up for the disconnect timer
+    /// first (``disconnectTimer``): `Connected` and `ServicesResolved` stay true, and `StartNotify` fails with
+    /// `NotConnected` ("Device is disconnecting", src/gatt-client.c). A `Disconnect` made meanwhile is answered with
+    /// the first.
     func disconnectDevice(_ address: BluetoothAddress) async throws {
+        if let pending = pendingDisconnects[address] {
+            try await pending.value
+            return
+        }
         guard let entry = entries[address] else { throw DBusError(BlueZ.Error.doesNotExist, "Does Not Exist") }
         guard entry.device.connected else { return }
         let autoConnects = entry.device.uuids.contains(SimulatedDevice.hogp)
         if autoConnects, !entry.device.trusted {
             entries[address]?.autoConnectDisabled = true
         }
-        try await setConnected(address, false)
+        let timer = disconnectTimer
+        let link = Task {
+            await gatt.setDisconnecting(address, true)
+            try? await Task.sleep(for: timer)
+            await gatt.setDisconnecting(address, false)
+            try await setConnected(address, false)
+        }
+        pendingDisconnects[address] = link
+        defer { pendingDisconnects[address] = nil }
+        try await link.value
         guard autoConnects, entry.device.paired, entry.device.advertisesWhileDisconnected,
             entries[address]?.autoConnectDisabled == false
         else { return }
@@ -67,6 +85,19 @@ extension SimulatedBlueZ {
         } else {
             unannouncedDisconnections.remove(address)
         }
+    }
+
+    /// Sets how long a `Device1.Disconnect` keeps the link up before taking it down (bluetoothd's 2 s
+    /// `DISCONNECT_TIMER`; 200 ms by default, to keep tests short).
+    package func setDisconnectTimer(_ timer: Duration) {
+        disconnectTimer = timer
+    }
+
+    /// Makes the disconnections of `address` announce `Connected` false `linger` after `ServicesResolved` false
+    /// (nil: together), as bluetoothd 5.66 did in the rig when a healing step's `Device1.Connect` came in between:
+    /// 4.3 s apart (docs/real-bluez.md, finding 18).
+    package func setConnectedLingers(_ address: BluetoothAddress, _ linger: Duration?) {
+        connectedLingers[address] = linger
     }
 
     /// Makes connections announce `ServicesResolved` first and export the GATT objects 50 ms later: the order in

@@ -62,6 +62,14 @@ package actor SimulatedBlueZ {
     /// Whether a connection announces `ServicesResolved` before exporting the GATT objects, as bluetoothd 5.66 does
     /// on the bus (`setAnnouncesServicesResolvedFirst(_:)`).
     var announcesServicesResolvedFirst = false
+    /// How long a `Device1.Disconnect` keeps the link up before taking it down (bluetoothd's `DISCONNECT_TIMER`, 2 s,
+    /// scaled down; `setDisconnectTimer(_:)` in SimulatedBlueZ+AutoConnect.swift).
+    var disconnectTimer: Duration = .milliseconds(200)
+    /// The `Device1.Disconnect` calls whose link is still up, by device: a second call waits for the first.
+    var pendingDisconnects: [BluetoothAddress: Task<Void, any Error>] = [:]
+    /// Devices whose disconnection after their `ServicesResolved` turns false announces `Connected` false only after
+    /// this much longer (`setConnectedLingers(_:_:)` in SimulatedBlueZ+AutoConnect.swift).
+    var connectedLingers: [BluetoothAddress: Duration] = [:]
     /// Whether bluetoothd runs with experimental features (`-E`): then adapters have `BatteryProviderManager1` and
     /// `Battery1` shows `Source` (SimulatedBlueZ+BatteryProviders.swift).
     package internal(set) var experimental = false
@@ -279,6 +287,7 @@ package actor SimulatedBlueZ {
                 inputDevices?.remove(address)
                 try await set("ServicesResolved", .boolean(false))
                 await gatt.unexport(address)
+                if let linger = connectedLingers[address] { try await Task.sleep(for: linger) }
                 if unannouncedDisconnections.contains(address) {
                     try await connection.setPropertyWithoutSignal(
                         "Connected", of: BlueZ.deviceInterface, at: path, to: .boolean(false))

@@ -91,6 +91,8 @@ package actor SimulatedGATTServer {
 
     private var devices: [BluetoothAddress: Runtime] = [:]
     private var connection: BusConnection?
+    /// Devices between a `Device1.Disconnect` and their link going down: `StartNotify` is refused.
+    private var disconnecting: Set<BluetoothAddress> = []
 
     /// A server with no devices; ``SimulatedBlueZ`` feeds it.
     package init() {}
@@ -149,6 +151,19 @@ package actor SimulatedGATTServer {
         return !(runtime.notifyClients[path] ?? []).isEmpty
     }
 
+    /// The object path of the `occurrence`-th characteristic with `uuid` of a connected device.
+    package func path(ofCharacteristic uuid: BluetoothUUID, occurrence: Int = 0, for address: BluetoothAddress)
+        -> ObjectPath?
+    {
+        guard let runtime = devices[address], runtime.exported else { return nil }
+        return runtime.path(ofCharacteristic: uuid, occurrence: occurrence)
+    }
+
+    /// Whether a `Device1.Disconnect` of the device is under way, its link still up.
+    package func isDisconnecting(_ address: BluetoothAddress) -> Bool {
+        disconnecting.contains(address)
+    }
+
     /// Answers each write to characteristics with `uuid` of a device with the values `responder` returns, sent as
     /// notifications to the clients that started them. Applies to devices that have connected once.
     package func setWriteResponder(
@@ -158,6 +173,15 @@ package actor SimulatedGATTServer {
     }
 
     // MARK: Hooks for SimulatedBlueZ
+
+    /// Marks a device as being disconnected by `Device1.Disconnect` (or no longer).
+    func setDisconnecting(_ address: BluetoothAddress, _ on: Bool) {
+        if on {
+            disconnecting.insert(address)
+        } else {
+            disconnecting.remove(address)
+        }
+    }
 
     /// Exports a connected device's GATT objects below `devicePath`. The first time a device is seen its
     /// `profile` is taken; later connections keep the values scripted since.
@@ -355,6 +379,11 @@ package actor SimulatedGATTServer {
         guard let runtime = devices[address], runtime.exported, let attribute = runtime.attributes[path],
             let characteristic = runtime.characteristic(attribute), let sender
         else { throw DBusError.unknownObject("no object at \(path)") }
+        // As bluetoothd checks first (characteristic_start_notify in src/gatt-client.c).
+        guard !disconnecting.contains(address) else {
+            devices[address]?.statistics.startNotifyRefusedWhileDisconnecting += 1
+            throw DBusError(BlueZ.Error.notConnected, "Not Connected")
+        }
         guard characteristic.flags.canNotify else {
             throw DBusError(BlueZ.Error.notSupported, "Operation is not supported")
         }

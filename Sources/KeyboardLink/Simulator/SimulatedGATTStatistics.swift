@@ -21,6 +21,8 @@ package struct SimulatedGATTStatistics: Sendable, Equatable {
     package var writes: [Write] = []
     /// `StartNotify` calls that started a session.
     package var notifySessionsStarted = 0
+    /// `StartNotify` calls refused because a `Device1.Disconnect` of the device was under way.
+    package var startNotifyRefusedWhileDisconnecting = 0
     /// `StopNotify` calls that ended a session.
     package var notifySessionsStopped = 0
     /// `StopNotify` calls received for an exported characteristic, whether they ended a session or were refused.

@@ -170,6 +170,44 @@ struct StudioPushTests {
         }
     }
 
+    @Test("a push refused NotConnected while BlueZ disconnects the keyboard: pushed again once it is back")
+    func pushDuringDisconnectIsRetried() async throws {
+        try await StudioPushFixture.run { fixture, keymap in
+            let bluez = fixture.harness.bluez
+            let address = fixture.address
+            let keyboard = fixture.keyboard
+            // bluetoothd's disconnect timer, and the gap the rig showed between the two properties (finding 18): a
+            // push that waited 3 s for Connected false would give up.
+            await bluez.setDisconnectTimer(.seconds(2))
+            await bluez.setConnectedLingers(address, .seconds(5))
+            try await keymap.setBinding(layer: 0, key: "CAPS", action: "KC_LCTL")
+            let sessions = await bluez.gatt.statistics(for: address).notifySessionsStarted
+            // Another program (bluetoothctl) disconnects the keyboard; it is connected again once it is down.
+            let other = try await fixture.harness.bus.connect()
+            defer { Task { await other.close() } }
+            let device = DBusProxy(
+                connection: other, destination: BlueZ.service, path: try #require(await bluez.path(of: address)),
+                interface: BlueZ.deviceInterface)
+            let comesBack = Task {
+                try await device.call(MemberName("Disconnect"), timeout: .seconds(60))
+                await keyboard.linkDropped()
+                await keyboard.linkRestored()
+                try await bluez.setConnected(address, true)
+                await keyboard.unlock()
+            }
+            #expect(await eventually { await bluez.gatt.isDisconnecting(address) })
+            let result = try await keymap.push()
+            try await comesBack.value
+            #expect(result.written == 1 && result.saved)
+            #expect(
+                await keyboard.firmware.savedKeymap[0][try fixture.position("CAPS")]
+                    == (await fixture.keyPress(usage: 0xE0)))
+            #expect(try await keymap.diff().isEmpty)
+            // Refused while disconnecting (no session), then the one that wrote.
+            #expect(await bluez.gatt.statistics(for: address).notifySessionsStarted == sessions + 1)
+        }
+    }
+
     @Test("a link that drops as the push connects and stays down: NotConnected once the wait is over, nothing written")
     func linkDropsBeforeWritingAndStaysDown() async throws {
         try await StudioPushFixture.run(options: { $0.linkReturnTimeout = .seconds(1) }) { fixture, keymap in

@@ -136,6 +136,77 @@ struct HealingTests {
         }
     }
 
+    @Test("a reconnect step waits for a push that holds the keyboard: the push is not cut, then the step heals it")
+    func reconnectWaitsForPush() async throws {
+        let device = SimulatedStudioKeyboard.aulaF87Device
+        let address = device.address
+        try await withHealthDaemon(devices: [device]) { daemon in
+            #expect(try await daemon.settles(address, at: .working))
+            let service = try daemon.service
+            let gatt = daemon.bluez.gatt
+            let keyboard = SimulatedStudioKeyboard(
+                firmware: SimulatedStudioKeyboard.firmware(matching: try PhysicalLayout.builtIn("aula-f87")),
+                address: address, gatt: gatt)
+            await keyboard.attach()
+            await keyboard.unlock()
+            await service.readKeymapBases()
+            await keyboard.lock()
+            let connection = try await daemon.bus.connect()
+            defer { Task { await connection.close() } }
+            let keymap = KeymapClient(connection: connection, path: KBlink.keyboardPath(address))
+            try await keymap.setBinding(layer: 0, key: "CAPS", action: "KC_LCTL")
+            let sessions = await gatt.statistics(for: address).notifySessionsStarted
+            // The push holds the keyboard while it waits for the unlock key.
+            let push = Task { try await keymap.push() }
+            #expect(await eventually { await service.pushes.isPushing(address) })
+            // The input device goes away meanwhile: after the deadline the reconnect step is due, and waits.
+            daemon.inputDevices.remove(address)
+            #expect(await eventually { (try? await daemon.health(address)) == .healing })
+            #expect(await daemon.bluez.healingCalls(of: address) == .init())
+            await keyboard.unlock()
+            let result = try await push.value
+            #expect(result.written == 1 && result.saved)
+            // The attempt that found it locked and the one after the unlock, neither cut by the step.
+            let started = await gatt.statistics(for: address).notifySessionsStarted
+            #expect(started == sessions + 2, "\(sessions) -> \(started)")
+            #expect(try await daemon.settles(address, at: .working))
+            #expect(await daemon.bluez.healingCalls(of: address) == .init(disconnect: 1, connect: 1))
+            #expect(try await daemon.report(address).heals.map(\.outcome) == ["healed"])
+        }
+    }
+
+    @Test("a push that arrives while a reconnect step runs waits for it, then writes")
+    func pushWaitsForReconnect() async throws {
+        var device = SimulatedStudioKeyboard.aulaF87Device
+        device.inputDevice = .afterReconnect
+        let address = device.address
+        try await withHealthDaemon(devices: [device]) { daemon in
+            let service = try daemon.service
+            let bluez = daemon.bluez
+            // bluetoothd's disconnect timer, and Connected false seconds after ServicesResolved false (finding 18): a
+            // push cut by the step would not be tried again.
+            await bluez.setDisconnectTimer(.seconds(2))
+            await bluez.setConnectedLingers(address, .seconds(5))
+            let keyboard = SimulatedStudioKeyboard(
+                firmware: SimulatedStudioKeyboard.firmware(matching: try PhysicalLayout.builtIn("aula-f87")),
+                address: address, gatt: bluez.gatt)
+            await keyboard.attach()
+            await keyboard.unlock()
+            await service.readKeymapBases()
+            let connection = try await daemon.bus.connect()
+            defer { Task { await connection.close() } }
+            let keymap = KeymapClient(connection: connection, path: KBlink.keyboardPath(address))
+            try await keymap.setBinding(layer: 0, key: "CAPS", action: "KC_LCTL")
+            #expect(await eventually { await service.pushes.isHealing(address) })
+            let result = try await keymap.push()
+            #expect(result.written == 1 && result.saved)
+            // It waited: it never reached the keyboard while the step was disconnecting it.
+            #expect(await bluez.gatt.statistics(for: address).startNotifyRefusedWhileDisconnecting == 0)
+            #expect(await bluez.healingCalls(of: address) == .init(disconnect: 1, connect: 1))
+            #expect(try await daemon.settles(address, at: .working))
+        }
+    }
+
     @Test("a classic keyboard whose input device comes only after a reconnect: ConnectProfile first, then reconnect")
     func classicAfterReconnect() async throws {
         try await withHealthDaemon(devices: [Self.vgn(.afterReconnect)]) { daemon in

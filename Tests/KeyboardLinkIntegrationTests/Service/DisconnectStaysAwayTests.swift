@@ -31,6 +31,41 @@ struct DisconnectStaysAwayTests {
         }
     }
 
+    @Test("the simulator, like bluetoothd: Disconnect keeps the link up for 2 s, refusing StartNotify, then answers")
+    func blueZDisconnectTimer() async throws {
+        try await withFirmwareDaemon(devices: [SimulatedDevice.aulaF87]) { daemon in
+            let bluez = daemon.bluez
+            await bluez.setDisconnectTimer(.seconds(2))
+            let connection = try await BusConnection.connect(to: daemon.bus.busAddress)
+            defer { Task { await connection.close() } }
+            let path = try #require(await bluez.path(of: Self.aula))
+            let battery = try #require(await bluez.gatt.path(ofCharacteristic: .batteryLevel, for: Self.aula))
+            let device = DBusProxy(
+                connection: connection, destination: BlueZ.service, path: path, interface: BlueZ.deviceInterface)
+            let characteristic = DBusProxy(
+                connection: connection, destination: BlueZ.service, path: battery,
+                interface: BlueZ.gattCharacteristicInterface)
+            let disconnect = Task {
+                try await device.call(MemberName("Disconnect"))
+                return await bluez.device(Self.aula)?.connected
+            }
+            #expect(await eventually { await bluez.gatt.isDisconnecting(Self.aula) })
+            // bluetoothd's src/gatt-client.c: "Device is disconnecting. StartNotify is not allowed."
+            do {
+                try await characteristic.call(MemberName("StartNotify"))
+                Issue.record("StartNotify succeeded while the device was disconnecting")
+            } catch let error as DBusError {
+                #expect(error.name == BlueZ.Error.notConnected, "\(error)")
+            }
+            #expect(await bluez.gatt.statistics(for: Self.aula).startNotifyRefusedWhileDisconnecting == 1)
+            #expect(try await device.property(MemberName("Connected")) == .boolean(true))
+            #expect(try await device.property(MemberName("ServicesResolved")) == .boolean(true))
+            // The answer comes with the link down.
+            #expect(try await disconnect.value == false)
+            #expect(await !bluez.gatt.isDisconnecting(Self.aula))
+        }
+    }
+
     @Test("the simulator, like bluetoothd: Disconnect of an untrusted one turns auto-connection off until Connect")
     func blueZKeepsUntrustedKeyboardAway() async throws {
         var untrusted = Self.advertisingAula

@@ -1,13 +1,18 @@
 import KeyboardLinkBlueZ
 import KeyboardLinkDrivers
 
-/// Who is talking to each keyboard's firmware: one push, pull, re-apply or first-contact read at a time.
+/// Who is talking to each keyboard's firmware, or taking its link down: one push, pull, re-apply, first-contact read
+/// or healing step at a time.
 ///
 /// A first-contact read (kblinkd reading a keyboard's keymap into the base when it connects) and a firmware check
 /// (`CheckAction`, which `kblink keymap set` makes and may stop waiting for, when nothing on the keyboard's connection
 /// learned what its firmware holds yet: `KeymapWriter.actionSupport`) are queued, not exclusive: a push or
 /// pull that arrives meanwhile waits for them to end, then goes on. A push that arrives while another push, pull or
 /// re-apply runs is refused (`Busy`): two writers would interleave.
+///
+/// A healing step that disconnects the keyboard (`KeyboardRegistry+Health.swift`: reconnect, adapter power cycle)
+/// waits until nothing holds it, and whatever arrives while it runs waits for it: a step that took the link down
+/// under a firmware session would make it fail with `NotConnected` halfway.
 package actor KeyboardPushes {
     /// What holds a keyboard.
     enum Claim: Sendable, Equatable {
@@ -17,6 +22,8 @@ package actor KeyboardPushes {
         case firstContactRead
         /// `CheckAction`: whether the firmware can hold an action; nothing is written.
         case check
+        /// A healing step that disconnects the keyboard.
+        case heal
 
         /// Whether a writer waits for this claim to end instead of being refused.
         var isQueued: Bool { self != .writer }
@@ -52,17 +59,32 @@ package actor KeyboardPushes {
         return true
     }
 
-    /// Claims a keyboard for its first-contact read; false when anything holds it, unless `waiting`: then it waits
-    /// until nothing does.
+    /// Claims a keyboard for its first-contact read; false when a firmware session holds it, unless `waiting`: then
+    /// it waits until nothing does. It always waits for a healing step (the keyboard is connecting again).
     func beginFirstContactRead(_ address: BluetoothAddress, waiting: Bool = false) async -> Bool {
-        while running[address] != nil {
-            guard waiting else { return false }
+        while let holder = running[address] {
+            guard waiting || holder == .heal else { return false }
             await withCheckedContinuation { continuation in
                 self.waiting[address, default: []].append(continuation)
             }
         }
         running[address] = .firstContactRead
         return true
+    }
+
+    /// Claims a keyboard for a healing step that disconnects it, once nothing else holds it; true when it had to
+    /// wait for a firmware session to end first.
+    @discardableResult
+    func beginHeal(_ address: BluetoothAddress) async -> Bool {
+        var waited = false
+        while running[address] != nil {
+            waited = true
+            await withCheckedContinuation { continuation in
+                waiting[address, default: []].append(continuation)
+            }
+        }
+        running[address] = .heal
+        return waited
     }
 
     /// Releases a keyboard; whoever waited for it tries again.
@@ -78,7 +100,12 @@ package actor KeyboardPushes {
 
     /// Whether a push, pull, re-apply or first-contact read of the keyboard is running.
     package func isPushing(_ address: BluetoothAddress) -> Bool {
-        running[address] != nil
+        running[address].map { $0 != .heal } ?? false
+    }
+
+    /// Whether a healing step that disconnects the keyboard is running.
+    package func isHealing(_ address: BluetoothAddress) -> Bool {
+        running[address] == .heal
     }
 
     /// Whether kblinkd is reading the keyboard's keymap on first contact.

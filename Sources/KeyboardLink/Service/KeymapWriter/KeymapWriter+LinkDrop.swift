@@ -36,15 +36,20 @@ extension KeymapWriter {
 
     /// After a firmware session failed with `NotConnected`: whether the keyboard's link dropped and came back.
     ///
-    /// Waits up to 3 s for BlueZ to show the keyboard disconnected (a session that failed on a link that stayed up
-    /// is not tried again), then up to ``Timeouts/linkReturn`` for it to be connected with its services resolved.
+    /// Waits up to 3 s for BlueZ to show the link down (a session that failed on a link that stayed up is not tried
+    /// again), then up to ``Timeouts/linkReturn`` for it to be connected with its services resolved. `ServicesResolved`
+    /// turning false counts as the link going down: bluetoothd refuses GATT calls with `NotConnected` for 2 s after a
+    /// `Device1.Disconnect` while both properties stay true (`DISCONNECT_TIMER` in src/device.c), then drops
+    /// `ServicesResolved` with the ATT channel, and `Connected` can follow seconds later (docs/real-bluez.md,
+    /// finding 18).
     func cameBackAfterLinkDrop(_ state: KeyboardState) async -> Bool {
         let path = state.devicePath
         let updates = await bluez.updates()
         let dropped = await withTaskGroup(of: Bool.self) { group in
             group.addTask {
-                for await update in updates where !(update.snapshot.devices[path]?.connected ?? false) {
-                    return true
+                for await update in updates {
+                    guard let device = update.snapshot.devices[path], device.connected, device.servicesResolved
+                    else { return true }
                 }
                 return false
             }

@@ -218,8 +218,30 @@ extension KeyboardRegistry {
 
     // MARK: The steps
 
-    /// Runs a step through BlueZ; nil when BlueZ accepted it, else what went wrong.
+    /// Runs a step; nil when BlueZ accepted it, else what went wrong. A step that disconnects the keyboard first
+    /// waits for a push, pull, re-apply or read of its firmware to end (``KeyboardPushes``), then runs only if the
+    /// ladder still wants it (the input device may have appeared meanwhile, or the user canceled healing).
     private func run(_ step: HealStep, on address: BluetoothAddress) async -> String? {
+        guard step.disconnects else { return await perform(step, on: address) }
+        let waited = await pushes.beginHeal(address)
+        let outcome: String?
+        if healthRecords[address]?.ladder.phase == .running(step) {
+            if waited {
+                log(
+                    .info,
+                    "health of \(keyboards[address]?.alias ?? address.description) (\(address)): \(step.doing) after "
+                        + "the firmware session that held the keyboard ended")
+            }
+            outcome = await perform(step, on: address)
+        } else {
+            outcome = "skipped: no longer needed"
+        }
+        await pushes.end(address)
+        return outcome
+    }
+
+    /// Runs a step through BlueZ; nil when BlueZ accepted it, else what went wrong.
+    private func perform(_ step: HealStep, on address: BluetoothAddress) async -> String? {
         guard let state = keyboards[address], let device = snapshot.devices[state.devicePath] else {
             return "BlueZ no longer knows the keyboard"
         }

@@ -19,6 +19,8 @@ actor KeyboardRegistry {
     let connection: BusConnection
     let bluez: BlueZModel
     let keymaps: KeymapSessions
+    /// Who holds each keyboard's firmware: a healing step that disconnects a keyboard waits for its session.
+    let pushes: KeyboardPushes
     let log: @Sendable (LogLevel, String) -> Void
     /// Presence: its inputs (the evdev keyboards among them), policy, grace period and what the Manager's
     /// properties show (`KeyboardRegistry+Presence.swift` feeds it and publishes its answers).
@@ -61,7 +63,8 @@ actor KeyboardRegistry {
     private var readinessObserver: (@Sendable (Set<BluetoothAddress>) async -> Void)?
 
     init(
-        connection: BusConnection, bluez: BlueZModel, keymaps: KeymapSessions, presencePolicy: PresencePolicy,
+        connection: BusConnection, bluez: BlueZModel, keymaps: KeymapSessions, pushes: KeyboardPushes,
+        presencePolicy: PresencePolicy,
         presence: PresenceSettings = PresenceSettings(), health: HealthSettings = HealthSettings(),
         discoveryTimeout: Duration, unpairedLimit: Int = 32, log: @escaping @Sendable (LogLevel, String) -> Void
     ) {
@@ -71,6 +74,7 @@ actor KeyboardRegistry {
         self.connection = connection
         self.bluez = bluez
         self.keymaps = keymaps
+        self.pushes = pushes
         self.discoveryTimeout = discoveryTimeout
         self.log = log
     }
