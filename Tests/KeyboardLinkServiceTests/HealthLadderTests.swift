@@ -34,6 +34,7 @@ struct HealthLadderTests {
         #expect(ladder.wakeAt == Self.at(80))
         #expect(ladder.timerFired(now: Self.at(79)).run == nil)
         #expect(ladder.timerFired(now: Self.at(80)).run == .reconnect)
+        ladder.stepCalls(.reconnect)
     }
 
     @Test("the reconnect time of a keyboard just paired runs from its bond, not from the link")
@@ -75,6 +76,7 @@ struct HealthLadderTests {
         #expect(output.journal.count == 1)
         #expect(ladder.wakeAt == Self.at(22.1))  // backoff 2 s after the first step
         #expect(ladder.timerFired(now: Self.at(22.1)).run == .reconnect)
+        ladder.stepCalls(.reconnect)
         // The reconnect's own disconnection does not end the episode.
         _ = ladder.observe(Self.seen(connected: false), now: Self.at(22.2))
         #expect(ladder.health == .healing)
@@ -83,6 +85,7 @@ struct HealthLadderTests {
         _ = ladder.timerFired(now: Self.at(32.5))
         #expect(ladder.wakeAt == Self.at(36.5))  // 4 s: doubled
         #expect(ladder.timerFired(now: Self.at(36.5)).run == .reconnect)
+        ladder.stepCalls(.reconnect)
         _ = ladder.stepReturned(
             .reconnect, error: "org.bluez.Error.Failed: le-connection-abort-by-local", now: Self.at(37))
         #expect(ladder.health == .failed)
@@ -102,10 +105,12 @@ struct HealthLadderTests {
         _ = ladder.observe(Self.seen(lowEnergy: true), now: Self.at(0))
         #expect(ladder.ladder == [.reconnect])
         #expect(ladder.timerFired(now: Self.at(10)).run == .reconnect)
+        ladder.stepCalls(.reconnect)
         #expect(ladder.detail.contains("disconnecting and connecting it again (step 1 of 3)"))
         _ = ladder.stepReturned(.reconnect, error: nil, now: Self.at(10.5))
         _ = ladder.timerFired(now: Self.at(20.5))
         #expect(ladder.timerFired(now: Self.at(22.5)).run == .reconnect)
+        ladder.stepCalls(.reconnect)
         _ = ladder.stepReturned(.reconnect, error: nil, now: Self.at(23))
         let output = ladder.observe(Self.seen(input: true, lowEnergy: true), now: Self.at(24))
         #expect(output.ended == [.init(step: .reconnect, outcome: "healed")])
@@ -140,6 +145,7 @@ struct HealthLadderTests {
         for (start, backoff) in [(10.0, 0.0), (22.1, 2.0), (36.2, 4.0)] {
             if backoff > 0 { #expect(ladder.timerFired(now: Self.at(start - backoff)).run == nil) }
             #expect(ladder.timerFired(now: Self.at(start)).run == .reconnect)
+            ladder.stepCalls(.reconnect)
             _ = ladder.stepReturned(.reconnect, error: nil, now: Self.at(start + 0.1))
         }
         _ = ladder.timerFired(now: Self.at(46.3))
@@ -172,6 +178,7 @@ struct HealthLadderTests {
         var ladder = HealthLadder(settings: Self.settings)
         _ = ladder.observe(Self.seen(lowEnergy: true), now: Self.at(0))
         #expect(ladder.timerFired(now: Self.at(10)).run == .reconnect)
+        ladder.stepCalls(.reconnect)
         _ = ladder.observe(Self.seen(connected: false, lowEnergy: true), now: Self.at(10.05))
         _ = ladder.stepReturned(.reconnect, error: nil, now: Self.at(10.1))
         _ = ladder.timerFired(now: Self.at(20.1))
@@ -179,6 +186,7 @@ struct HealthLadderTests {
         #expect(ladder.wakeAt == Self.at(22.1))
         _ = ladder.observe(Self.seen(lowEnergy: true), now: Self.at(20.5))
         #expect(ladder.timerFired(now: Self.at(22.1)).run == .reconnect)
+        ladder.stepCalls(.reconnect)
     }
 
     @Test("a reconnect BlueZ announced only as ServicesResolved false and true: a disconnection after it is real")
@@ -186,6 +194,7 @@ struct HealthLadderTests {
         var ladder = HealthLadder(settings: Self.settings)
         _ = ladder.observe(Self.seen(lowEnergy: true), now: Self.at(0))
         #expect(ladder.timerFired(now: Self.at(10)).run == .reconnect)
+        ladder.stepCalls(.reconnect)
         // bluetoothd batches its property changes: Connected stayed true, the services were resolved again.
         _ = ladder.observe(Self.seen(linkUp: false, lowEnergy: true), now: Self.at(10.2))
         #expect(ladder.health == .healing)
@@ -203,6 +212,7 @@ struct HealthLadderTests {
         var ladder = HealthLadder(settings: Self.settings)
         _ = ladder.observe(Self.seen(lowEnergy: true), now: Self.at(0))
         #expect(ladder.timerFired(now: Self.at(10)).run == .reconnect)
+        ladder.stepCalls(.reconnect)
         _ = ladder.stepReturned(.reconnect, error: nil, now: Self.at(11))
         _ = ladder.observe(Self.seen(input: true, lowEnergy: true), now: Self.at(12))
         #expect(ladder.health == .working)
@@ -211,11 +221,36 @@ struct HealthLadderTests {
         #expect(ladder.health == .asleep)
     }
 
+    @Test("a step held back before its call (a push holds the keyboard): a disconnection meanwhile is real")
+    func disconnectionBeforeTheStepsCall() {
+        var ladder = HealthLadder(settings: Self.settings)
+        _ = ladder.observe(Self.seen(lowEnergy: true), now: Self.at(0))
+        #expect(ladder.timerFired(now: Self.at(10)).run == .reconnect)
+        // Not called yet: the keyboard switched off meanwhile ends the episode.
+        _ = ladder.observe(Self.seen(connected: false, lowEnergy: true), now: Self.at(12))
+        #expect(ladder.health == .asleep)
+        #expect(ladder.stepsTaken == 0)
+        // The step is not called now, and its return changes nothing.
+        ladder.stepCalls(.reconnect)
+        #expect(ladder.ownDisconnectionsAhead == 0)
+        #expect(ladder.stepReturned(.reconnect, error: nil, now: Self.at(13)) == HealthLadder.Output())
+        // The input device appeared while a step was held back: it is never called, and nothing stays expected.
+        var healed = HealthLadder(settings: Self.settings)
+        _ = healed.observe(Self.seen(lowEnergy: true), now: Self.at(0))
+        #expect(healed.timerFired(now: Self.at(10)).run == .reconnect)
+        _ = healed.observe(Self.seen(input: true, lowEnergy: true), now: Self.at(11))
+        #expect(healed.health == .working)
+        #expect(healed.ownDisconnectionsAhead == 0)
+        _ = healed.observe(Self.seen(connected: false, lowEnergy: true), now: Self.at(100))
+        #expect(healed.health == .asleep)
+    }
+
     @Test("a reconnect that failed: the disconnection seen after it is real and ends the episode")
     func failedReconnectsDisconnectionIsReal() {
         var ladder = HealthLadder(settings: Self.settings)
         _ = ladder.observe(Self.seen(lowEnergy: true), now: Self.at(0))
         #expect(ladder.timerFired(now: Self.at(10)).run == .reconnect)
+        ladder.stepCalls(.reconnect)
         _ = ladder.stepReturned(.reconnect, error: "org.bluez.Error.Failed: Page Timeout", now: Self.at(15))
         #expect(ladder.health == .healing)
         _ = ladder.observe(Self.seen(connected: false, lowEnergy: true), now: Self.at(15.1))

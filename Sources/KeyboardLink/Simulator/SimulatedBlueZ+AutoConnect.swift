@@ -32,15 +32,16 @@ extension SimulatedBlueZ {
             entries[address]?.autoConnectDisabled = true
         }
         let timer = disconnectTimer
-        let link = Task {
+        let link = entry.linkChanges
+        let disconnection = Task {
             await gatt.setDisconnecting(address, true)
             try? await Task.sleep(for: timer)
+            if entries[address]?.linkChanges == link { try await setConnected(address, false) }
             await gatt.setDisconnecting(address, false)
-            try await setConnected(address, false)
         }
-        pendingDisconnects[address] = link
+        pendingDisconnects[address] = disconnection
         defer { pendingDisconnects[address] = nil }
-        try await link.value
+        try await disconnection.value
         guard autoConnects, entry.device.paired, entry.device.advertisesWhileDisconnected,
             entries[address]?.autoConnectDisabled == false
         else { return }
@@ -94,8 +95,9 @@ extension SimulatedBlueZ {
     }
 
     /// Makes the disconnections of `address` announce `Connected` false `linger` after `ServicesResolved` false
-    /// (nil: together), as bluetoothd 5.66 did in the rig when a healing step's `Device1.Connect` came in between:
-    /// 4.3 s apart (docs/real-bluez.md, finding 18).
+    /// (nil: together), as bluetoothd 5.66 did in the rig: 4.3 s apart (docs/real-bluez.md, finding 18).
+    /// `Device1.Disconnect` answers, and `Device1.Connect` goes on, once `Connected` false was announced; a test that
+    /// connects the device again itself waits for that too.
     package func setConnectedLingers(_ address: BluetoothAddress, _ linger: Duration?) {
         connectedLingers[address] = linger
     }

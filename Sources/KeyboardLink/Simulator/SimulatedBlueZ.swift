@@ -22,6 +22,9 @@ package actor SimulatedBlueZ {
         /// BlueZ's `disable_auto_connect`: set by a `Disconnect` of an untrusted LE device, cleared by `Connect`
         /// (SimulatedBlueZ+AutoConnect.swift).
         var autoConnectDisabled = false
+        /// Counts the device's connections and disconnections: a `Disconnect` whose link went down another way
+        /// meanwhile (an adapter power cycle) does not take the next connection down.
+        var linkChanges = 0
     }
 
     package let bus: BusAddress
@@ -257,6 +260,7 @@ package actor SimulatedBlueZ {
         }
         let before = entry.device
         change(&entry.device)
+        if before.connected != entry.device.connected { entry.linkChanges += 1 }
         entries[address] = entry
         guard let connection else { return }
         let path = address.devicePath(adapter: entry.adapter)
@@ -623,10 +627,14 @@ package actor SimulatedBlueZ {
         entries[address]?.device.trusted = trusted
     }
 
+    /// `Device1.Connect`: after a `Disconnect` under way has taken the link down; a device already connected is
+    /// answered at once, as bluetoothd does (`dev_connect` and `device_connect_profiles` in src/device.c answer a
+    /// connected LE link, and `-EALREADY`, with success).
     func connectDevice(_ address: BluetoothAddress) async throws {
         countHealingCall(address, \.connect)
+        if let pending = pendingDisconnects[address] { try? await pending.value }
         guard let entry = entries[address] else { throw DBusError(BlueZ.Error.doesNotExist, "Does Not Exist") }
-        guard !entry.device.connected else { throw DBusError(BlueZ.Error.alreadyConnected, "Already Connected") }
+        guard !entry.device.connected else { return }
         guard entry.device.paired || entry.device.discoverableOnly else {
             throw DBusError(BlueZ.Error.failed, "Connection refused: the device is not in range")
         }

@@ -177,10 +177,10 @@ struct HealingTests {
 
     @Test("a push that arrives while a reconnect step runs waits for it, then writes")
     func pushWaitsForReconnect() async throws {
-        var device = SimulatedStudioKeyboard.aulaF87Device
-        device.inputDevice = .afterReconnect
+        let device = SimulatedStudioKeyboard.aulaF87Device
         let address = device.address
         try await withHealthDaemon(devices: [device]) { daemon in
+            #expect(try await daemon.settles(address, at: .working))
             let service = try daemon.service
             let bluez = daemon.bluez
             // bluetoothd's disconnect timer, and Connected false seconds after ServicesResolved false (finding 18): a
@@ -197,6 +197,8 @@ struct HealingTests {
             defer { Task { await connection.close() } }
             let keymap = KeymapClient(connection: connection, path: KBlink.keyboardPath(address))
             try await keymap.setBinding(layer: 0, key: "CAPS", action: "KC_LCTL")
+            // The input device goes away: after the deadline the reconnect step runs, for 7 s.
+            daemon.inputDevices.remove(address)
             #expect(await eventually { await service.pushes.isHealing(address) })
             let result = try await keymap.push()
             #expect(result.written == 1 && result.saved)

@@ -11,7 +11,8 @@ import KBlinkAPI
 /// with ``HealthSettings/backoff`` doubled between them, until the device appears (working) or
 /// ``HealthSettings/budget`` steps ran (failed; nothing more is tried until the link goes down and up again). The
 /// link going down ends an episode, except for the disconnection a step caused (reconnect, power cycle): from the
-/// step's start until the keyboard is seen connected again after it, whenever BlueZ's signals of it are seen
+/// step's call (``stepCalls(_:)``; the driver may hold a step back first, while a firmware session holds the
+/// keyboard) until the keyboard is seen connected again after it, whenever BlueZ's signals of it are seen
 /// (on a loaded machine they can be seen after the step's reply, and after the check that followed it), up to
 /// ``ownDisconnectionGrace`` after the step returned. bluetoothd may not announce it at all: it batches property
 /// changes, and a link that went down and straight back up shows as `ServicesResolved` false and true with
@@ -33,7 +34,7 @@ struct HealthLadder: Sendable {
         case waiting(until: Instant)
         /// The input device exists (or input devices are not watched).
         case working
-        /// A step's call is in flight.
+        /// A step was asked for: its call is in flight, or about to be made.
         case running(HealStep)
         /// A step returned; its effect is awaited until the deadline.
         case checking(HealStep, until: Instant)
@@ -235,6 +236,15 @@ struct HealthLadder: Sendable {
         return output
     }
 
+    /// The step asked for is being called now (BlueZ's answer comes to ``stepReturned(_:error:now:)``): from here, the
+    /// next disconnection seen is its own. Before its call, the step may wait (for a push to end), and a
+    /// disconnection meanwhile is a real one.
+    mutating func stepCalls(_ step: HealStep) {
+        guard phase == .running(step), step.disconnects else { return }
+        ownDisconnectionsAhead += 1
+        ownDisconnectionsExpire = nil
+    }
+
     /// The step asked for returned; `error` is BlueZ's answer when it failed.
     mutating func stepReturned(_ step: HealStep, error: String?, now: Instant) -> Output {
         guard phase == .running(step) else { return Output() }
@@ -366,10 +376,6 @@ struct HealthLadder: Sendable {
         let step = steps[min(stepsTaken, steps.count - 1)]
         stepsTaken += 1
         lastStep = step
-        if step.disconnects {
-            ownDisconnectionsAhead += 1
-            ownDisconnectionsExpire = nil
-        }
         phase = .running(step)
         output.run = step
     }

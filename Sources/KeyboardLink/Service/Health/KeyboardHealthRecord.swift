@@ -7,6 +7,8 @@ struct KeyboardHealthRecord: Sendable {
     var timer: Task<Void, Never>?
     /// The step being run, so that only one runs at a time.
     var stepTask: Task<Void, Never>?
+    /// Counts the steps started: a step's end is taken only from the task of the last one.
+    var stepSerial: UInt64 = 0
     /// The last steps that ended (`Heals`), newest last.
     var heals: [HealRecord] = []
     /// The last reconnect times in milliseconds (`ReconnectTimes`), newest last.

@@ -87,6 +87,16 @@ package actor KeyboardPushes {
         return waited
     }
 
+    /// Returns once no healing step holds the keyboard (a push or pull checks the keyboard's connection after it: the
+    /// step takes the link down and brings it back).
+    func waitWhileHealing(_ address: BluetoothAddress) async {
+        while running[address] == .heal {
+            await withCheckedContinuation { continuation in
+                waiting[address, default: []].append(continuation)
+            }
+        }
+    }
+
     /// Releases a keyboard; whoever waited for it tries again.
     func end(_ address: BluetoothAddress) {
         running[address] = nil

@@ -14,12 +14,14 @@ extension KeymapWriter {
     /// While kblinkd reads the keyboard's keymap on first contact, the push waits for that read (announced with
     /// `PushProgress(0, 0)`) instead of answering `Busy`; so it does behind a `CheckAction` that asks the keyboard,
     /// which holds it as a check (a check a client stopped waiting for must not make the next push `Busy`). A
-    /// `CheckAction` answered from `actionSupport` claims nothing.
+    /// `CheckAction` answered from `actionSupport` claims nothing. While a healing step that disconnects the keyboard
+    /// runs, the push waits for it before it looks at the keyboard's connection.
     /// - Throws: ``KBlinkError``: `NotConnected`, `NotSupported` (no driver, an action the firmware cannot hold, a base
     ///   that could not be read from the keyboard without `overwrite`), `Locked` (not unlocked in time), `Busy` (a
     ///   push, pull or re-apply is running), `Conflict` (keys both sides changed; nothing written), `Failed` (the
     ///   keyboard refused; rolled back).
     func push(_ address: BluetoothAddress, options: PushOptions) async throws -> PushReport {
+        await pushes.waitWhileHealing(address)
         guard let state = await registry.keyboard(address) else {
             throw KBlinkError.notFound("keyboard \(address) is no longer known")
         }

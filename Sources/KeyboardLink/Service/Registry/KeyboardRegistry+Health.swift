@@ -161,10 +161,12 @@ extension KeyboardRegistry {
             }
             healthRecords[address] = record
         }
-        if let step = output.run {
+        if let step = output.run, healthRecords[address] != nil {
+            healthRecords[address]?.stepSerial &+= 1
+            let serial = healthRecords[address]?.stepSerial ?? 0
             healthRecords[address]?.stepTask = Task { [weak self] in
                 let error = await self?.run(step, on: address)
-                await self?.healStepReturned(address, step, error: error)
+                await self?.healStepReturned(address, step, serial: serial, error: error)
             }
         }
         scheduleHealthTimer(address)
@@ -190,8 +192,11 @@ extension KeyboardRegistry {
         await afterTransition(output, of: address, known: known)
     }
 
-    private func healStepReturned(_ address: BluetoothAddress, _ step: HealStep, error: String?) async {
-        guard var record = healthRecords[address], let known = keyboards[address] else { return }
+    private func healStepReturned(_ address: BluetoothAddress, _ step: HealStep, serial: UInt64, error: String?) async {
+        // A step canceled (by the user, the sleep) may return after the next one started: that one's handle stays.
+        guard var record = healthRecords[address], record.stepSerial == serial, let known = keyboards[address] else {
+            return
+        }
         record.stepTask = nil
         var output = record.ladder.stepReturned(step, error: error, now: .now)
         healthRecords[address] = record
@@ -220,12 +225,17 @@ extension KeyboardRegistry {
 
     /// Runs a step; nil when BlueZ accepted it, else what went wrong. A step that disconnects the keyboard first
     /// waits for a push, pull, re-apply or read of its firmware to end (``KeyboardPushes``), then runs only if the
-    /// ladder still wants it (the input device may have appeared meanwhile, or the user canceled healing).
+    /// ladder still wants it (the input device may have appeared meanwhile, the link gone down, or the user canceled
+    /// healing).
     private func run(_ step: HealStep, on address: BluetoothAddress) async -> String? {
-        guard step.disconnects else { return await perform(step, on: address) }
+        guard step.disconnects else {
+            healthRecords[address]?.ladder.stepCalls(step)
+            return await perform(step, on: address)
+        }
         let waited = await pushes.beginHeal(address)
         let outcome: String?
-        if healthRecords[address]?.ladder.phase == .running(step) {
+        if !Task.isCancelled, healthRecords[address]?.ladder.phase == .running(step) {
+            healthRecords[address]?.ladder.stepCalls(step)
             if waited {
                 log(
                     .info,
