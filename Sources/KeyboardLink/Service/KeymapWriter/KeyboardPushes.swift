@@ -88,13 +88,17 @@ package actor KeyboardPushes {
     }
 
     /// Returns once no healing step holds the keyboard (a push or pull checks the keyboard's connection after it: the
-    /// step takes the link down and brings it back).
-    func waitWhileHealing(_ address: BluetoothAddress) async {
+    /// step takes the link down and brings it back); true when it waited.
+    @discardableResult
+    func waitWhileHealing(_ address: BluetoothAddress) async -> Bool {
+        var waited = false
         while running[address] == .heal {
+            waited = true
             await withCheckedContinuation { continuation in
                 waiting[address, default: []].append(continuation)
             }
         }
+        return waited
     }
 
     /// Releases a keyboard; whoever waited for it tries again.

@@ -34,6 +34,19 @@ extension KeymapWriter {
         }
     }
 
+    /// Waits for a healing step that holds the keyboard to end, then, when it waited, up to ``Timeouts/linkReturn``
+    /// for kblinkd to see the keyboard connected again: the step returns when BlueZ answered its `Connect`, and
+    /// BlueZ's signals of the link coming back can arrive after that answer.
+    func waitForHealingStep(_ address: BluetoothAddress) async {
+        guard await pushes.waitWhileHealing(address) else { return }
+        let deadline = ContinuousClock.now + timeouts.linkReturn
+        while ContinuousClock.now < deadline, let state = await registry.keyboard(address),
+            await !registry.isConnected(state)
+        {
+            guard (try? await Task.sleep(for: .milliseconds(50))) != nil else { return }
+        }
+    }
+
     /// After a firmware session failed with `NotConnected`: whether the keyboard's link dropped and came back.
     ///
     /// Waits up to 3 s for BlueZ to show the link down (a session that failed on a link that stayed up is not tried

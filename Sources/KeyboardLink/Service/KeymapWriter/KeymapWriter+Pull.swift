@@ -16,7 +16,7 @@ extension KeymapWriter {
     func pull(_ address: BluetoothAddress, unlockTimeout: Duration = PushOptions().unlockTimeout) async throws
         -> PullReport
     {
-        await pushes.waitWhileHealing(address)
+        await waitForHealingStep(address)
         guard let state = await registry.keyboard(address) else {
             throw KBlinkError.notFound("keyboard \(address) is no longer known")
         }

@@ -21,7 +21,7 @@ extension KeymapWriter {
     ///   push, pull or re-apply is running), `Conflict` (keys both sides changed; nothing written), `Failed` (the
     ///   keyboard refused; rolled back).
     func push(_ address: BluetoothAddress, options: PushOptions) async throws -> PushReport {
-        await pushes.waitWhileHealing(address)
+        await waitForHealingStep(address)
         guard let state = await registry.keyboard(address) else {
             throw KBlinkError.notFound("keyboard \(address) is no longer known")
         }
