@@ -136,6 +136,20 @@ struct HealingTests {
         }
     }
 
+    /// Attaches a simulated ZMK Studio firmware holding its owner's keymap to the keyboard, unlocked, and has kblinkd
+    /// read that keymap into the base.
+    static func attachStudioFirmware(_ daemon: HealthDaemon, _ address: BluetoothAddress) async throws
+        -> SimulatedStudioKeyboard
+    {
+        let keyboard = SimulatedStudioKeyboard(
+            firmware: SimulatedStudioKeyboard.firmware(matching: try PhysicalLayout.builtIn("aula-f87")),
+            address: address, gatt: daemon.bluez.gatt)
+        await keyboard.attach()
+        await keyboard.unlock()
+        try await daemon.service.readKeymapBases()
+        return keyboard
+    }
+
     @Test("a reconnect step waits for a push that holds the keyboard: the push is not cut, then the step heals it")
     func reconnectWaitsForPush() async throws {
         let device = SimulatedStudioKeyboard.aulaF87Device
@@ -144,12 +158,7 @@ struct HealingTests {
             #expect(try await daemon.settles(address, at: .working))
             let service = try daemon.service
             let gatt = daemon.bluez.gatt
-            let keyboard = SimulatedStudioKeyboard(
-                firmware: SimulatedStudioKeyboard.firmware(matching: try PhysicalLayout.builtIn("aula-f87")),
-                address: address, gatt: gatt)
-            await keyboard.attach()
-            await keyboard.unlock()
-            await service.readKeymapBases()
+            let keyboard = try await Self.attachStudioFirmware(daemon, address)
             await keyboard.lock()
             let connection = try await daemon.bus.connect()
             defer { Task { await connection.close() } }
@@ -187,12 +196,8 @@ struct HealingTests {
             // push cut by the step would not be tried again.
             await bluez.setDisconnectTimer(.seconds(2))
             await bluez.setConnectedLingers(address, .seconds(5))
-            let keyboard = SimulatedStudioKeyboard(
-                firmware: SimulatedStudioKeyboard.firmware(matching: try PhysicalLayout.builtIn("aula-f87")),
-                address: address, gatt: bluez.gatt)
-            await keyboard.attach()
-            await keyboard.unlock()
-            await service.readKeymapBases()
+            // Kept until the end: the firmware answers only while its keyboard lives.
+            let keyboard = try await Self.attachStudioFirmware(daemon, address)
             let connection = try await daemon.bus.connect()
             defer { Task { await connection.close() } }
             let keymap = KeymapClient(connection: connection, path: KBlink.keyboardPath(address))
@@ -206,6 +211,7 @@ struct HealingTests {
             #expect(await bluez.gatt.statistics(for: address).startNotifyRefusedWhileDisconnecting == 0)
             #expect(await bluez.healingCalls(of: address) == .init(disconnect: 1, connect: 1))
             #expect(try await daemon.settles(address, at: .working))
+            withExtendedLifetime(keyboard) {}
         }
     }
 
