@@ -88,9 +88,11 @@ extension SimulatedBlueZ {
     /// `InProgress` while pairing; `Failed` "br-connection-sdp-search" for an LE-only device, whatever the UUID
     /// (bluetoothd, in src/device.c `connect_profile`, always takes the BR/EDR bearer, where such a device's
     /// services were never resolved, and the SDP search it starts fails: docs/real-bluez.md, finding 12);
-    /// `InvalidArguments` for a malformed UUID or a profile the device does not offer, `AlreadyConnected` when the
-    /// profile is connected (its input device exists); otherwise the device is connected first if it is not, and
-    /// the profile connected (for a keyboard that makes its input device only then, the device appears).
+    /// `InvalidArguments` for a malformed UUID or a profile the device does not offer; success, changing nothing,
+    /// when the profile is connected already (its input device exists: bluetoothd's `btd_service_connect` returns
+    /// `-EALREADY`, which `connect_profiles` answers with an empty reply, not with `AlreadyConnected`); otherwise
+    /// the device is connected first if it is not, and the profile connected (for a keyboard that makes its input
+    /// device only then, the device appears).
     func connectProfile(_ address: BluetoothAddress, uuid: String) async throws {
         countHealingCall(address, \.connectProfile)
         guard let entry = entries[address] else { throw DBusError(BlueZ.Error.doesNotExist, "Does Not Exist") }
@@ -111,7 +113,7 @@ extension SimulatedBlueZ {
             try await setConnected(address, true)
         }
         guard let inputDevices, Self.isKeyboard(entry.device) else { return }
-        if inputDevices.hasNode(address) { throw DBusError(BlueZ.Error.alreadyConnected, "Already Connected") }
+        if inputDevices.hasNode(address) { return }
         if entry.device.inputDevice == .afterConnectProfile {
             inputDevices.add(
                 address, name: entry.device.name, lowEnergy: Self.isLowEnergy(entry.device),
