@@ -22,7 +22,8 @@ import Testing
     }
 
     /// Every problem a running kblinkd and BlueZ can show at once (kblinkd or BlueZ not running hides the checks
-    /// that ask them; the table below drives those).
+    /// that ask them; the table below drives those). `keyboard.auto-apply` and `session.desktop` only say what they
+    /// found: they have no problem to plant.
     @Test func everyPlantedProblemIsReportedAndNothingElse() throws {
         let host = try FakeHost.healthy()
         var facts = FakeHost.healthyFacts()
@@ -65,9 +66,13 @@ import Testing
                     DiffRow(zone: "standard", layer: 0, key: "CAPS", old: "KC_CAPS", new: "KC_LCTL", origin: "device")
                 ],
                 health: "no-input-device"))
+        // Its firmware is ZMK Studio, locked.
+        let last = (facts.kblinkd?.keyboards.count ?? 0) - 1
+        facts.kblinkd?.keyboards[last].summary.driver = "zmk-studio"
+        facts.kblinkd?.keyboards[last].studioLock = .locked
         for id in [
             DoctorCheckID.keyboardBonded, .keyboardTrusted, .keyboardHealth, .keyboardHIDDriver, .keyboardBattery,
-            .keyboardDrift,
+            .keyboardDrift, .keyboardStudioLock,
         ] {
             plant(id, fake)
         }

@@ -102,6 +102,56 @@ struct DoctorCommandTests {
         }
     }
 
+    /// Opens every directory under `path` to every user (0755), as /sys and /etc are: the fake roots' directories
+    /// are made 0700.
+    static func openToEveryone(_ path: String) {
+        var information = stat()
+        guard lstat(path, &information) == 0, information.st_mode & S_IFMT == S_IFDIR else { return }
+        #expect(chmod(path, 0o755) == 0, "chmod \(path)")
+        for name in (try? FileStore().list(path)) ?? [] { openToEveryone(path + "/" + name) }
+    }
+
+    /// Each check of `kblink doctor --json`'s report, by id and subject: its status and what it found.
+    static func checksByID(_ result: ProcessResult) throws -> [String: String] {
+        let report = try #require(try DemoDaemon.json(result.standardOutput) as? [String: Any], "\(result)")
+        let checks = try #require(report["checks"] as? [[String: Any]])
+        return Dictionary(
+            checks.map { check in
+                (
+                    "\(check["id"] as? String ?? "")" + ((check["subject"] as? String).map { " " + $0 } ?? ""),
+                    "\(check["status"] ?? "") \(check["found"] ?? "")"
+                )
+            }, uniquingKeysWith: { first, _ in first })
+    }
+
+    @Test("no check needs root: kblink doctor run by another user finds what it finds for root")
+    func runsWithoutRoot() async throws {
+        try #require(getuid() == 0, "the test runs kblink as nobody with setpriv, which needs root")
+        let root = try Self.autosuspendingRoot()
+        Self.openToEveryone(root.path)
+        try await DemoDaemon.run { demo in
+            let arguments = ["doctor", "--json", "--root", root.path, "--bus", demo.address]
+            let byRoot = try await KeymapCommandRunner.run(arguments)
+            let byNobody = try await KeymapCommandRunner.run(
+                arguments, launcher: ["/usr/bin/setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups"])
+            #expect(byNobody.status == byRoot.status, "\(byNobody.standardError)")
+            #expect(byNobody.standardError.isEmpty, "\(byNobody.standardError)")
+            let rootChecks = try Self.checksByID(byRoot)
+            var nobodyChecks = try Self.checksByID(byNobody)
+            #expect(Set(nobodyChecks.keys) == Set(rootChecks.keys))
+            // The one check about the caller: which kblinkd actions it may run.
+            let permissions = nobodyChecks.removeValue(forKey: "kblinkd.permissions")
+            #expect(permissions?.isEmpty == false)
+            for (check, outcome) in nobodyChecks.sorted(by: { $0.key < $1.key }) {
+                #expect(outcome == rootChecks[check], "\(check)")
+            }
+            // The planted problem is seen by both.
+            #expect(
+                nobodyChecks.contains { $0.key.hasPrefix("adapter.autosuspend") && $0.value.hasPrefix("WARN") },
+                "\(nobodyChecks)")
+        }
+    }
+
     @Test("doctor exits 1 when a check fails: no kblinkd on the bus")
     func failsWithoutKBlinkd() async throws {
         let root = try TemporaryDirectory()

@@ -11,14 +11,21 @@ enum KeymapCommandRunner {
         try await harness.kblink(arguments)
     }
 
-    /// Runs the `kblink` binary with `ARGUMENTS` as given; kills it after `timeout` (a deadline for a hung command: a
-    /// push beside the whole suite on a hogged machine took over 30 s).
-    static func run(_ arguments: [String], timeout: DispatchTimeInterval = .seconds(120)) async throws
-        -> ProcessResult
-    {
+    /// Runs the `kblink` binary with `ARGUMENTS` as given, through `launcher` when one is given (such as `setpriv`
+    /// with another user: `launcher + [kblink] + arguments`); kills it after `timeout` (a deadline for a hung
+    /// command: a push beside the whole suite on a hogged machine took over 30 s).
+    static func run(
+        _ arguments: [String], launcher: [String] = [], timeout: DispatchTimeInterval = .seconds(120)
+    ) async throws -> ProcessResult {
         let process = SpawnedProcess()
-        process.executableURL = URL(fileURLWithPath: DaemonHarness.binary("kblink"))
-        process.arguments = arguments
+        let kblink = DaemonHarness.binary("kblink")
+        if let program = launcher.first {
+            process.executableURL = URL(fileURLWithPath: program)
+            process.arguments = Array(launcher.dropFirst()) + [kblink] + arguments
+        } else {
+            process.executableURL = URL(fileURLWithPath: kblink)
+            process.arguments = arguments
+        }
         let output = Pipe()
         let errors = Pipe()
         process.standardOutput = output
