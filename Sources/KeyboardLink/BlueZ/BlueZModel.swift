@@ -13,6 +13,11 @@ package actor BlueZModel {
         package var isBlueZRunning = false
         package var adapters: [ObjectPath: BlueZAdapter] = [:]
         package var devices: [ObjectPath: BlueZDevice] = [:]
+        /// How many times each device's link went down since the model started: `Connected` or `ServicesResolved`
+        /// turning false, a connected device going away, or BlueZ leaving the bus with it connected. A firmware
+        /// session that failed compares it with the count from before it began, so that a link that dropped and
+        /// came back before anyone looked still counts as dropped (`linkDrops(of:)`).
+        package var linkDrops: [ObjectPath: UInt64] = [:]
 
         /// An empty snapshot: BlueZ not running, no adapter, no device.
         package init() {}
@@ -117,6 +122,9 @@ package actor BlueZModel {
         switch event {
         case .owner(let newOwner):
             owner = newOwner
+            for (path, device) in snapshot.devices where device.connected || device.servicesResolved {
+                snapshot.linkDrops[path, default: 0] += 1
+            }
             objects.removeAll()
             objectsBelowDevice.removeAll()
             if newOwner != nil {
@@ -159,6 +167,7 @@ package actor BlueZModel {
     private func rebuildSnapshot() {
         var fresh = Snapshot()
         fresh.isBlueZRunning = owner != nil
+        fresh.linkDrops = snapshot.linkDrops
         for (path, interfaces) in objects {
             if let adapter = BlueZAdapter(path: path, interfaces: interfaces) { fresh.adapters[path] = adapter }
             if let device = BlueZDevice(path: path, interfaces: interfaces) { fresh.devices[path] = device }
@@ -168,9 +177,19 @@ package actor BlueZModel {
 
     private func reparse(_ path: ObjectPath) {
         let interfaces = objects[path] ?? [:]
+        let before = snapshot.devices[path]
         snapshot.adapters[path] = BlueZAdapter(path: path, interfaces: interfaces)
-        snapshot.devices[path] = BlueZDevice(path: path, interfaces: interfaces)
+        let after = BlueZDevice(path: path, interfaces: interfaces)
+        snapshot.devices[path] = after
+        if let before,
+            before.connected && after?.connected != true || before.servicesResolved && after?.servicesResolved != true
+        {
+            snapshot.linkDrops[path, default: 0] += 1
+        }
     }
+
+    /// How many times the device's link went down since the model started (``Snapshot/linkDrops``).
+    package func linkDrops(of path: ObjectPath) -> UInt64 { snapshot.linkDrops[path, default: 0] }
 
     /// Applies one BlueZ signal; returns the paths it changed, nil when it changed nothing.
     private func apply(_ message: Message) -> Set<ObjectPath>? {

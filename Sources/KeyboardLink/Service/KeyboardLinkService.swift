@@ -46,7 +46,7 @@ package actor KeyboardLinkService {
         /// How long a ZMK Studio request may go unanswered before the keyboard counts as asleep.
         package var studioRequestTimeout: Duration = .seconds(10)
         /// How long a pull whose link dropped waits for the keyboard to be connected again before it reads once more
-        /// (``KeymapWriter/cameBackAfterLinkDrop(_:)``).
+        /// (``KeymapWriter/cameBackAfterLinkDrop(_:dropsBefore:)``).
         package var linkReturnTimeout: Duration = .seconds(20)
         /// Whether a keyboard whose base is kblink's default keymap is read into the base as soon as it connects
         /// (otherwise at its first push or pull, or by `readKeymapBases()`), and a ZMK Studio keyboard asked whether

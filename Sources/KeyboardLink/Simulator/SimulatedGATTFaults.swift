@@ -12,6 +12,10 @@ package struct SimulatedGATTFaults: Sendable, Equatable {
     /// the 30 s ATT timeout of a PDU BlueZ before 5.78 lost while the link's security changed; docs/real-bluez.md).
     /// Fires once.
     package var dropLinkAtStartNotify: Int?
+    /// With ``dropLinkAtStartNotify``: the failed `StartNotify` is not answered until
+    /// ``SimulatedGATTServer/releaseHeldAnswers(for:)``, as an answer that a loaded bus or a busy client took long to
+    /// deliver: the keyboard can be back before the caller learns that its call failed.
+    package var holdDroppedStartNotifyAnswer: Bool
     /// This many `ReadValue` calls answer `org.bluez.Error.InProgress` before reads work again.
     package var inProgressAnswers: Int
     /// Characteristics whose reads answer `org.bluez.Error.NotPermitted`.
@@ -22,11 +26,12 @@ package struct SimulatedGATTFaults: Sendable, Equatable {
 
     /// No faults, or the ones given.
     package init(
-        disconnectAtRead: Int? = nil, dropLinkAtStartNotify: Int? = nil, inProgressAnswers: Int = 0,
-        notPermitted: Set<BluetoothUUID> = [], stopNotifyDelay: Duration = .zero
+        disconnectAtRead: Int? = nil, dropLinkAtStartNotify: Int? = nil, holdDroppedStartNotifyAnswer: Bool = false,
+        inProgressAnswers: Int = 0, notPermitted: Set<BluetoothUUID> = [], stopNotifyDelay: Duration = .zero
     ) {
         self.disconnectAtRead = disconnectAtRead
         self.dropLinkAtStartNotify = dropLinkAtStartNotify
+        self.holdDroppedStartNotifyAnswer = holdDroppedStartNotifyAnswer
         self.inProgressAnswers = inProgressAnswers
         self.notPermitted = notPermitted
         self.stopNotifyDelay = stopNotifyDelay

@@ -93,6 +93,8 @@ package actor SimulatedGATTServer {
     private var connection: BusConnection?
     /// Devices between a `Device1.Disconnect` and their link going down: `StartNotify` is refused.
     private var disconnecting: Set<BluetoothAddress> = []
+    /// Failed `StartNotify` calls waiting to be answered (``SimulatedGATTFaults/holdDroppedStartNotifyAnswer``).
+    private var heldAnswers: [BluetoothAddress: [CheckedContinuation<Void, Never>]] = [:]
 
     /// A server with no devices; ``SimulatedBlueZ`` feeds it.
     package init() {}
@@ -128,6 +130,18 @@ package actor SimulatedGATTServer {
         devices[address]?.faultReads = 0
         devices[address]?.faultStartNotifies = 0
     }
+
+    /// Answers the failed `StartNotify` calls held for a device (``SimulatedGATTFaults/holdDroppedStartNotifyAnswer``);
+    /// returns how many there were.
+    @discardableResult
+    package func releaseHeldAnswers(for address: BluetoothAddress) -> Int {
+        let held = heldAnswers.removeValue(forKey: address) ?? []
+        for answer in held { answer.resume() }
+        return held.count
+    }
+
+    /// How many failed `StartNotify` calls are held for a device.
+    package func heldAnswerCount(for address: BluetoothAddress) -> Int { heldAnswers[address]?.count ?? 0 }
 
     /// Changes the value of the `occurrence`-th characteristic with `uuid`; clients that started notifications get
     /// it as a notification (a `Value` change), as when a keyboard's battery drains.
@@ -391,6 +405,9 @@ package actor SimulatedGATTServer {
         if let limit = runtime.profile.faults.dropLinkAtStartNotify, devices[address]?.faultStartNotifies == limit {
             devices[address]?.profile.faults.dropLinkAtStartNotify = nil
             await runtime.disconnect?()
+            if runtime.profile.faults.holdDroppedStartNotifyAnswer {
+                await withCheckedContinuation { heldAnswers[address, default: []].append($0) }
+            }
             throw DBusError(BlueZ.Error.failed, "Operation failed with ATT error: 0x0e")
         }
         // bluetoothd keeps one session per client: a second StartNotify from it succeeds without a new one.

@@ -154,6 +154,38 @@ struct StudioPullTests {
         }
     }
 
+    @Test(
+        "a link that drops as the pull starts and is back before kblinkd learns it: the pull reads the keyboard again")
+    func linkBackBeforeTheAnswer() async throws {
+        try await StudioPushFixture.run { fixture, keymap in
+            let bluez = fixture.harness.bluez
+            let model = await fixture.harness.service.bluez
+            let address = fixture.address
+            let path = try #require(await bluez.path(of: address))
+            #expect(
+                await fixture.keyboard.overwrite(
+                    layer: 0, position: try fixture.position("CAPS"), with: await fixture.keyPress(usage: 0xE0)))
+            await bluez.gatt.setFaults(
+                SimulatedGATTFaults(dropLinkAtStartNotify: 1, holdDroppedStartNotifyAnswer: true), for: address)
+            let comesBack = fixture.connectAgainOnceTheLinkDrops()
+            let pull = Task { try await keymap.pull() }
+            #expect(try await comesBack.value)
+            // kblinkd's model of BlueZ has the keyboard connected with its services resolved again, and the failed
+            // StartNotify is still unanswered: when kblinkd learns that it failed, the drop is already over.
+            #expect(
+                await eventually {
+                    let device = await model.current().devices[path]
+                    return device?.connected == true && device?.servicesResolved == true
+                })
+            #expect(await eventually { await bluez.gatt.heldAnswerCount(for: address) == 1 })
+            await bluez.gatt.releaseHeldAnswers(for: address)
+            let result = try await pull.value
+            #expect(result.changed == 1 && result.deviceLayers == 4)
+            let bindings = try await keymap.bindings(zone: "standard", layer: 0)
+            #expect(bindings.first { $0.key == "CAPS" }?.action == "KC_LCTL")
+        }
+    }
+
     @Test("a link that drops as the pull starts and stays down: NotConnected once the wait is over, draft unchanged")
     func linkDropsAndStaysDown() async throws {
         try await StudioPushFixture.run(options: { $0.linkReturnTimeout = .seconds(1) }) { fixture, keymap in

@@ -16,11 +16,12 @@ extension KeymapWriter {
     /// The push, tried once more when it failed with `NotConnected` before changing anything on the keyboard and the
     /// keyboard's link came back.
     func pushAgainAfterLinkDrop(_ state: KeyboardState, options: PushOptions) async throws -> PushReport {
+        let drops = await bluez.linkDrops(of: state.devicePath)
         do {
             return try await performPush(state, options: options)
         } catch let failure as PushFailedBeforeChanges {
             guard let error = failure.error as? KBlinkError, error.code == .notConnected,
-                await cameBackAfterLinkDrop(state)
+                await cameBackAfterLinkDrop(state, dropsBefore: drops)
             else { throw failure.error }
             log(
                 .notice,
@@ -49,19 +50,21 @@ extension KeymapWriter {
 
     /// After a firmware session failed with `NotConnected`: whether the keyboard's link dropped and came back.
     ///
-    /// Waits up to 3 s for BlueZ to show the link down (a session that failed on a link that stayed up is not tried
-    /// again), then up to ``Timeouts/linkReturn`` for it to be connected with its services resolved. `ServicesResolved`
+    /// The link dropped when BlueZ counted a drop since the session began (`dropsBefore`, from
+    /// ``BlueZModel/linkDrops(of:)``: a link that dropped and came back before this looks counts) or shows the link
+    /// down within 3 s (a session that failed on a link that stayed up is not tried again). It then waits up to ``Timeouts/linkReturn`` for it to be connected with its services resolved. `ServicesResolved`
     /// turning false counts as the link going down: bluetoothd refuses GATT calls with `NotConnected` for 2 s after a
     /// `Device1.Disconnect` while both properties stay true (`DISCONNECT_TIMER` in src/device.c), then drops
     /// `ServicesResolved` with the ATT channel, and `Connected` can follow seconds later (docs/real-bluez.md,
     /// finding 18).
-    func cameBackAfterLinkDrop(_ state: KeyboardState) async -> Bool {
+    func cameBackAfterLinkDrop(_ state: KeyboardState, dropsBefore: UInt64) async -> Bool {
         let path = state.devicePath
         let updates = await bluez.updates()
         let dropped = await withTaskGroup(of: Bool.self) { group in
             group.addTask {
                 for await update in updates {
-                    guard let device = update.snapshot.devices[path], device.connected, device.servicesResolved
+                    guard let device = update.snapshot.devices[path], device.connected, device.servicesResolved,
+                        update.snapshot.linkDrops[path, default: 0] == dropsBefore
                     else { return true }
                 }
                 return false

@@ -32,11 +32,12 @@ extension KeymapWriter {
         }
         do {
             let result: PullReport
+            let drops = await bluez.linkDrops(of: state.devicePath)
             do {
                 result = try await performPull(state, unlockTimeout: unlockTimeout)
             } catch let error as KBlinkError where error.code == .notConnected {
                 // A pull only reads: when the link dropped under it and the keyboard is back, it reads again.
-                guard await cameBackAfterLinkDrop(state) else { throw error }
+                guard await cameBackAfterLinkDrop(state, dropsBefore: drops) else { throw error }
                 log(
                     .notice,
                     "\(state.alias) (\(address)): the link dropped during the pull and came back; reading again")
