@@ -52,8 +52,9 @@ extension KeymapWriter {
     ///
     /// The link dropped when BlueZ counted a drop since the session began (`dropsBefore`, from
     /// ``BlueZModel/linkDrops(of:)``: a link that dropped and came back before this looks counts) or shows the link
-    /// down within 3 s (a session that failed on a link that stayed up is not tried again). It then waits up to ``Timeouts/linkReturn`` for it to be connected with its services resolved. `ServicesResolved`
-    /// turning false counts as the link going down: bluetoothd refuses GATT calls with `NotConnected` for 2 s after a
+    /// down within 3 s (a session that failed on a link that stayed up is not tried again). It then waits up to
+    /// ``Timeouts/linkReturn`` for it to be connected with its services resolved. `ServicesResolved` turning false
+    /// counts as the link going down: bluetoothd refuses GATT calls with `NotConnected` for 2 s after a
     /// `Device1.Disconnect` while both properties stay true (`DISCONNECT_TIMER` in src/device.c), then drops
     /// `ServicesResolved` with the ATT channel, and `Connected` can follow seconds later (docs/real-bluez.md,
     /// finding 18).
