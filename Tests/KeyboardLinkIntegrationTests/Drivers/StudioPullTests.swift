@@ -169,7 +169,8 @@ struct StudioPullTests {
                 SimulatedGATTFaults(dropLinkAtStartNotify: 1, holdDroppedStartNotifyAnswer: true), for: address)
             let comesBack = fixture.connectAgainOnceTheLinkDrops()
             let pull = Task { try await keymap.pull() }
-            #expect(try await comesBack.value)
+            // Not thrown: the held answer is released below whatever happens, so the simulator never keeps it.
+            #expect((try? await comesBack.value) == true)
             // kblinkd's model of BlueZ has the keyboard connected with its services resolved again, and the failed
             // StartNotify is still unanswered: when kblinkd learns that it failed, the drop is already over.
             #expect(
