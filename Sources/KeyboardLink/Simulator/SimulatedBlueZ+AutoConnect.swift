@@ -102,6 +102,14 @@ extension SimulatedBlueZ {
         connectedLingers[address] = linger
     }
 
+    /// Makes `Device1.Connect` of `address` answer before the link's signals (`Connected`, the GATT objects,
+    /// `ServicesResolved`), which follow `delay` later (nil: before the answer). bluetoothd sends a method's reply at
+    /// once and batches property changes in an idle handler, so a client can hold the answer before it sees the
+    /// link up.
+    package func setAnnouncesConnectionAfterAnswering(_ address: BluetoothAddress, _ delay: Duration?) {
+        connectionAnnouncementDelays[address] = delay
+    }
+
     /// Makes connections announce `ServicesResolved` first and export the GATT objects 50 ms later: the order in
     /// which bluetoothd 5.66's signals arrive (gdbus sends the property change, then the objects'
     /// `InterfacesAdded`). Off by default: most tests want a keyboard whose objects are there when it resolves.

@@ -73,6 +73,9 @@ package actor SimulatedBlueZ {
     /// Devices whose disconnection after their `ServicesResolved` turns false announces `Connected` false only after
     /// this much longer (`setConnectedLingers(_:_:)` in SimulatedBlueZ+AutoConnect.swift).
     var connectedLingers: [BluetoothAddress: Duration] = [:]
+    /// Devices whose `Device1.Connect` is answered before the link's signals, which follow this much later
+    /// (`setAnnouncesConnectionAfterAnswering(_:_:)` in SimulatedBlueZ+AutoConnect.swift).
+    var connectionAnnouncementDelays: [BluetoothAddress: Duration] = [:]
     /// Whether bluetoothd runs with experimental features (`-E`): then adapters have `BatteryProviderManager1` and
     /// `Battery1` shows `Source` (SimulatedBlueZ+BatteryProviders.swift).
     package internal(set) var experimental = false
@@ -639,6 +642,13 @@ package actor SimulatedBlueZ {
             throw DBusError(BlueZ.Error.failed, "Connection refused: the device is not in range")
         }
         entries[address]?.autoConnectDisabled = false
+        if let delay = connectionAnnouncementDelays[address] {
+            Task {
+                try? await Task.sleep(for: delay)
+                try? await setConnected(address, true)
+            }
+            return
+        }
         try await setConnected(address, true)
     }
 }

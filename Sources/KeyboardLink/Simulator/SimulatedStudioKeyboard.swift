@@ -110,10 +110,12 @@ extension SimulatedStudioKeyboard {
             ])
     }
 
-    /// An Aula F87 running ZMK with Studio: the demo Aula F87 plus the Studio service.
+    /// An Aula F87 running ZMK with Studio: the demo Aula F87 plus the Studio service, listed in its `UUIDs` as
+    /// bluetoothd lists every primary service it resolved.
     package static var aulaF87Device: SimulatedDevice {
         var device = SimulatedDevice.aulaF87
         device.gatt?.services.append(studioService)
+        device.uuids.append(StudioDriver.serviceUUID.description)
         return device
     }
 

@@ -219,6 +219,33 @@ struct HealingTests {
         }
     }
 
+    @Test("a push after a reconnect step whose link is announced late, services before objects: waits, then writes")
+    func pushWaitsForLinkAfterReconnect() async throws {
+        let device = SimulatedStudioKeyboard.aulaF87Device
+        let address = device.address
+        try await withHealthDaemon(devices: [device]) { daemon in
+            #expect(try await daemon.settles(address, at: .working))
+            let service = try daemon.service
+            let bluez = daemon.bluez
+            let keyboard = try await Self.attachStudioFirmware(daemon, address)
+            // bluetoothd answers the step's Connect before its batched signals, and 5.66 announces ServicesResolved
+            // before the GATT objects' InterfacesAdded.
+            await bluez.setAnnouncesConnectionAfterAnswering(address, .milliseconds(500))
+            await bluez.setAnnouncesServicesResolvedFirst(true)
+            let connection = try await daemon.bus.connect()
+            defer { Task { await connection.close() } }
+            let keymap = KeymapClient(connection: connection, path: KBlink.keyboardPath(address))
+            try await keymap.setBinding(layer: 0, key: "CAPS", action: "KC_LCTL")
+            daemon.inputDevices.remove(address)
+            #expect(await eventually { await service.pushes.isHealing(address) })
+            let result = try await keymap.push()
+            #expect(result.written == 1 && result.saved && result.driver == "zmk-studio")
+            #expect(await bluez.healingCalls(of: address) == .init(disconnect: 1, connect: 1))
+            #expect(try await daemon.settles(address, at: .working))
+            withExtendedLifetime(keyboard) {}
+        }
+    }
+
     @Test("a classic keyboard whose input device comes only after a reconnect: ConnectProfile first, then reconnect")
     func classicAfterReconnect() async throws {
         try await withHealthDaemon(devices: [Self.vgn(.afterReconnect)]) { daemon in

@@ -36,16 +36,14 @@ extension KeymapWriter {
     }
 
     /// Waits for a healing step that holds the keyboard to end, then, when it waited, up to ``Timeouts/linkReturn``
-    /// for kblinkd to see the keyboard connected again: the step returns when BlueZ answered its `Connect`, and
-    /// BlueZ's signals of the link coming back can arrive after that answer.
+    /// for kblinkd to see the keyboard connected again with its services resolved: the step returns when BlueZ
+    /// answered its `Connect`, and BlueZ's signals of the link coming back (`Connected`, the GATT objects,
+    /// `ServicesResolved`) can arrive after that answer. A push that looked at the keyboard on `Connected` alone would
+    /// find no firmware service yet and answer `NotSupported`.
     func waitForHealingStep(_ address: BluetoothAddress) async {
-        guard await pushes.waitWhileHealing(address) else { return }
-        let deadline = ContinuousClock.now + timeouts.linkReturn
-        while ContinuousClock.now < deadline, let state = await registry.keyboard(address),
-            await !registry.isConnected(state)
-        {
-            guard (try? await Task.sleep(for: .milliseconds(50))) != nil else { return }
-        }
+        guard await pushes.waitWhileHealing(address), let state = await registry.keyboard(address) else { return }
+        let client = GATTClient(connection: connection, model: bluez, device: state.devicePath)
+        try? await client.waitUntilServicesResolved(timeout: timeouts.linkReturn, waitForConnection: true)
     }
 
     /// After a firmware session failed with `NotConnected`: whether the keyboard's link dropped and came back.

@@ -258,6 +258,7 @@ extension KeymapWriter {
     /// service, otherwise VIA when its raw HID interface is found. Fills `Driver` with what was found.
     func makeDriver(_ state: KeyboardState) async throws -> (any KeyboardDriver)? {
         let client = GATTClient(connection: connection, model: bluez, device: state.devicePath)
+        await waitForListedStudioService(client)
         var driver: (any KeyboardDriver)?
         let (lockStates, lockReports) = AsyncStream<StudioLockState>.makeStream()
         do {
@@ -282,6 +283,20 @@ extension KeymapWriter {
         driverConnections[state.address, default: 0] += 1
         await registry.setDriver(driver?.kind.rawValue ?? "none", of: state.address)
         return driver
+    }
+
+    /// Waits, when the device lists the ZMK Studio service in its `UUIDs` but BlueZ has not exported its objects yet,
+    /// for them to appear (`GATTClient.waitForGATTObjectsToSettle`): bluetoothd 5.66 announces `ServicesResolved`
+    /// before the `InterfacesAdded` of a new link's GATT objects, and a push may start in between.
+    private func waitForListedStudioService(_ client: GATTClient) async {
+        let listed = await bluez.current().devices[client.device]?.uuids.contains {
+            BluetoothUUID(validating: $0) == StudioDriver.serviceUUID
+        }
+        guard listed == true,
+            await client.database().characteristic(StudioDriver.characteristicUUID, inService: StudioDriver.serviceUUID)
+                == nil
+        else { return }
+        await client.waitForGATTObjectsToSettle(expected: [StudioDriver.serviceUUID])
     }
 
     /// The keyboard's VIA link, nil when it has none.
