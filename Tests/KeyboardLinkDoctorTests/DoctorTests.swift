@@ -221,6 +221,12 @@ import Testing
         Case(.adapterAutosuspend, "not USB", .ok, subject: "hci0") { host, _, _ in
             host.remove("/sys/devices/pci0000:00/0000:00:14.0/usb1/1-4/idVendor")
         },
+        Case(.adapterAutosuspend, "virtual", .ok, subject: "hci0") { host, _, _ in
+            host.remove("/sys/devices/pci0000:00/0000:00:14.0/usb1/1-4/1-4:1.0/bluetooth/hci0/device")
+        },
+        Case(.adapterAutosuspend, "sysfs unreadable", .note, subject: "hci0") { host, _, _ in
+            host.remove("/sys/class/bluetooth/hci0")
+        },
         Case(.adapterAutosuspend, "auto", .warn, subject: "hci0") { host, _, _ in
             try host.write("/sys/devices/pci0000:00/0000:00:14.0/usb1/1-4/power/control", "auto\n")
         },
@@ -333,6 +339,25 @@ import Testing
     @Test func everyCheckHasARowForEachOutcomeItCanHave() {
         let covered = Set(Self.cases.map(\.id))
         #expect(covered == Set(DoctorCheckID.all))
+    }
+
+    /// An adapter without a USB device says why: another bus, no parent device at all, or no sysfs entry to read.
+    @Test func autosuspendSaysWhyNoUSB() throws {
+        func found(_ change: (FakeHost) -> Void) throws -> String {
+            let host = try FakeHost.healthy()
+            change(host)
+            let checks = Self.run(host, FakeHost.healthyFacts())
+            return try #require(checks.first { $0.id == .adapterAutosuspend && $0.subject == "hci0" }).found
+        }
+        let usb = "/sys/devices/pci0000:00/0000:00:14.0/usb1/1-4"
+        #expect(try found { $0.remove(usb + "/idVendor") } == "not a USB adapter: no USB autosuspend")
+        #expect(
+            try found { $0.remove(usb + "/1-4:1.0/bluetooth/hci0/device") }
+                == "a virtual adapter (no parent device): no USB autosuspend")
+        #expect(
+            try found { $0.remove("/sys/class/bluetooth/hci0") }
+                == "could not read /sys/class/bluetooth/hci0: USB autosuspend not checked")
+        #expect(try found { _ in } == "USB 8087:0029, btusb enable_autosuspend=Y, power/control=on")
     }
 
     @Test func theFRowFollowsFnmodeAndTheKernelsList() {

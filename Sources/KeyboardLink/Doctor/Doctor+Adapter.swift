@@ -67,19 +67,41 @@ extension Doctor {
                 : "rfkill unblock bluetooth")
     }
 
-    /// The USB device (`/sys/devices/.../1-4`) an adapter sits on; nil when it is not a USB adapter.
-    func usbDevice(of adapter: String) -> String? {
-        guard let interface = root.resolved("/sys/class/bluetooth/\(adapter)/device") else { return nil }
+    /// Where an adapter sits, as sysfs tells: on a USB device (`/sys/devices/.../1-4`), on some other bus, on no
+    /// device at all (a virtual adapter such as `hci_vhci`'s), or not known because sysfs has no entry for it.
+    enum AdapterParent: Equatable {
+        case usb(String)
+        case otherBus
+        case virtual
+        case unreadable(String)
+    }
+
+    func parent(of adapter: String) -> AdapterParent {
+        let entry = "/sys/class/bluetooth/\(adapter)"
+        guard root.exists(entry) else { return .unreadable(entry) }
+        guard let interface = root.resolved(entry + "/device") else { return .virtual }
         // The adapter's `device` is its USB interface (1-4:1.0); the USB device is the directory above.
-        let parent = String(
+        let device = String(
             interface.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/"))
-        return root.exists(parent + "/idVendor") ? parent : nil
+        return root.exists(device + "/idVendor") ? .usb(device) : .otherBus
     }
 
     func autosuspendCheck(_ adapter: String) -> DoctorCheck {
-        guard let device = usbDevice(of: adapter) else {
+        let device: String
+        switch parent(of: adapter) {
+        case .usb(let path):
+            device = path
+        case .otherBus:
             return DoctorCheck(
                 .adapterAutosuspend, subject: adapter, .ok, found: "not a USB adapter: no USB autosuspend")
+        case .virtual:
+            return DoctorCheck(
+                .adapterAutosuspend, subject: adapter, .ok,
+                found: "a virtual adapter (no parent device): no USB autosuspend")
+        case .unreadable(let entry):
+            return DoctorCheck(
+                .adapterAutosuspend, subject: adapter, .note,
+                found: "could not read \(entry): USB autosuspend not checked")
         }
         let vendor = root.value(device + "/idVendor") ?? "????"
         let product = root.value(device + "/idProduct") ?? "????"

@@ -188,61 +188,60 @@ struct HealingTests {
         }
     }
 
-    @Test("a push that arrives while a reconnect step runs waits for it, then writes")
-    func pushWaitsForReconnect() async throws {
+    /// Starts kblinkd with the Studio Aula working and its firmware attached, lets `prepare` shape how bluetoothd
+    /// behaves, edits one key, then takes the keyboard's input device away and pushes while the reconnect step runs.
+    /// Checks that the step ran once and healed the keyboard, and hands the push's answer to `check`.
+    static func pushWhileReconnectStepRuns(
+        prepare: (SimulatedBlueZ, BluetoothAddress) async -> Void,
+        check: (PushReport, SimulatedBlueZ, BluetoothAddress) async -> Void
+    ) async throws {
         let device = SimulatedStudioKeyboard.aulaF87Device
         let address = device.address
         try await withHealthDaemon(devices: [device]) { daemon in
             #expect(try await daemon.settles(address, at: .working))
             let service = try daemon.service
             let bluez = daemon.bluez
-            // bluetoothd's disconnect timer, and Connected false seconds after ServicesResolved false (finding 18): a
-            // push cut by the step would not be tried again.
-            await bluez.setDisconnectTimer(.seconds(2))
-            await bluez.setConnectedLingers(address, .seconds(5))
             // Kept until the end: the firmware answers only while its keyboard lives.
             let keyboard = try await Self.attachStudioFirmware(daemon, address)
+            await prepare(bluez, address)
             let connection = try await daemon.bus.connect()
             defer { Task { await connection.close() } }
             let keymap = KeymapClient(connection: connection, path: KBlink.keyboardPath(address))
             try await keymap.setBinding(layer: 0, key: "CAPS", action: "KC_LCTL")
-            // The input device goes away: after the deadline the reconnect step runs, for 7 s.
+            // The input device goes away: after the deadline the reconnect step runs.
             daemon.inputDevices.remove(address)
             #expect(await eventually { await service.pushes.isHealing(address) })
             let result = try await keymap.push()
             #expect(result.written == 1 && result.saved)
-            // It waited: it never reached the keyboard while the step was disconnecting it.
-            #expect(await bluez.gatt.statistics(for: address).startNotifyRefusedWhileDisconnecting == 0)
+            await check(result, bluez, address)
             #expect(await bluez.healingCalls(of: address) == .init(disconnect: 1, connect: 1))
             #expect(try await daemon.settles(address, at: .working))
             withExtendedLifetime(keyboard) {}
         }
     }
 
+    @Test("a push that arrives while a reconnect step runs waits for it, then writes")
+    func pushWaitsForReconnect() async throws {
+        try await Self.pushWhileReconnectStepRuns { bluez, address in
+            // bluetoothd's disconnect timer, and Connected false seconds after ServicesResolved false (finding 18): a
+            // push cut by the step would not be tried again.
+            await bluez.setDisconnectTimer(.seconds(2))
+            await bluez.setConnectedLingers(address, .seconds(5))
+        } check: { _, bluez, address in
+            // It waited: it never reached the keyboard while the step was disconnecting it.
+            #expect(await bluez.gatt.statistics(for: address).startNotifyRefusedWhileDisconnecting == 0)
+        }
+    }
+
     @Test("a push after a reconnect step whose link is announced late, services before objects: waits, then writes")
     func pushWaitsForLinkAfterReconnect() async throws {
-        let device = SimulatedStudioKeyboard.aulaF87Device
-        let address = device.address
-        try await withHealthDaemon(devices: [device]) { daemon in
-            #expect(try await daemon.settles(address, at: .working))
-            let service = try daemon.service
-            let bluez = daemon.bluez
-            let keyboard = try await Self.attachStudioFirmware(daemon, address)
+        try await Self.pushWhileReconnectStepRuns { bluez, address in
             // bluetoothd answers the step's Connect before its batched signals, and 5.66 announces ServicesResolved
             // before the GATT objects' InterfacesAdded.
             await bluez.setAnnouncesConnectionAfterAnswering(address, .milliseconds(500))
             await bluez.setAnnouncesServicesResolvedFirst(true)
-            let connection = try await daemon.bus.connect()
-            defer { Task { await connection.close() } }
-            let keymap = KeymapClient(connection: connection, path: KBlink.keyboardPath(address))
-            try await keymap.setBinding(layer: 0, key: "CAPS", action: "KC_LCTL")
-            daemon.inputDevices.remove(address)
-            #expect(await eventually { await service.pushes.isHealing(address) })
-            let result = try await keymap.push()
-            #expect(result.written == 1 && result.saved && result.driver == "zmk-studio")
-            #expect(await bluez.healingCalls(of: address) == .init(disconnect: 1, connect: 1))
-            #expect(try await daemon.settles(address, at: .working))
-            withExtendedLifetime(keyboard) {}
+        } check: { result, _, _ in
+            #expect(result.driver == "zmk-studio")
         }
     }
 
