@@ -3,7 +3,8 @@ import KeyboardLink
 
 /// `kblink` as a whole process, start to exit, side by side with `busctl` (systemd's C client) in the same rounds:
 /// `kblink --version` (start and exit, no D-Bus), `kblink status` and `kblink status --json` against
-/// `kblinkd-demo` on a private bus (start, connect, a few small calls, print, exit), `busctl --version` and
+/// `kblinkd-demo` on a private bus (start, connect, a few small calls, print, exit), `kblink keymap set` by name and
+/// by address (one `SetKeyboardBinding` each, whose edit kblinkd saves before it answers), `busctl --version` and
 /// `/bin/true` for the process start itself. Runs alternate round by round, so that the machine's load moves every
 /// command alike; the report gives each command's median and the ratio to `busctl --version` per round.
 struct StartupBenchmark: Sendable {
@@ -23,10 +24,13 @@ struct StartupBenchmark: Sendable {
         var version: ChildProcess.Finished
         var status: ChildProcess.Finished
         var statusJSON: ChildProcess.Finished
+        var setByName: ChildProcess.Finished
+        var setByAddress: ChildProcess.Finished
         var busctl: ChildProcess.Finished
         var baseline: ChildProcess.Finished
         var packagedVersion: ChildProcess.Finished?
         var packagedStatus: ChildProcess.Finished?
+        var packagedSetByName: ChildProcess.Finished?
     }
 
     func run() async throws -> String {
@@ -74,15 +78,22 @@ struct StartupBenchmark: Sendable {
             }
             return finished
         }
+        let aula = SimulatedDevice.aulaF87.address.description
         let measured = await blocking { [rounds, warmUpRounds, packagedKBlink] in
             Result { () throws -> [Round] in
                 var timed: [Round] = []
                 for index in 0..<(warmUpRounds + rounds) {
+                    // A different action each round: every edit changes the draft and is saved.
+                    let action = index.isMultiple(of: 2) ? "KC_LCTL" : "KC_CAPS"
                     let round = Round(
                         version: try checked(["--version"], expecting: "kblink"),
                         status: try checked(["--bus", address, "status"], expecting: "kblinkd"),
                         statusJSON: try checked(
                             ["--bus", address, "status", "--json"], expecting: "\"hardwareKeyboardAttached\""),
+                        setByName: try checked(
+                            ["--bus", address, "keymap", "set", "aula", "CAPS", action], expecting: "now does"),
+                        setByAddress: try checked(
+                            ["--bus", address, "keymap", "set", aula, "ESC", action], expecting: "now does"),
                         busctl: try ChildProcess.run(busctl, ["--version"], environment: environment),
                         baseline: try ChildProcess.run("/bin/true", [], environment: environment),
                         packagedVersion: try packagedKBlink.map {
@@ -90,6 +101,11 @@ struct StartupBenchmark: Sendable {
                         },
                         packagedStatus: try packagedKBlink.map {
                             try checked(["--bus", address, "status"], expecting: "kblinkd", binary: $0)
+                        },
+                        packagedSetByName: try packagedKBlink.map {
+                            try checked(
+                                ["--bus", address, "keymap", "set", "aula", "CAPS", action], expecting: "now does",
+                                binary: $0)
                         })
                     if index >= warmUpRounds { timed.append(round) }
                 }
@@ -113,12 +129,16 @@ struct StartupBenchmark: Sendable {
         let status = Summary(rounds.map(\.status.wallSeconds)).median
         let packagedVersion = rounds.compactMap(\.packagedVersion)
         let packagedStatus = rounds.compactMap(\.packagedStatus)
+        let packagedSetByName = rounds.compactMap(\.packagedSetByName)
         var packagedRows: [[String]] = []
         var packagedVerdicts = ""
-        if packagedVersion.count == rounds.count, packagedStatus.count == rounds.count {
+        if packagedVersion.count == rounds.count, packagedStatus.count == rounds.count,
+            packagedSetByName.count == rounds.count
+        {
             packagedRows = [
                 row("kblink --version (packaged, static runtime)", packagedVersion),
                 row("kblink status (packaged, static runtime)", packagedStatus),
+                row("kblink keymap set NAME (packaged, static runtime)", packagedSetByName),
             ]
             packagedVerdicts =
                 "\nGoal, packaged kblink --version: \(verdict(Summary(packagedVersion.map(\.wallSeconds)).median, versionGoal))."
@@ -135,6 +155,8 @@ struct StartupBenchmark: Sendable {
                     row("kblink --version", rounds.map(\.version)),
                     row("kblink status (kblinkd-demo)", rounds.map(\.status)),
                     row("kblink status --json (kblinkd-demo)", rounds.map(\.statusJSON)),
+                    row("kblink keymap set NAME (kblinkd-demo)", rounds.map(\.setByName)),
+                    row("kblink keymap set ADDRESS (kblinkd-demo)", rounds.map(\.setByAddress)),
                 ] + packagedRows + [
                     row("busctl --version", rounds.map(\.busctl)),
                     row("/bin/true", rounds.map(\.baseline)),

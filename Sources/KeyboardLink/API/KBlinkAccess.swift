@@ -5,12 +5,16 @@ public enum KBlinkAccess: Sendable, Equatable, CustomStringConvertible {
     case anyone
     /// Callers polkit allows this action (root without asking; without polkit, root and the configured group).
     case requires(PolkitAction)
+    /// Callers polkit allows this action on the keyboard the first argument names (`device`: an address or a known
+    /// keyboard's name, resolved by ``KeyboardMatcher``): polkit is told that keyboard's object and address, as for a
+    /// call made on the keyboard's own object, so a rule that allows one keyboard allows this call for it alone.
+    case requiresForKeyboard(PolkitAction)
 
     /// The action needed, nil for ``anyone``.
     public var action: PolkitAction? {
         switch self {
         case .anyone: nil
-        case .requires(let action): action
+        case .requires(let action), .requiresForKeyboard(let action): action
         }
     }
 

@@ -53,6 +53,15 @@ public enum KBlinkContract {
         /// `ListLayouts() -> a(ssqqus) layouts` (``LayoutSummary``): the layouts `AddLayout` taught, by id.
         public static let listLayouts = KBlinkMethod<NoArguments, Reply<[LayoutSummary]>>(
             interface, "ListLayouts", output: "layouts", access: .anyone)
+        /// `SetKeyboardBinding(s device, s zone, u layer, s key, s action) -> (ss(sussbs)) edit`: `Keymap.SetBinding`
+        /// on the keyboard `device` names (an address or a known name, as for `Pair`), answering that keyboard and the
+        /// binding as stored (``KeyboardBindingEdit``): an edit by name is one call, as systemd's `StartUnit` is
+        /// `Unit.Start` by name.
+        public static let setKeyboardBinding = KBlinkMethod<
+            KBlinkArguments<String, String, UInt32, String, String>, Reply<KeyboardBindingEdit>
+        >(
+            interface, "SetKeyboardBinding", inputs: ["device", "zone", "layer", "key", "action"], output: "edit",
+            access: .requiresForKeyboard(.editKeymap))
         /// `GetLayout(s id) -> (ssqqqqsa(ssddddqqs)) layout` (``KeyboardLayoutDefinition``).
         public static let getLayout = KBlinkMethod<KBlinkArguments<String>, Reply<KeyboardLayoutDefinition>>(
             interface, "GetLayout", inputs: ["id"], output: "layout", access: .anyone)
@@ -83,6 +92,7 @@ public enum KBlinkContract {
             healthSummary.declaration, resolveInsets.declaration, pair.declaration, cancelPairing.declaration,
             confirmPairing.declaration,
             addLayout.declaration, removeLayout.declaration, listLayouts.declaration, getLayout.declaration,
+            setKeyboardBinding.declaration,
         ]
         /// Every property, in the order of the XML.
         public static let properties: [KBlinkPropertyDeclaration] = [

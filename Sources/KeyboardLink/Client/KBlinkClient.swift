@@ -115,6 +115,19 @@ public struct KBlinkClient: Sendable {
         }
     }
 
+    /// `Manager.SetKeyboardBinding`: stages a key's new action on the keyboard `device` names (an address, or a name
+    /// kblinkd resolves as ``keyboard(matching:)`` does), in one call; an empty zone accepts a key of any zone.
+    /// - Returns: the keyboard and the binding as kblinkd stored it (the key and action as it resolved them).
+    /// - Throws: `KBlinkError` (`NotFound` for no such keyboard, `InvalidArgs` for a name several match or a key or
+    ///   action kblinkd cannot resolve, `NotSupported` for a keyboard without a keymap).
+    @discardableResult
+    public func setBinding(onKeyboard device: String, zone: String = "", layer: Int, key: String, action: String)
+        async throws -> KeyboardBindingEdit
+    {
+        try await manager.call(
+            KBlinkContract.Manager.setKeyboardBinding, device, zone, UInt32(clamping: layer), key, action)
+    }
+
     /// A proxy on one keyboard's `org.kblink1.Keyboard` interface.
     public func keyboardProxy(_ keyboard: KeyboardInfo) -> DBusProxy {
         DBusProxy(

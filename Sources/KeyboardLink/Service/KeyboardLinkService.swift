@@ -183,6 +183,9 @@ package actor KeyboardLinkService {
         access.pairingAddress = { [weak registry] text in
             try? await registry?.pairingAddress(text).description
         }
+        access.keyboardAddress = { [weak registry] text in
+            try? await registry?.keyboard(matching: text).address
+        }
         access.macroOwners = { [weak keymaps] path in
             guard let address = try? BluetoothAddress(devicePath: path) else { return [] }
             return await keymaps?.macroOwners(for: address) ?? []
@@ -203,7 +206,7 @@ package actor KeyboardLinkService {
             ManagerObject.interface(
                 registry: registry,
                 pairing: KeyboardPairing(registry: registry, coordinator: pairing, connection: connection),
-                keymaps: keymaps, access: access),
+                keymaps: keymaps, writer: writer, access: access),
             at: KBlink.managerPath)
         if options.batteryProvider {
             await batteryProvider.start()

@@ -115,6 +115,102 @@ struct BoundedBeforeDecidedTests {
         }
     }
 
+    /// A `Manager.SetKeyboardBinding` call from nobody, naming the keyboard `device`.
+    static func setKeyboardBinding(_ device: String) -> OutsideCaller.Call {
+        OutsideCaller.Call(
+            path: KBlink.managerPath.rawValue, interface: KBlink.managerInterface.rawValue,
+            method: "SetKeyboardBinding", signature: "(ssuss)",
+            arguments: [.string(device), .string(""), .uint(0), .string("CAPS"), .string("KC_LCTL")])
+    }
+
+    @Test(
+        "SetKeyboardBinding is checked as a call on the keyboard its device names: allowed on one, refused on another")
+    func setKeyboardBindingNamesTheKeyboard() async throws {
+        try await withDaemon(
+            devices: [.aulaF87, .vgn98Pro], options: { $0.authorization = .polkit(fallbackGroup: "nogroup") }
+        ) { harness in
+            let aula = SimulatedDevice.aulaF87.address
+            let vgn = SimulatedDevice.vgn98Pro.address
+            let polkit = try await ObjectPolkitMock(
+                bus: harness.bus, allowing: .editKeymap, on: KBlink.keyboardPath(aula))
+            defer { Task { await polkit.stop() } }
+            let outcome = try await OutsideCaller().run(
+                [Self.setKeyboardBinding("aula"), Self.setKeyboardBinding("VGN 98")], on: harness.bus)
+            #expect(outcome.answers.count == 2)
+            #expect(outcome.answers.first?.error == nil, "\(outcome.answers)")
+            #expect(outcome.answers.first?.result?.contains("KC_LCTL") == true, "\(outcome.answers)")
+            #expect(outcome.answers.last?.error == "org.kblink1.Error.NotAuthorized", "\(outcome.answers)")
+            // polkit never hears of the Manager's object: each check names the keyboard and its address.
+            let checked = try await polkit.checkedDetails().map { [$0["object"] ?? "", $0["address"] ?? ""] }
+            #expect(
+                Set(checked) == [
+                    [KBlink.keyboardPath(aula).rawValue, aula.description],
+                    [KBlink.keyboardPath(vgn).rawValue, vgn.description],
+                ], "\(checked)")
+            try await KeymapFixture.withKeymap(harness, vgn) { keymap in
+                let dirty = try await keymap.state().dirty
+                #expect(!dirty, "the refused edit reached the VGN's draft")
+            }
+            try await KeymapFixture.withKeymap(harness, aula) { keymap in
+                let dirty = try await keymap.state().dirty
+                #expect(dirty)
+            }
+        }
+    }
+
+    @Test(
+        "SetKeyboardBinding by a name that moves to another keyboard while polkit decides is checked again for that one"
+    )
+    func setKeyboardBindingChecksTheKeyboardItEdits() async throws {
+        let policy = AuthorizationPolicy(mode: .polkit, fallbackGroup: "nogroup", timeout: .seconds(120))
+        try await withDaemon(devices: [.aulaF87, .vgn98Pro], options: { $0.authorization = policy }) { harness in
+            let aula = SimulatedDevice.aulaF87.address
+            let vgn = SimulatedDevice.vgn98Pro.address
+            let signals = try TemporaryDirectory()
+            let asked = signals.path + "/asked"
+            let go = signals.path + "/go"
+            // polkit allows editing the Aula's keymap only, and holds its first answer until the test says go.
+            let polkit = try await ObjectPolkitMock(
+                bus: harness.bus, allowing: .editKeymap, on: KBlink.keyboardPath(aula),
+                holdingFirstAnswer: (asked: asked, until: go))
+            defer { Task { await polkit.stop() } }
+            let caller = try OutsideCaller()
+            let call = Task { try await caller.run([Self.setKeyboardBinding("Aula F87")], on: harness.bus) }
+            let heard = await eventually { FileManager.default.fileExists(atPath: asked) }
+            try #require(heard)
+            // Meanwhile the name moves, as `bluetoothctl set-alias` moves it: the VGN is now "Aula F87", the Aula
+            // something else.
+            let client = try await harness.client()
+            for (address, alias) in [(aula, "Board A"), (vgn, "Aula F87")] {
+                let path = try #require(await harness.bluez.path(of: address))
+                try await DBusProxy(
+                    connection: client.connection, destination: BlueZ.service, path: path,
+                    interface: BlueZ.deviceInterface
+                ).setProperty("Alias", to: .string(alias))
+            }
+            let renamed = await eventually {
+                let keyboards = (try? await client.keyboards()) ?? []
+                return keyboards.first { $0.address == vgn.description }?.alias == "Aula F87"
+                    && keyboards.first { $0.address == aula.description }?.alias == "Board A"
+            }
+            await client.close()
+            try #require(renamed)
+            FileManager.default.createFile(atPath: go, contents: nil)
+            let outcome = try await call.value
+            #expect(outcome.answers.first?.error == "org.kblink1.Error.NotAuthorized", "\(outcome.answers)")
+            #expect(
+                try await polkit.checkedObjects() == [
+                    KBlink.keyboardPath(aula).rawValue, KBlink.keyboardPath(vgn).rawValue,
+                ])
+            for address in [aula, vgn] {
+                try await KeymapFixture.withKeymap(harness, address) { keymap in
+                    let dirty = try await keymap.state().dirty
+                    #expect(!dirty, "an edit reached \(address)'s draft")
+                }
+            }
+        }
+    }
+
     @Test("a user's polkit checks waiting at once are capped: the next call is LimitsExceeded, not another wait")
     func pendingChecksAreCapped() async throws {
         let fixture = try await AuthorizationFixture(
@@ -156,7 +252,12 @@ final class ObjectPolkitMock: Sendable {
     static let name: BusName = "org.freedesktop.PolicyKit1"
     static let path: ObjectPath = "/org/freedesktop/PolicyKit1/Authority"
 
-    init(bus: TestBus, allowing action: PolkitAction, on object: ObjectPath) async throws {
+    /// - Parameter holdingFirstAnswer: when given, the first check creates the file `asked` and then waits (up to 2
+    ///   minutes, holding the mock) until the file `until` exists before it answers; later checks answer at once.
+    init(
+        bus: TestBus, allowing action: PolkitAction, on object: ObjectPath,
+        holdingFirstAnswer hold: (asked: String, until: String)? = nil
+    ) async throws {
         process = try ChildProcess(
             "/usr/bin/python3",
             [
@@ -168,8 +269,18 @@ final class ObjectPolkitMock: Sendable {
         let control = control
         let started = try await eventually { try await control.nameOwner(of: Self.name) != nil }
         try #require(started, "python-dbusmock did not start: \(process.standardError)")
-        let decision =
+        var decision =
             "ret = (args[1] == '\(action.id)' and args[2].get('object') == '\(object.rawValue)', False, {})"
+        if let hold {
+            decision =
+                "import os, time\n"
+                + "if not os.path.exists('\(hold.asked)'):\n"
+                + "    open('\(hold.asked)', 'w').close()\n"
+                + "    end = time.monotonic() + 120\n"
+                + "    while not os.path.exists('\(hold.until)') and time.monotonic() < end:\n"
+                + "        time.sleep(0.01)\n"
+                + decision
+        }
         try await mock(
             "AddMethod",
             [

@@ -72,7 +72,10 @@ struct KeymapCommandLineTests {
             #expect(set.standardOutput == "Aula F87: CAPS on layer 0 now does KC_LCTL (staged in the draft)\n")
             let setJSON = try await KeymapCommandRunner.run(
                 harness, ["keymap", "set", "aula", "F1", "KEY_MUTE", "--layer", "1", "--json"])
-            #expect(setJSON.standardOutput == "{\"ok\":true,\"key\":\"F1\",\"layer\":1,\"action\":\"KC_MUTE\"}\n")
+            #expect(
+                setJSON.standardOutput
+                    == "{\"ok\":true,\"address\":\"F8:70:00:00:00:87\",\"key\":\"F1\",\"layer\":1,\"action\":\"KC_MUTE\"}\n"
+            )
             let diff = try await KeymapCommandRunner.run(harness, ["keymap", "diff", "aula"])
             // This daemon's Aula offers the ZMK Studio service with no firmware behind it: diff says it could not
             // read the keyboard, and lists the draft.

@@ -265,46 +265,31 @@ extension Commands {
         }
     }
 
-    /// `kblink keymap set`: one `SetBinding` call, whose answer is the binding as kblinkd stored it (the key and
-    /// action as it resolved them, and whether the firmware can hold the action). An address names the keyboard's
-    /// object without a lookup; a name is looked up first (`ListKeyboards`). Only when kblinkd has not yet learned
-    /// what the keyboard's firmware holds does a `CheckAction` follow, for the warning.
+    /// `kblink keymap set`: one `Manager.SetKeyboardBinding` call, whose answer is the keyboard kblinkd found (by
+    /// address or name) and the binding as it stored it (the key and action as it resolved them, and whether the
+    /// firmware can hold the action). Only when kblinkd has not yet learned what the keyboard's firmware holds does a
+    /// `CheckAction` follow, for the warning.
     static func setKey(
         _ context: CommandContext, device: String, key: String, action: String, zone: String?, layer: Int
     ) async throws -> ExitStatus {
         let client = try await context.client()
-        let stored: StoredBinding
-        let label: String
-        let keymap: KeymapClient
+        let edit: KeyboardBindingEdit
         do {
-            if let address = BluetoothAddress(validating: device) {
-                keymap = KeymapClient(connection: client.connection, path: KBlink.keyboardPath(address))
-                label = address.description
-            } else {
-                let keyboard = try await client.keyboard(matching: device)
-                keymap = KeymapClient(client: client, keyboard: keyboard)
-                label = keyboard.forDisplay.alias
-            }
-            do {
-                stored = try await keymap.setBinding(zone: zone ?? "", layer: layer, key: key, action: action)
-            } catch let error as DBusError
-                where [.unknownObject, .unknownInterface, .unknownMethod].contains(error.name)
-            {
-                // No keymap there: the lookup the other keymap commands make says why (unknown, not paired, layout
-                // not known).
-                try await KeymapTarget.open(context, device: device).close()
-                throw error
-            }
+            edit = try await client.setBinding(
+                onKeyboard: device, zone: zone ?? "", layer: layer, key: key, action: action)
         } catch {
             await client.close()
             throw error
         }
+        let stored = edit.stored
+        // The alias is the device's choice unless the user set one: escaped for the terminal.
+        let label = edit.alias.escapedForTerminalLine
         let output = context.output
         if output.json {
             output.json(
                 .object([
-                    ("ok", .bool(true)), ("key", .string(stored.key)), ("layer", .integer(Int64(stored.layer))),
-                    ("action", .string(stored.action)),
+                    ("ok", .bool(true)), ("address", .string(edit.address)), ("key", .string(stored.key)),
+                    ("layer", .integer(Int64(stored.layer))), ("action", .string(stored.action)),
                 ]))
         } else {
             output.line(
@@ -312,7 +297,8 @@ extension Commands {
         }
         // Pre-flight: say at once when the keyboard's firmware cannot hold the action.
         var problem = stored.firmwareProblem
-        if !stored.firmwareChecked {
+        if !stored.firmwareChecked, let address = BluetoothAddress(validating: edit.address) {
+            let keymap = KeymapClient(connection: client.connection, path: KBlink.keyboardPath(address))
             problem = (try? await keymap.check(action: action)).flatMap { $0 } ?? ""
         }
         await client.close()

@@ -1,5 +1,6 @@
 import KBlinkAPI
 import KeyboardLinkAuthorization
+import KeyboardLinkBlueZ
 import KeyboardLinkDBus
 
 /// Puts the ``Authorizer`` in front of every `org.kblink1` handler that needs it, as the contract says
@@ -14,6 +15,9 @@ struct AccessControl: Sendable {
     /// The address of the keyboard `Pair` names (an address, or a known keyboard's name), for polkit's details; nil
     /// when it names none.
     var pairingAddress: @Sendable (String) async -> String? = { _ in nil }
+    /// The keyboard a `device` argument names (``KeyboardMatcher``), for the methods that act on it
+    /// (``KBlinkAccess/requiresForKeyboard(_:)``); nil when it names none.
+    var keyboardAddress: @Sendable (String) async -> BluetoothAddress? = { _ in nil }
     /// The owners of the current macros of the keyboard at a path (nil for a macro without one).
     var macroOwners: @Sendable (ObjectPath) async -> [UInt32?] = { _ in [] }
 
@@ -36,20 +40,39 @@ struct AccessControl: Sendable {
         let authorizer = authorizer
         let operation = method.name.rawValue
         let pairs = method.name == KBlinkContract.Manager.pair.name
+        let forKeyboard = access == .requiresForKeyboard(action)
         let pairingAddress = pairingAddress
+        let keyboardAddress = keyboardAddress
         return method.guarded { call in
             var details = Self.details(call)
+            var object = call.path
             // Pair's polkit check names the device (a rule can allow one keyboard; the dialog can say which).
             if pairs, let device = call.leadingText, let address = await pairingAddress(device) {
                 details["address"] = address
+            }
+            // A method that acts on the keyboard its first argument names is checked as a call on that keyboard.
+            if forKeyboard, let device = call.leadingText, let address = await keyboardAddress(device) {
+                details = Self.keyboardDetails(address)
+                object = KBlink.keyboardPath(address)
             }
             let grant = try await authorizer.authorize(action, for: call, details: details)
             if action == .readMacros, await readsOthersMacros(call.path, uid: grant.caller.uid) {
                 _ = try await authorizer.authorize(.readOthersMacros, for: call, details: details)
             }
             // Every write and every read of secrets is audited, done or failed (a push may fail half-way).
-            return { failure in authorizer.audit(grant, object: call.path, operation: operation, failure: failure) }
+            let audited = object
+            return { failure in authorizer.audit(grant, object: audited, operation: operation, failure: failure) }
         }
+    }
+
+    /// Checks again, in the handler of a ``KBlinkAccess/requiresForKeyboard(_:)`` method, for the keyboard the
+    /// handler resolved: the guard resolved the `device` argument before, and a keyboard may have come, gone or been
+    /// renamed since (while polkit asked the person, for example). polkit's yes for the same caller, action and
+    /// keyboard is reused, so when both resolved the same keyboard this asks polkit nothing.
+    func confirm(_ action: PolkitAction, for call: MethodCallContext, keyboard address: BluetoothAddress)
+        async throws
+    {
+        _ = try await authorizer.authorize(action, for: call, details: Self.keyboardDetails(address))
     }
 
     /// A writable property's setter with the check its contract entry names in front, and the audit line after.
@@ -101,5 +124,11 @@ struct AccessControl: Sendable {
     /// What polkit's dialog and rules are told: the object the call is about.
     private static func details(_ call: MethodCallContext) -> [String: String] {
         ["object": call.path.rawValue]
+    }
+
+    /// What polkit's dialog and rules are told about a call on a keyboard named by its `device` argument: the
+    /// keyboard's object and its address.
+    static func keyboardDetails(_ address: BluetoothAddress) -> [String: String] {
+        ["object": KBlink.keyboardPath(address).rawValue, "address": address.description]
     }
 }

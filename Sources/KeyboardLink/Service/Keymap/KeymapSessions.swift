@@ -87,6 +87,9 @@ package actor KeymapSessions {
     /// The keyboards that have a session.
     package var addresses: [BluetoothAddress] { entries.keys.sorted() }
 
+    /// Whether the keyboard at `address` has a keymap (it is paired and kblinkd knows its layout).
+    package func hasKeymap(_ address: BluetoothAddress) -> Bool { entries[address] != nil }
+
     /// Replaces the profile store (tests inject one whose writes fail).
     func replaceStore(_ store: ProfileStore) {
         self.store = store

@@ -4,15 +4,17 @@ import KeyboardLinkDBus
 
 /// `org.kblink1.Manager` at `/org/kblink1`: decodes each call, hands it to the job that does it (the
 /// ``KeyboardRegistry`` for discovery, the list and presence, ``KeyboardPairing`` for pairing, ``KeymapSessions``
-/// for the layouts `AddLayout` taught) and encodes the answer.
+/// for the layouts `AddLayout` taught, the keymap's edit for `SetKeyboardBinding`) and encodes the answer.
 enum ManagerObject {
     /// The interface as declared in docs/dbus-api.md; the handlers hold the jobs weakly (the connection that holds
     /// the handlers is held by them).
     static func interface(
-        registry: KeyboardRegistry, pairing: KeyboardPairing, keymaps: KeymapSessions, access: AccessControl
+        registry: KeyboardRegistry, pairing: KeyboardPairing, keymaps: KeymapSessions, writer: KeymapWriter,
+        access: AccessControl
     ) -> DBusInterface {
         typealias Manager = KBlinkContract.Manager
         let listCache = KeyboardListCache()
+        let bindingEdit = BindingEdit(keymaps, writer)
         let methods: [DBusMethod] = [
             DBusMethod(Manager.startDiscovery) { [weak registry] (_: MethodCallContext) in
                 try await registry?.startDiscovery()
@@ -57,6 +59,26 @@ enum ManagerObject {
             DBusMethod(Manager.getLayout) { [weak keymaps] (_: MethodCallContext, id: String) in
                 guard let keymaps else { throw KBlinkError.failed("kblinkd is stopping") }
                 return try await keymaps.addedLayoutDefinition(id)
+            },
+            DBusMethod(Manager.setKeyboardBinding) {
+                [weak registry, weak keymaps]
+                (
+                    call: MethodCallContext, device: String, zone: String, layer: UInt32, key: String, action: String
+                ) -> KeyboardBindingEdit in
+                guard let registry, let keymaps else { throw KBlinkError.failed("kblinkd is stopping") }
+                let keyboard = try await registry.keyboard(matching: try KeyboardPairing.deviceArgument(device))
+                try await access.confirm(.editKeymap, for: call, keyboard: keyboard.address)
+                guard await keymaps.hasKeymap(keyboard.address) else {
+                    throw KBlinkError.notSupported(
+                        keyboard.paired
+                            ? "\(keyboard.alias) has no keymap: kblinkd does not know its layout"
+                            : "\(keyboard.alias) has no keymap: it is not paired; pair it first with "
+                                + "'kblink pair \(keyboard.address)'")
+                }
+                let stored = try await bindingEdit.set(
+                    keyboard.address, zone: zone, layer: layer, key: key, action: action)
+                return KeyboardBindingEdit(
+                    address: keyboard.address.description, alias: keyboard.alias, stored: stored)
             },
         ]
         return DBusInterface(
