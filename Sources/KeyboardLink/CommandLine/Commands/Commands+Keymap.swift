@@ -44,7 +44,9 @@ extension Commands {
                      lists them), or what the key's cap says in any spelling: the label 'show' draws on a fresh
                      layer 0 (ENT, GRV, MO(1)) or its QMK, ZMK or evdev name (KC_ENT, RET, KEY_ENTER). ACTION in QMK (KC_LCTL,
                      LSFT(KC_1), MO(1), LT(1, KC_SPC)), ZMK (LCTRL, LS(N1)) or evdev (KEY_LEFTCTRL) spelling, or
-                     MACRO(name); with --zone Z the key must be in that zone.
+                     MACRO(name); with --zone Z the key must be in that zone. One call to kblinkd, which finds
+                     the keyboard by address or name. Prints the key and action as kblinkd stored them; JSON:
+                     {ok, address, key, layer, action}. Warns when the keyboard's firmware cannot hold ACTION.
             undo     undoes the last edit; redo redoes it; discard drops the whole draft.
             layer    add N inserts a transparent layer at N (1 up to the layer count; layers from N move up, and
                      layer switches to them follow); remove N removes layer N (not 0) when no key switches to it
