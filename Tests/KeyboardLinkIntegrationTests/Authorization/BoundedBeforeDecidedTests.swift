@@ -195,7 +195,7 @@ struct BoundedBeforeDecidedTests {
             }
             await client.close()
             try #require(renamed)
-            FileManager.default.createFile(atPath: go, contents: nil)
+            try #require(FileManager.default.createFile(atPath: go, contents: nil))
             let outcome = try await call.value
             #expect(outcome.answers.first?.error == "org.kblink1.Error.NotAuthorized", "\(outcome.answers)")
             #expect(
